@@ -1,0 +1,32 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { DIST, loadFunctionsBundle, readMetadata } from "../support/bundle";
+
+const pkg = JSON.parse(readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as { version: string };
+
+describe("dist/functions.js + dist/functions.json", () => {
+  it("registers every function functions.json declares, in a context with no DOM", () => {
+    const bundle = loadFunctionsBundle();
+    const ids = bundle.metadata.map((m) => m.id).sort();
+    expect(ids).toContain("VERSION");
+    expect([...bundle.registered.keys()].sort()).toEqual(ids);
+    expect(bundle.context.document).toBeUndefined();
+  });
+
+  it("MD.VERSION returns the package version through the JSDoc → metadata → bundle chain", async () => {
+    const bundle = loadFunctionsBundle();
+    await expect(bundle.call("VERSION")).resolves.toBe(pkg.version);
+  });
+
+  it("carries no task-pane UI code", () => {
+    const code = readFileSync(path.join(DIST, "functions.js"), "utf8");
+    expect(code).not.toMatch(/react-dom|FluentProvider|createRoot/);
+  });
+
+  it("describes every function and parameter for Excel's autocomplete", () => {
+    for (const fn of readMetadata()) {
+      expect(fn.description?.length ?? 0).toBeGreaterThan(10);
+      for (const param of fn.parameters) expect(param.description?.length ?? 0).toBeGreaterThan(3);
+    }
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * Browser test support: headless Chromium (Debian's package) driven by
+ * playwright-core, and a static server for dist/ on 127.0.0.1.
+ *
+ * Chromium is found through CHROMIUM_PATH, or on the PATH. Without it the
+ * browser suites are declared with describe.skip and say why, so they show as
+ * skipped, never as passed. `.ci/run` installs it, so CI always runs them.
+ */
+import { execFileSync } from "node:child_process";
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type BrowserContext } from "playwright-core";
+import { DIST } from "./bundle";
+
+function which(name: string): string | null {
+  try {
+    return execFileSync("which", [name], { encoding: "utf8" }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+export const CHROMIUM_PATH: string | null =
+  (process.env.CHROMIUM_PATH && existsSync(process.env.CHROMIUM_PATH) ? process.env.CHROMIUM_PATH : null) ??
+  which("chromium") ??
+  which("chromium-browser") ??
+  which("google-chrome");
+
+/** `describe`, or `describe.skip` with the reason printed when there is no Chromium. */
+export const describeBrowser: jest.Describe = CHROMIUM_PATH
+  ? describe
+  : (((name: string, fn: jest.EmptyFunction) => {
+      console.warn(`SKIPPED browser suite "${name}": no Chromium found (set CHROMIUM_PATH or install Debian's chromium).`);
+      return describe.skip(name, fn);
+    }) as unknown as jest.Describe);
+
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+export interface BrowserSession {
+  browser: Browser | null;
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** A fresh profile each time, so no state leaks between suites. */
+export async function launchBrowser(): Promise<BrowserSession> {
+  if (!CHROMIUM_PATH) throw new Error("no Chromium");
+  const userDataDir = mkdtempSync(path.join(os.tmpdir(), "md-chromium-"));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 420, height: 900 },
+  });
+  return {
+    browser: context.browser(),
+    context,
+    async close() {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".json": "application/json",
+  ".png": "image/png",
+  ".xml": "application/xml",
+  ".map": "application/json",
+  ".css": "text/css",
+};
+
+export interface StaticServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves a folder (default dist/) on 127.0.0.1 with an ephemeral port. */
+export async function serveStatic(root = DIST): Promise<StaticServer> {
+  const server = http.createServer((req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+    const file = path.join(root, path.normalize(pathname).replace(/^(\.\.[/\\])+/, ""));
+    if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    res.writeHead(200, { "Content-Type": TYPES[path.extname(file)] ?? "application/octet-stream" });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** True when a URL stays on this machine (loopback, or a browser-internal scheme). */
+export function isLocalUrl(url: string): boolean {
+  if (/^(data|blob|about|chrome|chrome-extension):/.test(url)) return true;
+  const host = new URL(url).hostname;
+  return host === "127.0.0.1" || host === "localhost" || host === "[::1]";
+}

@@ -1,0 +1,205 @@
+/**
+ * Loads the BUILT dist/functions.js the way Excel's custom-functions runtime
+ * does: a fresh JavaScript context with only the Office globals it provides
+ * (CustomFunctions, OfficeRuntime, Office) plus the web platform basics (fetch,
+ * timers, AbortController). No window, no document: if the bundle needs the DOM
+ * or the task-pane code, loading it fails here.
+ *
+ * Functions are then called by id with the argument conventions Excel uses:
+ * omitted optional arguments are null, matrix parameters receive 2-D arrays,
+ * and an invocation object is passed last.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import vm from "node:vm";
+
+export const DIST = path.resolve(__dirname, "../../dist");
+
+export interface FunctionParameter {
+  name: string;
+  description?: string;
+  type?: string;
+  dimensionality?: "scalar" | "matrix";
+  optional?: boolean;
+}
+
+export interface FunctionMetadata {
+  id: string;
+  name: string;
+  description?: string;
+  helpUrl?: string;
+  parameters: FunctionParameter[];
+  result: { type?: string; dimensionality?: "scalar" | "matrix" };
+  options?: { cancelable?: boolean; requiresAddress?: boolean; stream?: boolean; volatile?: boolean };
+}
+
+/** Excel's error codes, as CustomFunctions.ErrorCode spells them. */
+export const ErrorCode = {
+  invalidValue: "#VALUE!",
+  notAvailable: "#N/A",
+  divisionByZero: "#DIV/0!",
+  invalidNumber: "#NUM!",
+  nullReference: "#NULL!",
+  invalidName: "#NAME?",
+  invalidReference: "#REF!",
+} as const;
+
+/** Stand-in for CustomFunctions.Error; the bundle constructs these. */
+export class CustomFunctionsError extends Error {
+  constructor(
+    public readonly code: string,
+    message?: string,
+  ) {
+    super(message ?? "");
+    this.name = "CustomFunctions.Error";
+  }
+}
+
+export interface InvocationOptions {
+  isInValuePreview?: boolean;
+  address?: string;
+  /** Aborted → the invocation's onCanceled handler is called, as when Excel cancels. */
+  cancel?: AbortSignal;
+}
+
+export interface ConsoleLine {
+  level: "log" | "info" | "warn" | "error" | "debug";
+  text: string;
+}
+
+export interface LoadedBundle {
+  metadata: FunctionMetadata[];
+  /** Functions the bundle registered with CustomFunctions.associate, by upper-case id. */
+  registered: Map<string, (...args: unknown[]) => unknown>;
+  storage: Map<string, string>;
+  console: ConsoleLine[];
+  /** Calls a function by id with positional arguments (missing trailing ones become null). */
+  call(id: string, args?: unknown[], invocation?: InvocationOptions): Promise<unknown>;
+  /** The bundle's context, for globals the test wants to look at. */
+  context: vm.Context;
+}
+
+export interface LoadOptions {
+  /** Initial OfficeRuntime.storage content, e.g. { "md.baseUrl": sandbox.url }. */
+  storage?: Record<string, string>;
+  fetch?: typeof fetch;
+  distDir?: string;
+}
+
+export function readMetadata(distDir = DIST): FunctionMetadata[] {
+  const json = JSON.parse(readFileSync(path.join(distDir, "functions.json"), "utf8")) as { functions: FunctionMetadata[] };
+  return json.functions;
+}
+
+export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
+  const distDir = options.distDir ?? DIST;
+  const metadata = readMetadata(distDir);
+  const registered = new Map<string, (...args: unknown[]) => unknown>();
+  const storage = new Map<string, string>(Object.entries(options.storage ?? {}));
+  const lines: ConsoleLine[] = [];
+  const capture =
+    (level: ConsoleLine["level"]) =>
+    (...parts: unknown[]) =>
+      lines.push({ level, text: parts.map((p) => (typeof p === "string" ? p : safeStringify(p))).join(" ") });
+
+  const sandboxGlobals = {
+    CustomFunctions: {
+      associate(id: string | Record<string, (...args: unknown[]) => unknown>, fn?: (...args: unknown[]) => unknown) {
+        if (typeof id === "object") for (const [k, f] of Object.entries(id)) registered.set(k.toUpperCase(), f);
+        else if (fn) registered.set(id.toUpperCase(), fn);
+      },
+      Error: CustomFunctionsError,
+      ErrorCode,
+    },
+    OfficeRuntime: {
+      storage: {
+        getItem: async (key: string) => storage.get(key) ?? null,
+        setItem: async (key: string, value: string) => void storage.set(key, value),
+        removeItem: async (key: string) => void storage.delete(key),
+        getItems: async (keys: string[]) => Object.fromEntries(keys.map((k) => [k, storage.get(k) ?? null])),
+      },
+    },
+    Office: {
+      onReady: (callback?: (info: unknown) => void) => {
+        const info = { host: "Excel", platform: "PC" };
+        callback?.(info);
+        return Promise.resolve(info);
+      },
+      HostType: { Excel: "Excel" },
+    },
+    console: { log: capture("log"), info: capture("info"), warn: capture("warn"), error: capture("error"), debug: capture("debug") },
+    fetch: options.fetch ?? fetch,
+    Headers,
+    Request,
+    Response,
+    AbortController,
+    AbortSignal,
+    URL,
+    URLSearchParams,
+    TextEncoder,
+    TextDecoder,
+    DOMException,
+    performance,
+    queueMicrotask,
+    structuredClone,
+    setTimeout,
+    clearTimeout,
+    setInterval,
+    clearInterval,
+  };
+  const context = vm.createContext(sandboxGlobals);
+  const code = readFileSync(path.join(distDir, "functions.js"), "utf8");
+  vm.runInContext(code, context, { filename: "functions.js" });
+
+  async function call(id: string, args: unknown[] = [], invocation: InvocationOptions = {}): Promise<unknown> {
+    const meta = metadata.find((m) => m.id === id.toUpperCase());
+    if (!meta) throw new Error(`functions.json has no function ${id}`);
+    const fn = registered.get(meta.id);
+    if (!fn) throw new Error(`the bundle did not associate ${meta.id}`);
+    if (args.length > meta.parameters.length) throw new Error(`${meta.id} takes ${meta.parameters.length} arguments`);
+    const excelArgs = meta.parameters.map((param, i) => {
+      const value = i < args.length ? args[i] : null;
+      if (value === null || value === undefined) return null;
+      if (param.dimensionality === "matrix") return Array.isArray(value) ? value.map((row) => (Array.isArray(row) ? row : [row])) : [[value]];
+      return value;
+    });
+    const handlers: (() => void)[] = [];
+    const inv = {
+      functionName: meta.id,
+      address: invocation.address ?? "Sheet1!A1",
+      isInValuePreview: invocation.isInValuePreview ?? false,
+      set onCanceled(handler: () => void) {
+        handlers.push(handler);
+      },
+    };
+    invocation.cancel?.addEventListener("abort", () => handlers.forEach((h) => h()), { once: true });
+    // A raw synchronous throw is a bug Excel would show as #VALUE! with no message; let the test see it.
+    const result = fn(...excelArgs, inv);
+    return await result;
+  }
+
+  return { metadata, registered, storage, console: lines, call, context };
+}
+
+function safeStringify(value: unknown): string {
+  if (value instanceof Error) return `${value.name}: ${value.message}`;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** True for a value the bundle produced with CustomFunctions.Error. */
+export function isExcelError(value: unknown): value is CustomFunctionsError {
+  return value instanceof CustomFunctionsError;
+}
+
+/** Calls and also captures a rejection/throw as a value, the way Excel shows it in the cell. */
+export async function cellValue(bundle: LoadedBundle, id: string, args?: unknown[], invocation?: InvocationOptions): Promise<unknown> {
+  try {
+    return await bundle.call(id, args, invocation);
+  } catch (error) {
+    return error;
+  }
+}

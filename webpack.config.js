@@ -1,0 +1,129 @@
+/**
+ * Builds the shared-runtime add-in:
+ *   dist/functions.js    custom functions + the shared API client (no UI code)
+ *   dist/functions.json  metadata generated from JSDoc in src/functions/functions.ts
+ *   dist/taskpane.html   the shared page: office.js, then functions.js, then the UI chunk
+ *   dist/taskpane.js     the task pane UI (React + Fluent UI)
+ *   dist/manifest.xml    the manifest with the add-in's host substituted
+ *
+ * Targets (`--env target=…`, default from --mode):
+ *   development  office.js served from the npm package, sandbox as default service, demo key
+ *   test         production minification, but office.js from the package (tests run offline)
+ *   production   office.js from Microsoft's CDN, service address from MD_BASE_URL
+ */
+const path = require("path");
+const webpack = require("webpack");
+const HtmlWebpackPlugin = require("html-webpack-plugin");
+const CopyWebpackPlugin = require("copy-webpack-plugin");
+const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
+const pkg = require("./package.json");
+
+const DEV_HOST = "https://localhost:3000";
+const SANDBOX_PORT = Number(process.env.MD_SANDBOX_PORT || 3001);
+const SANDBOX_DEMO_KEY = "md-sandbox-demo";
+const OFFICE_JS_CDN = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
+
+// The files office.js loads next to itself inside Excel (host scripts, strings);
+// the other 270 files of the package are for other hosts or debugging.
+const OFFICE_JS_FILES = [
+  "office.js",
+  "o15apptofilemappingtable.js",
+  "custom-functions-runtime.js",
+  "excel-web-16.00.js",
+  "excel-web-16.00-core.js",
+  "excel-win32-16.01.js",
+  "excel-win32-16.01-core.js",
+  "excel-mac-16.00.js",
+  "excel-mac-16.00-core.js",
+  "en-us/office_strings.js",
+];
+
+module.exports = (env = {}, argv = {}) => {
+  const mode = argv.mode || "production";
+  const target = env.target || (mode === "production" ? "production" : "development");
+  const localOfficeJs = target !== "production";
+  const addinHost = (process.env.MD_ADDIN_URL || DEV_HOST).replace(/\/+$/, "");
+  // Development and test builds talk to the local sandbox through the dev server's proxy.
+  const baseUrl = process.env.MD_BASE_URL || (target === "production" ? "" : `${DEV_HOST}/sandbox-api`);
+  const demoKey = target === "production" ? "" : SANDBOX_DEMO_KEY;
+
+  return {
+    mode,
+    devtool: mode === "production" ? "source-map" : "eval-cheap-module-source-map",
+    entry: {
+      functions: "./src/functions/functions.ts",
+      taskpane: "./src/taskpane/index.tsx",
+    },
+    output: {
+      path: path.resolve(__dirname, "dist"),
+      filename: "[name].js",
+      chunkFilename: "[name].[contenthash:8].js",
+      clean: true,
+    },
+    resolve: { extensions: [".ts", ".tsx", ".js"] },
+    module: {
+      rules: [
+        {
+          test: /\.tsx?$/,
+          exclude: /node_modules/,
+          use: { loader: "ts-loader", options: { transpileOnly: true } },
+        },
+      ],
+    },
+    performance: { hints: false },
+    plugins: [
+      new webpack.DefinePlugin({
+        __MD_VERSION__: JSON.stringify(pkg.version),
+        __MD_DEFAULT_BASE_URL__: JSON.stringify(baseUrl),
+        __MD_DEFAULT_API_KEY__: JSON.stringify(demoKey),
+        __MD_BUILD_TARGET__: JSON.stringify(target),
+      }),
+      new CustomFunctionsMetadataPlugin({
+        output: "functions.json",
+        input: "./src/functions/functions.ts",
+      }),
+      new HtmlWebpackPlugin({
+        filename: "taskpane.html",
+        template: "./src/taskpane/taskpane.html",
+        // functions.js must run (and register every function) before the UI chunk loads.
+        chunks: ["functions", "taskpane"],
+        chunksSortMode: "manual",
+        scriptLoading: "defer",
+        templateParameters: {
+          officeJsUrl: localOfficeJs ? "office-js/office.js" : OFFICE_JS_CDN,
+        },
+      }),
+      new CopyWebpackPlugin({
+        patterns: [
+          { from: "assets/*.png", to: "assets/[name][ext]" },
+          {
+            from: "manifest.xml",
+            to: "manifest.xml",
+            transform: (content) => content.toString().split(DEV_HOST).join(addinHost),
+          },
+          ...(localOfficeJs
+            ? OFFICE_JS_FILES.map((file) => ({
+                from: `node_modules/@microsoft/office-js/dist/${file}`,
+                to: `office-js/${file}`,
+                info: { minimized: true },
+              }))
+            : []),
+        ],
+      }),
+    ],
+    devServer: {
+      port: 3000,
+      server: "https",
+      headers: { "Access-Control-Allow-Origin": "*" },
+      static: false,
+      client: { overlay: false },
+      proxy: [
+        {
+          context: ["/sandbox-api"],
+          target: `http://127.0.0.1:${SANDBOX_PORT}`,
+          pathRewrite: { "^/sandbox-api": "" },
+        },
+      ],
+    },
+  };
+};
