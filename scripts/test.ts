@@ -8,7 +8,7 @@
  *   npm test -- test/api         only those jest paths (steps still run)
  *   MD_TEST_FAST=1 npm test      skip typecheck, lint and build (use the existing dist/)
  */
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -31,6 +31,28 @@ const steps: Step[] = fast
       { name: "build (test target)", command: bin("webpack"), args: ["--mode", "production", "--env", "target=test"] },
       { name: "validate manifest", command: bin("tsx"), args: ["scripts/validate-manifest.ts"] },
     ];
+
+/**
+ * The browser tests need Chromium. On a fresh Debian machine (root, apt
+ * available) install the distribution's package once; elsewhere they report as
+ * skipped with the reason. MD_NO_BROWSER_INSTALL=1 turns the install off.
+ */
+function ensureChromium(): void {
+  const has = (cmd: string) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
+  if (process.env.CHROMIUM_PATH || has("chromium") || has("chromium-browser") || has("google-chrome")) return;
+  if (process.env.MD_NO_BROWSER_INSTALL === "1" || !has("apt-get") || process.getuid?.() !== 0) {
+    console.log("No Chromium found: the browser tests will be reported as skipped.");
+    return;
+  }
+  console.log("\n▶ installing Debian chromium for the browser tests (once)");
+  try {
+    execFileSync("sh", ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null"], { stdio: "inherit" });
+  } catch {
+    console.log("chromium could not be installed: the browser tests will be reported as skipped.");
+  }
+}
+
+if (!fast) ensureChromium();
 
 let stepFailures = 0;
 for (const step of steps) {

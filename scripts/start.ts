@@ -1,0 +1,59 @@
+/**
+ * `npm start`: the local sandbox market-data API plus the webpack dev server
+ * (https://localhost:3000, self-signed), which proxies /sandbox-api to the
+ * sandbox so the add-in works out of the box with the demo key. Needs no Excel;
+ * prints how to open the pane in a browser and how to sideload into Excel.
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { DEMO_API_KEY, startSandbox } from "../sandbox/server";
+
+const root = path.resolve(__dirname, "..");
+const port = Number(process.env.MD_SANDBOX_PORT || 3001);
+
+async function main(): Promise<void> {
+  const sandbox = await startSandbox({ port });
+  console.log(`Sandbox market-data API (synthetic data) on ${sandbox.url}, demo key ${DEMO_API_KEY}`);
+
+  const devServer = spawn(path.join(root, "node_modules", ".bin", "webpack"), ["serve", "--mode", "development"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, MD_SANDBOX_PORT: String(port) },
+  });
+  let announced = false;
+  devServer.stdout.on("data", (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    if (!announced && /compiled successfully/.test(chunk.toString())) {
+      announced = true;
+      console.log(`
+Market Data add-in is being served on https://localhost:3000 (self-signed certificate).
+
+  • In a browser: open https://localhost:3000/taskpane.html (accept the certificate once).
+    The pane runs outside Office against the sandbox.
+  • In Excel on the web: Insert → Add-ins → Upload My Add-in → manifest.xml.
+  • In desktop Excel (Windows/Mac): npx office-addin-debugging start manifest.xml
+    (installs and trusts a dev certificate, sideloads the manifest).
+  • The service: the sandbox through https://localhost:3000/sandbox-api; set another
+    base URL and your API key in the pane's Settings (see README).
+
+Press Ctrl+C to stop.`);
+    }
+  });
+
+  const stop = async () => {
+    devServer.kill("SIGTERM");
+    await sandbox.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  devServer.on("exit", async (code) => {
+    await sandbox.close();
+    process.exit(code ?? 1);
+  });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
