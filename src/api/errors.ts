@@ -1,0 +1,161 @@
+/**
+ * The client's errors: one class per failure kind, so callers branch on
+ * `instanceof` or `kind` instead of parsing messages (the model is ky's and
+ * octokit's HTTPError / TimeoutError split). Every message is written for the
+ * analyst who sees it in a cell or in the pane, and none carries the API key:
+ * whatever text reaches a message goes through `redact` first.
+ */
+
+export type MarketDataErrorKind =
+  | "auth"
+  | "not-found"
+  | "bad-request"
+  | "rate-limit"
+  | "network"
+  | "timeout"
+  | "server"
+  | "bad-response"
+  | "cancelled"
+  | "not-cached"
+  | "config";
+
+export interface MarketDataErrorDetails {
+  status?: number;
+  /** Overrides the kind's default (only bad-response uses this: truncated JSON is worth a retry, a wrong shape is not). */
+  retryable?: boolean;
+}
+
+export class MarketDataError extends Error {
+  readonly kind: MarketDataErrorKind;
+  readonly status?: number;
+  /** Whether sending the same request again may succeed. */
+  readonly retryable: boolean;
+  /** How many times the request was retried before this error was final. */
+  retries = 0;
+
+  constructor(kind: MarketDataErrorKind, message: string, retryable: boolean, details: MarketDataErrorDetails = {}) {
+    super(message);
+    this.name = "MarketDataError";
+    this.kind = kind;
+    this.retryable = details.retryable ?? retryable;
+    if (details.status !== undefined) this.status = details.status;
+  }
+}
+
+/** 401/403: the key is missing, wrong or not entitled. */
+export class AuthError extends MarketDataError {
+  constructor(message: string, details?: MarketDataErrorDetails) {
+    super("auth", message, false, details);
+    this.name = "AuthError";
+  }
+}
+
+/** 404: no such resource (unknown path, feed, or an asset the service does not know). */
+export class NotFoundError extends MarketDataError {
+  constructor(message: string, details?: MarketDataErrorDetails) {
+    super("not-found", message, false, details);
+    this.name = "NotFoundError";
+  }
+}
+
+/** 400/422 and other 4xx, and arguments refused before any request is sent. */
+export class BadRequestError extends MarketDataError {
+  constructor(message: string, details?: MarketDataErrorDetails) {
+    super("bad-request", message, false, details);
+    this.name = "BadRequestError";
+  }
+}
+
+/** 429. `retryAfterMs` is what the service asked for, when it said. */
+export class RateLimitError extends MarketDataError {
+  readonly retryAfterMs?: number;
+  constructor(message: string, details: MarketDataErrorDetails & { retryAfterMs?: number } = {}) {
+    super("rate-limit", message, true, details);
+    this.name = "RateLimitError";
+    if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
+  }
+}
+
+/** The connection failed: DNS, refused, reset, dropped mid-body, CORS. */
+export class NetworkError extends MarketDataError {
+  constructor(message: string, details?: MarketDataErrorDetails) {
+    super("network", message, true, details);
+    this.name = "NetworkError";
+  }
+}
+
+/** No complete answer within the per-attempt timeout. */
+export class TimeoutError extends MarketDataError {
+  constructor(message: string, details?: MarketDataErrorDetails) {
+    super("timeout", message, true, details);
+    this.name = "TimeoutError";
+  }
+}
+
+/** 5xx. */
+export class ServerError extends MarketDataError {
+  constructor(message: string, details?: MarketDataErrorDetails) {
+    super("server", message, true, details);
+    this.name = "ServerError";
+  }
+}
+
+/** A 2xx whose body is not what the interface description promises. */
+export class BadResponseError extends MarketDataError {
+  constructor(message: string, details?: MarketDataErrorDetails) {
+    super("bad-response", message, false, details);
+    this.name = "BadResponseError";
+  }
+}
+
+/** The caller's AbortSignal fired (Excel cancelled the cell, the pane navigated away). */
+export class CancelledError extends MarketDataError {
+  constructor(message = "The market-data request was cancelled.") {
+    super("cancelled", message, false);
+    this.name = "CancelledError";
+  }
+}
+
+/** `cacheOnly` was asked (formula value preview) and the answer is neither cached nor in flight. */
+export class NotCachedError extends MarketDataError {
+  constructor(message = "Not loaded yet: market data is fetched when the formula is entered, not during preview.") {
+    super("not-cached", message, false);
+    this.name = "NotCachedError";
+  }
+}
+
+/** The settings cannot produce a request: no base URL, an invalid one, no API key. */
+export class ConfigError extends MarketDataError {
+  constructor(message: string) {
+    super("config", message, false);
+    this.name = "ConfigError";
+  }
+}
+
+export function isMarketDataError(value: unknown): value is MarketDataError {
+  return value instanceof MarketDataError;
+}
+
+const REDACTED = "***";
+
+/**
+ * Removes the API key from text: the key itself in every encoding a URL or a
+ * message may carry it, and any `APIKey=` query value whatever it is (a key
+ * from an earlier setting, or one the service echoes back).
+ */
+export function redact(text: string, apiKey?: string): string {
+  let out = text;
+  if (apiKey) {
+    const forms = new Set([apiKey, encodeURIComponent(apiKey), new URLSearchParams({ k: apiKey }).toString().slice(2)]);
+    for (const form of forms) if (form) out = out.split(form).join(REDACTED);
+  }
+  return out.replace(/(apikey=)[^&\s#"'<>]*/gi, `$1${REDACTED}`);
+}
+
+/** Appends how often the request was retried: "…(HTTP 429); retried 4 times." */
+export function noteRetries<E extends MarketDataError>(error: E, retries: number): E {
+  if (retries <= 0) return error;
+  error.retries = retries;
+  error.message = `${error.message.replace(/\.$/, "")}; retried ${retries} time${retries === 1 ? "" : "s"}.`;
+  return error;
+}

@@ -1,0 +1,96 @@
+/**
+ * Sends one logical request: waits for a concurrency slot, makes attempts
+ * through the transport, retries what is worth retrying, and keeps the
+ * counters and the log. Knows nothing of batching or caching.
+ */
+import { CancelledError, MarketDataError, noteRetries, redact } from "./errors";
+import { displayUrl, requestUrl, type ApiRequest } from "./requests";
+import { decideRetry, type RetryPolicy } from "./retry";
+import type { Semaphore } from "./semaphore";
+import { sleep, type Timers } from "./timers";
+import { attempt, isAttemptFailure, type FetchLike } from "./transport";
+import type { ClientCounters } from "./types";
+
+export interface ResolvedSettings {
+  baseUrl: string;
+  apiKey: string;
+}
+
+export interface ExecutorDeps {
+  fetch: FetchLike;
+  timers: Timers;
+  now: () => number;
+  random: () => number;
+  semaphore: Semaphore;
+  retry: RetryPolicy;
+  counters: ClientCounters;
+  log: (line: string) => void;
+}
+
+export interface SendOptions {
+  signal?: AbortSignal;
+  timeoutMs: number;
+  /** Overrides the policy's retry count (the connection test retries less: the user is watching). */
+  retries?: number;
+}
+
+export async function sendWithRetries(
+  deps: ExecutorDeps,
+  request: ApiRequest,
+  settings: ResolvedSettings,
+  options: SendOptions,
+): Promise<{ json: unknown; bytes: number }> {
+  const { signal } = options;
+  const policy = options.retries === undefined ? deps.retry : { ...deps.retry, retries: options.retries };
+  const url = requestUrl(settings.baseUrl, request, settings.apiKey);
+  const shown = redact(requestUrl(settings.baseUrl, request), settings.apiKey);
+  const display = redact(displayUrl(settings.baseUrl, request), settings.apiKey);
+
+  for (let retryIndex = 0; ; retryIndex += 1) {
+    const release = await deps.semaphore.acquire(signal);
+    let error: MarketDataError;
+    const started = deps.now();
+    try {
+      deps.counters.requests += 1;
+      const result = await attempt(url, {
+        fetch: deps.fetch,
+        timers: deps.timers,
+        now: deps.now,
+        timeoutMs: options.timeoutMs,
+        display,
+        apiKey: settings.apiKey,
+        ...(signal ? { signal } : {}),
+      });
+      deps.counters.bytes += result.bytes;
+      deps.log(`GET ${shown} → ${result.status}, ${formatBytes(result.bytes)}, ${deps.now() - started} ms`);
+      return { json: result.json, bytes: result.bytes };
+    } catch (thrown) {
+      if (isAttemptFailure(thrown)) {
+        deps.counters.bytes += thrown.bytes;
+        error = thrown.error;
+      } else {
+        // A bug below the transport must still end as a typed, settled error.
+        error = new MarketDataError("network", redact(`Unexpected failure calling ${display}: ${String(thrown)}`, settings.apiKey), false);
+      }
+      deps.log(redact(`GET ${shown} → ${error.status ?? error.kind}, ${deps.now() - started} ms: ${error.message}`, settings.apiKey));
+    } finally {
+      release();
+    }
+
+    if (error instanceof CancelledError) throw error;
+    const decision = decideRetry(error, retryIndex, policy, deps.random);
+    if (!decision.retry) {
+      deps.counters.failures += 1;
+      noteRetries(error, retryIndex);
+      if (decision.reason) error.message = `${error.message.replace(/\.$/, "")}; ${decision.reason}.`;
+      throw error;
+    }
+    deps.counters.retries += 1;
+    deps.log(`retry ${retryIndex + 1}/${policy.retries} of ${shown} in ${decision.delayMs} ms (${error.status ?? error.kind})`);
+    await sleep(deps.timers, decision.delayMs, signal);
+  }
+}
+
+function formatBytes(bytes: number): string {
+  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
+}

@@ -1,0 +1,208 @@
+/**
+ * Request builders: every endpoint of the interface description as a typed
+ * value (path + query, wire names exactly as documented), kept apart from the
+ * one place that calls fetch (transport.ts). A request never holds the API
+ * key: the key is added only when the URL is assembled for sending, so a
+ * request can be logged, compared and cached without it.
+ */
+import { BadRequestError, ConfigError } from "./errors";
+import type { FlowType, Granularity } from "./types";
+
+export const GRANULARITIES: readonly Granularity[] = ["DAY", "WEEK", "MONTH", "QUARTER", "YEAR"];
+export const FLOW_TYPES: readonly FlowType[] = ["netflow", "inflow", "outflow"];
+/** The service's cap on `limit` and on points per series in one response. */
+export const MAX_POINTS_PER_SERIES = 1000;
+
+/** Which per-attempt timeout applies: catalogs and insight feeds may take a minute server-side on a cold cache. */
+export type TimeoutClass = "normal" | "slow";
+
+export interface ApiRequest {
+  /** Relative to the base URL, with the trailing slash the service requires. */
+  path: string;
+  /** Wire name → value, in a stable order (the order is part of cache and log identity). */
+  query: [string, string][];
+  timeoutClass: TimeoutClass;
+}
+
+export interface SeriesQuery {
+  symbols: readonly string[];
+  metrics: readonly string[];
+  startDate?: string;
+  endDate?: string;
+  granularity?: Granularity;
+  limit?: number;
+}
+
+const METRIC_NAME = /^[A-Z0-9_]+$/;
+const FEED_NAME = /^[a-z0-9][a-z0-9_-]*$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** `GET /data/api/<METRICS>/?symbols=…` (4.1). Metrics are joined in the path, symbols in `symbols`. */
+export function seriesRequest(q: SeriesQuery): ApiRequest {
+  if (q.metrics.length === 0) throw new BadRequestError("No metric given.");
+  if (q.symbols.length === 0) throw new BadRequestError("No symbol given.");
+  for (const metric of q.metrics) assertMetricName(metric);
+  for (const symbol of q.symbols) assertSymbol(symbol);
+  const query: [string, string][] = [["symbols", q.symbols.join(",")]];
+  if (q.startDate !== undefined) query.push(["startDate", assertIsoDate(q.startDate, "start date")]);
+  if (q.endDate !== undefined) query.push(["endDate", assertIsoDate(q.endDate, "end date")]);
+  if (q.granularity !== undefined) query.push(["granularity", assertGranularity(q.granularity)]);
+  if (q.limit !== undefined) {
+    if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > MAX_POINTS_PER_SERIES) {
+      throw new BadRequestError(`The limit must be a whole number from 1 to ${MAX_POINTS_PER_SERIES}, not ${q.limit}.`);
+    }
+    query.push(["limit", String(q.limit)]);
+  }
+  return { path: `data/api/${q.metrics.join(",")}/`, query, timeoutClass: "normal" };
+}
+
+export interface FlowsQuery {
+  sourceChains: readonly string[];
+  flowType: FlowType;
+  startDate?: string;
+  endDate?: string;
+  granularity?: Granularity;
+}
+
+/** `GET /flows/top/` (4.2), always broken down by chain. One flow type per request: the service answers one key per `flowType`. */
+export function flowsRequest(q: FlowsQuery): ApiRequest {
+  if (q.sourceChains.length === 0) throw new BadRequestError("No source chain given.");
+  for (const chain of q.sourceChains) assertSymbol(chain);
+  if (!FLOW_TYPES.includes(q.flowType)) {
+    throw new BadRequestError(`Unknown flow type "${q.flowType}": use ${FLOW_TYPES.join(", ")}.`);
+  }
+  const query: [string, string][] = [];
+  if (q.startDate !== undefined) query.push(["startDate", assertIsoDate(q.startDate, "start date")]);
+  if (q.endDate !== undefined) query.push(["endDate", assertIsoDate(q.endDate, "end date")]);
+  if (q.granularity !== undefined) query.push(["granularity", assertGranularity(q.granularity)]);
+  query.push(["sourceChains", q.sourceChains.join(",")], ["breakdown", "chains"], ["flowType", q.flowType]);
+  return { path: "flows/top/", query, timeoutClass: "normal" };
+}
+
+/** `GET /supported-metrics/?symbol=…` (4.3). */
+export function supportedMetricsRequest(symbol: string): ApiRequest {
+  assertSymbol(symbol);
+  return { path: "supported-metrics/", query: [["symbol", symbol]], timeoutClass: "slow" };
+}
+
+/** `GET /asset/symbols/` (4.4). */
+export function assetSymbolsRequest(): ApiRequest {
+  return { path: "asset/symbols/", query: [], timeoutClass: "slow" };
+}
+
+/** `GET /insights/<feed>/` (4.5–4.7); `feed` is a path segment such as "streaks" or "decline-streaks". */
+export function insightsRequest(feed: string): ApiRequest {
+  if (!FEED_NAME.test(feed)) {
+    throw new BadRequestError(`"${feed}" is not an insight feed name (letters, digits and dashes, e.g. streaks).`);
+  }
+  return { path: `insights/${feed}/`, query: [], timeoutClass: "slow" };
+}
+
+/**
+ * Validates and normalises a base URL: http(s) only, surrounding space and
+ * trailing slashes dropped (so "https://host/" and "https://host" are the same
+ * service), a path prefix kept ("https://host/v1").
+ */
+export function normalizeBaseUrl(raw: string | undefined): string {
+  const trimmed = (raw ?? "").trim().replace(/\/+$/, "");
+  if (!trimmed) {
+    throw new ConfigError("No market-data service address is set. Enter the base URL in the Market Data pane.");
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(trimmed);
+  } catch {
+    throw new ConfigError(`The market-data base URL "${trimmed}" is not a valid address (expected https://host/…).`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new ConfigError(`The market-data base URL must start with http:// or https://, not "${parsed.protocol}".`);
+  }
+  if (parsed.search || parsed.hash) {
+    throw new ConfigError("The market-data base URL must not contain a query (?…) or fragment (#…).");
+  }
+  return trimmed;
+}
+
+/**
+ * The URL to send. With `apiKey` it carries `APIKey` last; without, it is the
+ * display form used in logs and messages. Commas stay literal: they are legal
+ * in paths and queries, keep URLs short (the length cap counts), and match the
+ * interface description's examples.
+ */
+export function requestUrl(baseUrl: string, request: ApiRequest, apiKey?: string): string {
+  const query = apiKey === undefined ? request.query : [...request.query, ["APIKey", apiKey] as [string, string]];
+  const qs = query.map(([name, value]) => `${name}=${encodeQueryValue(value)}`).join("&");
+  return `${baseUrl}/${encodePath(request.path)}${qs ? `?${qs}` : ""}`;
+}
+
+/** The URL as it may be shown to a user: no query at all, so no key and no noise. */
+export function displayUrl(baseUrl: string, request: ApiRequest): string {
+  return `${baseUrl}/${encodePath(request.path)}`;
+}
+
+/**
+ * How long the URL of a series request over one window would be, as a
+ * function of the characters its symbol and metric lists take (see
+ * `listChars`), so that packing symbols under the length cap stays linear.
+ */
+export function seriesUrlLength(
+  baseUrl: string,
+  apiKey: string,
+  window: Omit<SeriesQuery, "symbols" | "metrics">,
+): (symbolsChars: number, metricsChars: number) => number {
+  const skeleton = requestUrl(baseUrl, seriesRequest({ ...window, symbols: ["s"], metrics: ["M"] }), apiKey).length - 2;
+  return (symbolsChars, metricsChars) => skeleton + symbolsChars + metricsChars;
+}
+
+/** Characters a list adds to a URL: encoded items plus literal commas. */
+export function listChars(items: Iterable<string>): number {
+  let chars = 0;
+  let count = 0;
+  for (const item of items) {
+    chars += encodeQueryValue(item).length;
+    count += 1;
+  }
+  return chars + Math.max(0, count - 1);
+}
+
+function encodeQueryValue(value: string): string {
+  return encodeURIComponent(value).replace(/%2C/gi, ",");
+}
+
+function encodePath(path: string): string {
+  return path
+    .split("/")
+    .map((segment) => encodeURIComponent(segment).replace(/%2C/gi, ","))
+    .join("/");
+}
+
+export function assertMetricName(metric: string): string {
+  if (!METRIC_NAME.test(metric)) {
+    throw new BadRequestError(`"${metric}" is not a metric name (uppercase letters, digits and underscores, e.g. PRICE).`);
+  }
+  return metric;
+}
+
+export function assertSymbol(symbol: string): string {
+  if (!symbol || symbol.trim() !== symbol || symbol.includes(",")) {
+    throw new BadRequestError(`"${symbol}" is not a symbol (one non-empty name without commas or spaces around it).`);
+  }
+  return symbol;
+}
+
+export function assertGranularity(granularity: string): Granularity {
+  if (!(GRANULARITIES as readonly string[]).includes(granularity)) {
+    throw new BadRequestError(`Unknown granularity "${granularity}": use ${GRANULARITIES.join(", ")}.`);
+  }
+  return granularity as Granularity;
+}
+
+/** `YYYY-MM-DD` and a real calendar date (no 2024-02-30). */
+export function assertIsoDate(value: string, what: string): string {
+  if (ISO_DATE.test(value)) {
+    const [y, m, d] = value.split("-").map(Number) as [number, number, number];
+    const date = new Date(Date.UTC(y, m - 1, d));
+    if (date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d) return value;
+  }
+  throw new BadRequestError(`The ${what} "${value}" is not a date in the form YYYY-MM-DD.`);
+}

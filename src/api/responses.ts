@@ -1,0 +1,230 @@
+/**
+ * Validation at the boundary: every 2xx body is checked against the shapes of
+ * the interface description before anything else sees it, so a malformed
+ * answer becomes one BadResponseError here instead of a TypeError in a cell.
+ *
+ * The checks are strict where a wrong shape means the answer cannot be used
+ * (no `data.symbols`, a point without a date) and tolerant where the service is
+ * known to vary (a message string in place of a series or of a whole symbol, an
+ * absent metric, numeric strings, fields the older reference omits).
+ */
+import { BadResponseError } from "./errors";
+import type { AssetRecord, DataPoint, FlowType, FlowsResult, InsightCard, MetricDescriptor, SeriesResult } from "./types";
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function malformed(what: string): BadResponseError {
+  return new BadResponseError(`The market-data service sent a malformed response: ${what}.`);
+}
+
+const EMPTY: SeriesResult = { kind: "points", points: [] };
+
+/**
+ * (symbol, metric) → series, for the pairs a series request asked for. A pair
+ * whose own part of the body is malformed holds its error, so it fails its
+ * callers alone.
+ */
+export type SeriesTable = Map<string, Map<string, SeriesResult | BadResponseError>>;
+
+/**
+ * Reads a metric-data response (2.3) for the symbols × metrics that were
+ * requested. Keys are matched case-insensitively (the service echoes the
+ * symbol "as requested", which is lowercase from this client anyway). An
+ * absent symbol or metric is an empty series, as the description allows.
+ */
+export function parseSeriesResponse(body: unknown, symbols: readonly string[], metrics: readonly string[]): SeriesTable {
+  if (!isObject(body) || !isObject(body.data) || !isObject(body.data.symbols)) {
+    throw malformed("expected { data: { symbols: { … } } }");
+  }
+  const bySymbol = lowerKeys(body.data.symbols);
+  const table: SeriesTable = new Map();
+  for (const symbol of symbols) {
+    const entry = bySymbol.get(symbol.toLowerCase());
+    const row = new Map<string, SeriesResult | BadResponseError>();
+    table.set(symbol, row);
+    if (typeof entry === "string") {
+      // A message for the whole symbol (unknown symbol): it answers every metric asked of it.
+      for (const metric of metrics) row.set(metric, { kind: "message", message: entry });
+      continue;
+    }
+    if (entry === undefined || entry === null) {
+      for (const metric of metrics) row.set(metric, EMPTY);
+      continue;
+    }
+    if (!isObject(entry)) {
+      const error = malformed(`symbol "${symbol}" maps to ${describe(entry)}, not an object of series`);
+      for (const metric of metrics) row.set(metric, error);
+      continue;
+    }
+    const byMetric = lowerKeys(entry);
+    for (const metric of metrics) {
+      try {
+        row.set(metric, parseSeries(byMetric.get(metric.toLowerCase()), symbol, metric));
+      } catch (error) {
+        if (!(error instanceof BadResponseError)) throw error;
+        row.set(metric, error);
+      }
+    }
+  }
+  return table;
+}
+
+function parseSeries(value: unknown, symbol: string, metric: string): SeriesResult {
+  if (value === undefined || value === null) return EMPTY;
+  if (typeof value === "string") return { kind: "message", message: value };
+  if (!Array.isArray(value)) throw malformed(`series ${symbol}/${metric} is ${describe(value)}, not an array of points`);
+  const points: DataPoint[] = [];
+  let sorted = true;
+  for (const item of value) {
+    if (!isObject(item)) throw malformed(`a point of ${symbol}/${metric} is ${describe(item)}`);
+    const date = typeof item.date === "string" ? item.date.slice(0, 10) : "";
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw malformed(`a point of ${symbol}/${metric} has no YYYY-MM-DD date`);
+    const val = toNumber(item.val);
+    if (val === null) {
+      // A null reading is a gap, not a zero; anything else that is not a number is a broken body.
+      if (item.val === null || item.val === undefined) continue;
+      throw malformed(`the value of ${symbol}/${metric} on ${date} is ${describe(item.val)}`);
+    }
+    const previous = points[points.length - 1];
+    if (previous && previous.date > date) sorted = false;
+    points.push({ date, val });
+  }
+  if (!sorted) points.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  return { kind: "points", points };
+}
+
+/** The flow response (2.8); the requested flow type's key must be there. */
+export function parseFlowsResponse(body: unknown, flowType: FlowType): Record<string, number> {
+  if (!isObject(body)) throw malformed("expected an object of flows");
+  const flows = body[flowType];
+  if (!isObject(flows)) throw malformed(`expected "${flowType}" to map chains to numbers`);
+  const out: Record<string, number> = {};
+  for (const [chain, raw] of Object.entries(flows)) {
+    const value = toNumber(raw);
+    if (value === null) throw malformed(`the ${flowType} of "${chain}" is ${describe(raw)}`);
+    out[chain] = value;
+  }
+  return out;
+}
+
+export function mergeFlows(parts: [FlowType, Record<string, number>][]): FlowsResult {
+  const result: FlowsResult = {};
+  for (const [type, values] of parts) result[type] = values;
+  return result;
+}
+
+/** The asset catalog (2.6). A record without a usable symbol is dropped, not fatal: one bad row must not hide thousands. */
+export function parseAssetsResponse(body: unknown): { assets: AssetRecord[]; dropped: number } {
+  if (!isObject(body) || !Array.isArray(body.assets)) throw malformed("expected { assets: [ … ] }");
+  const assets: AssetRecord[] = [];
+  let dropped = 0;
+  for (const raw of body.assets) {
+    if (!isObject(raw)) {
+      dropped += 1;
+      continue;
+    }
+    const symbol = str(raw.symbol) ?? str(raw.platform_id);
+    const platformId = str(raw.platform_id) ?? symbol;
+    if (!symbol || !platformId) {
+      dropped += 1;
+      continue;
+    }
+    assets.push({
+      platform_id: platformId,
+      symbol,
+      aggregator_id: str(raw.aggregator_id) ?? null,
+      title: str(raw.title) ?? symbol,
+      color: str(raw.color) ?? "",
+    });
+  }
+  return { assets, dropped };
+}
+
+/** The metric catalog (2.5): `[{NAME: descriptor}]` flattened to descriptors with `name`. */
+export function parseMetricsResponse(body: unknown): MetricDescriptor[] {
+  if (!isObject(body) || !Array.isArray(body.metrics)) throw malformed("expected { metrics: [ … ] }");
+  const out: MetricDescriptor[] = [];
+  for (const item of body.metrics) {
+    if (!isObject(item)) throw malformed(`a metrics entry is ${describe(item)}`);
+    for (const [name, raw] of Object.entries(item)) {
+      if (!isObject(raw)) throw malformed(`the descriptor of ${name} is ${describe(raw)}`);
+      out.push(toDescriptor(name, raw));
+    }
+  }
+  return out;
+}
+
+function toDescriptor(name: string, d: Json): MetricDescriptor {
+  const descriptor: MetricDescriptor = {
+    name,
+    label: str(d.label) ?? name,
+    description: str(d.description) ?? "",
+    tags: Array.isArray(d.tags)
+      ? d.tags.filter(isObject).map((t) => ({ value: str(t.value) ?? "", label: str(t.label) ?? str(t.value) ?? "" }))
+      : [],
+    aggregation_type: str(d.aggregation_type) ?? "",
+    unit: str(d.unit) ?? "",
+    internal_data_source: str(d.internal_data_source) ?? "",
+    source: str(d.source) ?? "",
+    base_metric: str(d.base_metric) ?? null,
+    accepts_date: d.accepts_date === true,
+    cuts: Array.isArray(d.cuts)
+      ? d.cuts.filter(isObject).map((c) => ({ granularity: str(c.granularity) ?? "", dimension_type: str(c.dimension_type) ?? "" }))
+      : [],
+    thumbnail_url: str(d.thumbnail_url) ?? null,
+    source_link: str(d.source_link) ?? null,
+    methodology: str(d.methodology) ?? null,
+  };
+  // The newer reference's fields, only when present, so the older shape stays distinguishable.
+  if ("currency_type" in d) descriptor.currency_type = str(d.currency_type) ?? null;
+  if ("earliest_fiscal_period" in d) descriptor.earliest_fiscal_period = str(d.earliest_fiscal_period) ?? null;
+  if ("latest_fiscal_period" in d) descriptor.latest_fiscal_period = str(d.latest_fiscal_period) ?? null;
+  if ("priority" in d) descriptor.priority = toNumber(d.priority);
+  return descriptor;
+}
+
+/**
+ * An insight feed (2.7): `{ rows: [card] }`. Feeds other than the two
+ * described carry other fields, so a row is kept whole; only `SPARKLINE` is
+ * normalised (always an array) because the pane draws it unconditionally.
+ */
+export function parseInsightsResponse(body: unknown): InsightCard[] {
+  if (!isObject(body) || !Array.isArray(body.rows)) throw malformed("expected { rows: [ … ] }");
+  return body.rows.map((row, i) => {
+    if (!isObject(row)) throw malformed(`insight row ${i + 1} is ${describe(row)}`);
+    const sparkline = Array.isArray(row.SPARKLINE) ? row.SPARKLINE : [];
+    return { ...row, SPARKLINE: sparkline } as InsightCard;
+  });
+}
+
+function lowerKeys(obj: Json): Map<string, unknown> {
+  const map = new Map<string, unknown>();
+  for (const [key, value] of Object.entries(obj)) {
+    const lower = key.toLowerCase();
+    if (!map.has(lower)) map.set(lower, value);
+  }
+  return map;
+}
+
+function toNumber(value: unknown): number | null {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value === "string" && value.trim() !== "") {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}

@@ -1,0 +1,243 @@
+/**
+ * The one place that calls fetch. One attempt: send, wait at most `timeoutMs`
+ * for the whole body, and turn every way that can fail into a typed error.
+ * Retries, concurrency and caching live above it (executor.ts, client.ts), so
+ * tests replace fetch and nothing else.
+ */
+import {
+  AuthError,
+  BadRequestError,
+  BadResponseError,
+  CancelledError,
+  MarketDataError,
+  NetworkError,
+  NotFoundError,
+  RateLimitError,
+  redact,
+  ServerError,
+  TimeoutError,
+} from "./errors";
+import { raceAbort, type Timers } from "./timers";
+
+/** The part of `fetch` the client uses; `globalThis.fetch` fits, and so does a test double. */
+export type FetchLike = (url: string, init: { signal: AbortSignal; method: "GET" }) => Promise<Response>;
+
+export interface AttemptOptions {
+  fetch: FetchLike;
+  timers: Timers;
+  now: () => number;
+  timeoutMs: number;
+  /** The caller side: aborting it cancels the attempt (CancelledError), unlike the timeout (TimeoutError). */
+  signal?: AbortSignal;
+  /** For messages: the URL without its query. */
+  display: string;
+  apiKey: string;
+}
+
+export interface AttemptResult {
+  status: number;
+  /** The parsed body. */
+  json: unknown;
+  bytes: number;
+}
+
+export interface AttemptFailure {
+  error: MarketDataError;
+  /** Response bytes received before failing (error bodies count too). */
+  bytes: number;
+}
+
+const decoder = new TextDecoder();
+
+/** Sends one GET. Resolves with the parsed 2xx body, or rejects with an `AttemptFailure`. */
+export async function attempt(url: string, o: AttemptOptions): Promise<AttemptResult> {
+  if (o.signal?.aborted) throw failure(new CancelledError(), 0);
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = o.timers.setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, o.timeoutMs);
+  const onCancel = () => controller.abort();
+  o.signal?.addEventListener("abort", onCancel);
+
+  const whyAborted = (): MarketDataError | undefined => {
+    if (o.signal?.aborted) return new CancelledError();
+    if (timedOut) {
+      return new TimeoutError(
+        `The market-data service did not answer within ${formatSeconds(o.timeoutMs)} (${o.display}).`,
+      );
+    }
+    return undefined;
+  };
+
+  let bytes = 0;
+  try {
+    let response: Response;
+    let text: string;
+    try {
+      const aborted = () => new DOMException("The operation was aborted.", "AbortError");
+      response = await raceAbort(o.fetch(url, { signal: controller.signal, method: "GET" }), controller.signal, aborted);
+      const buffer = await raceAbort(response.arrayBuffer(), controller.signal, aborted);
+      bytes = buffer.byteLength;
+      text = decoder.decode(buffer);
+    } catch (cause) {
+      throw failure(whyAborted() ?? networkError(cause, o), bytes);
+    }
+    // A body that arrived complete still counts as an answer even if the timer fired meanwhile.
+    if (response.status < 200 || response.status > 299) {
+      throw failure(errorFromStatus(response.status, response.statusText, text, response.headers, o), bytes);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (cause) {
+      throw failure(badJson(text, cause, o), bytes);
+    }
+    return { status: response.status, json, bytes };
+  } finally {
+    o.timers.clearTimeout(timer);
+    o.signal?.removeEventListener("abort", onCancel);
+  }
+}
+
+function failure(error: MarketDataError, bytes: number): AttemptFailure {
+  return { error, bytes };
+}
+
+export function isAttemptFailure(value: unknown): value is AttemptFailure {
+  return typeof value === "object" && value !== null && (value as AttemptFailure).error instanceof MarketDataError;
+}
+
+/**
+ * Truncated JSON is retryable: a proxy or a dropped connection can cut a body
+ * short and the next attempt usually arrives whole. An HTML page is not: it
+ * means the base URL points at a web page (a login portal, the add-in's own
+ * host), and asking again will get the same page.
+ */
+function badJson(text: string, cause: unknown, o: AttemptOptions): BadResponseError {
+  const looksLikeHtml = /^\s*</.test(text);
+  if (looksLikeHtml) {
+    return new BadResponseError(
+      `The market-data service address returned a web page instead of data (${o.display}). Check the base URL in the Market Data pane.`,
+      { retryable: false },
+    );
+  }
+  const reason = cause instanceof Error ? cause.message : "invalid JSON";
+  return new BadResponseError(
+    redact(`The market-data service sent an unreadable response (${o.display}): ${reason}.`, o.apiKey),
+    { retryable: true },
+  );
+}
+
+const NETWORK_CODES: Record<string, string> = {
+  ECONNRESET: "connection reset",
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host name lookup failed",
+  ETIMEDOUT: "connection timed out",
+  EPIPE: "connection closed",
+  UND_ERR_SOCKET: "connection closed by the server",
+  UND_ERR_CLOSED: "connection closed",
+  UND_ERR_CONNECT_TIMEOUT: "connection timed out",
+};
+
+function networkError(cause: unknown, o: AttemptOptions): NetworkError {
+  return new NetworkError(
+    redact(`Could not reach the market-data service at ${o.display}: ${describeNetworkFailure(cause)}.`, o.apiKey),
+  );
+}
+
+/** Node's fetch wraps the socket error in `cause`; browsers say only "Failed to fetch" (also what CORS looks like). */
+function describeNetworkFailure(cause: unknown): string {
+  const chain: unknown[] = [];
+  for (let c: unknown = cause; c && chain.length < 4; c = (c as { cause?: unknown }).cause) chain.push(c);
+  for (const c of chain) {
+    const code = (c as { code?: unknown }).code;
+    if (typeof code === "string" && NETWORK_CODES[code]) return NETWORK_CODES[code];
+  }
+  const innermost = chain[chain.length - 1];
+  const message = innermost instanceof Error ? innermost.message : String(innermost ?? "unknown error");
+  if (/failed to fetch|networkerror|load failed/i.test(message)) {
+    return "the connection failed (offline, blocked by the browser, or the server does not allow this origin)";
+  }
+  return message || "unknown error";
+}
+
+/** Maps a non-2xx answer to its error kind, carrying the service's own words when it gave any. */
+export function errorFromStatus(
+  status: number,
+  statusText: string,
+  body: string,
+  headers: { get(name: string): string | null },
+  o: Pick<AttemptOptions, "display" | "apiKey" | "now">,
+): MarketDataError {
+  const said = serviceMessage(body) ?? (statusText || undefined);
+  const detail = said ? `: ${said}` : "";
+  const text = (message: string) => redact(message, o.apiKey);
+  if (status === 401 || status === 403) {
+    return new AuthError(
+      text(`The market-data service rejected the API key (HTTP ${status}${detail}). Enter a valid key in the Market Data pane.`),
+      { status },
+    );
+  }
+  if (status === 404) {
+    return new NotFoundError(text(`The market-data service has nothing at ${o.display} (HTTP 404${detail}).`), { status });
+  }
+  if (status === 429) {
+    const retryAfterMs = parseRetryAfter(headers.get("retry-after"), o.now());
+    const details = retryAfterMs === undefined ? { status } : { status, retryAfterMs };
+    return new RateLimitError(text(`Rate limited by the market-data service (HTTP 429${detail}).`), details);
+  }
+  if (status >= 500) {
+    return new ServerError(text(`The market-data service failed (HTTP ${status}${detail}).`), { status });
+  }
+  return new BadRequestError(text(`The market-data service refused the request (HTTP ${status}${detail}).`), { status });
+}
+
+/**
+ * An error body's message, looked for where services usually put it:
+ * `error.message`, `error`, `message`, `detail` (a string, or FastAPI's list of
+ * `{msg}`). A short plain-text body is used as is; HTML is not.
+ */
+export function serviceMessage(body: string): string | undefined {
+  const trimmed = body.trim();
+  if (!trimmed) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(trimmed);
+  } catch {
+    return trimmed.length <= 200 && !trimmed.startsWith("<") ? trimmed : undefined;
+  }
+  if (typeof parsed === "string") return parsed || undefined;
+  if (typeof parsed !== "object" || parsed === null) return undefined;
+  const p = parsed as Record<string, unknown>;
+  const error = p.error;
+  if (typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string") {
+    return (error as { message: string }).message;
+  }
+  if (typeof error === "string" && error) return error;
+  if (typeof p.message === "string" && p.message) return p.message;
+  if (typeof p.detail === "string" && p.detail) return p.detail;
+  if (Array.isArray(p.detail)) {
+    const msgs = p.detail
+      .map((d) => (typeof d === "object" && d !== null ? (d as { msg?: unknown }).msg : d))
+      .filter((m): m is string => typeof m === "string");
+    if (msgs.length) return msgs.join("; ");
+  }
+  return undefined;
+}
+
+/** `Retry-After` as delay-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from now; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
+  if (value === null) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - nowMs);
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
