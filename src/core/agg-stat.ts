@@ -1,0 +1,100 @@
+/**
+ * The statistics MD.AGG computes over a window's readings, and the rolling sums
+ * behind the Artemis-style prefixed metrics.
+ */
+import type { DataPoint } from "../api/types";
+import { type AggWindow, windowStart } from "./agg-window";
+import { parseKeyword } from "./arguments";
+import { type CellValue, errorCell } from "./cell";
+
+export type Stat = "SUM" | "AVG" | "MIN" | "MAX" | "FIRST" | "LAST" | "CHANGE" | "PCT_CHANGE";
+
+const STAT_NAMES: Record<string, Stat> = {
+  SUM: "SUM",
+  AVG: "AVG",
+  AVERAGE: "AVG",
+  MEAN: "AVG",
+  MIN: "MIN",
+  MAX: "MAX",
+  FIRST: "FIRST",
+  LAST: "LAST",
+  CHANGE: "CHANGE",
+  PCT_CHANGE: "PCT_CHANGE",
+};
+
+export const STAT_FORMS = "SUM, AVG, MIN, MAX, FIRST, LAST, CHANGE or PCT_CHANGE";
+
+/** Omitted → undefined: the default depends on the metric (see defaultStat). */
+export function parseStat(value: unknown, argument = "stat"): Stat | undefined {
+  return parseKeyword<Stat | "">(value, argument, STAT_NAMES, STAT_FORMS, "") || undefined;
+}
+
+/** Flows (aggregation type SUM) add up over a window; levels (LAST, AVERAGE) are read at its end. */
+export function defaultStat(aggregationType: string): Stat {
+  return aggregationType.trim().toUpperCase() === "SUM" ? "SUM" : "LAST";
+}
+
+/**
+ * One statistic over readings in date order (at least one). CHANGE is last −
+ * first; PCT_CHANGE is that change over |first| as a fraction (format the cell
+ * as a percentage), #DIV/0! when the first reading is 0.
+ */
+export function computeStat(stat: Stat, values: readonly number[]): CellValue {
+  if (values.length === 0) throw new RangeError("computeStat needs at least one value");
+  const first = values[0];
+  const last = values[values.length - 1];
+  switch (stat) {
+    case "SUM":
+      return sum(values);
+    case "AVG":
+      return sum(values) / values.length;
+    case "MIN":
+      return values.reduce((a, b) => (b < a ? b : a));
+    case "MAX":
+      return values.reduce((a, b) => (b > a ? b : a));
+    case "FIRST":
+      return first;
+    case "LAST":
+      return last;
+    case "CHANGE":
+      return last - first;
+    case "PCT_CHANGE":
+      return first === 0 ? errorCell("#DIV/0!", "The first value in the window is 0.") : (last - first) / Math.abs(first);
+  }
+}
+
+function sum(values: readonly number[]): number {
+  let total = 0;
+  for (const value of values) total += value;
+  return total;
+}
+
+/**
+ * For each reading dated from `from` to `to`, the sum of the readings in the
+ * window ending on its date: the daily series an Artemis `L30_FEES` names.
+ * `points` must be in ascending date order and reach back far enough.
+ */
+export function rollingSums(points: readonly DataPoint[], window: AggWindow, from: string, to: string): DataPoint[] {
+  const prefix = new Float64Array(points.length + 1);
+  for (let i = 0; i < points.length; i++) prefix[i + 1] = prefix[i] + points[i].val;
+  const result: DataPoint[] = [];
+  for (let i = 0; i < points.length; i++) {
+    const date = points[i].date;
+    if (date < from || date > to) continue;
+    const first = lowerBound(points, windowStart(window, date));
+    result.push({ date, val: prefix[i + 1] - prefix[first] });
+  }
+  return result;
+}
+
+/** Index of the first point dated on or after `date`. */
+export function lowerBound(points: readonly DataPoint[], date: string): number {
+  let lo = 0;
+  let hi = points.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (points[mid].date < date) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,74 @@
+/**
+ * The windows MD.AGG summarises over, and the Artemis-style metric prefixes
+ * (`L30_FEES`) that name a metric summed over such a window. A window always
+ * ends on its end date, inclusive: `7D` ending 2024-05-10 covers 05-04..05-10
+ * (seven daily readings), `MTD` covers 05-01..05-10, `LTM` 2023-05-11..2024-05-10.
+ */
+import { addDays, type DateUnit, shiftDate, startOfMonth, startOfQuarter, startOfYear } from "./calendar";
+import { describeValue, isOmitted } from "./arguments";
+import { ArgumentError } from "./errors";
+
+export type AggWindow =
+  | { kind: "trailing"; count: number; unit: DateUnit; label: string }
+  | { kind: "to-date"; period: "MONTH" | "QUARTER" | "YEAR"; label: string };
+
+export const WINDOW_FORMS = "Use 7D, 30D, 90D, MTD, QTD, YTD, LTM, or -ND, -NW, -NM, -NQ, -NY (e.g. -6M).";
+
+const TO_DATE: Record<string, AggWindow> = {
+  MTD: { kind: "to-date", period: "MONTH", label: "MTD" },
+  QTD: { kind: "to-date", period: "QUARTER", label: "QTD" },
+  YTD: { kind: "to-date", period: "YEAR", label: "YTD" },
+  LTM: { kind: "trailing", count: 1, unit: "Y", label: "LTM" },
+};
+
+const TRAILING = /^-?(\d{1,5})([DWMQY])$/;
+
+export function parseAggWindow(value: unknown, argument = "window"): AggWindow {
+  if (isOmitted(value)) throw new ArgumentError(argument, `is required. ${WINDOW_FORMS}`);
+  if (typeof value === "number") throw new ArgumentError(argument, `${value} is a number; write a window with its unit, e.g. "${value}D". ${WINDOW_FORMS}`);
+  const text = typeof value === "string" ? value.trim().toUpperCase() : "";
+  if (Object.prototype.hasOwnProperty.call(TO_DATE, text)) return TO_DATE[text];
+  const trailing = TRAILING.exec(text);
+  if (trailing && Number(trailing[1]) >= 1) {
+    return { kind: "trailing", count: Number(trailing[1]), unit: trailing[2] as DateUnit, label: `${Number(trailing[1])}${trailing[2]}` };
+  }
+  throw new ArgumentError(argument, `${describeValue(value)} is not a window. ${WINDOW_FORMS}`);
+}
+
+/** The first date inside a window that ends on `end`. */
+export function windowStart(window: AggWindow, end: string): string {
+  if (window.kind === "trailing") return addDays(shiftDate(end, -window.count, window.unit), 1);
+  switch (window.period) {
+    case "MONTH":
+      return startOfMonth(end);
+    case "QUARTER":
+      return startOfQuarter(end);
+    case "YEAR":
+      return startOfYear(end);
+  }
+}
+
+export interface PrefixedMetric {
+  prefix: string;
+  /** The metric being summed, e.g. FEES for L30_FEES. */
+  base: string;
+  window: AggWindow;
+}
+
+const PREFIXES: readonly [string, AggWindow][] = [
+  ["L7_", { kind: "trailing", count: 7, unit: "D", label: "7D" }],
+  ["L30_", { kind: "trailing", count: 30, unit: "D", label: "30D" }],
+  ["L90_", { kind: "trailing", count: 90, unit: "D", label: "90D" }],
+  ["CM_", TO_DATE.MTD],
+  ["CQ_", TO_DATE.QTD],
+  ["LTM_", TO_DATE.LTM],
+  ["YTD_", TO_DATE.YTD],
+];
+
+/** `L30_FEES` → FEES summed over the 30 days ending on each date; null for an unprefixed metric. */
+export function parsePrefixedMetric(metric: string): PrefixedMetric | null {
+  for (const [prefix, window] of PREFIXES) {
+    if (metric.startsWith(prefix) && metric.length > prefix.length) return { prefix, base: metric.slice(prefix.length), window };
+  }
+  return null;
+}

@@ -1,0 +1,225 @@
+/**
+ * Turning what Excel passes into what the client needs. Excel hands a function
+ * `null` for an omitted optional argument, a 2-D array for a range (or for a
+ * single value when the parameter is declared as a range), and numbers for
+ * dates. Every refusal is an ArgumentError that names the argument and the
+ * forms it accepts, because that message is all the user sees.
+ */
+import type { Granularity } from "../api/types";
+import { type DateUnit, isIsoDate, shiftDate } from "./calendar";
+import { ArgumentError } from "./errors";
+import { isoToSerial, serialToIso } from "./excel-date";
+import { isFinancial } from "./metric-knowledge";
+
+/** Omitted: null or undefined (Excel), an empty or blank text, or a range of blank cells. */
+export function isOmitted(value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  if (typeof value === "string") return value.trim() === "";
+  if (Array.isArray(value)) return value.every(isOmitted);
+  return false;
+}
+
+/** A value as the user would recognise it in a message. */
+export function describeValue(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  if (Array.isArray(value)) return "a range";
+  return String(value);
+}
+
+/** The cells of a range row by row, or the value itself. */
+function cellsOf(value: unknown): unknown[] {
+  if (!Array.isArray(value)) return [value];
+  const cells: unknown[] = [];
+  for (const row of value) {
+    if (Array.isArray(row)) for (const cell of row) cells.push(cell);
+    else cells.push(row);
+  }
+  return cells;
+}
+
+interface NameListRules {
+  normalise(text: string): string;
+  valid: RegExp;
+  kind: string;
+  forms: string;
+}
+
+const SYMBOL_RULES: NameListRules = {
+  normalise: (text) => text.toLowerCase(),
+  valid: /^[a-z0-9][a-z0-9._-]*$/,
+  kind: "symbol",
+  forms: "Use a symbol such as eth or eq-aapl, a comma-separated list (eth, btc), or a range of cells.",
+};
+
+const METRIC_RULES: NameListRules = {
+  normalise: (text) => text.toUpperCase(),
+  valid: /^[A-Z][A-Z0-9_]*$/,
+  kind: "metric",
+  forms: "Use a metric name such as PRICE or FEES, a comma-separated list (PRICE, FEES), or a range of cells.",
+};
+
+function parseNameList(value: unknown, argument: string, rules: NameListRules): string[] {
+  const names: string[] = [];
+  const seen = new Set<string>();
+  for (const cell of cellsOf(value)) {
+    if (cell === null || cell === undefined) continue;
+    if (typeof cell !== "string") {
+      const what = typeof cell === "number" ? "a number" : typeof cell === "boolean" ? "a TRUE/FALSE value" : "not text";
+      throw new ArgumentError(argument, `${describeValue(cell)} is ${what}, not a ${rules.kind}. ${rules.forms}`);
+    }
+    for (const part of cell.split(",")) {
+      const trimmed = part.trim();
+      if (!trimmed) continue;
+      const name = rules.normalise(trimmed);
+      if (!rules.valid.test(name)) {
+        throw new ArgumentError(
+          argument,
+          `${JSON.stringify(trimmed)} is not a ${rules.kind} name (letters, digits, "-", "_" and "." only; separate names with commas). ${rules.forms}`,
+        );
+      }
+      if (!seen.has(name)) {
+        seen.add(name);
+        names.push(name);
+      }
+    }
+  }
+  if (names.length === 0) throw new ArgumentError(argument, `no ${rules.kind} given. ${rules.forms}`);
+  return names;
+}
+
+/** Trimmed, lowercased, blanks skipped, order kept, duplicates dropped. */
+export function parseSymbols(value: unknown, argument = "symbols"): string[] {
+  return parseNameList(value, argument, SYMBOL_RULES);
+}
+
+/** Trimmed, uppercased, blanks skipped, order kept, duplicates dropped. */
+export function parseMetrics(value: unknown, argument = "metrics"): string[] {
+  return parseNameList(value, argument, METRIC_RULES);
+}
+
+function single(names: string[], argument: string, kind: string): string {
+  if (names.length > 1) throw new ArgumentError(argument, `takes one ${kind}, got ${names.length} (${names.join(", ")}).`);
+  return names[0];
+}
+
+export function parseSymbol(value: unknown, argument = "symbol"): string {
+  return single(parseSymbols(value, argument), argument, "symbol");
+}
+
+export function parseMetric(value: unknown, argument = "metric"): string {
+  return single(parseMetrics(value, argument), argument, "metric");
+}
+
+export const DATE_FORMS = "Use an Excel date, YYYY-MM-DD, TODAY, or -30D/-12W/-6M/-2Q/-1Y.";
+const RELATIVE_DATE = /^-(\d{1,5})([DWMQY])$/;
+const ISO_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
+
+export interface DateAnchors {
+  /** The user's calendar date (YYYY-MM-DD). */
+  today: string;
+  /** What a relative date counts back from: today for an end date, the end date for a start date. */
+  anchor: string;
+}
+
+/** An Excel date serial, YYYY-MM-DD text, TODAY or a relative date → YYYY-MM-DD; omitted → undefined. */
+export function parseDate(value: unknown, argument: string, anchors: DateAnchors): string | undefined {
+  if (isOmitted(value)) return undefined;
+  if (typeof value === "number") {
+    try {
+      return serialToIso(value);
+    } catch (error) {
+      throw new ArgumentError(argument, `${(error as Error).message}. ${DATE_FORMS}`);
+    }
+  }
+  if (typeof value !== "string") throw new ArgumentError(argument, `${describeValue(value)} is not a date. ${DATE_FORMS}`);
+  const text = value.trim().toUpperCase();
+  if (text === "TODAY") return anchors.today;
+  const relative = RELATIVE_DATE.exec(text);
+  if (relative) return inExcelRange(shiftDate(anchors.anchor, -Number(relative[1]), relative[2] as DateUnit), argument, value);
+  if (ISO_SHAPE.test(text) && isIsoDate(text)) return inExcelRange(text, argument, value);
+  throw new ArgumentError(argument, `${describeValue(value)} is not a date. ${DATE_FORMS}`);
+}
+
+function inExcelRange(iso: string, argument: string, original: unknown): string {
+  try {
+    isoToSerial(iso);
+    return iso;
+  } catch (error) {
+    throw new ArgumentError(argument, `${describeValue(original)} is outside Excel's dates: ${(error as Error).message}. ${DATE_FORMS}`);
+  }
+}
+
+export interface DateWindow {
+  start?: string;
+  end?: string;
+}
+
+/** The end counts back from today, the start from the end (or from today when no end is given). */
+export function parseDateWindow(start: unknown, end: unknown, today: string): DateWindow {
+  const endDate = parseDate(end, "end", { today, anchor: today });
+  const startDate = parseDate(start, "start", { today, anchor: endDate ?? today });
+  if (startDate && endDate && startDate > endDate) {
+    throw new ArgumentError("start", `${startDate} is after the end date ${endDate}. Give a start on or before the end.`);
+  }
+  return { start: startDate, end: endDate };
+}
+
+/**
+ * A keyword argument (case-insensitive) from a fixed vocabulary; `aliases`
+ * maps every accepted spelling, `listed` is how the message names them.
+ */
+export function parseKeyword<T extends string>(
+  value: unknown,
+  argument: string,
+  aliases: Readonly<Record<string, T>>,
+  listed: string,
+  fallback?: T,
+): T {
+  if (isOmitted(value)) {
+    if (fallback !== undefined) return fallback;
+    throw new ArgumentError(argument, `is required. Use ${listed}.`);
+  }
+  const text = typeof value === "string" ? value.trim().toUpperCase() : undefined;
+  const keyword = text !== undefined && Object.prototype.hasOwnProperty.call(aliases, text) ? aliases[text] : undefined;
+  if (keyword === undefined) throw new ArgumentError(argument, `${describeValue(value)} is not accepted. Use ${listed}.`);
+  return keyword;
+}
+
+const GRANULARITIES: Record<string, Granularity> = {
+  DAY: "DAY",
+  D: "DAY",
+  DAILY: "DAY",
+  WEEK: "WEEK",
+  W: "WEEK",
+  WEEKLY: "WEEK",
+  MONTH: "MONTH",
+  M: "MONTH",
+  MONTHLY: "MONTH",
+  QUARTER: "QUARTER",
+  Q: "QUARTER",
+  QUARTERLY: "QUARTER",
+  YEAR: "YEAR",
+  Y: "YEAR",
+  YEARLY: "YEAR",
+};
+
+/** Omitted → QUARTER when every metric is a fiscal financial, else DAY. */
+export function parseGranularity(value: unknown, metrics: readonly string[], argument = "granularity"): Granularity {
+  const fallback: Granularity = metrics.length > 0 && metrics.every(isFinancial) ? "QUARTER" : "DAY";
+  return parseKeyword<Granularity>(value, argument, GRANULARITIES, "DAY, WEEK, MONTH, QUARTER or YEAR (or D, W, M, Q, Y)", fallback);
+}
+
+/** Financials exist once per fiscal quarter; the service rejects them at any other granularity, so never ask. */
+export function assertFinancialGranularity(metrics: readonly string[], granularity: Granularity, argument = "granularity"): void {
+  if (granularity === "QUARTER") return;
+  const financial = metrics.filter(isFinancial);
+  if (financial.length === 0) return;
+  const names = financial.join(", ");
+  throw new ArgumentError(
+    argument,
+    `${names} ${financial.length === 1 ? "is" : "are"} reported per fiscal quarter, so ${granularity} is not available. Use QUARTER (or Q)${
+      financial.length < metrics.length ? ", or ask for the financials in a separate formula" : ""
+    }.`,
+  );
+}

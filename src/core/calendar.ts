@@ -1,0 +1,130 @@
+/**
+ * Calendar arithmetic on ISO `YYYY-MM-DD` dates. Everything runs on UTC
+ * midnights so that no time zone or daylight-saving shift can move a date by a
+ * day; the only local-time read is `localToday`, which asks for the calendar
+ * date the user sees (what Excel's TODAY() shows).
+ */
+
+const MS_PER_DAY = 86_400_000;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Days since 1970-01-01 for a real calendar date, or null (bad shape, 2024-02-30, …). */
+export function epochDayOf(iso: string): number | null {
+  const match = ISO_DATE.exec(iso);
+  if (!match) return null;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  // setUTCFullYear, unlike Date.UTC, does not map years 0–99 to 1900–1999.
+  return new Date(0).setUTCFullYear(year, month - 1, day) / MS_PER_DAY;
+}
+
+export function isIsoDate(text: string): boolean {
+  return epochDayOf(text) !== null;
+}
+
+/** The date of `YYYY-MM-DD` or of an ISO timestamp (`2024-05-01T00:00:00Z`), or null. */
+export function calendarDateOf(text: string): string | null {
+  if (text.length !== 10 && !/^\d{4}-\d{2}-\d{2}[T ]/.test(text)) return null;
+  const date = text.slice(0, 10);
+  return isIsoDate(date) ? date : null;
+}
+
+export function isoOfEpochDay(day: number): string {
+  return new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+}
+
+const MONTH_LENGTHS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+export function daysInMonth(year: number, month: number): number {
+  return month === 2 && isLeapYear(year) ? 29 : MONTH_LENGTHS[month - 1];
+}
+
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+function parts(iso: string): { year: number; month: number; day: number } {
+  const epochDay = epochDayOf(iso);
+  if (epochDay === null) throw new RangeError(`"${iso}" is not a YYYY-MM-DD date`);
+  const date = new Date(epochDay * MS_PER_DAY);
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+}
+
+function compose(year: number, month: number, day: number): string {
+  return isoOfEpochDay(new Date(0).setUTCFullYear(year, month - 1, day) / MS_PER_DAY);
+}
+
+export function addDays(iso: string, days: number): string {
+  const epochDay = epochDayOf(iso);
+  if (epochDay === null) throw new RangeError(`"${iso}" is not a YYYY-MM-DD date`);
+  return isoOfEpochDay(epochDay + days);
+}
+
+/** Calendar months; a day past the target month's end clamps to its last day (2024-03-31 − 1M = 2024-02-29). */
+export function addMonths(iso: string, months: number): string {
+  const { year, month, day } = parts(iso);
+  const index = year * 12 + (month - 1) + months;
+  const targetYear = Math.floor(index / 12);
+  const targetMonth = index - targetYear * 12 + 1;
+  return compose(targetYear, targetMonth, Math.min(day, daysInMonth(targetYear, targetMonth)));
+}
+
+export type DateUnit = "D" | "W" | "M" | "Q" | "Y";
+
+/** Moves a date by `count` days, weeks, months, quarters or years (months clamp to the month's end). */
+export function shiftDate(iso: string, count: number, unit: DateUnit): string {
+  switch (unit) {
+    case "D":
+      return addDays(iso, count);
+    case "W":
+      return addDays(iso, count * 7);
+    case "M":
+      return addMonths(iso, count);
+    case "Q":
+      return addMonths(iso, count * 3);
+    case "Y":
+      return addMonths(iso, count * 12);
+  }
+}
+
+export function startOfMonth(iso: string): string {
+  const { year, month } = parts(iso);
+  return compose(year, month, 1);
+}
+
+export function startOfQuarter(iso: string): string {
+  const { year, month } = parts(iso);
+  return compose(year, month - ((month - 1) % 3), 1);
+}
+
+export function startOfYear(iso: string): string {
+  return compose(parts(iso).year, 1, 1);
+}
+
+/** 0 = Sunday … 6 = Saturday. */
+export function dayOfWeek(iso: string): number {
+  const epochDay = epochDayOf(iso);
+  if (epochDay === null) throw new RangeError(`"${iso}" is not a YYYY-MM-DD date`);
+  // 1970-01-01 was a Thursday.
+  return (((epochDay + 4) % 7) + 7) % 7;
+}
+
+export function isWeekend(iso: string): boolean {
+  const weekday = dayOfWeek(iso);
+  return weekday === 0 || weekday === 6;
+}
+
+/** Whole days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  const a = epochDayOf(from);
+  const b = epochDayOf(to);
+  if (a === null || b === null) throw new RangeError(`"${a === null ? from : to}" is not a YYYY-MM-DD date`);
+  return b - a;
+}
+
+/** The calendar date on the user's clock, as Excel's TODAY() would show it. */
+export function localToday(now: Date = new Date()): string {
+  return compose(now.getFullYear(), now.getMonth() + 1, now.getDate());
+}

@@ -1,0 +1,25 @@
+/**
+ * What one cell of a result holds, independent of Office. The Office layer
+ * turns an ErrorCell into a CustomFunctions.Error; everything else passes
+ * through as is. A blank cell is the empty string: Excel shows `null` inside a
+ * spilled array as 0, which would read as a value.
+ */
+export type ErrorCellCode = "#N/A" | "#VALUE!" | "#DIV/0!" | "#NUM!";
+
+export interface ErrorCell {
+  error: ErrorCellCode;
+  /** Shown in the cell's error tooltip. Excel keeps it only for #N/A and #VALUE!. */
+  message: string;
+}
+
+export type CellValue = number | string | boolean | ErrorCell;
+
+export const BLANK = "";
+
+export function errorCell(error: ErrorCellCode, message: string): ErrorCell {
+  return { error, message };
+}
+
+export function isErrorCell(value: unknown): value is ErrorCell {
+  return typeof value === "object" && value !== null && typeof (value as ErrorCell).error === "string";
+}

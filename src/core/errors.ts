@@ -1,0 +1,26 @@
+/**
+ * The errors the pure core raises. Each carries the text the user reads in the
+ * cell's error tooltip; the Office layer maps them to Excel error codes
+ * (ArgumentError and ResultTooLargeError → #VALUE!, NoDataError → #N/A).
+ */
+
+/** A bad argument. The message starts with the argument's name and lists the accepted forms. */
+export class ArgumentError extends Error {
+  override readonly name = "ArgumentError";
+  constructor(
+    readonly argument: string,
+    detail: string,
+  ) {
+    super(`${argument}: ${detail}`);
+  }
+}
+
+/** The request was fine but the service has nothing to show for it. */
+export class NoDataError extends Error {
+  override readonly name = "NoDataError";
+}
+
+/** The result would not fit in what Excel accepts from one function call. */
+export class ResultTooLargeError extends Error {
+  override readonly name = "ResultTooLargeError";
+}

@@ -1,0 +1,136 @@
+/**
+ * The `options` argument: `key=value` pairs in one text (`"headers=false;
+ * order=desc"`) or a two-column range of keys and values. Each function
+ * declares the keys it accepts; an unknown key or value is refused with the
+ * accepted ones listed, because a silently ignored typo (`heders=false`) would
+ * look like a bug in the add-in.
+ */
+import { ArgumentError } from "./errors";
+import { describeValue, isOmitted } from "./arguments";
+
+export interface BooleanOption {
+  kind: "boolean";
+  default: boolean;
+}
+
+export interface ChoiceOption<V extends string = string> {
+  kind: "choice";
+  values: readonly V[];
+  default: V;
+}
+
+/** A whole number from 1 to `max`; null when not given and there is no default. */
+export interface CountOption {
+  kind: "count";
+  max: number;
+  default: number | null;
+}
+
+export type OptionSpec = Record<string, BooleanOption | ChoiceOption | CountOption>;
+
+export type OptionValues<S extends OptionSpec> = {
+  [K in keyof S]: S[K] extends BooleanOption ? boolean : S[K] extends ChoiceOption<infer V> ? V : number | null;
+};
+
+const TRUE_WORDS = new Set(["true", "yes", "1"]);
+const FALSE_WORDS = new Set(["false", "no", "0"]);
+
+export function parseOptions<S extends OptionSpec>(value: unknown, spec: S, argument = "options"): OptionValues<S> {
+  const result: Record<string, unknown> = {};
+  for (const [key, option] of Object.entries(spec)) result[key] = option.default;
+  const keys = Object.keys(spec);
+  const given = new Set<string>();
+  for (const [rawKey, rawValue] of optionPairs(value, argument)) {
+    const key = rawKey.trim().toLowerCase();
+    if (!Object.prototype.hasOwnProperty.call(spec, key)) {
+      throw new ArgumentError(argument, `${JSON.stringify(rawKey.trim())} is not an option here. Use ${listWords(keys)}, written as "key=value; key=value".`);
+    }
+    if (given.has(key)) throw new ArgumentError(argument, `${key} is given twice.`);
+    given.add(key);
+    result[key] = optionValue(spec[key], key, rawValue, argument);
+  }
+  return result as OptionValues<S>;
+}
+
+function optionValue(option: BooleanOption | ChoiceOption | CountOption, key: string, raw: unknown, argument: string): unknown {
+  if (isOmitted(raw)) throw new ArgumentError(argument, `${key} has no value. ${accepted(option, key)}`);
+  const text = typeof raw === "string" ? raw.trim().toLowerCase() : undefined;
+  switch (option.kind) {
+    case "boolean":
+      if (typeof raw === "boolean") return raw;
+      if (raw === 1 || raw === 0) return raw === 1;
+      if (text !== undefined && TRUE_WORDS.has(text)) return true;
+      if (text !== undefined && FALSE_WORDS.has(text)) return false;
+      break;
+    case "choice": {
+      const match = option.values.find((v) => v === text);
+      if (match !== undefined) return match;
+      break;
+    }
+    case "count": {
+      const number = typeof raw === "number" ? raw : text !== undefined && /^\d+$/.test(text) ? Number(text) : NaN;
+      if (Number.isInteger(number) && number >= 1 && number <= option.max) return number;
+      break;
+    }
+  }
+  throw new ArgumentError(argument, `${key}=${describeValue(typeof raw === "string" ? raw.trim() : raw)} is not accepted. ${accepted(option, key)}`);
+}
+
+function accepted(option: BooleanOption | ChoiceOption | CountOption, key: string): string {
+  switch (option.kind) {
+    case "boolean":
+      return `Use ${key}=true or ${key}=false (also yes/no, 1/0).`;
+    case "choice":
+      return `Use ${listWords(option.values.map((v) => `${key}=${v}`))}.`;
+    case "count":
+      return `Use a whole number from 1 to ${option.max}, e.g. ${key}=10.`;
+  }
+}
+
+function listWords(words: readonly string[]): string {
+  return words.length <= 1 ? words.join("") : `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
+}
+
+/** The (key, value) pairs of the text or range forms, in order. */
+function optionPairs(value: unknown, argument: string): [string, unknown][] {
+  if (isOmitted(value)) return [];
+  if (typeof value === "string") return textPairs(value, argument);
+  if (!Array.isArray(value)) {
+    throw new ArgumentError(argument, `${describeValue(value)} is not options text. Use "key=value; key=value" or a two-column range of keys and values.`);
+  }
+  const rows = value.map((row) => (Array.isArray(row) ? row : [row]));
+  const width = Math.max(...rows.map((row) => row.length));
+  const pairs: [string, unknown][] = [];
+  for (const row of rows) {
+    if (isOmitted(row)) continue;
+    if (width === 1) {
+      const cell = row[0];
+      if (typeof cell !== "string") {
+        throw new ArgumentError(argument, `${describeValue(cell)} is not options text. Use "key=value" in each cell, or a two-column range of keys and values.`);
+      }
+      pairs.push(...textPairs(cell, argument));
+      continue;
+    }
+    if (row.slice(2).some((cell) => !isOmitted(cell))) {
+      throw new ArgumentError(argument, `a range of options has two columns: keys, then values.`);
+    }
+    const [key, cellValue] = row;
+    if (typeof key !== "string" || key.trim() === "") {
+      throw new ArgumentError(argument, `the key column holds ${isOmitted(key) ? "a blank" : describeValue(key)} beside ${describeValue(cellValue)}; keys are option names such as headers.`);
+    }
+    pairs.push([key, cellValue]);
+  }
+  return pairs;
+}
+
+/** `;` separates pairs (`,` too, since no option value contains a comma). */
+function textPairs(text: string, argument: string): [string, unknown][] {
+  const pairs: [string, unknown][] = [];
+  for (const part of text.split(/[;,\n]/)) {
+    if (!part.trim()) continue;
+    const equals = part.indexOf("=");
+    if (equals < 0) throw new ArgumentError(argument, `${JSON.stringify(part.trim())} is not key=value. Write options as "key=value; key=value".`);
+    pairs.push([part.slice(0, equals), part.slice(equals + 1)]);
+  }
+  return pairs;
+}

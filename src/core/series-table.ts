@@ -1,0 +1,159 @@
+/**
+ * MD.SERIES's table: a date column, then one column per symbol × metric
+ * (symbols outer, metrics inner), one row per date any series has.
+ *
+ * This runs on every recalculation of possibly large requests (50 symbols × 5
+ * metrics × 1,000 dates), so it avoids per-cell map lookups: the series come
+ * sorted by date, the union of dates is built by merging, and each column is
+ * laid into the rows by walking its points and the union side by side.
+ */
+import type { DataPoint, SeriesResult } from "../api/types";
+import { isWeekend } from "./calendar";
+import { BLANK, type CellValue, errorCell } from "./cell";
+import { NoDataError } from "./errors";
+import { isoToSerial } from "./excel-date";
+import { type OptionSpec, type OptionValues, parseOptions } from "./options";
+import { assertFitsExcel, assertShapeFitsExcel } from "./payload-size";
+
+export const SERIES_OPTIONS = {
+  headers: { kind: "boolean", default: true },
+  dates: { kind: "boolean", default: true },
+  order: { kind: "choice", values: ["asc", "desc"], default: "asc" },
+  fill: { kind: "choice", values: ["blank", "prev", "na"], default: "blank" },
+  days: { kind: "choice", values: ["all", "weekdays"], default: "all" },
+  last: { kind: "count", max: 1_000_000, default: null },
+  transpose: { kind: "boolean", default: false },
+} as const satisfies OptionSpec;
+
+export type SeriesTableOptions = OptionValues<typeof SERIES_OPTIONS>;
+
+export function defaultSeriesOptions(): SeriesTableOptions {
+  return parseOptions(null, SERIES_OPTIONS);
+}
+
+export interface SeriesColumn {
+  header: string;
+  result: SeriesResult;
+}
+
+export const DATE_HEADER = "Date";
+
+/**
+ * Column header for one series: the symbol as the service spells it, then the
+ * metric (`eth PRICE`, `eq-aapl TOTAL_REVENUE`), so each part can be copied
+ * back into a formula unchanged.
+ */
+export function seriesHeader(symbol: string, metric: string): string {
+  return `${symbol} ${metric}`;
+}
+
+export const SERIES_SIZE_ADVICE =
+  "Use a coarser granularity (WEEK or MONTH), a shorter window, fewer symbols or metrics, or the option last=N.";
+
+/**
+ * `window` describes the request for the no-data message, e.g. "from
+ * 2024-01-01 to 2024-03-31". Throws NoDataError when no row would be left.
+ */
+export function shapeSeriesTable(columns: readonly SeriesColumn[], options: SeriesTableOptions, window = ""): CellValue[][] {
+  const series = columns.map((column) => (column.result.kind === "points" ? inDateOrder(column.result.points) : null));
+  const dates = unionDates(series.filter((points) => points !== null));
+
+  let kept: number[] = [];
+  for (let i = 0; i < dates.length; i++) if (options.days === "all" || !isWeekend(dates[i])) kept.push(i);
+  if (options.last !== null && kept.length > options.last) kept = kept.slice(kept.length - options.last);
+  if (kept.length === 0) throw new NoDataError(noDataMessage(columns, dates.length > 0, window));
+  if (options.order === "desc") kept.reverse();
+
+  const offset = options.dates ? 1 : 0;
+  const width = offset + columns.length;
+  const headerRows = options.headers ? 1 : 0;
+  assertShapeFitsExcel(kept.length + headerRows, width, SERIES_SIZE_ADVICE);
+
+  const rowOf = new Int32Array(dates.length).fill(-1);
+  const rows: CellValue[][] = [];
+  if (options.headers) rows.push([...(options.dates ? [DATE_HEADER] : []), ...columns.map((c) => c.header)]);
+  for (let r = 0; r < kept.length; r++) {
+    const row = new Array<CellValue>(width);
+    if (options.dates) row[0] = isoToSerial(dates[kept[r]]);
+    rowOf[kept[r]] = rows.length;
+    rows.push(row);
+  }
+
+  columns.forEach((column, c) => {
+    const target = offset + c;
+    const points = series[c];
+    if (points === null) {
+      const message = errorCell("#N/A", `${column.header}: ${(column.result as { message: string }).message}`);
+      for (let r = headerRows; r < rows.length; r++) rows[r][target] = message;
+      return;
+    }
+    const missing: CellValue = options.fill === "na" ? errorCell("#N/A", `${column.header} has no value on this date.`) : BLANK;
+    let p = 0;
+    let previous: CellValue = BLANK;
+    for (let d = 0; d < dates.length; d++) {
+      let value: CellValue;
+      if (p < points.length && points[p].date === dates[d]) {
+        value = points[p].val;
+        previous = value;
+        p++;
+      } else {
+        value = options.fill === "prev" ? previous : missing;
+      }
+      const r = rowOf[d];
+      if (r >= 0) rows[r][target] = value;
+    }
+  });
+
+  const table = options.transpose ? transpose(rows) : rows;
+  assertFitsExcel(table, SERIES_SIZE_ADVICE);
+  return table;
+}
+
+/** The service sends ascending dates; anything else is sorted, keeping the last reading of a repeated date. */
+export function inDateOrder(points: readonly DataPoint[]): readonly DataPoint[] {
+  let ordered = true;
+  for (let i = 1; i < points.length && ordered; i++) ordered = points[i - 1].date < points[i].date;
+  if (ordered) return points;
+  const sorted = points
+    .map((point, index) => ({ point, index }))
+    .sort((a, b) => (a.point.date < b.point.date ? -1 : a.point.date > b.point.date ? 1 : a.index - b.index))
+    .map((entry) => entry.point);
+  return sorted.filter((point, i) => i === sorted.length - 1 || sorted[i + 1].date !== point.date);
+}
+
+/** Every date any of the series has, ascending. */
+export function unionDates(series: readonly (readonly DataPoint[])[]): string[] {
+  let dates: string[] = [];
+  for (const points of series) dates = mergeDates(dates, points);
+  return dates;
+}
+
+/** Sorted union of `dates` and the points' dates. Series usually share their dates, so the common case is one pass. */
+function mergeDates(dates: readonly string[], points: readonly DataPoint[]): string[] {
+  const merged: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < dates.length || j < points.length) {
+    if (j >= points.length || (i < dates.length && dates[i] < points[j].date)) merged.push(dates[i++]);
+    else if (i >= dates.length || points[j].date < dates[i]) merged.push(points[j++].date);
+    else {
+      merged.push(dates[i++]);
+      j++;
+    }
+  }
+  return merged;
+}
+
+function transpose(rows: readonly CellValue[][]): CellValue[][] {
+  if (rows.length === 0) return [];
+  return rows[0].map((_, c) => rows.map((row) => row[c]));
+}
+
+function noDataMessage(columns: readonly SeriesColumn[], hadWeekendsOnly: boolean, window: string): string {
+  const where = window ? ` ${window}` : "";
+  const messages = columns.flatMap((c) => (c.result.kind === "message" ? [`${c.header}: ${c.result.message}`] : []));
+  if (messages.length === columns.length) return messages.join(" ");
+  const names = columns.map((c) => c.header).join(", ");
+  const base = hadWeekendsOnly ? `No weekday data for ${names}${where}.` : `No data for ${names}${where}.`;
+  return messages.length > 0 ? `${base} ${messages.join(" ")}` : base;
+}

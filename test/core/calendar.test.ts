@@ -1,0 +1,111 @@
+import {
+  addDays,
+  addMonths,
+  calendarDateOf,
+  dayOfWeek,
+  daysBetween,
+  daysInMonth,
+  epochDayOf,
+  isIsoDate,
+  localToday,
+  shiftDate,
+  startOfMonth,
+  startOfQuarter,
+  startOfYear,
+} from "../../src/core/calendar";
+
+describe("calendar", () => {
+  it.each([
+    ["2024-02-29", true],
+    ["2023-02-29", false],
+    ["1900-02-29", false],
+    ["2000-02-29", true],
+    ["2024-04-31", false],
+    ["2024-00-10", false],
+    ["2024-12-32", false],
+    ["0050-06-15", true],
+    ["2024-5-1", false],
+    [" 2024-05-01", false],
+    ["2024-05-01T00:00", false],
+  ])("isIsoDate(%s) = %s", (text, expected) => {
+    expect(isIsoDate(text)).toBe(expected);
+  });
+
+  it("keeps years below 100 as written (no 19xx mapping)", () => {
+    expect(addDays("0050-06-15", 1)).toBe("0050-06-16");
+  });
+
+  it.each([
+    ["2024-03-31", -1, "2024-02-29"],
+    ["2023-03-31", -1, "2023-02-28"],
+    ["2024-01-31", 1, "2024-02-29"],
+    ["2024-08-31", -6, "2024-02-29"],
+    ["2024-05-15", -12, "2023-05-15"],
+    ["2024-02-29", -12, "2023-02-28"],
+    ["2024-01-15", -1, "2023-12-15"],
+    ["2024-11-30", 3, "2025-02-28"],
+    ["2024-05-15", 0, "2024-05-15"],
+  ])("addMonths(%s, %d) = %s (clamped to the month's end)", (iso, months, expected) => {
+    expect(addMonths(iso, months)).toBe(expected);
+  });
+
+  it.each([
+    ["2024-05-10", -30, "D", "2024-04-10"],
+    ["2024-05-10", -12, "W", "2024-02-16"],
+    ["2024-08-31", -6, "M", "2024-02-29"],
+    ["2024-05-31", -2, "Q", "2023-11-30"],
+    ["2024-02-29", -1, "Y", "2023-02-28"],
+  ] as const)("shiftDate(%s, %d, %s) = %s", (iso, count, unit, expected) => {
+    expect(shiftDate(iso, count, unit)).toBe(expected);
+  });
+
+  it.each([
+    ["2024-05-17", "2024-05-01", "2024-04-01", "2024-01-01"],
+    ["2024-12-31", "2024-12-01", "2024-10-01", "2024-01-01"],
+    ["2024-03-01", "2024-03-01", "2024-01-01", "2024-01-01"],
+  ])("period starts of %s", (iso, month, quarter, year) => {
+    expect(startOfMonth(iso)).toBe(month);
+    expect(startOfQuarter(iso)).toBe(quarter);
+    expect(startOfYear(iso)).toBe(year);
+  });
+
+  it("weekday agrees with the UTC calendar", () => {
+    for (let day = -30000; day < 30000; day += 97) {
+      const iso = new Date(day * 86_400_000).toISOString().slice(0, 10);
+      expect(dayOfWeek(iso)).toBe(new Date(day * 86_400_000).getUTCDay());
+      expect(epochDayOf(iso)).toBe(day);
+    }
+  });
+
+  it.each([
+    [2024, 2, 29],
+    [2023, 2, 28],
+    [1900, 2, 28],
+    [2000, 2, 29],
+    [2024, 4, 30],
+    [2024, 12, 31],
+  ])("daysInMonth(%d, %d) = %d", (year, month, days) => {
+    expect(daysInMonth(year, month)).toBe(days);
+  });
+
+  it("counts days between dates", () => {
+    expect(daysBetween("2024-01-01", "2024-12-31")).toBe(365);
+    expect(daysBetween("2024-03-01", "2024-02-28")).toBe(-2);
+  });
+
+  it.each([
+    ["2024-05-01", "2024-05-01"],
+    ["2024-05-01T13:45:00Z", "2024-05-01"],
+    ["2024-05-01 00:00:00", "2024-05-01"],
+    ["2024-02-30", null],
+    ["May 1", null],
+    ["2024-05-01x", null],
+  ])("calendarDateOf(%s) = %s", (text, expected) => {
+    expect(calendarDateOf(text)).toBe(expected);
+  });
+
+  it("today is the local calendar date", () => {
+    const now = new Date(2024, 4, 31, 23, 59);
+    expect(localToday(now)).toBe("2024-05-31");
+  });
+});
