@@ -1,0 +1,107 @@
+/**
+ * `npm run sandbox [-- --port 3001 --key md-sandbox-demo …]`: runs the sandbox
+ * market-data API until interrupted. `--help` lists the flags.
+ */
+import { parseArgs } from "node:util";
+import { DEMO_API_KEY, type SandboxOptions, startSandbox } from "./server";
+
+const HELP = `Sandbox market-data API (synthetic data for development, demos and tests)
+
+  --port <n>             port to listen on (default 3001; 0 picks a free port)
+  --host <addr>          address to bind (default 127.0.0.1)
+  --key <k>              API key required by /data/api/ and /flows/top/ (default the demo key ${DEMO_API_KEY})
+  --latency <ms>         delay before every response (default 0)
+  --insight-delay <ms>   delay of the first uncached insight-feed call (default 3000)
+  --assets <n>           asset catalog size (default 2000; e.g. 20000 for picker tests)
+  --seed <n>             data and fault seed (default 1)
+  --today <YYYY-MM-DD>   last day with data (default: the current UTC date)
+  --error-rate <0..1>    share of requests answered 500/503
+  --rate-limit-rate <0..1>  share of requests answered 429 with Retry-After
+  --retry-after <s>      Retry-After seconds on 429 (default 1)
+  --drop-rate <0..1>     share of connections destroyed without a response
+  --bad-json-rate <0..1> share of 200 responses sent with a truncated JSON body
+  --quiet                do not print one line per request
+  --help                 show this text`;
+
+function number(flag: string, text: string | undefined, check: (n: number) => boolean, rule: string): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value) || !check(value)) throw new Error(`--${flag} must be ${rule}, got "${text}"`);
+  return value;
+}
+
+function parseOptions(argv: string[]): SandboxOptions | "help" {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      key: { type: "string" },
+      latency: { type: "string" },
+      "insight-delay": { type: "string" },
+      assets: { type: "string" },
+      seed: { type: "string" },
+      today: { type: "string" },
+      "error-rate": { type: "string" },
+      "rate-limit-rate": { type: "string" },
+      "retry-after": { type: "string" },
+      "drop-rate": { type: "string" },
+      "bad-json-rate": { type: "string" },
+      quiet: { type: "boolean" },
+      help: { type: "boolean" },
+    },
+  });
+  if (values.help) return "help";
+  const whole = (n: number) => Number.isInteger(n) && n >= 0;
+  const rate = (n: number) => n >= 0 && n <= 1;
+  const faults = {
+    serverErrorRate: number("error-rate", values["error-rate"], rate, "a number from 0 to 1"),
+    rateLimitRate: number("rate-limit-rate", values["rate-limit-rate"], rate, "a number from 0 to 1"),
+    retryAfterSeconds: number("retry-after", values["retry-after"], whole, "a whole number of seconds"),
+    dropRate: number("drop-rate", values["drop-rate"], rate, "a number from 0 to 1"),
+    badJsonRate: number("bad-json-rate", values["bad-json-rate"], rate, "a number from 0 to 1"),
+  };
+  if (values.key === "") throw new Error("--key must not be empty");
+  return {
+    port: number("port", values.port, (n) => whole(n) && n <= 65535, "a port number from 0 to 65535") ?? 3001,
+    host: values.host,
+    apiKey: values.key,
+    latencyMs: number("latency", values.latency, (n) => n >= 0, "a number of milliseconds ≥ 0"),
+    insightFirstCallDelayMs: number("insight-delay", values["insight-delay"], (n) => n >= 0, "a number of milliseconds ≥ 0") ?? 3000,
+    assetCount: number("assets", values.assets, whole, "a whole number"),
+    seed: number("seed", values.seed, Number.isInteger, "an integer"),
+    today: values.today,
+    faults: Object.fromEntries(Object.entries(faults).filter(([, value]) => value !== undefined)),
+    quiet: values.quiet ?? false,
+  };
+}
+
+async function main(): Promise<void> {
+  let options: SandboxOptions | "help";
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${HELP}`);
+    process.exit(2);
+  }
+  if (options === "help") {
+    console.log(HELP);
+    return;
+  }
+  const sandbox = await startSandbox(options);
+  // The demo key is public; a key given with --key is never printed.
+  const key = options.apiKey === undefined || options.apiKey === DEMO_API_KEY ? `demo key ${DEMO_API_KEY}` : "key from --key";
+  console.log(`Sandbox market-data API on ${sandbox.url} (${key})`);
+  console.log("Synthetic, deterministic sandbox data for development and tests: not market data. Ctrl+C stops it.");
+  const stop = () => {
+    sandbox.close().then(() => process.exit(0));
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main().catch((error: Error) => {
+  console.error(`Sandbox failed to start: ${error.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,86 @@
+/**
+ * Daily values of crypto metrics (chains, tokens, stablecoins, categories and
+ * their intersections). Each metric is a curve around a base level that scales
+ * with the entity's size; a few metrics are derived from others so they stay
+ * consistent (REVENUE is FEES times a take rate, AVG_TXN_FEE is FEES / TXNS,
+ * MC is PRICE times supply).
+ */
+import { makeCurve, makeDrift, roundSignificant, roundTo } from "./curve";
+import { DATA_START_DAY } from "./dates";
+import { hashOf, logBetween, mix } from "./rng";
+import { makeStablecoinSeries, stablecoinMetricValue } from "./stablecoin-supply";
+import type { ResolvedSymbol } from "./symbols";
+
+/** Levels of an entity of size 1 (Ethereum-sized). */
+const LEVEL_AT_SIZE_ONE: Record<string, number> = {
+  FEES: 2.5e6,
+  DAU: 4e5,
+  TXNS: 1.1e6,
+  TVL: 4e10,
+  DEX_VOLUMES: 1.2e9,
+  VOLUME: 8e9,
+  MC: 2.5e11,
+};
+
+type DayValue = (day: number) => number;
+
+function level(seed: number, entity: ResolvedSymbol, metric: string, noise: number): DayValue {
+  const h = hashOf(seed, entity.id, metric);
+  const base = LEVEL_AT_SIZE_ONE[metric] * entity.size * logBetween(mix(h, 50), 0.6, 1.6);
+  const curve = makeCurve(h, { noise });
+  return (day) => base * Math.exp(curve(day));
+}
+
+function price(seed: number, entity: ResolvedSymbol): DayValue {
+  const h = hashOf(seed, entity.id, "PRICE");
+  if (entity.profile === "stablecoin") return (day) => roundTo(1 + (((mix(h, day) >>> 0) / 2 ** 32) * 2 - 1) * 0.002, 4);
+  const curve = makeCurve(h, { noise: 0.03, swing: 1.4 });
+  const base = entity.price ?? 1;
+  return (day) => roundSignificant(base * Math.exp(curve(day)), 6);
+}
+
+/** A function giving the metric's value on a day; undefined when the entity has no such metric. */
+export function makeCryptoSeries(seed: number, entity: ResolvedSymbol, metric: string): DayValue | undefined {
+  if (!entity.metrics.includes(metric)) return undefined;
+  if (metric.startsWith("STABLECOIN_")) {
+    const days = makeStablecoinSeries(hashOf(seed, entity.id, "STABLECOIN"), entity.size);
+    return (day) => stablecoinMetricValue(metric, days(day)) ?? Number.NaN;
+  }
+  switch (metric) {
+    case "PRICE":
+      return price(seed, entity);
+    case "MC": {
+      if (entity.profile === "category") {
+        const mc = level(seed, entity, "MC", 0.02);
+        return (day) => Math.round(mc(day));
+      }
+      const p = price(seed, entity);
+      const supplyGrowth = makeDrift(hashOf(seed, entity.id, "SUPPLY"), 0.01, 0.08);
+      const supply0 = (LEVEL_AT_SIZE_ONE.MC * entity.size) / (entity.price ?? 1);
+      return (day) => Math.round(p(day) * supply0 * (1 + supplyGrowth(day) * ((day - DATA_START_DAY) / 365.25)));
+    }
+    case "FEES": {
+      const fees = level(seed, entity, "FEES", 0.12);
+      return (day) => roundTo(fees(day), 2);
+    }
+    case "REVENUE": {
+      const fees = level(seed, entity, "FEES", 0.12);
+      const take = makeDrift(hashOf(seed, entity.id, "TAKE"), 0.08, 0.6);
+      return (day) => roundTo(roundTo(fees(day), 2) * take(day), 2);
+    }
+    case "AVG_TXN_FEE": {
+      const fees = level(seed, entity, "FEES", 0.12);
+      const txns = level(seed, entity, "TXNS", 0.08);
+      return (day) => roundSignificant(roundTo(fees(day), 2) / Math.max(1, Math.round(txns(day))), 6);
+    }
+    case "DAU":
+    case "TXNS": {
+      const count = level(seed, entity, metric, 0.08);
+      return (day) => Math.max(1, Math.round(count(day)));
+    }
+    default: {
+      const value = level(seed, entity, metric, 0.06);
+      return (day) => Math.round(value(day));
+    }
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * The sandbox market-data API: an in-process HTTP server that implements the
+ * whole interface of market-data-api.md with deterministic synthetic data,
+ * plus switches for latency and faults so the client's reliability can be
+ * tested. See sandbox/README.md for the endpoints and every rule it keeps.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { AssetCatalog, DEFAULT_ASSET_COUNT } from "./asset-catalog";
+import { dayOfDate, parseIsoDay } from "./dates";
+import { FaultInjector, type FaultKind, type SandboxFaults } from "./faults";
+import { errorBody, HttpError } from "./http-error";
+import { InsightFeeds } from "./insight-feeds";
+import { RequestLog, redactQuery, type RequestLogEntry, type SandboxStats } from "./request-log";
+import { type Reply, route, type RouteContext } from "./routes";
+import type { DataContext } from "./series";
+import { computeStreakCards, type StreakFeed } from "./streaks";
+
+export type { SandboxFaults } from "./faults";
+export type { RequestLogEntry, SandboxStats } from "./request-log";
+
+/** The documented demo key the sandbox accepts unless told otherwise. */
+export const DEMO_API_KEY = "md-sandbox-demo";
+
+export interface SandboxOptions {
+  /** 0 (the default) picks a free port. The CLI's default is 3001. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** The key `/data/api/` and `/flows/top/` require. Default DEMO_API_KEY. */
+  apiKey?: string;
+  /** Delay before every GET is answered, ms. Default 0. */
+  latencyMs?: number;
+  /** Delay of the first uncached call of an insight feed, ms. Default 200 (the CLI uses 3000). */
+  insightFirstCallDelayMs?: number;
+  /** Size of the asset catalog; the named core set is always present. Default 2000. */
+  assetCount?: number;
+  faults?: Partial<SandboxFaults>;
+  /** Seeds the data and the fault sequence. Default 1. */
+  seed?: number;
+  /** Last day with data, `YYYY-MM-DD` or a Date. Default: the current UTC date, read per request. */
+  today?: string | Date;
+  /** No console output. Default true (the CLI passes false). */
+  quiet?: boolean;
+}
+
+export interface SandboxHandle {
+  /** `http://<host>:<port>`, no trailing slash. */
+  url: string;
+  port: number;
+  /** Stops listening and destroys every open socket, keep-alive ones included. */
+  close(): Promise<void>;
+  setFaults(faults: Partial<SandboxFaults>): void;
+  setLatency(ms: number): void;
+  stats(): SandboxStats;
+  requestLog(): RequestLogEntry[];
+  /** Clears counters and log, and restores the start-up faults, latency and fault sequence. */
+  reset(): void;
+  /** Forgets cached insight feeds: the next call of each is slow again. */
+  resetInsightCache(): void;
+}
+
+const CORS_HEADERS = {
+  "Access-Control-Allow-Origin": "*",
+  // Without this a browser client cannot read Retry-After on a 429.
+  "Access-Control-Expose-Headers": "Retry-After",
+};
+
+function nonNegative(name: string, value: number): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a number ≥ 0, got ${value}`);
+  return value;
+}
+
+function todayOption(today: string | Date | undefined): number | null {
+  if (today === undefined) return null;
+  const day = typeof today === "string" ? parseIsoDay(today) : dayOfDate(today);
+  if (day === null || Number.isNaN(day)) throw new RangeError(`today must be a YYYY-MM-DD date or a Date, got ${String(today)}`);
+  return day;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  const host = options.host ?? "127.0.0.1";
+  const apiKey = options.apiKey ?? DEMO_API_KEY;
+  if (apiKey === "") throw new RangeError("apiKey must not be empty");
+  const seed = options.seed ?? 1;
+  if (!Number.isInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
+  const fixedToday = todayOption(options.today);
+  const quiet = options.quiet ?? true;
+  const startLatency = nonNegative("latencyMs", options.latencyMs ?? 0);
+  const insightDelay = nonNegative("insightFirstCallDelayMs", options.insightFirstCallDelayMs ?? 200);
+  const catalog = new AssetCatalog(seed, options.assetCount ?? DEFAULT_ASSET_COUNT);
+  const faults = new FaultInjector(seed, options.faults);
+  const log = new RequestLog();
+  let latency = startLatency;
+
+  const timers = new Set<NodeJS.Timeout>();
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
+
+  const dataContext = (): DataContext => ({ seed, catalog, today: fixedToday ?? dayOfDate(new Date()) });
+  const insights = new InsightFeeds(
+    (feed) => computeStreakCards(dataContext(), feed as StreakFeed),
+    () => insightDelay,
+    sleep,
+    () => log.countInsightComputation(),
+  );
+
+  const finish = (entry: Omit<RequestLogEntry, "ms">, started: number) => {
+    const complete = { ...entry, ms: Math.round(performance.now() - started) };
+    log.record(complete);
+    if (!quiet) {
+      const query = complete.query ? `?${complete.query}` : "";
+      const fault = complete.fault ? ` [fault: ${complete.fault}]` : "";
+      console.log(`${complete.method} ${complete.path}${query} → ${complete.status} (${complete.ms} ms)${fault}`);
+    }
+  };
+
+  const send = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
+    res.writeHead(status, {
+      ...CORS_HEADERS,
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": String(Buffer.byteLength(body)),
+      "Cache-Control": "no-store",
+      ...headers,
+    });
+    res.end(body);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    const at = new Date().toISOString();
+    const method = req.method ?? "GET";
+    const raw = req.url ?? "/";
+    const q = raw.indexOf("?");
+    const path = q < 0 ? raw : raw.slice(0, q);
+    const search = q < 0 ? "" : raw.slice(q + 1);
+    const entry = { at, method, path, query: redactQuery(search), points: 0, fault: null as FaultKind | null };
+
+    if (method === "OPTIONS") {
+      res.writeHead(204, {
+        ...CORS_HEADERS,
+        "Access-Control-Allow-Methods": "GET, OPTIONS",
+        "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] ?? "Content-Type",
+        "Access-Control-Max-Age": "600",
+        "Content-Length": "0",
+      });
+      res.end();
+      return finish({ ...entry, status: 204 }, started);
+    }
+    if (method !== "GET") {
+      send(res, 405, errorBody(405, `Method ${method} is not allowed: the API is read-only, use GET`), { Allow: "GET, OPTIONS" });
+      return finish({ ...entry, status: 405 }, started);
+    }
+
+    if (latency > 0) await sleep(latency);
+    const draw = faults.draw();
+    if (draw.drop) {
+      req.socket.destroy();
+      return finish({ ...entry, status: "dropped", fault: "drop" }, started);
+    }
+    if (draw.serverError) {
+      const text = draw.serverError === 500 ? "Internal server error (injected sandbox fault)" : "Service unavailable (injected sandbox fault)";
+      send(res, draw.serverError, errorBody(draw.serverError, text));
+      return finish({ ...entry, status: draw.serverError, fault: "server-error" }, started);
+    }
+    if (draw.rateLimit) {
+      const seconds = faults.settings.retryAfterSeconds;
+      send(res, 429, errorBody(429, `Rate limit exceeded (injected sandbox fault): retry after ${seconds} s`), { "Retry-After": String(seconds) });
+      return finish({ ...entry, status: 429, fault: "rate-limit" }, started);
+    }
+
+    let reply: Reply;
+    const context: RouteContext = { data: dataContext(), apiKey, insights };
+    try {
+      reply = await route(context, path, new URLSearchParams(search));
+    } catch (error) {
+      if (error instanceof HttpError) {
+        send(res, error.status, errorBody(error.status, error.message), error.headers);
+        return finish({ ...entry, status: error.status }, started);
+      }
+      if (!quiet) console.error("Sandbox handler failed:", error);
+      send(res, 500, errorBody(500, "Internal sandbox error"));
+      return finish({ ...entry, status: 500 }, started);
+    }
+    if (draw.badJson) {
+      // Cut mid-body so the JSON cannot parse; Content-Length matches what is sent.
+      send(res, 200, reply.body.slice(0, Math.max(1, Math.floor(reply.body.length / 2))));
+      return finish({ ...entry, status: 200, fault: "bad-json" }, started);
+    }
+    send(res, reply.status, reply.body);
+    finish({ ...entry, status: reply.status, points: reply.points }, started);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      if (!quiet) console.error("Sandbox request failed:", error);
+      if (!res.headersSent) send(res, 500, errorBody(500, "Internal sandbox error"));
+    });
+  });
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : Number(options.port);
+  const urlHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
+      });
+      return closing;
+    },
+    setFaults: (partial) => faults.set(partial),
+    setLatency: (ms) => {
+      latency = nonNegative("latency", ms);
+    },
+    stats: () => log.stats(),
+    requestLog: () => log.log(),
+    reset() {
+      log.clear();
+      faults.reset(options.faults ?? {});
+      latency = startLatency;
+    },
+    resetInsightCache: () => insights.clear(),
+  };
+}
