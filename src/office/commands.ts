@@ -1,0 +1,71 @@
+/**
+ * The refresh feature's Office entry points: the ribbon's "Refresh all"
+ * command, the start-up step that refreshes a workbook on open, and the one
+ * controller both share with the task pane.
+ *
+ * This runs from the task-pane page (the shared runtime's page), never from
+ * functions.js: that bundle stays small and DOM-free because Excel loads it
+ * for every workbook that uses an MD function.
+ */
+import { createPaneRefreshActions, type PaneRefreshActions } from "../refresh/pane-actions";
+import { RefreshController } from "../refresh/refresh-controller";
+import { getRuntime } from "./runtime";
+import { createExcelWorkbook, excelWorkbookAvailable } from "./workbook";
+
+/** The ribbon button's <FunctionName> in manifest.xml. */
+export const REFRESH_ALL_COMMAND = "refreshAllMdFormulas";
+
+let controller: RefreshController | null = null;
+let actions: PaneRefreshActions | null = null;
+
+/** The page's one controller. Outside Excel (a plain browser) it has no workbook and says so. */
+export function getRefreshController(): RefreshController {
+  if (!controller) {
+    const runtime = getRuntime();
+    controller = new RefreshController({
+      workbook: excelWorkbookAvailable() ? createExcelWorkbook() : null,
+      clearCache: () => runtime.client.clear(),
+      readKey: () => runtime.settings.read(),
+    });
+  }
+  return controller;
+}
+
+/** What the pane's Refresh section calls (`PaneServices.refresh`). */
+export function getRefreshActions(): PaneRefreshActions {
+  actions ??= createPaneRefreshActions(getRefreshController());
+  return actions;
+}
+
+/**
+ * The event is completed at once rather than when the refresh ends: Office
+ * queues further clicks until `completed()`, and a refresh waits for the
+ * slowest function (an insight feed can take a minute). The refresh carries
+ * on in the shared runtime; a second click joins it; the pane shows the result.
+ */
+export function onRefreshAllCommand(event: Office.AddinCommands.Event): void {
+  void getRefreshController().refreshAll("ribbon");
+  event.completed();
+}
+
+type OfficeActions = { actions?: { associate(id: string, action: (event: Office.AddinCommands.Event) => void): void } };
+
+/** Associates the ribbon commands; false where there is no ribbon (a plain browser). */
+export function registerCommands(office: OfficeActions | undefined = (globalThis as { Office?: OfficeActions }).Office): boolean {
+  if (typeof office?.actions?.associate !== "function") return false;
+  office.actions.associate(REFRESH_ALL_COMMAND, onRefreshAllCommand);
+  return true;
+}
+
+/**
+ * Start-up, called once when the page loads — which, with refresh on open
+ * turned on, is when Excel opens the workbook. The command is associated
+ * before anything is awaited so a ribbon click that started the runtime finds
+ * its handler. Never rejects: a failure is kept in the controller's state.
+ */
+export async function startRefreshFeature(): Promise<void> {
+  registerCommands();
+  const info = await Office.onReady();
+  if (String(info.host) !== "Excel") return;
+  await getRefreshController().runOnOpen();
+}

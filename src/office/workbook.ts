@@ -1,0 +1,248 @@
+/**
+ * The workbook as refresh and freeze see it (src/refresh/workbook-adapter.ts),
+ * implemented with `Excel.run`, `Office.context.document.settings` and
+ * `Office.addin`. Thin on purpose: it moves data in and out in as few syncs as
+ * Excel's limits allow and decides nothing.
+ *
+ * APIs used: ExcelApi 1.4 (getUsedRangeOrNullObject), 1.5 (custom XML parts),
+ * 1.9 (getSelectedRanges), 1.12 (getSpillingToRangeOrNullObject; without it
+ * every formula counts as one cell, which is right for an Excel without
+ * dynamic arrays), SharedRuntime 1.1 (setStartupBehavior).
+ *
+ * The freeze log is a custom XML part in the workbook, namespace
+ * FREEZE_LOG_NAMESPACE: it travels with the file, is invisible in the grid,
+ * adds no sheet (so nothing shifts sheet indexes or breaks a protected
+ * workbook structure), has no size limit worth the name (document settings
+ * do), and any tool that opens the .xlsx package can read it. It holds cell
+ * addresses, formula text and times — never a key.
+ */
+import { parseRange, rectAddress, rowBands, withoutSheet, cellCount } from "../refresh/a1";
+import type {
+  CellResult,
+  FormulaBlock,
+  FreezeRecord,
+  RangeValues,
+  SheetFormulas,
+  StartupBehavior,
+  ValueBlock,
+  ValueType,
+  WorkbookAdapter,
+} from "../refresh/workbook-adapter";
+
+export const FREEZE_LOG_NAMESPACE = "urn:market-data-for-excel:freeze-log:1";
+
+/**
+ * Cells per sync. Excel on the web caps a request or response at 5 MB; 20,000
+ * cells of formula text or values stays well below it, and a sheet with a few
+ * thousand MD cells still goes in one sync.
+ */
+export const MAX_CELLS_PER_SYNC = 20_000;
+
+export interface ExcelLike {
+  run<T>(batch: (context: Excel.RequestContext) => Promise<T>): Promise<T>;
+}
+
+export interface OfficeLike {
+  context: {
+    document: { settings: Pick<Office.Settings, "get" | "set" | "saveAsync"> };
+    requirements?: { isSetSupported(name: string, minVersion?: string): boolean };
+  };
+  addin: Pick<Office.Addin, "setStartupBehavior">;
+  StartupBehavior: { load: Office.StartupBehavior; none: Office.StartupBehavior };
+}
+
+export interface ExcelWorkbookGlobals {
+  Excel: ExcelLike;
+  Office: OfficeLike;
+}
+
+/** True when the Excel and document APIs this feature needs are present (inside Excel, after Office.onReady). */
+export function excelWorkbookAvailable(globals: Partial<ExcelWorkbookGlobals> = globalThis as Partial<ExcelWorkbookGlobals>): boolean {
+  return typeof globals.Excel?.run === "function" && typeof globals.Office?.context?.document?.settings?.get === "function";
+}
+
+export function createExcelWorkbook(globals: ExcelWorkbookGlobals = globalThis as unknown as ExcelWorkbookGlobals): WorkbookAdapter {
+  const { Excel: excel, Office: office } = globals;
+  const spillsSupported = () => office.context.requirements?.isSetSupported("ExcelApi", "1.12") ?? true;
+
+  /** Queues per-block work, syncing whenever MAX_CELLS_PER_SYNC cells are pending. */
+  async function inChunks<T extends { address: string }>(
+    context: Excel.RequestContext,
+    items: readonly T[],
+    queue: (item: T) => void,
+  ): Promise<void> {
+    let pending = 0;
+    for (const item of items) {
+      queue(item);
+      pending += cellCount(parseRange(item.address));
+      if (pending >= MAX_CELLS_PER_SYNC) {
+        await context.sync();
+        pending = 0;
+      }
+    }
+    if (pending > 0) await context.sync();
+  }
+
+  async function loadValues(context: Excel.RequestContext, sheet: Excel.Worksheet, addresses: readonly string[]): Promise<RangeValues[]> {
+    const ranges: Excel.Range[] = [];
+    await inChunks(
+      context,
+      addresses.map((address) => ({ address })),
+      ({ address }) => {
+        const range = sheet.getRange(address);
+        range.load("values,valueTypes");
+        ranges.push(range);
+      },
+    );
+    return ranges.map((range, i) => ({ address: addresses[i], values: range.values, types: range.valueTypes as ValueType[][] }));
+  }
+
+  return {
+    listSheets: () =>
+      excel.run(async (context) => {
+        const sheets = context.workbook.worksheets;
+        sheets.load("items/name");
+        await context.sync();
+        return sheets.items.map((sheet) => sheet.name);
+      }),
+
+    readSheet: (name) =>
+      excel.run(async (context): Promise<SheetFormulas> => {
+        const sheet = context.workbook.worksheets.getItem(name);
+        sheet.protection.load("protected");
+        const used = sheet.getUsedRangeOrNullObject();
+        used.load("address");
+        await context.sync();
+        if (used.isNullObject) return { name, protected: sheet.protection.protected, usedAddress: null, formulas: [] };
+
+        const usedAddress = withoutSheet(used.address);
+        const bands = rowBands(parseRange(usedAddress), MAX_CELLS_PER_SYNC);
+        const formulas: unknown[][] = [];
+        for (const band of bands) {
+          const range = bands.length === 1 ? used : sheet.getRange(rectAddress(band));
+          range.load("formulas");
+          await context.sync();
+          formulas.push(...range.formulas);
+        }
+        return { name, protected: sheet.protection.protected, usedAddress, formulas };
+      }),
+
+    writeFormulas: (name, blocks: readonly FormulaBlock[]) =>
+      excel.run(async (context) => {
+        const sheet = context.workbook.worksheets.getItem(name);
+        await inChunks(context, blocks, (block) => {
+          sheet.getRange(block.address).formulas = block.formulas;
+        });
+      }),
+
+    readValues: (name, addresses) =>
+      excel.run((context) => loadValues(context, context.workbook.worksheets.getItem(name), addresses)),
+
+    readResults: (name, addresses) =>
+      excel.run(async (context) => {
+        const sheet = context.workbook.worksheets.getItem(name);
+        // First where each result is (a spill's size is unknown until loaded), then its values in chunks.
+        let ranges = [...addresses];
+        if (spillsSupported()) {
+          const spills = addresses.map((address) => {
+            const spill = sheet.getRange(address).getSpillingToRangeOrNullObject();
+            spill.load("address");
+            return spill;
+          });
+          await context.sync();
+          ranges = spills.map((spill, i) => (spill.isNullObject ? addresses[i] : withoutSheet(spill.address)));
+        }
+        const values = await loadValues(context, sheet, ranges);
+        return values.map((result, i): CellResult => ({ ...result, address: addresses[i], range: ranges[i] }));
+      }),
+
+    writeValues: (name, blocks: readonly ValueBlock[]) =>
+      excel.run(async (context) => {
+        const sheet = context.workbook.worksheets.getItem(name);
+        await inChunks(context, blocks, (block) => {
+          sheet.getRange(block.address).values = block.values as Excel.Range["values"];
+        });
+      }),
+
+    getSelection: () =>
+      excel.run(async (context) => {
+        const selected = context.workbook.getSelectedRanges();
+        selected.areas.load("items/address");
+        selected.worksheet.load("name");
+        await context.sync();
+        return { sheet: selected.worksheet.name, areas: selected.areas.items.map((area) => withoutSheet(area.address)) };
+      }),
+
+    getActiveSheet: () =>
+      excel.run(async (context) => {
+        const sheet = context.workbook.worksheets.getActiveWorksheet();
+        sheet.load("name");
+        await context.sync();
+        return sheet.name;
+      }),
+
+    getDocumentSetting: (key) => office.context.document.settings.get(key),
+
+    setDocumentSetting: (key, value) =>
+      new Promise<void>((resolve, reject) => {
+        const settings = office.context.document.settings;
+        settings.set(key, value);
+        settings.saveAsync((result) => {
+          // office.js reports the status as the string "failed"; the typings declare a numeric enum.
+          if (String(result.status) === "failed") reject(new Error(`The workbook did not save the setting: ${result.error?.message ?? "unknown error"}`));
+          else resolve();
+        });
+      }),
+
+    setStartupBehavior: (behavior: StartupBehavior) =>
+      office.addin.setStartupBehavior(behavior === "load" ? office.StartupBehavior.load : office.StartupBehavior.none),
+
+    readFreezeLog: () =>
+      excel.run(async (context) => {
+        const parts = context.workbook.customXmlParts.getByNamespace(FREEZE_LOG_NAMESPACE);
+        parts.load("items/id");
+        await context.sync();
+        if (parts.items.length === 0) return [];
+        const xml = parts.items[0].getXml();
+        await context.sync();
+        return parseFreezeLog(xml.value);
+      }),
+
+    writeFreezeLog: (records) =>
+      excel.run(async (context) => {
+        const parts = context.workbook.customXmlParts.getByNamespace(FREEZE_LOG_NAMESPACE);
+        parts.load("items/id");
+        await context.sync();
+        const xml = serializeFreezeLog(records);
+        if (parts.items.length === 0) context.workbook.customXmlParts.add(xml);
+        else parts.items[0].setXml(xml);
+        await context.sync();
+      }),
+  };
+}
+
+const RECORD_ATTRIBUTES = ["sheet", "address", "range", "frozenAt"] as const;
+
+/** `<freezeLog xmlns="…"><frozen sheet address range frozenAt>formula</frozen>…</freezeLog>`, built and read with the DOM's XML tools. */
+export function serializeFreezeLog(records: readonly FreezeRecord[]): string {
+  const doc = document.implementation.createDocument(FREEZE_LOG_NAMESPACE, "freezeLog", null);
+  for (const record of records) {
+    const element = doc.createElementNS(FREEZE_LOG_NAMESPACE, "frozen");
+    for (const name of RECORD_ATTRIBUTES) element.setAttribute(name, record[name]);
+    element.textContent = record.formula;
+    doc.documentElement.appendChild(element);
+  }
+  return new XMLSerializer().serializeToString(doc);
+}
+
+export function parseFreezeLog(xml: string): FreezeRecord[] {
+  const doc = new DOMParser().parseFromString(xml, "application/xml");
+  if (doc.getElementsByTagName("parsererror").length > 0) throw new Error("The workbook's freeze log is not valid XML.");
+  return Array.from(doc.getElementsByTagNameNS(FREEZE_LOG_NAMESPACE, "frozen"), (element) => ({
+    sheet: element.getAttribute("sheet") ?? "",
+    address: element.getAttribute("address") ?? "",
+    range: element.getAttribute("range") ?? "",
+    frozenAt: element.getAttribute("frozenAt") ?? "",
+    formula: element.textContent ?? "",
+  }));
+}

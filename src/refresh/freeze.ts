@@ -1,0 +1,128 @@
+/**
+ * "Freeze to values": replace MD formulas with what they show now, so the
+ * workbook can go to people who do not have the add-in (or a key) and they see
+ * numbers instead of #NAME?. Each frozen formula is recorded — sheet, cell,
+ * formula, range, time — in the workbook's freeze log (see the Excel adapter
+ * for where it lives), so the owner can tell what was frozen and when, and put
+ * the formulas back.
+ */
+import { intersects, parseRange, type Rect } from "./a1";
+import { isCalculating } from "./cell-errors";
+import type { Clock } from "./clock";
+import { systemClock } from "./clock";
+import { findMdCells } from "./formula-cells";
+import type { CellResult, FreezeRecord, ValueBlock, ValueType, WorkbookAdapter } from "./workbook-adapter";
+
+export type FreezeScope = "selection" | "sheet";
+
+export interface FreezeReport {
+  scope: FreezeScope;
+  sheet: string;
+  /** ISO 8601 time written into each record. */
+  frozenAt: string;
+  /** Formula cells replaced by values. */
+  formulas: number;
+  /** Cells written (a spilled table counts all its cells). */
+  cells: number;
+  records: FreezeRecord[];
+  /** Formulas left in place because they were still calculating. */
+  stillCalculating: string[];
+  protected: boolean;
+  /** False when the values were written but the record could not be saved. */
+  recorded: boolean;
+  message: string;
+}
+
+export async function freezeToValues(
+  workbook: WorkbookAdapter,
+  scope: FreezeScope,
+  clock: Clock = systemClock,
+): Promise<FreezeReport> {
+  let sheet: string;
+  let areas: Rect[] | null = null;
+  if (scope === "selection") {
+    const selection = await workbook.getSelection();
+    sheet = selection.sheet;
+    areas = selection.areas.map((area) => parseRange(area));
+  } else {
+    sheet = await workbook.getActiveSheet();
+  }
+  const frozenAt = new Date(clock.now()).toISOString();
+  const report: FreezeReport = {
+    scope,
+    sheet,
+    frozenAt,
+    formulas: 0,
+    cells: 0,
+    records: [],
+    stillCalculating: [],
+    protected: false,
+    recorded: true,
+    message: "",
+  };
+  const where = scope === "selection" ? "in the selection" : `on "${sheet}"`;
+
+  const snapshot = await workbook.readSheet(sheet);
+  if (snapshot.protected) {
+    report.protected = true;
+    report.message = `Sheet "${sheet}" is protected; unprotect it to freeze its MD formulas.`;
+    return report;
+  }
+  const cells = findMdCells(snapshot);
+  const results = cells.length > 0 ? await workbook.readResults(sheet, cells.map((cell) => cell.address)) : [];
+
+  // A table is frozen whole when any of its cells is selected: part of a spill cannot stay a formula.
+  const chosen = results
+    .map((result, i) => ({ result, formula: cells[i].formula }))
+    .filter(({ result }) => !areas || areas.some((area) => intersects(area, parseRange(result.range))));
+
+  const blocks: ValueBlock[] = [];
+  for (const { result, formula } of chosen) {
+    if (isCalculating(result.values[0]?.[0])) {
+      report.stillCalculating.push(result.address);
+      continue;
+    }
+    blocks.push({ address: result.range, values: frozenValues(result) });
+    report.records.push({ sheet, address: result.address, range: result.range, formula, frozenAt });
+    report.cells += result.values.reduce((sum, line) => sum + line.length, 0);
+  }
+  report.formulas = report.records.length;
+
+  if (blocks.length > 0) {
+    await workbook.writeValues(sheet, blocks);
+    try {
+      await workbook.writeFreezeLog([...(await workbook.readFreezeLog()), ...report.records]);
+    } catch (error) {
+      report.recorded = false;
+      report.message = `Froze ${report.formulas} MD formula(s) ${where}, but the freeze log could not be saved: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+  if (!report.message) report.message = summary(report, where);
+  return report;
+}
+
+function summary(report: FreezeReport, where: string): string {
+  const calculating = report.stillCalculating.length
+    ? ` ${report.stillCalculating.length} still calculating (${report.stillCalculating.join(", ")}) left as formulas.`
+    : "";
+  if (report.formulas === 0) return `No MD formulas to freeze ${where}.${calculating}`;
+  return `Froze ${report.formulas} MD formula(s) ${where} into ${report.cells} value cell(s).${calculating}`;
+}
+
+/**
+ * Values as they must be written to come back as the same values. Excel reads
+ * an assigned string the way it reads typing: "=x" becomes a formula, "00123"
+ * a number, "1/2" a date. A leading apostrophe keeps text as text (and is not
+ * part of the value); error values are written as their code, which Excel
+ * turns back into the error.
+ */
+export function frozenValues(result: Pick<CellResult, "values" | "types">): unknown[][] {
+  return result.values.map((line, r) =>
+    line.map((value, c) => {
+      const type: ValueType | undefined = result.types[r]?.[c];
+      if (type === "Empty") return "";
+      if (typeof value === "string" && value !== "" && type !== "Error") return `'${value}`;
+      return value;
+    }),
+  );
+}

@@ -1,0 +1,82 @@
+/**
+ * The refresh controller in the shape the task pane's Refresh section asks
+ * for (`RefreshActions` in src/taskpane/refresh-actions.ts): plain results
+ * with a cell count, a duration, failures by address, and a note when the
+ * summary alone would mislead. The controller's observable state rides along
+ * for views that show more (the "Sign in to refresh" notice after open).
+ */
+import type { FreezeReport, FreezeScope } from "./freeze";
+import type { RefreshController, RefreshState } from "./refresh-controller";
+import type { RefreshReport } from "./refresh-all";
+import { NO_WORKBOOK, SIGN_IN_TO_REFRESH } from "./refresh-controller";
+import { refreshSummary } from "./summary";
+
+export interface PaneRefreshFailure {
+  /** "Sheet1!B4", "'Q1 comps'!C7". */
+  address: string;
+  message: string;
+}
+
+export interface PaneRefreshResult {
+  cells: number;
+  ms: number;
+  failures?: PaneRefreshFailure[];
+  note?: string;
+}
+
+export interface PaneRefreshActions {
+  refreshAll(): Promise<PaneRefreshResult>;
+  getRefreshOnOpen(): Promise<boolean>;
+  setRefreshOnOpen(enabled: boolean): Promise<void>;
+  freezeToValues(scope: FreezeScope): Promise<PaneRefreshResult>;
+  /** For `useSyncExternalStore(actions.subscribe, actions.getState)`. */
+  subscribe(listener: () => void): () => void;
+  getState(): RefreshState;
+}
+
+/** Excel's way of naming a cell on a sheet: quotes when the name is not a plain word, doubled quotes inside. */
+export function qualifiedAddress(sheet: string, address: string): string {
+  const plain = /^[A-Za-z_][A-Za-z0-9_.]*$/.test(sheet) && !/^[A-Za-z]{1,3}\d+$/.test(sheet);
+  return `${plain ? sheet : `'${sheet.replace(/'/g, "''")}'`}!${address}`;
+}
+
+export function paneRefreshResult(report: RefreshReport): PaneRefreshResult {
+  const result: PaneRefreshResult = {
+    cells: report.cells,
+    ms: report.ms,
+    failures: report.failed.map((f) => ({ address: qualifiedAddress(f.sheet, f.address), message: `${f.error} ${f.message}` })),
+  };
+  if (report.cells === 0 || report.skipped.length > 0 || report.pending.length > 0) result.note = refreshSummary(report);
+  return result;
+}
+
+export function paneFreezeResult(report: FreezeReport, ms: number): PaneRefreshResult {
+  const result: PaneRefreshResult = { cells: report.cells, ms, failures: [] };
+  if (report.protected || report.formulas === 0 || report.stillCalculating.length > 0 || !report.recorded) result.note = report.message;
+  return result;
+}
+
+export function createPaneRefreshActions(controller: RefreshController, now: () => number = Date.now): PaneRefreshActions {
+  /** The controller reports failures in its state rather than throwing; the pane shows them as errors. */
+  const failure = () => new Error(controller.getState().error ?? NO_WORKBOOK);
+  return {
+    async refreshAll() {
+      const report = await controller.refreshAll("pane");
+      if (report) return paneRefreshResult(report);
+      if (controller.getState().signInRequired) return { cells: 0, ms: 0, note: SIGN_IN_TO_REFRESH };
+      throw failure();
+    },
+    getRefreshOnOpen: async () => controller.getRefreshOnOpen(),
+    async setRefreshOnOpen(enabled) {
+      if (!(await controller.setRefreshOnOpen(enabled))) throw failure();
+    },
+    async freezeToValues(scope) {
+      const started = now();
+      const report = await controller.freeze(scope);
+      if (!report) throw failure();
+      return paneFreezeResult(report, now() - started);
+    },
+    subscribe: controller.subscribe,
+    getState: controller.getState,
+  };
+}

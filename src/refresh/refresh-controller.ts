@@ -1,0 +1,190 @@
+/**
+ * The refresh feature as the pane and the ribbon see it: actions plus one
+ * observable state object. `subscribe`/`getState` fit React's
+ * `useSyncExternalStore`; the state is replaced, never mutated, on change.
+ *
+ * Workbook operations run one at a time (a freeze must not interleave with a
+ * refresh that is rewriting the same cells); a refresh asked for while one is
+ * running joins it rather than starting another.
+ */
+import type { Clock } from "./clock";
+import { freezeToValues, type FreezeReport, type FreezeScope } from "./freeze";
+import { refreshAll, type RefreshOptions, type RefreshProgress, type RefreshReport } from "./refresh-all";
+import { decideOnOpen, keyStatus, readRefreshOnOpen, writeRefreshOnOpen, type KeySource, type KeyStatus } from "./refresh-on-open";
+import type { WorkbookAdapter } from "./workbook-adapter";
+
+export type RefreshTrigger = "pane" | "ribbon" | "open";
+export type Activity = "refresh" | "freeze" | "settings";
+
+export interface RefreshState {
+  /** False outside Excel: there is no workbook to refresh. */
+  available: boolean;
+  busy: Activity | null;
+  progress: RefreshProgress | null;
+  refreshOnOpen: boolean;
+  keyStatus: KeyStatus | null;
+  /** The add-in needs the user's key before it can refresh (shown as "Sign in to refresh"). */
+  signInRequired: boolean;
+  lastRefresh: RefreshReport | null;
+  lastRefreshTrigger: RefreshTrigger | null;
+  lastFreeze: FreezeReport | null;
+  /** The last action's failure, as a sentence. */
+  error: string | null;
+}
+
+export interface RefreshControllerDeps {
+  /** Null outside Excel. */
+  workbook: WorkbookAdapter | null;
+  clearCache(): void;
+  readKey(): Promise<KeySource>;
+  clock?: Clock;
+  refreshOptions?: Omit<RefreshOptions, "clearCache" | "clock" | "onProgress">;
+}
+
+export const SIGN_IN_TO_REFRESH = "Sign in to refresh: enter your API key in Settings. The values saved in the workbook are kept.";
+export const NO_WORKBOOK = "Open this pane in Excel to refresh or freeze MD formulas.";
+
+type Listener = () => void;
+
+export class RefreshController {
+  private state: RefreshState;
+  private readonly listeners = new Set<Listener>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private refreshing: Promise<RefreshReport | null> | null = null;
+
+  constructor(private readonly deps: RefreshControllerDeps) {
+    this.state = {
+      available: deps.workbook !== null,
+      busy: null,
+      progress: null,
+      refreshOnOpen: deps.workbook ? safeRead(() => readRefreshOnOpen(deps.workbook!), false) : false,
+      keyStatus: null,
+      signInRequired: false,
+      lastRefresh: null,
+      lastRefreshTrigger: null,
+      lastFreeze: null,
+      error: null,
+    };
+  }
+
+  getState = (): RefreshState => this.state;
+
+  subscribe = (listener: Listener): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getRefreshOnOpen(): boolean {
+    return this.state.refreshOnOpen;
+  }
+
+  /** Re-reads the key (call after the user saves or clears one) and drops "sign in" once there is one. */
+  async checkKey(): Promise<KeyStatus> {
+    const status = keyStatus(await this.deps.readKey());
+    this.update({ keyStatus: status, signInRequired: this.state.signInRequired && status !== "user" });
+    return status;
+  }
+
+  /**
+   * Refreshes every MD cell. Needs some key: with none at all every cell
+   * would turn into an authentication error and lose its saved value.
+   */
+  refreshAll(trigger: RefreshTrigger = "pane"): Promise<RefreshReport | null> {
+    if (this.refreshing) return this.refreshing;
+    const run = this.exclusive("refresh", async (workbook) => {
+      const status = await this.checkKey();
+      if (status === "none") {
+        this.update({ signInRequired: true, error: SIGN_IN_TO_REFRESH });
+        return null;
+      }
+      const report = await refreshAll(workbook, {
+        ...this.deps.refreshOptions,
+        clearCache: this.deps.clearCache,
+        clock: this.deps.clock,
+        onProgress: (progress) => this.update({ progress }),
+      });
+      this.update({ lastRefresh: report, lastRefreshTrigger: trigger, signInRequired: false });
+      return report;
+    });
+    this.refreshing = run.finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  freeze(scope: FreezeScope): Promise<FreezeReport | null> {
+    return this.exclusive("freeze", async (workbook) => {
+      const report = await freezeToValues(workbook, scope, this.deps.clock);
+      this.update({ lastFreeze: report });
+      return report;
+    });
+  }
+
+  /** Resolves true once the document and Office both have the choice; false with `state.error` saying what failed. */
+  async setRefreshOnOpen(on: boolean): Promise<boolean> {
+    const done = await this.exclusive("settings", async (workbook) => {
+      try {
+        await writeRefreshOnOpen(workbook, on);
+        return true;
+      } finally {
+        // Show what the document holds, which is `on` even when only the startup behaviour failed.
+        this.update({ refreshOnOpen: safeRead(() => readRefreshOnOpen(workbook), this.state.refreshOnOpen) });
+      }
+    });
+    return done === true;
+  }
+
+  /**
+   * Called once when the add-in loads with the document. Refreshes only when
+   * the workbook asks for it and the user's own key is set; otherwise the pane
+   * says "Sign in to refresh" and the saved values stay.
+   */
+  async runOnOpen(): Promise<RefreshReport | null> {
+    if (!this.deps.workbook) return null;
+    const refreshOnOpen = safeRead(() => readRefreshOnOpen(this.deps.workbook!), false);
+    this.update({ refreshOnOpen });
+    let decision;
+    try {
+      decision = decideOnOpen(refreshOnOpen, await this.checkKey());
+    } catch (error) {
+      this.update({ error: `Could not read the API key: ${error instanceof Error ? error.message : String(error)}` });
+      return null;
+    }
+    if (decision === "sign-in") this.update({ signInRequired: true });
+    return decision === "refresh" ? this.refreshAll("open") : null;
+  }
+
+  private exclusive<T>(activity: Activity, action: (workbook: WorkbookAdapter) => Promise<T>): Promise<T | null> {
+    const workbook = this.deps.workbook;
+    if (!workbook) {
+      this.update({ error: NO_WORKBOOK });
+      return Promise.resolve(null);
+    }
+    const run = this.queue.then(async () => {
+      this.update({ busy: activity, progress: null, error: null });
+      try {
+        return await action(workbook);
+      } catch (error) {
+        this.update({ error: error instanceof Error ? error.message : String(error) });
+        return null;
+      } finally {
+        this.update({ busy: null, progress: null });
+      }
+    });
+    this.queue = run;
+    return run;
+  }
+
+  private update(patch: Partial<RefreshState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+}
+
+function safeRead<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
+}
