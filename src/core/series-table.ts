@@ -62,51 +62,56 @@ export function shapeSeriesTable(columns: readonly SeriesColumn[], options: Seri
   for (let i = 0; i < dates.length; i++) if (options.days === "all" || !isWeekend(dates[i])) kept.push(i);
   if (options.last !== null && kept.length > options.last) kept = kept.slice(kept.length - options.last);
   if (kept.length === 0) throw new NoDataError(noDataMessage(columns, dates.length > 0, window));
+
+  const width = (options.dates ? 1 : 0) + columns.length;
+  assertShapeFitsExcel(kept.length + (options.headers ? 1 : 0), width, SERIES_SIZE_ADVICE);
+
+  // Two passes keep memory access sequential: first each series is laid along the union of
+  // dates in its own Float64Array (NaN = no reading; JSON numbers are never NaN), walking its
+  // points and the dates side by side; then rows are read across those arrays.
+  const carry = options.fill === "prev";
+  const values = series.map((points) => (points === null ? null : alignToDates(points, dates, carry)));
+  const missing: CellValue[] = columns.map((column) =>
+    column.result.kind === "message"
+      ? errorCell("#N/A", `${column.header}: ${column.result.message}`)
+      : options.fill === "na"
+        ? errorCell("#N/A", `${column.header} has no value on this date.`)
+        : BLANK,
+  );
+
   if (options.order === "desc") kept.reverse();
-
-  const offset = options.dates ? 1 : 0;
-  const width = offset + columns.length;
-  const headerRows = options.headers ? 1 : 0;
-  assertShapeFitsExcel(kept.length + headerRows, width, SERIES_SIZE_ADVICE);
-
-  const rowOf = new Int32Array(dates.length).fill(-1);
+  const cellAt = (c: number, d: number): CellValue => {
+    const value = values[c]?.[d] ?? NaN;
+    return value === value ? value : missing[c];
+  };
+  const headers = columns.map((column) => column.header);
   const rows: CellValue[][] = [];
-  if (options.headers) rows.push([...(options.dates ? [DATE_HEADER] : []), ...columns.map((c) => c.header)]);
-  for (let r = 0; r < kept.length; r++) {
-    const row = new Array<CellValue>(width);
-    if (options.dates) row[0] = isoToSerial(dates[kept[r]]);
-    rowOf[kept[r]] = rows.length;
-    rows.push(row);
+  if (options.transpose) {
+    // One row per series: reading each series' array front to back.
+    if (options.dates) rows.push([...(options.headers ? [DATE_HEADER] : []), ...kept.map((d) => isoToSerial(dates[d]))]);
+    columns.forEach((_, c) => rows.push([...(options.headers ? [headers[c]] : []), ...kept.map((d) => cellAt(c, d))]));
+  } else {
+    if (options.headers) rows.push(options.dates ? [DATE_HEADER, ...headers] : headers);
+    for (const d of kept) {
+      const row: CellValue[] = options.dates ? [isoToSerial(dates[d])] : [];
+      for (let c = 0; c < columns.length; c++) row.push(cellAt(c, d));
+      rows.push(row);
+    }
   }
+  assertFitsExcel(rows, SERIES_SIZE_ADVICE);
+  return rows;
+}
 
-  columns.forEach((column, c) => {
-    const target = offset + c;
-    const points = series[c];
-    if (points === null) {
-      const message = errorCell("#N/A", `${column.header}: ${(column.result as { message: string }).message}`);
-      for (let r = headerRows; r < rows.length; r++) rows[r][target] = message;
-      return;
-    }
-    const missing: CellValue = options.fill === "na" ? errorCell("#N/A", `${column.header} has no value on this date.`) : BLANK;
-    let p = 0;
-    let previous: CellValue = BLANK;
-    for (let d = 0; d < dates.length; d++) {
-      let value: CellValue;
-      if (p < points.length && points[p].date === dates[d]) {
-        value = points[p].val;
-        previous = value;
-        p++;
-      } else {
-        value = options.fill === "prev" ? previous : missing;
-      }
-      const r = rowOf[d];
-      if (r >= 0) rows[r][target] = value;
-    }
-  });
-
-  const table = options.transpose ? transpose(rows) : rows;
-  assertFitsExcel(table, SERIES_SIZE_ADVICE);
-  return table;
+/** A series' values at each of `dates` (a superset of its dates, both ascending); NaN where it has none. */
+function alignToDates(points: readonly DataPoint[], dates: readonly string[], carry: boolean): Float64Array {
+  const aligned = new Float64Array(dates.length).fill(NaN);
+  let p = 0;
+  let last = NaN;
+  for (let d = 0; d < dates.length; d++) {
+    if (p < points.length && points[p].date === dates[d]) last = aligned[d] = points[p++].val;
+    else if (carry) aligned[d] = last;
+  }
+  return aligned;
 }
 
 /** The service sends ascending dates; anything else is sorted, keeping the last reading of a repeated date. */
@@ -130,6 +135,7 @@ export function unionDates(series: readonly (readonly DataPoint[])[]): string[] 
 
 /** Sorted union of `dates` and the points' dates. Series usually share their dates, so the common case is one pass. */
 function mergeDates(dates: readonly string[], points: readonly DataPoint[]): string[] {
+  if (dates.length === points.length && points.every((point, i) => point.date === dates[i])) return dates as string[];
   const merged: string[] = [];
   let i = 0;
   let j = 0;
@@ -142,11 +148,6 @@ function mergeDates(dates: readonly string[], points: readonly DataPoint[]): str
     }
   }
   return merged;
-}
-
-function transpose(rows: readonly CellValue[][]): CellValue[][] {
-  if (rows.length === 0) return [];
-  return rows[0].map((_, c) => rows.map((row) => row[c]));
 }
 
 function noDataMessage(columns: readonly SeriesColumn[], hadWeekendsOnly: boolean, window: string): string {
