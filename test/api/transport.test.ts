@@ -110,7 +110,7 @@ describe("one attempt", () => {
   });
 
   it("maps a dropped connection to a NetworkError naming the cause, without the key", async () => {
-    const error = errorOf(await run(() => "reset"));
+    const error = errorOf(await run(() => "reset" as const));
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toBe("Could not reach the market-data service at https://h/data/api/PRICE/: connection reset.");
   });
@@ -122,7 +122,7 @@ describe("one attempt", () => {
   });
 
   it("times out a hanging request", async () => {
-    const error = errorOf(await run(() => "hang", { timeoutMs: 500, advance: 500 }));
+    const error = errorOf(await run(() => "hang" as const, { timeoutMs: 500, advance: 500 }));
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error.message).toBe("The market-data service did not answer within 0.5 s (https://h/data/api/PRICE/).");
   });
@@ -160,7 +160,7 @@ describe("one attempt", () => {
   });
 
   it("counts the bytes of an error body", async () => {
-    const outcome = await run(() => ({ status: 503, body: "overloaded" }));
+    const outcome = (await run(() => ({ status: 503, body: "overloaded" }))) as { failure?: unknown };
     expect((outcome.failure as { bytes: number }).bytes).toBe(10);
   });
 });

@@ -1,0 +1,179 @@
+import { BadRequestError, ServerError } from "../../src/api/errors";
+import type { SeriesRequest } from "../../src/api/types";
+import { expectedPoints, seriesHandler } from "./helpers/fake-service";
+import { harness, seriesCalls, track } from "./helpers/setup";
+
+const WINDOW = { startDate: "2025-05-01", endDate: "2025-05-31" };
+const range = (n: number, prefix = "sym") => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+describe("batching", () => {
+  it("coalesces a burst into one request per 50 symbols and gives each caller its own series", async () => {
+    const h = harness();
+    const symbols = range(120);
+    const metrics = ["PRICE", "FEES", "DAU"];
+    const requests: SeriesRequest[] = symbols.flatMap((symbol) => metrics.map((metric) => ({ symbol, metric, ...WINDOW })));
+    const promises = requests.map((r) => h.client.getSeries(r));
+    await h.clock.advance(20);
+    const results = await Promise.all(promises);
+
+    expect(seriesCalls(h.service).map((c) => c.symbols.length)).toEqual([50, 50, 20]);
+    for (const call of seriesCalls(h.service)) expect(call.metrics).toEqual(metrics);
+    requests.forEach((r, i) => {
+      expect(results[i]).toEqual({ kind: "points", points: expectedPoints(r.symbol, r.metric, r.startDate!, r.endDate!) });
+    });
+  });
+
+  it("gathers calls arriving over several macrotasks into one batch (quiet-gap window)", async () => {
+    const h = harness();
+    const promises = [];
+    for (const symbol of range(10)) {
+      promises.push(h.client.getSeries({ symbol, metric: "PRICE", ...WINDOW }));
+      await h.clock.advance(4); // each call 4 ms after the last: the 10 ms quiet gap never elapses
+    }
+    await h.clock.advance(10);
+    await Promise.all(promises);
+    expect(seriesCalls(h.service)).toHaveLength(1);
+  });
+
+  it("flushes at the maximum delay even while calls keep coming", async () => {
+    const h = harness();
+    const promises = [];
+    for (const symbol of range(30)) {
+      promises.push(h.client.getSeries({ symbol, metric: "PRICE", ...WINDOW }));
+      await h.clock.advance(5);
+    }
+    await h.clock.advance(20);
+    await Promise.all(promises);
+    // 150 ms of calls, a batch at most every 50 ms.
+    const sizes = seriesCalls(h.service).map((c) => c.symbols.length);
+    expect(sizes.length).toBeGreaterThanOrEqual(3);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(30);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(11);
+  });
+
+  it("groups by window and granularity: only compatible calls share a request", async () => {
+    const h = harness();
+    const calls: SeriesRequest[] = [
+      { symbol: "eth", metric: "PRICE", ...WINDOW },
+      { symbol: "sol", metric: "PRICE", ...WINDOW },
+      { symbol: "eth", metric: "PRICE", ...WINDOW, granularity: "WEEK" },
+      { symbol: "sol", metric: "FEES", ...WINDOW, granularity: "WEEK" },
+      { symbol: "eth", metric: "PRICE", startDate: "2025-04-01", endDate: "2025-04-30" },
+    ];
+    const promises = calls.map((c) => h.client.getSeries(c));
+    await h.clock.advance(20);
+    await Promise.all(promises);
+    const seen = seriesCalls(h.service).map((c) => ({
+      symbols: c.symbols.sort().join(","),
+      metrics: c.metrics.sort().join(","),
+      window: `${c.params.get("startDate")}..${c.params.get("endDate")}/${c.params.get("granularity") ?? "-"}`,
+    }));
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        { symbols: "eth,sol", metrics: "PRICE", window: "2025-05-01..2025-05-31/-" },
+        { symbols: "eth,sol", metrics: "FEES,PRICE", window: "2025-05-01..2025-05-31/WEEK" },
+        { symbols: "eth", metrics: "PRICE", window: "2025-04-01..2025-04-30/-" },
+      ]),
+    );
+    expect(seen).toHaveLength(3);
+  });
+
+  it("keeps every URL within the length cap", async () => {
+    const h = harness(seriesHandler(), { maxUrlLength: 400 });
+    const symbols = range(60, "a-long-symbol-name-");
+    const promises = symbols.map((symbol) => h.client.getSeries({ symbol, metric: "PRICE", ...WINDOW }));
+    await h.clock.advance(20);
+    await Promise.all(promises);
+    expect(h.service.calls.length).toBeGreaterThan(2);
+    for (const call of h.service.calls) expect(call.url.href.length).toBeLessThanOrEqual(400);
+    expect(seriesCalls(h.service).flatMap((c) => c.symbols).sort()).toEqual([...symbols].sort());
+  });
+
+  it("resolves a pair answered with a message as that message, and the others with their series", async () => {
+    const h = harness(seriesHandler({ messageFor: (s, m) => (s === "nosuch" ? `Symbol ${s} is not in the asset catalog` : m === "TVL" ? `Metric TVL is not available for ${s}` : undefined) }));
+    const a = h.client.getSeries({ symbol: "eth", metric: "PRICE", ...WINDOW });
+    const b = h.client.getSeries({ symbol: "nosuch", metric: "PRICE", ...WINDOW });
+    const c = h.client.getSeries({ symbol: "eth", metric: "TVL", ...WINDOW });
+    await h.clock.advance(20);
+    expect(await a).toEqual({ kind: "points", points: expectedPoints("eth", "PRICE", WINDOW.startDate, WINDOW.endDate) });
+    expect(await b).toEqual({ kind: "message", message: "Symbol nosuch is not in the asset catalog" });
+    expect(await c).toEqual({ kind: "message", message: "Metric TVL is not available for eth" });
+    expect(h.service.calls).toHaveLength(1);
+  });
+
+  it("rejects every caller of a failed request with the same clear error, and settles them all", async () => {
+    const h = harness(() => ({ status: 503, body: { error: "maintenance" } }), { retries: 2 });
+    const promises = range(5).map((symbol) => track(h.client.getSeries({ symbol, metric: "PRICE", ...WINDOW })));
+    await h.clock.runAll();
+    const errors = await Promise.all(promises.map((p) => p.catch((e: unknown) => e)));
+    for (const p of promises) expect(p.state()).toBe("rejected");
+    expect(new Set(errors).size).toBe(1);
+    expect(errors[0]).toBeInstanceOf(ServerError);
+    expect((errors[0] as Error).message).toBe("The market-data service failed (HTTP 503: maintenance); retried 2 times.");
+    expect(h.service.calls).toHaveLength(3);
+  });
+
+  it("isolates a 400 by bisection: one bad caller fails alone", async () => {
+    const h = harness(seriesHandler({ refuse: (s, m) => s === "sym5" && m === "FEES" }));
+    const symbols = range(16);
+    const requests: SeriesRequest[] = symbols.flatMap((symbol) => ["PRICE", "FEES"].map((metric) => ({ symbol, metric, ...WINDOW })));
+    const promises = requests.map((r) => track(h.client.getSeries(r)));
+    await h.clock.runAll();
+    await Promise.allSettled(promises);
+    requests.forEach((r, i) => {
+      const p = promises[i]!;
+      if (r.symbol === "sym5" && r.metric === "FEES") {
+        expect(p.state()).toBe("rejected");
+        expect(p.error).toBeInstanceOf(BadRequestError);
+        expect((p.error as Error).message).toBe("The market-data service refused the request (HTTP 400: Unknown metric FEES for sym5).");
+      } else {
+        expect(p.value).toEqual({ kind: "points", points: expectedPoints(r.symbol, r.metric, r.startDate!, r.endDate!) });
+      }
+    });
+    // 1 + bisection over 16 symbols then 2 metrics: 2 per level, log2(16) + 1 levels.
+    expect(h.service.calls.length).toBeLessThanOrEqual(1 + 2 * 5);
+  });
+
+  it("does not bisect a 400 that carried a single caller", async () => {
+    const h = harness(seriesHandler({ refuse: () => true }));
+    const p = h.client.getSeries({ symbol: "eth", metric: "PRICE", ...WINDOW }).catch((e: unknown) => e);
+    await h.clock.runAll();
+    expect(await p).toBeInstanceOf(BadRequestError);
+    expect(h.service.calls).toHaveLength(1);
+  });
+
+  it("settles every caller when every pair is refused (cost bounded by 2n − 1 requests)", async () => {
+    const h = harness(seriesHandler({ refuse: () => true }));
+    const promises = range(8).map((symbol) => track(h.client.getSeries({ symbol, metric: "PRICE", ...WINDOW })));
+    await h.clock.runAll();
+    await Promise.allSettled(promises);
+    for (const p of promises) expect(p.error).toBeInstanceOf(BadRequestError);
+    expect(h.service.calls.length).toBeLessThanOrEqual(2 * 8 - 1);
+  });
+
+  it("splits a long window into parts of at most 1,000 points and merges them in order", async () => {
+    const h = harness();
+    const request = { symbol: "eth", metric: "PRICE", startDate: "2019-01-01", endDate: "2024-12-31" };
+    const p = h.client.getSeries(request);
+    await h.clock.runAll();
+    const result = await p;
+    const windows = seriesCalls(h.service).map((c) => [c.params.get("startDate"), c.params.get("endDate")]);
+    expect(windows).toEqual([
+      ["2019-01-01", "2021-09-26"],
+      ["2021-09-27", "2024-06-22"],
+      ["2024-06-23", "2024-12-31"],
+    ]);
+    expect(result).toEqual({ kind: "points", points: expectedPoints("eth", "PRICE", request.startDate, request.endDate) });
+  });
+
+  it("refuses invalid arguments before any request", async () => {
+    const h = harness();
+    await expect(h.client.getSeries({ symbol: "eth", metric: "PRICE", startDate: "2025-02-01", endDate: "2025-01-01" })).rejects.toThrow(
+      "The start date 2025-02-01 is after the end date 2025-01-01.",
+    );
+    await expect(h.client.getSeries({ symbol: "eth", metric: "price" })).rejects.toBeInstanceOf(BadRequestError);
+    await expect(h.client.getSeries({ symbol: "", metric: "PRICE" })).rejects.toBeInstanceOf(BadRequestError);
+    await h.clock.runAll();
+    expect(h.service.calls).toHaveLength(0);
+  });
+});
