@@ -11,6 +11,9 @@ import { hashOf, logBetween, mix } from "./rng";
 import { makeStablecoinSeries, stablecoinMetricValue } from "./stablecoin-supply";
 import type { ResolvedSymbol } from "./symbols";
 
+// Math's functions are bound once: a global lookup per call is slow inside jest's vm contexts, and these run per data point.
+const { round, max, exp } = Math;
+
 /** Levels of an entity of size 1 (Ethereum-sized). */
 const LEVEL_AT_SIZE_ONE: Record<string, number> = {
   FEES: 2.5e6,
@@ -28,7 +31,7 @@ function level(seed: number, entity: ResolvedSymbol, metric: string, noise: numb
   const h = hashOf(seed, entity.id, metric);
   const base = LEVEL_AT_SIZE_ONE[metric] * entity.size * logBetween(mix(h, 50), 0.6, 1.6);
   const curve = makeCurve(h, { noise });
-  return (day) => base * Math.exp(curve(day));
+  return (day) => base * exp(curve(day));
 }
 
 function price(seed: number, entity: ResolvedSymbol): DayValue {
@@ -36,7 +39,7 @@ function price(seed: number, entity: ResolvedSymbol): DayValue {
   if (entity.profile === "stablecoin") return (day) => roundTo(1 + (((mix(h, day) >>> 0) / 2 ** 32) * 2 - 1) * 0.002, 4);
   const curve = makeCurve(h, { noise: 0.03, swing: 1.4 });
   const base = entity.price ?? 1;
-  return (day) => roundSignificant(base * Math.exp(curve(day)), 6);
+  return (day) => roundSignificant(base * exp(curve(day)), 6);
 }
 
 /** A function giving the metric's value on a day; undefined when the entity has no such metric. */
@@ -52,12 +55,12 @@ export function makeCryptoSeries(seed: number, entity: ResolvedSymbol, metric: s
     case "MC": {
       if (entity.profile === "category") {
         const mc = level(seed, entity, "MC", 0.02);
-        return (day) => Math.round(mc(day));
+        return (day) => round(mc(day));
       }
       const p = price(seed, entity);
       const supplyGrowth = makeDrift(hashOf(seed, entity.id, "SUPPLY"), 0.01, 0.08);
       const supply0 = (LEVEL_AT_SIZE_ONE.MC * entity.size) / (entity.price ?? 1);
-      return (day) => Math.round(p(day) * supply0 * (1 + supplyGrowth(day) * ((day - DATA_START_DAY) / 365.25)));
+      return (day) => round(p(day) * supply0 * (1 + supplyGrowth(day) * ((day - DATA_START_DAY) / 365.25)));
     }
     case "FEES": {
       const fees = level(seed, entity, "FEES", 0.12);
@@ -71,16 +74,16 @@ export function makeCryptoSeries(seed: number, entity: ResolvedSymbol, metric: s
     case "AVG_TXN_FEE": {
       const fees = level(seed, entity, "FEES", 0.12);
       const txns = level(seed, entity, "TXNS", 0.08);
-      return (day) => roundSignificant(roundTo(fees(day), 2) / Math.max(1, Math.round(txns(day))), 6);
+      return (day) => roundSignificant(roundTo(fees(day), 2) / max(1, round(txns(day))), 6);
     }
     case "DAU":
     case "TXNS": {
       const count = level(seed, entity, metric, 0.08);
-      return (day) => Math.max(1, Math.round(count(day)));
+      return (day) => max(1, round(count(day)));
     }
     default: {
       const value = level(seed, entity, metric, 0.06);
-      return (day) => Math.round(value(day));
+      return (day) => round(value(day));
     }
   }
 }

@@ -7,6 +7,9 @@
 import { DATA_START_DAY } from "./dates";
 import { between, mix, unit } from "./rng";
 
+// Math's functions are bound once: a global lookup per call is slow inside jest's vm contexts, and these run per data point.
+const { sin, PI, round, floor } = Math;
+
 export interface CurveShape {
   /** Daily noise amplitude on the log scale. */
   noise: number;
@@ -24,20 +27,20 @@ export function makeCurve(h: number, shape: CurveShape): Curve {
   const growth = shape.growth ?? between(mix(h, 1), -0.15, 0.45);
   const slowAmp = swing * between(mix(h, 2), 0.15, 0.5);
   const slowPeriod = between(mix(h, 3), 0.8, 3); // years
-  const slowPhase = between(mix(h, 4), 0, 2 * Math.PI);
+  const slowPhase = between(mix(h, 4), 0, 2 * PI);
   const fastAmp = swing * between(mix(h, 5), 0.04, 0.15);
   const fastPeriod = between(mix(h, 6), 0.1, 0.4);
-  const fastPhase = between(mix(h, 7), 0, 2 * Math.PI);
+  const fastPhase = between(mix(h, 7), 0, 2 * PI);
   const noiseKey = mix(h, 8);
   const weekKey = mix(h, 9);
   return (day) => {
     const years = (day - DATA_START_DAY) / 365.25;
     // Day-level noise averages out in weekly sums; a week-level term keeps weekly series lively.
-    const noise = ((unit(mix(noiseKey, day)) * 2 - 1) + 0.6 * (unit(mix(weekKey, Math.floor(day / 7))) * 2 - 1)) * shape.noise;
+    const noise = ((unit(mix(noiseKey, day)) * 2 - 1) + 0.6 * (unit(mix(weekKey, floor(day / 7))) * 2 - 1)) * shape.noise;
     return (
       growth * years +
-      slowAmp * Math.sin((2 * Math.PI * years) / slowPeriod + slowPhase) +
-      fastAmp * Math.sin((2 * Math.PI * years) / fastPeriod + fastPhase) +
+      slowAmp * sin((2 * PI * years) / slowPeriod + slowPhase) +
+      fastAmp * sin((2 * PI * years) / fastPeriod + fastPhase) +
       noise
     );
   };
@@ -46,13 +49,13 @@ export function makeCurve(h: number, shape: CurveShape): Curve {
 /** A value that drifts slowly between lo and hi (shares, take rates, fractions). */
 export function makeDrift(h: number, lo: number, hi: number): Curve {
   const period = between(mix(h, 1), 0.7, 2.5);
-  const phase = between(mix(h, 2), 0, 2 * Math.PI);
-  return (day) => lo + (hi - lo) * (0.5 + 0.5 * Math.sin((2 * Math.PI * (day - DATA_START_DAY)) / 365.25 / period + phase));
+  const phase = between(mix(h, 2), 0, 2 * PI);
+  return (day) => lo + (hi - lo) * (0.5 + 0.5 * sin((2 * PI * (day - DATA_START_DAY)) / 365.25 / period + phase));
 }
 
 export function roundTo(value: number, decimals: number): number {
   const factor = 10 ** decimals;
-  return Math.round(value * factor) / factor;
+  return round(value * factor) / factor;
 }
 
 /** Rounds to `digits` significant digits (prices of small tokens keep their precision). */
