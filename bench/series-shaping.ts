@@ -14,8 +14,13 @@ function columns(symbols: number, metrics: number, points: number, gapEvery: num
   for (let s = 0; s < symbols; s++) {
     for (let m = 0; m < metrics; m++) {
       const series: DataPoint[] = [];
-      for (let i = 0; i < points; i++) if (gapEvery === 0 || (i + s + m) % gapEvery !== 0) series.push({ date: dates[i], val: 1000 + Math.sin(i + s * 7 + m) * 100 });
-      result.push({ header: seriesHeader(`sym${s}`, `METRIC_${m}`), result: { kind: "points", points: series } as SeriesResult });
+      for (let i = 0; i < points; i++)
+        if (gapEvery === 0 || (i + s + m) % gapEvery !== 0)
+          series.push({ date: dates[i], val: 1000 + Math.sin(i + s * 7 + m) * 100 });
+      result.push({
+        header: seriesHeader(`sym${s}`, `METRIC_${m}`),
+        result: { kind: "points", points: series } as SeriesResult,
+      });
     }
   }
   return result;

@@ -59,7 +59,9 @@ export function computeStat(stat: Stat, values: readonly number[]): CellValue {
     case "CHANGE":
       return last - first;
     case "PCT_CHANGE":
-      return first === 0 ? errorCell("#DIV/0!", "The first value in the window is 0.") : (last - first) / Math.abs(first);
+      return first === 0
+        ? errorCell("#DIV/0!", "The first value in the window is 0.")
+        : (last - first) / Math.abs(first);
   }
 }
 

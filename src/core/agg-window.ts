@@ -25,12 +25,21 @@ const TRAILING = /^-?(\d{1,5})([DWMQY])$/;
 
 export function parseAggWindow(value: unknown, argument = "window"): AggWindow {
   if (isOmitted(value)) throw new ArgumentError(argument, `is required. ${WINDOW_FORMS}`);
-  if (typeof value === "number") throw new ArgumentError(argument, `${value} is a number; write a window with its unit, e.g. "${value}D". ${WINDOW_FORMS}`);
+  if (typeof value === "number")
+    throw new ArgumentError(
+      argument,
+      `${value} is a number; write a window with its unit, e.g. "${value}D". ${WINDOW_FORMS}`,
+    );
   const text = typeof value === "string" ? value.trim().toUpperCase() : "";
   if (Object.prototype.hasOwnProperty.call(TO_DATE, text)) return TO_DATE[text];
   const trailing = TRAILING.exec(text);
   if (trailing && Number(trailing[1]) >= 1) {
-    return { kind: "trailing", count: Number(trailing[1]), unit: trailing[2] as DateUnit, label: `${Number(trailing[1])}${trailing[2]}` };
+    return {
+      kind: "trailing",
+      count: Number(trailing[1]),
+      unit: trailing[2] as DateUnit,
+      label: `${Number(trailing[1])}${trailing[2]}`,
+    };
   }
   throw new ArgumentError(argument, `${describeValue(value)} is not a window. ${WINDOW_FORMS}`);
 }
@@ -68,7 +77,8 @@ const PREFIXES: readonly [string, AggWindow][] = [
 /** `L30_FEES` → FEES summed over the 30 days ending on each date; null for an unprefixed metric. */
 export function parsePrefixedMetric(metric: string): PrefixedMetric | null {
   for (const [prefix, window] of PREFIXES) {
-    if (metric.startsWith(prefix) && metric.length > prefix.length) return { prefix, base: metric.slice(prefix.length), window };
+    if (metric.startsWith(prefix) && metric.length > prefix.length)
+      return { prefix, base: metric.slice(prefix.length), window };
   }
   return null;
 }

@@ -65,7 +65,8 @@ function parseNameList(value: unknown, argument: string, rules: NameListRules): 
   for (const cell of cellsOf(value)) {
     if (cell === null || cell === undefined) continue;
     if (typeof cell !== "string") {
-      const what = typeof cell === "number" ? "a number" : typeof cell === "boolean" ? "a TRUE/FALSE value" : "not text";
+      const what =
+        typeof cell === "number" ? "a number" : typeof cell === "boolean" ? "a TRUE/FALSE value" : "not text";
       throw new ArgumentError(argument, `${describeValue(cell)} is ${what}, not a ${rules.kind}. ${rules.forms}`);
     }
     for (const part of cell.split(",")) {
@@ -99,7 +100,8 @@ export function parseMetrics(value: unknown, argument = "metrics"): string[] {
 }
 
 function single(names: string[], argument: string, kind: string): string {
-  if (names.length > 1) throw new ArgumentError(argument, `takes one ${kind}, got ${names.length} (${names.join(", ")}).`);
+  if (names.length > 1)
+    throw new ArgumentError(argument, `takes one ${kind}, got ${names.length} (${names.join(", ")}).`);
   return names[0];
 }
 
@@ -132,11 +134,13 @@ export function parseDate(value: unknown, argument: string, anchors: DateAnchors
       throw new ArgumentError(argument, `${(error as Error).message}. ${DATE_FORMS}`);
     }
   }
-  if (typeof value !== "string") throw new ArgumentError(argument, `${describeValue(value)} is not a date. ${DATE_FORMS}`);
+  if (typeof value !== "string")
+    throw new ArgumentError(argument, `${describeValue(value)} is not a date. ${DATE_FORMS}`);
   const text = value.trim().toUpperCase();
   if (text === "TODAY") return anchors.today;
   const relative = RELATIVE_DATE.exec(text);
-  if (relative) return inExcelRange(shiftDate(anchors.anchor, -Number(relative[1]), relative[2] as DateUnit), argument, value);
+  if (relative)
+    return inExcelRange(shiftDate(anchors.anchor, -Number(relative[1]), relative[2] as DateUnit), argument, value);
   if (ISO_SHAPE.test(text) && isIsoDate(text)) return inExcelRange(text, argument, value);
   throw new ArgumentError(argument, `${describeValue(value)} is not a date. ${DATE_FORMS}`);
 }
@@ -146,7 +150,10 @@ function inExcelRange(iso: string, argument: string, original: unknown): string 
     isoToSerial(iso);
     return iso;
   } catch (error) {
-    throw new ArgumentError(argument, `${describeValue(original)} is outside Excel's dates: ${(error as Error).message}. ${DATE_FORMS}`);
+    throw new ArgumentError(
+      argument,
+      `${describeValue(original)} is outside Excel's dates: ${(error as Error).message}. ${DATE_FORMS}`,
+    );
   }
 }
 
@@ -160,7 +167,10 @@ export function parseDateWindow(start: unknown, end: unknown, today: string): Da
   const endDate = parseDate(end, "end", { today, anchor: today });
   const startDate = parseDate(start, "start", { today, anchor: endDate ?? today });
   if (startDate && endDate && startDate > endDate) {
-    throw new ArgumentError("start", `${startDate} is after the end date ${endDate}. Give a start on or before the end.`);
+    throw new ArgumentError(
+      "start",
+      `${startDate} is after the end date ${endDate}. Give a start on or before the end.`,
+    );
   }
   return { start: startDate, end: endDate };
 }
@@ -182,7 +192,8 @@ export function parseKeyword<T extends string>(
   }
   const text = typeof value === "string" ? value.trim().toUpperCase() : undefined;
   const keyword = text !== undefined && Object.prototype.hasOwnProperty.call(aliases, text) ? aliases[text] : undefined;
-  if (keyword === undefined) throw new ArgumentError(argument, `${describeValue(value)} is not accepted. Use ${listed}.`);
+  if (keyword === undefined)
+    throw new ArgumentError(argument, `${describeValue(value)} is not accepted. Use ${listed}.`);
   return keyword;
 }
 
@@ -207,11 +218,21 @@ const GRANULARITIES: Record<string, Granularity> = {
 /** Omitted → QUARTER when every metric is a fiscal financial, else DAY. */
 export function parseGranularity(value: unknown, metrics: readonly string[], argument = "granularity"): Granularity {
   const fallback: Granularity = metrics.length > 0 && metrics.every(isFinancial) ? "QUARTER" : "DAY";
-  return parseKeyword<Granularity>(value, argument, GRANULARITIES, "DAY, WEEK, MONTH, QUARTER or YEAR (or D, W, M, Q, Y)", fallback);
+  return parseKeyword<Granularity>(
+    value,
+    argument,
+    GRANULARITIES,
+    "DAY, WEEK, MONTH, QUARTER or YEAR (or D, W, M, Q, Y)",
+    fallback,
+  );
 }
 
 /** Financials exist once per fiscal quarter; the service rejects them at any other granularity, so never ask. */
-export function assertFinancialGranularity(metrics: readonly string[], granularity: Granularity, argument = "granularity"): void {
+export function assertFinancialGranularity(
+  metrics: readonly string[],
+  granularity: Granularity,
+  argument = "granularity",
+): void {
   if (granularity === "QUARTER") return;
   const financial = metrics.filter(isFinancial);
   if (financial.length === 0) return;

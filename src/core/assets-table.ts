@@ -30,17 +30,21 @@ export function filterAssets(assets: readonly AssetRecord[], search: string, typ
   const words = searchWords(search);
   return assets.filter(
     (asset) =>
-      (type === "ALL" || (type === "EQUITY") === isEquity(asset)) && matchesWords(words, [asset.platform_id, asset.symbol, asset.title]),
+      (type === "ALL" || (type === "EQUITY") === isEquity(asset)) &&
+      matchesWords(words, [asset.platform_id, asset.symbol, asset.title]),
   );
 }
 
 export function shapeAssetsTable(assets: readonly AssetRecord[], search: string, type: AssetType): CellValue[][] {
   const found = filterAssets(assets, search, type);
   if (found.length === 0) {
-    throw new NoDataError(`No ${type === "ALL" ? "" : `${type.toLowerCase()} `}asset matches ${JSON.stringify(search)}.`);
+    throw new NoDataError(
+      `No ${type === "ALL" ? "" : `${type.toLowerCase()} `}asset matches ${JSON.stringify(search)}.`,
+    );
   }
   const rows: CellValue[][] = [ASSET_HEADERS];
-  for (const asset of found) rows.push([asset.platform_id, asset.symbol, asset.title, asset.aggregator_id ?? "", asset.color]);
+  for (const asset of found)
+    rows.push([asset.platform_id, asset.symbol, asset.title, asset.aggregator_id ?? "", asset.color]);
   assertFitsExcel(rows, "Narrow it with a search text or a type (CRYPTO or EQUITY).");
   return rows;
 }

@@ -5,7 +5,18 @@
  * date the user sees (what Excel's TODAY() shows).
  */
 
+import type { Granularity } from "../api/types";
+
 const MS_PER_DAY = 86_400_000;
+
+/** Average length of a period of each granularity, in days: for estimates, never for dates. */
+export const DAYS_PER_PERIOD: Readonly<Record<Granularity, number>> = {
+  DAY: 1,
+  WEEK: 7,
+  MONTH: 30.44,
+  QUARTER: 91.31,
+  YEAR: 365.25,
+};
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Days since 1970-01-01 for a real calendar date, or null (bad shape, 2024-02-30, …). */

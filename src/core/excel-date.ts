@@ -33,8 +33,10 @@ export function serialToIso(serial: number): string {
   if (typeof serial !== "number" || !Number.isFinite(serial)) throw new RangeError(`${serial} is not an Excel date`);
   const whole = Math.floor(serial);
   if (whole < 1) throw new RangeError(`${serial} is before 1 (1900-01-01), the first Excel date`);
-  if (whole > MAX_EXCEL_SERIAL) throw new RangeError(`${serial} is after ${MAX_EXCEL_SERIAL} (9999-12-31), the last Excel date`);
-  if (whole === PHANTOM_LEAP_DAY) throw new RangeError(`60 is 1900-02-29, a day that does not exist (Excel's 1900 leap-year quirk)`);
+  if (whole > MAX_EXCEL_SERIAL)
+    throw new RangeError(`${serial} is after ${MAX_EXCEL_SERIAL} (9999-12-31), the last Excel date`);
+  if (whole === PHANTOM_LEAP_DAY)
+    throw new RangeError(`60 is 1900-02-29, a day that does not exist (Excel's 1900 leap-year quirk)`);
   const epochDay = whole - SERIAL_OF_UNIX_EPOCH + (whole < PHANTOM_LEAP_DAY ? 1 : 0);
   return isoOfEpochDay(epochDay);
 }

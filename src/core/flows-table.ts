@@ -33,7 +33,8 @@ const FLOW_HEADERS: Record<FlowType, string> = { netflow: "Netflow", inflow: "In
 /** Omitted → NETFLOW. Columns follow the order given; ALL is netflow, inflow, outflow. */
 export function parseFlowTypes(value: unknown, argument = "flow_type"): FlowType[] {
   if (isOmitted(value)) return ["netflow"];
-  if (typeof value !== "string") throw new ArgumentError(argument, `${describeValue(value)} is not a flow type. ${FLOW_FORMS}`);
+  if (typeof value !== "string")
+    throw new ArgumentError(argument, `${describeValue(value)} is not a flow type. ${FLOW_FORMS}`);
   const types: FlowType[] = [];
   for (const part of value.split(",")) {
     const name = part.trim().toUpperCase();
@@ -46,7 +47,11 @@ export function parseFlowTypes(value: unknown, argument = "flow_type"): FlowType
   return types;
 }
 
-export function shapeFlowsTable(result: FlowsResult, flowTypes: readonly FlowType[], options: FlowsTableOptions): CellValue[][] {
+export function shapeFlowsTable(
+  result: FlowsResult,
+  flowTypes: readonly FlowType[],
+  options: FlowsTableOptions,
+): CellValue[][] {
   const chains: string[] = [];
   const seen = new Set<string>();
   for (const type of flowTypes) {

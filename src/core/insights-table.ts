@@ -109,12 +109,17 @@ export interface InsightFilters {
   flag: string;
 }
 
-export function shapeInsightsTable(feed: string, cards: readonly InsightCard[], filters: InsightFilters): CellValue[][] {
+export function shapeInsightsTable(
+  feed: string,
+  cards: readonly InsightCard[],
+  filters: InsightFilters,
+): CellValue[][] {
   const words = searchWords(filters.search);
   const flag = filters.flag.trim().toLowerCase();
   const found = cards.filter(
     (card) =>
-      matchesWords(words, [text(card.ENTITY_ID), text(card.METRIC_NAME)]) && (!flag || text(card.FLAG).toLowerCase().includes(flag)),
+      matchesWords(words, [text(card.ENTITY_ID), text(card.METRIC_NAME)]) &&
+      (!flag || text(card.FLAG).toLowerCase().includes(flag)),
   );
   if (found.length === 0) {
     const filtered = filters.search || filters.flag ? " matches these filters" : " was returned";

@@ -5,7 +5,7 @@
  * the metric catalog does not describe a metric).
  */
 import type { DataPoint, Granularity } from "../api/types";
-import { daysBetween, epochDayOf, dayOfWeek } from "./calendar";
+import { DAYS_PER_PERIOD, daysBetween, dayOfWeek, epochDayOf } from "./calendar";
 
 /** Reported per fiscal quarter; the service refuses any granularity but QUARTER. */
 export const FINANCIAL_METRICS: readonly string[] = [
@@ -76,17 +76,27 @@ export function knownAggregationType(metric: string): string | undefined {
   return KNOWN_AGGREGATION[metric];
 }
 
-const PERIOD_DAYS: Record<Granularity, number> = { DAY: 1, WEEK: 7, MONTH: 30.4, QUARTER: 91.3, YEAR: 365.25 };
-
 /**
  * Whether a free-cash-flow ratio's answer looks like the service's short-window
- * quirk rather than the data: empty, or fewer than half the readings the window
- * should hold (equity ratios are read on weekdays, so a daily window expects
- * one per weekday).
+ * quirk rather than the data: empty, starting well after the window does (the
+ * service only computes the ratio from the first fiscal period end inside the
+ * window), or holding fewer than half the readings the window should (equity
+ * ratios are read on weekdays, so a daily window expects one per weekday).
  */
-export function looksSparse(points: readonly DataPoint[], start: string, end: string, granularity: Granularity): boolean {
+export function looksSparse(
+  points: readonly DataPoint[],
+  start: string,
+  end: string,
+  granularity: Granularity,
+): boolean {
   if (points.length === 0) return true;
-  const expected = granularity === "DAY" ? weekdaysBetween(start, end) : Math.floor((daysBetween(start, end) + 1) / PERIOD_DAYS[granularity]);
+  // A long weekend (or one period at coarser granularities) may pass before the first reading.
+  const slack = granularity === "DAY" ? 5 : Math.ceil(DAYS_PER_PERIOD[granularity] * 1.5);
+  if (daysBetween(start, points[0].date) > slack) return true;
+  const expected =
+    granularity === "DAY"
+      ? weekdaysBetween(start, end)
+      : Math.floor((daysBetween(start, end) + 1) / DAYS_PER_PERIOD[granularity]);
   return points.length < expected / 2;
 }
 

@@ -11,7 +11,11 @@ export function shapeMetricsTable(symbol: string, metrics: readonly MetricDescri
   const words = searchWords(search);
   const found = metrics.filter((m) => matchesWords(words, [m.name, m.label, m.description]));
   if (found.length === 0) {
-    throw new NoDataError(search ? `No metric of ${symbol} matches ${JSON.stringify(search)}.` : `The catalog lists no metric for ${symbol}.`);
+    throw new NoDataError(
+      search
+        ? `No metric of ${symbol} matches ${JSON.stringify(search)}.`
+        : `The catalog lists no metric for ${symbol}.`,
+    );
   }
   const rows: CellValue[][] = [METRIC_HEADERS];
   for (const m of found) rows.push([m.name, m.label, m.unit, m.aggregation_type, m.source, m.description]);

@@ -43,7 +43,10 @@ export function parseOptions<S extends OptionSpec>(value: unknown, spec: S, argu
   for (const [rawKey, rawValue] of optionPairs(value, argument)) {
     const key = rawKey.trim().toLowerCase();
     if (!Object.prototype.hasOwnProperty.call(spec, key)) {
-      throw new ArgumentError(argument, `${JSON.stringify(rawKey.trim())} is not an option here. Use ${listWords(keys)}, written as "key=value; key=value".`);
+      throw new ArgumentError(
+        argument,
+        `${JSON.stringify(rawKey.trim())} is not an option here. Use ${listWords(keys)}, written as "key=value; key=value".`,
+      );
     }
     if (given.has(key)) throw new ArgumentError(argument, `${key} is given twice.`);
     given.add(key);
@@ -52,7 +55,12 @@ export function parseOptions<S extends OptionSpec>(value: unknown, spec: S, argu
   return result as OptionValues<S>;
 }
 
-function optionValue(option: BooleanOption | ChoiceOption | CountOption, key: string, raw: unknown, argument: string): unknown {
+function optionValue(
+  option: BooleanOption | ChoiceOption | CountOption,
+  key: string,
+  raw: unknown,
+  argument: string,
+): unknown {
   if (isOmitted(raw)) throw new ArgumentError(argument, `${key} has no value. ${accepted(option, key)}`);
   const text = typeof raw === "string" ? raw.trim().toLowerCase() : undefined;
   switch (option.kind) {
@@ -73,7 +81,10 @@ function optionValue(option: BooleanOption | ChoiceOption | CountOption, key: st
       break;
     }
   }
-  throw new ArgumentError(argument, `${key}=${describeValue(typeof raw === "string" ? raw.trim() : raw)} is not accepted. ${accepted(option, key)}`);
+  throw new ArgumentError(
+    argument,
+    `${key}=${describeValue(typeof raw === "string" ? raw.trim() : raw)} is not accepted. ${accepted(option, key)}`,
+  );
 }
 
 function accepted(option: BooleanOption | ChoiceOption | CountOption, key: string): string {
@@ -96,7 +107,10 @@ function optionPairs(value: unknown, argument: string): [string, unknown][] {
   if (isOmitted(value)) return [];
   if (typeof value === "string") return textPairs(value, argument);
   if (!Array.isArray(value)) {
-    throw new ArgumentError(argument, `${describeValue(value)} is not options text. Use "key=value; key=value" or a two-column range of keys and values.`);
+    throw new ArgumentError(
+      argument,
+      `${describeValue(value)} is not options text. Use "key=value; key=value" or a two-column range of keys and values.`,
+    );
   }
   const rows = value.map((row) => (Array.isArray(row) ? row : [row]));
   const width = Math.max(...rows.map((row) => row.length));
@@ -106,7 +120,10 @@ function optionPairs(value: unknown, argument: string): [string, unknown][] {
     if (width === 1) {
       const cell = row[0];
       if (typeof cell !== "string") {
-        throw new ArgumentError(argument, `${describeValue(cell)} is not options text. Use "key=value" in each cell, or a two-column range of keys and values.`);
+        throw new ArgumentError(
+          argument,
+          `${describeValue(cell)} is not options text. Use "key=value" in each cell, or a two-column range of keys and values.`,
+        );
       }
       pairs.push(...textPairs(cell, argument));
       continue;
@@ -116,7 +133,10 @@ function optionPairs(value: unknown, argument: string): [string, unknown][] {
     }
     const [key, cellValue] = row;
     if (typeof key !== "string" || key.trim() === "") {
-      throw new ArgumentError(argument, `the key column holds ${isOmitted(key) ? "a blank" : describeValue(key)} beside ${describeValue(cellValue)}; keys are option names such as headers.`);
+      throw new ArgumentError(
+        argument,
+        `the key column holds ${isOmitted(key) ? "a blank" : describeValue(key)} beside ${describeValue(cellValue)}; keys are option names such as headers.`,
+      );
     }
     pairs.push([key, cellValue]);
   }
@@ -129,7 +149,11 @@ function textPairs(text: string, argument: string): [string, unknown][] {
   for (const part of text.split(/[;,\n]/)) {
     if (!part.trim()) continue;
     const equals = part.indexOf("=");
-    if (equals < 0) throw new ArgumentError(argument, `${JSON.stringify(part.trim())} is not key=value. Write options as "key=value; key=value".`);
+    if (equals < 0)
+      throw new ArgumentError(
+        argument,
+        `${JSON.stringify(part.trim())} is not key=value. Write options as "key=value; key=value".`,
+      );
     pairs.push([part.slice(0, equals), part.slice(equals + 1)]);
   }
   return pairs;

@@ -7,8 +7,8 @@
  * sorted by date, the union of dates is built by merging, and each column is
  * laid into the rows by walking its points and the union side by side.
  */
-import type { DataPoint, SeriesResult } from "../api/types";
-import { isWeekend } from "./calendar";
+import type { DataPoint, Granularity, SeriesResult } from "../api/types";
+import { DAYS_PER_PERIOD, daysBetween, isWeekend } from "./calendar";
 import { BLANK, type CellValue, errorCell } from "./cell";
 import { NoDataError } from "./errors";
 import { isoToSerial } from "./excel-date";
@@ -47,6 +47,11 @@ export function seriesHeader(symbol: string, metric: string): string {
   return `${symbol} ${metric}`;
 }
 
+/** About how many rows a window holds at a granularity (rounded up): for refusing oversize requests early. */
+export function expectedRows(start: string, end: string, granularity: Granularity): number {
+  return Math.max(0, Math.ceil((daysBetween(start, end) + 1) / DAYS_PER_PERIOD[granularity]));
+}
+
 export const SERIES_SIZE_ADVICE =
   "Use a coarser granularity (WEEK or MONTH), a shorter window, fewer symbols or metrics, or the option last=N.";
 
@@ -54,7 +59,11 @@ export const SERIES_SIZE_ADVICE =
  * `window` describes the request for the no-data message, e.g. "from
  * 2024-01-01 to 2024-03-31". Throws NoDataError when no row would be left.
  */
-export function shapeSeriesTable(columns: readonly SeriesColumn[], options: SeriesTableOptions, window = ""): CellValue[][] {
+export function shapeSeriesTable(
+  columns: readonly SeriesColumn[],
+  options: SeriesTableOptions,
+  window = "",
+): CellValue[][] {
   const series = columns.map((column) => (column.result.kind === "points" ? inDateOrder(column.result.points) : null));
   const dates = unionDates(series.filter((points) => points !== null));
 
@@ -88,7 +97,8 @@ export function shapeSeriesTable(columns: readonly SeriesColumn[], options: Seri
   const rows: CellValue[][] = [];
   if (options.transpose) {
     // One row per series: reading each series' array front to back.
-    if (options.dates) rows.push([...(options.headers ? [DATE_HEADER] : []), ...kept.map((d) => isoToSerial(dates[d]))]);
+    if (options.dates)
+      rows.push([...(options.headers ? [DATE_HEADER] : []), ...kept.map((d) => isoToSerial(dates[d]))]);
     columns.forEach((_, c) => rows.push([...(options.headers ? [headers[c]] : []), ...kept.map((d) => cellAt(c, d))]));
   } else {
     if (options.headers) rows.push(options.dates ? [DATE_HEADER, ...headers] : headers);

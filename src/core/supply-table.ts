@@ -20,18 +20,36 @@ export type SupplyPart = (typeof SUPPLY_PARTS)[number]["key"];
 
 export const SUPPLY_HEADERS = ["Date", "Total", "Bridged", "Premint", "Peg stability", "Other locked", "Circulating"];
 
-export function shapeSupplyTable(symbol: string, series: Readonly<Record<SupplyPart, SeriesResult>>, window = ""): CellValue[][] {
+export function shapeSupplyTable(
+  symbol: string,
+  series: Readonly<Record<SupplyPart, SeriesResult>>,
+  window = "",
+): CellValue[][] {
   const columns: SeriesColumn[] = SUPPLY_PARTS.map((part) => ({ header: part.header, result: series[part.key] }));
   const table = shapeSeriesTable(columns, defaultSeriesOptions(), window ? `${symbol} ${window}` : symbol);
   table[0] = [...SUPPLY_HEADERS];
   for (let r = 1; r < table.length; r++) {
     const [date, total, bridged, premint, peg, circulating] = table[r];
-    table[r] = [date, total, bridged, premint, peg, otherLocked(total, bridged, premint, peg, circulating), circulating];
+    table[r] = [
+      date,
+      total,
+      bridged,
+      premint,
+      peg,
+      otherLocked(total, bridged, premint, peg, circulating),
+      circulating,
+    ];
   }
   return table;
 }
 
-function otherLocked(total: CellValue, bridged: CellValue, premint: CellValue, peg: CellValue, circulating: CellValue): CellValue {
+function otherLocked(
+  total: CellValue,
+  bridged: CellValue,
+  premint: CellValue,
+  peg: CellValue,
+  circulating: CellValue,
+): CellValue {
   const parts = [total, bridged, premint, peg, circulating];
   const error = parts.find(isErrorCell);
   if (error) return error;

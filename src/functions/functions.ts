@@ -1,4 +1,23 @@
+/**
+ * The MD custom functions, as Excel sees them. Each is a thin wrapper: the
+ * JSDoc below becomes functions.json (names, parameter help, help links), the
+ * body hands Excel's raw arguments to the modules that parse them, ask the
+ * shared client and shape the answer (src/functions/*, src/core/*).
+ *
+ * Conventions Excel imposes: an omitted optional argument arrives as null;
+ * a parameter typed as a 2-D array receives a range, or a single value wrapped
+ * as [[value]]; dates arrive as serial numbers. Descriptions must not contain
+ * the at sign: the metadata generator cuts a description there.
+ */
 import { BUILD_INFO } from "../office/build-info";
+import { aggregateValue } from "./agg";
+import { assetsTable, metricsTable } from "./catalogs";
+import { flowsTable } from "./flows";
+import { insightsTable } from "./insights";
+import { invokeTable, invokeValue } from "./invoke";
+import { latestValue } from "./latest";
+import { seriesTable } from "./series";
+import { supplyTable } from "./supply";
 
 /**
  * The version of the Market Data add-in that is running.
@@ -8,4 +27,166 @@ import { BUILD_INFO } from "../office/build-info";
  */
 export function version(): string {
   return BUILD_INFO.version;
+}
+
+/**
+ * A table of time series: a date column, then one column per symbol and metric. Format the first column as a date.
+ * @customfunction SERIES
+ * @helpurl https://localhost:3000/docs/functions.md#mdseries
+ * @param symbols One or more symbols: text such as "eth", a comma list such as "eth, btc, eq-aapl", or a range of cells.
+ * @param metrics One or more metrics: text such as "PRICE", a comma list such as "PRICE, FEES", or a range of cells.
+ * @param [start] First date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to the end such as "-30D", "-12W", "-6M", "-2Q", "-1Y".
+ * @param [end] Last date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to today such as "-1M". Omitted: the latest data.
+ * @param [granularity] DAY, WEEK, MONTH, QUARTER or YEAR (or D, W, M, Q, Y). Omitted: DAY, or QUARTER for financials.
+ * @param [options] "key=value; key=value" text or a two-column range: headers, dates, order (asc/desc), fill (blank/prev/na), days (all/weekdays), last, transpose.
+ * @returns A table that spills: dates down, series across.
+ */
+export function series(
+  symbols: unknown[][],
+  metrics: unknown[][],
+  start: number | string | null,
+  end: number | string | null,
+  granularity: string | number | null,
+  options: unknown[][],
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return invokeTable(invocation, (ctx) => seriesTable(ctx, { symbols, metrics, start, end, granularity, options }));
+}
+
+/**
+ * The latest value of a metric on or before a date. Built for thousands of cells: they share requests.
+ * @customfunction LATEST
+ * @helpurl https://localhost:3000/docs/functions.md#mdlatest
+ * @param symbol One symbol, such as "eth" or "eq-aapl".
+ * @param metric One metric, such as "PRICE", or a summed one such as "L30_FEES" (also L7_, L90_, CM_, CQ_, LTM_, YTD_).
+ * @param [as_of] The date to read on: an Excel date, "YYYY-MM-DD", "TODAY" or "-1M". Omitted: today.
+ * @returns The last value dated on or before as_of.
+ */
+export function latest(
+  symbol: string | number,
+  metric: string | number,
+  as_of: number | string | null,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<number> {
+  return invokeValue(invocation, (ctx) => latestValue(ctx, { symbol, metric, asOf: as_of })) as Promise<number>;
+}
+
+/**
+ * One statistic of a metric over a window that ends on a date, such as fees over the last 30 days.
+ * @customfunction AGG
+ * @helpurl https://localhost:3000/docs/functions.md#mdagg
+ * @param symbol One symbol, such as "eth" or "eq-aapl".
+ * @param metric One metric, such as "FEES", or a summed one such as "L30_FEES".
+ * @param window "7D", "30D", "90D", "MTD", "QTD", "YTD", "LTM", or "-ND", "-NW", "-NM", "-NQ", "-NY" such as "-6M".
+ * @param [stat] SUM, AVG, MIN, MAX, FIRST, LAST, CHANGE or PCT_CHANGE. Omitted: SUM for flows, LAST for levels.
+ * @param [as_of] The window's last day: an Excel date, "YYYY-MM-DD", "TODAY" or "-1M". Omitted: today.
+ * @returns The statistic over the window.
+ */
+export function agg(
+  symbol: string | number,
+  metric: string | number,
+  window: string | number,
+  stat: string | number | null,
+  as_of: number | string | null,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<number> {
+  return invokeValue(invocation, (ctx) =>
+    aggregateValue(ctx, { symbol, metric, window, stat, asOf: as_of }),
+  ) as Promise<number>;
+}
+
+/**
+ * Chain-level capital flows for source chains, largest first.
+ * @customfunction FLOWS
+ * @helpurl https://localhost:3000/docs/functions.md#mdflows
+ * @param source_chains One or more chains: text such as "ethereum", a comma list, or a range of cells.
+ * @param [start] First date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to the end such as "-30D".
+ * @param [end] Last date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to today such as "-1M".
+ * @param [granularity] DAY, WEEK, MONTH, QUARTER or YEAR (or D, W, M, Q, Y).
+ * @param [flow_type] NETFLOW (default), INFLOW, OUTFLOW, ALL, or a comma list such as "INFLOW, OUTFLOW".
+ * @param [options] "key=value; key=value" text or a two-column range: headers (true/false), top (keep the first N chains).
+ * @returns A table: chain, then one column per flow type.
+ */
+export function flows(
+  source_chains: unknown[][],
+  start: number | string | null,
+  end: number | string | null,
+  granularity: string | number | null,
+  flow_type: string | number | null,
+  options: unknown[][],
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return invokeTable(invocation, (ctx) =>
+    flowsTable(ctx, { sourceChains: source_chains, start, end, granularity, flowType: flow_type, options }),
+  );
+}
+
+/**
+ * The asset catalog: platform_id, symbol, title, aggregator_id and color of every asset the service covers.
+ * @customfunction ASSETS
+ * @helpurl https://localhost:3000/docs/functions.md#mdassets
+ * @param [search] Words to look for in the id, symbol or title, such as "usd eth". Omitted: every asset.
+ * @param [type] ALL (default), CRYPTO or EQUITY.
+ * @returns A table of assets.
+ */
+export function assets(
+  search: string | number | null,
+  type: string | number | null,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return invokeTable(invocation, (ctx) => assetsTable(ctx, { search, type }));
+}
+
+/**
+ * The metrics available for a symbol, with label, unit, aggregation, source and description.
+ * @customfunction METRICS
+ * @helpurl https://localhost:3000/docs/functions.md#mdmetrics
+ * @param symbol One symbol, such as "eth" or "eq-aapl".
+ * @param [search] Words to look for in the name, label or description, such as "fees". Omitted: every metric.
+ * @returns A table of metrics.
+ */
+export function metrics(
+  symbol: string | number,
+  search: string | number | null,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return invokeTable(invocation, (ctx) => metricsTable(ctx, { symbol, search }));
+}
+
+/**
+ * Insight cards such as growth and decline streaks: entity, metric, flag, duration, dates, values and change.
+ * @customfunction INSIGHTS
+ * @helpurl https://localhost:3000/docs/functions.md#mdinsights
+ * @param feed STREAKS or DECLINE-STREAKS, or the name of another insight feed.
+ * @param [search] Words to look for in the entity or metric, such as "eth". Omitted: every card.
+ * @param [flag] Text the card's flag must contain, such as "weekly" or "decline_streak_monthly".
+ * @returns A table of insight cards, latest first.
+ */
+export function insights(
+  feed: string | number,
+  search: string | number | null,
+  flag: string | number | null,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return invokeTable(invocation, (ctx) => insightsTable(ctx, { feed, search, flag }));
+}
+
+/**
+ * A stablecoin's supply per date: total, bridged, premint, peg stability, other locked, circulating.
+ * @customfunction SUPPLY
+ * @helpurl https://localhost:3000/docs/functions.md#mdsupply
+ * @param symbol One stablecoin symbol, such as "usdc", or one on a chain, such as "usdc-eth".
+ * @param [start] First date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to the end such as "-90D".
+ * @param [end] Last date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to today such as "-1M".
+ * @param [granularity] DAY (default), WEEK, MONTH, QUARTER or YEAR (or D, W, M, Q, Y).
+ * @returns A table: date, then the supply buckets.
+ */
+export function supply(
+  symbol: string | number,
+  start: number | string | null,
+  end: number | string | null,
+  granularity: string | number | null,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return invokeTable(invocation, (ctx) => supplyTable(ctx, { symbol, start, end, granularity }));
 }

@@ -105,7 +105,9 @@ describe("MD.AGG stats", () => {
   });
 
   it("refuses an unknown stat, listing the accepted ones", () => {
-    expect(() => parseStat("MEDIAN")).toThrow('stat: "MEDIAN" is not accepted. Use SUM, AVG, MIN, MAX, FIRST, LAST, CHANGE or PCT_CHANGE.');
+    expect(() => parseStat("MEDIAN")).toThrow(
+      'stat: "MEDIAN" is not accepted. Use SUM, AVG, MIN, MAX, FIRST, LAST, CHANGE or PCT_CHANGE.',
+    );
   });
 
   it.each([
@@ -124,7 +126,9 @@ describe("rolling sums (prefixed metrics)", () => {
   it("each date sums its own trailing window", () => {
     const window = parseAggWindow("7D");
     const rolled = rollingSums(daily, window, "2024-04-01", "2024-04-29");
-    expect(rolled.map((p) => p.date)).toEqual(daily.filter((p) => p.date >= "2024-04-01" && p.date <= "2024-04-29").map((p) => p.date));
+    expect(rolled.map((p) => p.date)).toEqual(
+      daily.filter((p) => p.date >= "2024-04-01" && p.date <= "2024-04-29").map((p) => p.date),
+    );
     for (const point of rolled) {
       const start = windowStart(window, point.date);
       const expected = daily.filter((p) => p.date >= start && p.date <= point.date).reduce((s, p) => s + p.val, 0);
@@ -134,7 +138,9 @@ describe("rolling sums (prefixed metrics)", () => {
 
   it("calendar to-date windows restart at the period's start", () => {
     const rolled = rollingSums(daily, parseAggWindow("MTD"), "2024-03-30", "2024-04-02");
-    const march30 = daily.filter((p) => p.date >= "2024-03-01" && p.date <= "2024-03-30").reduce((s, p) => s + p.val, 0);
+    const march30 = daily
+      .filter((p) => p.date >= "2024-03-01" && p.date <= "2024-03-30")
+      .reduce((s, p) => s + p.val, 0);
     const april2 = daily.filter((p) => p.date >= "2024-04-01" && p.date <= "2024-04-02").reduce((s, p) => s + p.val, 0);
     expect(rolled[0]).toEqual({ date: "2024-03-30", val: march30 });
     expect(rolled[rolled.length - 1]).toEqual({ date: "2024-04-02", val: april2 });

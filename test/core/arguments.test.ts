@@ -31,7 +31,13 @@ describe("isOmitted", () => {
     ["", true],
     ["   ", true],
     [[[null]], true],
-    [[["", null], [" ", null]], true],
+    [
+      [
+        ["", null],
+        [" ", null],
+      ],
+      true,
+    ],
     [0, false],
     [false, false],
     ["x", false],
@@ -48,8 +54,17 @@ describe("symbols", () => {
     ["eth, BTC ,sol", ["eth", "btc", "sol"]],
     ["eth,,btc,", ["eth", "btc"]],
     ["eth,ETH,Eth", ["eth"]],
-    [[["ETH"], ["btc"], [null], [""], ["eth"]], ["eth", "btc"]],
-    [[["eth", "btc"], ["sol, avax", null]], ["eth", "btc", "sol", "avax"]],
+    [
+      [["ETH"], ["btc"], [null], [""], ["eth"]],
+      ["eth", "btc"],
+    ],
+    [
+      [
+        ["eth", "btc"],
+        ["sol, avax", null],
+      ],
+      ["eth", "btc", "sol", "avax"],
+    ],
     [[["usdc-ethereum"]], ["usdc-ethereum"]],
     ["stablecoins-usdc-ethereum", ["stablecoins-usdc-ethereum"]],
     ["eq-brk.b", ["eq-brk.b"]],
@@ -76,7 +91,7 @@ describe("symbols", () => {
 
   it("a single symbol refuses a list, naming it", () => {
     expect(parseSymbol(" Eth ")).toBe("eth");
-    expect(() => parseSymbol("eth,btc")).toThrow('symbol: takes one symbol, got 2 (eth, btc).');
+    expect(() => parseSymbol("eth,btc")).toThrow("symbol: takes one symbol, got 2 (eth, btc).");
     expect(() => parseSymbol(null, "source")).toThrow(/^source: no symbol given/);
   });
 });
@@ -134,7 +149,10 @@ describe("dates", () => {
   });
 
   it.each([
-    ["2024-13-01", 'start: "2024-13-01" is not a date. Use an Excel date, YYYY-MM-DD, TODAY, or -30D/-12W/-6M/-2Q/-1Y.'],
+    [
+      "2024-13-01",
+      'start: "2024-13-01" is not a date. Use an Excel date, YYYY-MM-DD, TODAY, or -30D/-12W/-6M/-2Q/-1Y.',
+    ],
     ["2023-02-29", 'start: "2023-02-29" is not a date.'],
     ["1900-02-29", 'start: "1900-02-29" is not a date.'],
     ["01/31/2024", 'start: "01/31/2024" is not a date.'],
@@ -148,7 +166,10 @@ describe("dates", () => {
     [-5, "start: -5 is before 1"],
     [NaN, "start: NaN is not an Excel date"],
     [3e6, "start: 3000000 is after 2958465 (9999-12-31), the last Excel date"],
-    ["1899-12-31", 'start: "1899-12-31" is outside Excel\'s dates: 1899-12-31 is before 1900-01-01, the first Excel date.'],
+    [
+      "1899-12-31",
+      'start: "1899-12-31" is outside Excel\'s dates: 1899-12-31 is before 1900-01-01, the first Excel date.',
+    ],
     ["-99999D", 'start: "-99999D" is outside Excel\'s dates: 1750-'],
   ])("refuses %j", (value, message) => {
     const error = argumentError(() => parseDate(value, "start", { today: TODAY, anchor: TODAY }));

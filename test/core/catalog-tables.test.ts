@@ -29,7 +29,10 @@ describe("flows table", () => {
   });
 
   it.each([
-    ["sideways", 'flow_type: "sideways" is not a flow type. Use NETFLOW, INFLOW, OUTFLOW or ALL, or a comma list such as INFLOW, OUTFLOW.'],
+    [
+      "sideways",
+      'flow_type: "sideways" is not a flow type. Use NETFLOW, INFLOW, OUTFLOW or ALL, or a comma list such as INFLOW, OUTFLOW.',
+    ],
     [",", "flow_type: no flow type given."],
     [3, "flow_type: 3 is not a flow type."],
   ])("refuses flow_type %j", (value, message) => {
@@ -72,7 +75,13 @@ describe("flows table", () => {
 describe("assets table", () => {
   const assets: AssetRecord[] = [
     { platform_id: "ethereum", symbol: "eth", title: "Ethereum", aggregator_id: "ethereum", color: "#627EEA" },
-    { platform_id: "usdc-ethereum", symbol: "usdc-ethereum", title: "USDC on Ethereum", aggregator_id: null, color: "#2775CA" },
+    {
+      platform_id: "usdc-ethereum",
+      symbol: "usdc-ethereum",
+      title: "USDC on Ethereum",
+      aggregator_id: null,
+      color: "#2775CA",
+    },
     { platform_id: "eq-aapl", symbol: "eq-aapl", title: "Apple Inc. <b>", aggregator_id: null, color: "#A2AAAD" },
   ];
 
@@ -126,7 +135,10 @@ describe("metrics table", () => {
     source_link: null,
     methodology: null,
   });
-  const metrics = [descriptor("PRICE", "Price", "LAST", "Daily close."), descriptor("FEES", "Fees", "SUM", "Fees paid by users.")];
+  const metrics = [
+    descriptor("PRICE", "Price", "LAST", "Daily close."),
+    descriptor("FEES", "Fees", "SUM", "Fees paid by users."),
+  ];
 
   it("shows name, label, unit, aggregation, source, description", () => {
     expect(shapeMetricsTable("eth", metrics, "")).toEqual([
@@ -143,7 +155,13 @@ describe("metrics table", () => {
 });
 
 describe("insights table", () => {
-  const card = (entity: string, flag: string, start: number, end: number, extra: Record<string, unknown> = {}): InsightCard => ({
+  const card = (
+    entity: string,
+    flag: string,
+    start: number,
+    end: number,
+    extra: Record<string, unknown> = {},
+  ): InsightCard => ({
     DOMAIN: "protocol",
     ENTITY_ID: entity,
     METRIC_NAME: "FEES",
@@ -162,7 +180,11 @@ describe("insights table", () => {
     SPARKLINE: [{ date: "2024-03-04", value: start }],
     ...extra,
   });
-  const cards = [card("ethereum", "streak_weekly", 100, 150), card("solana", "streak_monthly", 0, 10), card("base", "decline_streak_weekly", 80, 20)];
+  const cards = [
+    card("ethereum", "streak_weekly", 100, 150),
+    card("solana", "streak_monthly", 0, 10),
+    card("base", "decline_streak_weekly", 80, 20),
+  ];
 
   it.each([
     ["STREAKS", "streaks"],
@@ -186,7 +208,17 @@ describe("insights table", () => {
     expect(shapeInsightsTable("streaks", cards, { search: "", flag: "" })).toEqual([
       ["Entity", "Metric", "Flag", "Duration", "Start date", "End date", "Start value", "End value", "Change %"],
       ["ethereum", "FEES", "streak_weekly", 4, S("2024-03-04"), S("2024-03-31"), 100, 150, (150 - 100) / 100],
-      ["solana", "FEES", "streak_monthly", 4, S("2024-03-04"), S("2024-03-31"), 0, 10, errorCell("#DIV/0!", "The start value is 0.")],
+      [
+        "solana",
+        "FEES",
+        "streak_monthly",
+        4,
+        S("2024-03-04"),
+        S("2024-03-31"),
+        0,
+        10,
+        errorCell("#DIV/0!", "The start value is 0."),
+      ],
       ["base", "FEES", "decline_streak_weekly", 4, S("2024-03-04"), S("2024-03-31"), 80, 20, (20 - 80) / 80],
     ]);
   });
@@ -197,13 +229,32 @@ describe("insights table", () => {
     ["", "DECLINE", ["base"]],
     ["fees eth", "streak_weekly", ["ethereum"]],
   ])("search %j flag %j", (search, flag, entities) => {
-    expect(shapeInsightsTable("streaks", cards, { search, flag }).slice(1).map((r) => r[0])).toEqual(entities);
+    expect(
+      shapeInsightsTable("streaks", cards, { search, flag })
+        .slice(1)
+        .map((r) => r[0]),
+    ).toEqual(entities);
   });
 
   it("an undescribed feed shows the standard columns its cards have, then their other plain fields", () => {
     const athCards = [
-      { ENTITY_ID: "eq-aapl", METRIC_NAME: "PRICE", FLAG: "ath", ATH_VALUE: 199.5, ATH_DATE: "2024-05-01", PREVIOUS_ATH: 198, SPARKLINE: [] },
-      { ENTITY_ID: "eth", METRIC_NAME: "FEES", FLAG: "ath", ATH_VALUE: 5e6, ATH_DATE: "2024-04-30T00:00:00Z", NOTE: null },
+      {
+        ENTITY_ID: "eq-aapl",
+        METRIC_NAME: "PRICE",
+        FLAG: "ath",
+        ATH_VALUE: 199.5,
+        ATH_DATE: "2024-05-01",
+        PREVIOUS_ATH: 198,
+        SPARKLINE: [],
+      },
+      {
+        ENTITY_ID: "eth",
+        METRIC_NAME: "FEES",
+        FLAG: "ath",
+        ATH_VALUE: 5e6,
+        ATH_DATE: "2024-04-30T00:00:00Z",
+        NOTE: null,
+      },
     ] as unknown as InsightCard[];
     expect(shapeInsightsTable("ath", athCards, { search: "", flag: "" })).toEqual([
       ["Entity", "Metric", "Flag", "ATH_VALUE", "ATH_DATE", "PREVIOUS_ATH"],
@@ -213,7 +264,11 @@ describe("insights table", () => {
   });
 
   it("no card → NoDataError naming the feed", () => {
-    expect(() => shapeInsightsTable("streaks", cards, { search: "zzz", flag: "" })).toThrow(new NoDataError("No streaks insight card matches these filters."));
-    expect(() => shapeInsightsTable("ath", [], { search: "", flag: "" })).toThrow(new NoDataError("No ath insight card was returned."));
+    expect(() => shapeInsightsTable("streaks", cards, { search: "zzz", flag: "" })).toThrow(
+      new NoDataError("No streaks insight card matches these filters."),
+    );
+    expect(() => shapeInsightsTable("ath", [], { search: "", flag: "" })).toThrow(
+      new NoDataError("No ath insight card was returned."),
+    );
   });
 });

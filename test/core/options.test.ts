@@ -18,8 +18,22 @@ describe("options", () => {
     ["fill=na; days=weekdays", { fill: "na", days: "weekdays" }],
     ["last=1", { last: 1 }],
     [";;order=desc;", { order: "desc" }],
-    [[["headers", false], ["order", "desc"], [null, null], ["last", 5]], { headers: false, order: "desc", last: 5 }],
-    [[["headers", "FALSE"], ["transpose", 1]], { headers: false, transpose: true }],
+    [
+      [
+        ["headers", false],
+        ["order", "desc"],
+        [null, null],
+        ["last", 5],
+      ],
+      { headers: false, order: "desc", last: 5 },
+    ],
+    [
+      [
+        ["headers", "FALSE"],
+        ["transpose", 1],
+      ],
+      { headers: false, transpose: true },
+    ],
     [[["headers=false"], ["order=desc; last=3"]], { headers: false, order: "desc", last: 3 }],
     [[["Last", "7"]], { last: 7 }],
   ])("%j", (value, expected) => {
@@ -27,10 +41,16 @@ describe("options", () => {
   });
 
   it.each([
-    ["heders=false", 'options: "heders" is not an option here. Use headers, dates, order, fill, days, last or transpose, written as "key=value; key=value".'],
+    [
+      "heders=false",
+      'options: "heders" is not an option here. Use headers, dates, order, fill, days, last or transpose, written as "key=value; key=value".',
+    ],
     ["order=up", 'options: order="up" is not accepted. Use order=asc or order=desc.'],
     ["fill=zero", 'options: fill="zero" is not accepted. Use fill=blank, fill=prev or fill=na.'],
-    ["headers=maybe", 'options: headers="maybe" is not accepted. Use headers=true or headers=false (also yes/no, 1/0).'],
+    [
+      "headers=maybe",
+      'options: headers="maybe" is not accepted. Use headers=true or headers=false (also yes/no, 1/0).',
+    ],
     ["last=0", 'options: last="0" is not accepted. Use a whole number from 1 to 1000000, e.g. last=10.'],
     ["last=2.5", 'options: last="2.5" is not accepted.'],
     ["last=-3", 'options: last="-3" is not accepted.'],
@@ -40,7 +60,7 @@ describe("options", () => {
     [5, 'options: 5 is not options text. Use "key=value; key=value" or a two-column range of keys and values.'],
     [[["last", 2.5]], "options: last=2.5 is not accepted."],
     [[["headers", 2]], "options: headers=2 is not accepted."],
-    [[[3, "x"]], "options: the key column holds 3 beside \"x\"; keys are option names such as headers."],
+    [[[3, "x"]], 'options: the key column holds 3 beside "x"; keys are option names such as headers.'],
     [[[null, "desc"]], 'options: the key column holds a blank beside "desc"'],
     [[["order", "desc", "x"]], "options: a range of options has two columns: keys, then values."],
     [[[true], ["x"]], "options: TRUE is not options text."],

@@ -7,12 +7,24 @@ import { parseOptions } from "../../src/core/options";
 import { SERIES_OPTIONS, type SeriesColumn, seriesHeader, shapeSeriesTable } from "../../src/core/series-table";
 
 const S = isoToSerial;
-const pts = (...pairs: [string, number][]): SeriesResult => ({ kind: "points", points: pairs.map(([date, val]) => ({ date, val })) });
+const pts = (...pairs: [string, number][]): SeriesResult => ({
+  kind: "points",
+  points: pairs.map(([date, val]) => ({ date, val })),
+});
 
 // 2024-01-05 is a Friday, 06/07 the weekend, 08 a Monday.
-const ETH = { header: seriesHeader("eth", "PRICE"), result: pts(["2024-01-05", 1], ["2024-01-06", 2], ["2024-01-08", 3]) };
-const BTC = { header: seriesHeader("btc", "PRICE"), result: pts(["2024-01-05", 10], ["2024-01-07", 20], ["2024-01-08", 30]) };
-const SOL: SeriesColumn = { header: "sol PRICE", result: { kind: "message", message: "Metric PRICE is not supported for sol." } };
+const ETH = {
+  header: seriesHeader("eth", "PRICE"),
+  result: pts(["2024-01-05", 1], ["2024-01-06", 2], ["2024-01-08", 3]),
+};
+const BTC = {
+  header: seriesHeader("btc", "PRICE"),
+  result: pts(["2024-01-05", 10], ["2024-01-07", 20], ["2024-01-08", 30]),
+};
+const SOL: SeriesColumn = {
+  header: "sol PRICE",
+  result: { kind: "message", message: "Metric PRICE is not supported for sol." },
+};
 const SOL_NA = errorCell("#N/A", "sol PRICE: Metric PRICE is not supported for sol.");
 const ETH_NA = errorCell("#N/A", "eth PRICE has no value on this date.");
 const BTC_NA = errorCell("#N/A", "btc PRICE has no value on this date.");
@@ -86,10 +98,7 @@ describe("series table", () => {
         ["sol PRICE", SOL_NA, SOL_NA],
       ],
     ],
-    [
-      "transpose=true; headers=false; last=1; fill=prev",
-      [[S("2024-01-08")], [3], [30], [SOL_NA]],
-    ],
+    ["transpose=true; headers=false; last=1; fill=prev", [[S("2024-01-08")], [3], [30], [SOL_NA]]],
   ])("options %j", (options, expected) => {
     expect(shape([ETH, BTC, SOL], options)).toEqual(expected);
   });
@@ -128,22 +137,41 @@ describe("series table", () => {
   it.each<[SeriesColumn[], string | null, string]>([
     [[{ header: "eth PRICE", result: pts() }], null, "No data for eth PRICE from 2024-01-01 to 2024-01-31."],
     [[SOL], null, "sol PRICE: Metric PRICE is not supported for sol."],
-    [[{ header: "eth PRICE", result: pts() }, SOL], null, "No data for eth PRICE, sol PRICE from 2024-01-01 to 2024-01-31. sol PRICE: Metric PRICE is not supported for sol."],
-    [[{ header: "eth PRICE", result: pts(["2024-01-06", 1]) }], "days=weekdays", "No weekday data for eth PRICE from 2024-01-01 to 2024-01-31."],
+    [
+      [{ header: "eth PRICE", result: pts() }, SOL],
+      null,
+      "No data for eth PRICE, sol PRICE from 2024-01-01 to 2024-01-31. sol PRICE: Metric PRICE is not supported for sol.",
+    ],
+    [
+      [{ header: "eth PRICE", result: pts(["2024-01-06", 1]) }],
+      "days=weekdays",
+      "No weekday data for eth PRICE from 2024-01-01 to 2024-01-31.",
+    ],
   ])("no rows → NoDataError (%#)", (columns, options, message) => {
     expect(() => shape(columns, options)).toThrow(new NoDataError(message));
   });
 
   it("refuses a result over Excel's 5 MB before building it", () => {
     const days: DataPoint[] = Array.from({ length: 1000 }, (_, i) => ({ date: addDays("2020-01-01", i), val: i }));
-    const columns = Array.from({ length: 3000 }, (_, i) => ({ header: `s${i} PRICE`, result: { kind: "points", points: days } as SeriesResult }));
+    const columns = Array.from({ length: 3000 }, (_, i) => ({
+      header: `s${i} PRICE`,
+      result: { kind: "points", points: days } as SeriesResult,
+    }));
     expect(() => shape(columns)).toThrow(ResultTooLargeError);
-    expect(() => shape(columns)).toThrow(/over Excel's 5 MB limit for one formula\. Use a coarser granularity \(WEEK or MONTH\), a shorter window/);
+    expect(() => shape(columns)).toThrow(
+      /over Excel's 5 MB limit for one formula\. Use a coarser granularity \(WEEK or MONTH\), a shorter window/,
+    );
   });
 
   it("refuses a result whose cells add up over 5 MB", () => {
-    const days: DataPoint[] = Array.from({ length: 1000 }, (_, i) => ({ date: addDays("2020-01-01", i), val: Math.PI * (i + 1) }));
-    const columns = Array.from({ length: 300 }, (_, i) => ({ header: `s${i} PRICE`, result: { kind: "points", points: days } as SeriesResult }));
+    const days: DataPoint[] = Array.from({ length: 1000 }, (_, i) => ({
+      date: addDays("2020-01-01", i),
+      val: Math.PI * (i + 1),
+    }));
+    const columns = Array.from({ length: 300 }, (_, i) => ({
+      header: `s${i} PRICE`,
+      result: { kind: "points", points: days } as SeriesResult,
+    }));
     expect(() => shape(columns)).toThrow(/about [0-9.]+ MB \(1,001 rows × 301 columns\)/);
     expect(shape(columns, "last=100")).toHaveLength(101);
   });

@@ -6,7 +6,10 @@ import { estimateCellBytes, estimatePayloadBytes } from "../../src/core/payload-
 import { type SupplyPart, shapeSupplyTable } from "../../src/core/supply-table";
 
 const S = isoToSerial;
-const pts = (...pairs: [string, number][]): SeriesResult => ({ kind: "points", points: pairs.map(([date, val]) => ({ date, val })) });
+const pts = (...pairs: [string, number][]): SeriesResult => ({
+  kind: "points",
+  points: pairs.map(([date, val]) => ({ date, val })),
+});
 
 describe("supply table", () => {
   // Built so that the identity gives other locked = 1000 − 50 − 100 − 25 − 800 = 25 on day one.
@@ -28,13 +31,23 @@ describe("supply table", () => {
 
   it("rounding dust of an exact identity shows as 0", () => {
     const total = 0.1 + 0.2;
-    const exact = { ...series, total: pts(["2024-01-01", total]), bridged: pts(["2024-01-01", 0.1]), premint: pts(["2024-01-01", 0.2]), peg: pts(["2024-01-01", 0]), circulating: pts(["2024-01-01", 0]) };
+    const exact = {
+      ...series,
+      total: pts(["2024-01-01", total]),
+      bridged: pts(["2024-01-01", 0.1]),
+      premint: pts(["2024-01-01", 0.2]),
+      peg: pts(["2024-01-01", 0]),
+      circulating: pts(["2024-01-01", 0]),
+    };
     expect(total - 0.1 - 0.2).not.toBe(0);
     expect(shapeSupplyTable("usdc", exact)[1][5]).toBe(0);
   });
 
   it("a message series makes its column and other locked #N/A", () => {
-    const table = shapeSupplyTable("usdc", { ...series, premint: { kind: "message", message: "Not tracked for usdc." } });
+    const table = shapeSupplyTable("usdc", {
+      ...series,
+      premint: { kind: "message", message: "Not tracked for usdc." },
+    });
     const na = errorCell("#N/A", "Premint: Not tracked for usdc.");
     expect(table[1]).toEqual([S("2024-01-01"), 1000, 50, na, 25, na, 800]);
   });
@@ -78,11 +91,18 @@ describe("payload estimate", () => {
   });
 
   it("a fractional number costs at least its JSON length", () => {
-    for (const value of [Math.PI, 1 / 3, -123456.789, 1e-7]) expect(estimateCellBytes(value)).toBeGreaterThanOrEqual(JSON.stringify(value).length);
+    for (const value of [Math.PI, 1 / 3, -123456.789, 1e-7])
+      expect(estimateCellBytes(value)).toBeGreaterThanOrEqual(JSON.stringify(value).length);
   });
 
   it("never underestimates a table's JSON size, and stays within 1.5× for market data", () => {
-    const table: CellValue[][] = Array.from({ length: 200 }, (_, r) => [45292 + r, 3000 + Math.sin(r) * 250, "eth PRICE", r % 2 === 0, r * 1.5]);
+    const table: CellValue[][] = Array.from({ length: 200 }, (_, r) => [
+      45292 + r,
+      3000 + Math.sin(r) * 250,
+      "eth PRICE",
+      r % 2 === 0,
+      r * 1.5,
+    ]);
     const json = JSON.stringify(table).length;
     const estimate = estimatePayloadBytes(table);
     expect(estimate).toBeGreaterThanOrEqual(json);

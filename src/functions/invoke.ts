@@ -1,0 +1,56 @@
+/**
+ * The common frame of every MD function: build the call's context from Excel's
+ * invocation, run the work, hand Excel cells it can hold, and turn any failure
+ * into a CustomFunctions.Error. Nothing escapes as a raw exception.
+ */
+import type { CellValue } from "../core/cell";
+import { localToday } from "../core/calendar";
+import { type ExcelCell, toCustomFunctionsError, toExcelCell, toExcelTable } from "../office/errors";
+import { getClient } from "../office/runtime";
+import type { CallContext } from "./call-context";
+
+/**
+ * Excel passes `isInValuePreview` while the user is still typing the formula
+ * (the value shown in the formula bar's tooltip). Typed as a string in the
+ * runtime's declarations but a boolean in practice: accept both.
+ */
+export function isValuePreview(invocation: CustomFunctions.Invocation | undefined): boolean {
+  const flag = (invocation as { isInValuePreview?: unknown } | undefined)?.isInValuePreview;
+  return flag === true || flag === "true";
+}
+
+export function contextFor(invocation: CustomFunctions.CancelableInvocation | undefined): CallContext {
+  const controller = new AbortController();
+  if (invocation) invocation.onCanceled = () => controller.abort();
+  return {
+    client: getClient(),
+    today: localToday(),
+    // A preview must never start a request: the client answers from its cache or an in-flight request, or refuses.
+    call: { signal: controller.signal, cacheOnly: isValuePreview(invocation) },
+  };
+}
+
+export async function invokeTable(
+  invocation: CustomFunctions.CancelableInvocation | undefined,
+  work: (ctx: CallContext) => Promise<CellValue[][]>,
+): Promise<ExcelCell[][]> {
+  try {
+    return toExcelTable(await work(contextFor(invocation)));
+  } catch (error) {
+    throw toCustomFunctionsError(error);
+  }
+}
+
+export async function invokeValue<T extends CellValue>(
+  invocation: CustomFunctions.CancelableInvocation | undefined,
+  work: (ctx: CallContext) => Promise<T>,
+): Promise<number | string | boolean> {
+  let cell: ExcelCell;
+  try {
+    cell = toExcelCell(await work(contextFor(invocation)));
+  } catch (error) {
+    throw toCustomFunctionsError(error);
+  }
+  if (cell instanceof CustomFunctions.Error) throw cell;
+  return cell;
+}

@@ -1,0 +1,94 @@
+/**
+ * MD.LATEST: the last reading on or before a date. Workbooks hold thousands of
+ * these cells, so every cell with the same as_of asks for the same window
+ * (as_of − 30 days … as_of for daily metrics): the client then answers them
+ * with one request per 50 symbols instead of one per cell. Only a cell whose
+ * window holds no reading looks further back.
+ */
+import { parseDate, parseMetric, parseSymbol } from "../core/arguments";
+import { parsePrefixedMetric, type PrefixedMetric, windowStart } from "../core/agg-window";
+import { lowerBound } from "../core/agg-stat";
+import { addDays, type DateUnit, shiftDate } from "../core/calendar";
+import { NoDataError } from "../core/errors";
+import { naturalGranularity } from "../core/metric-knowledge";
+import type { DataPoint, Granularity } from "../api/types";
+import type { CallContext } from "./call-context";
+import { fetchReadings } from "./fetch-series";
+
+export interface LatestArgs {
+  symbol: unknown;
+  metric: unknown;
+  asOf?: unknown;
+}
+
+/** Windows tried in turn, ending at as_of. Quarterly financials need a longer first look: a quarter is reported weeks after it ends. */
+export const LATEST_LOOKBACKS: Readonly<Record<"DAY" | "QUARTER", readonly { count: number; unit: DateUnit }[]>> = {
+  DAY: [
+    { count: 30, unit: "D" },
+    { count: 2, unit: "Y" },
+  ],
+  QUARTER: [
+    { count: 15, unit: "M" },
+    { count: 5, unit: "Y" },
+  ],
+};
+
+export function parseAsOf(value: unknown, today: string): string {
+  return parseDate(value, "as_of", { today, anchor: today }) ?? today;
+}
+
+export async function latestValue(ctx: CallContext, args: LatestArgs): Promise<number> {
+  const symbol = parseSymbol(args.symbol);
+  const metric = parseMetric(args.metric);
+  const asOf = parseAsOf(args.asOf, ctx.today);
+  const prefixed = parsePrefixedMetric(metric);
+  if (prefixed) return prefixedLatest(ctx, symbol, metric, prefixed, asOf);
+
+  const granularity = naturalGranularity(metric);
+  let searchedFrom = asOf;
+  for (const lookback of LATEST_LOOKBACKS[granularity === "QUARTER" ? "QUARTER" : "DAY"]) {
+    searchedFrom = shiftDate(asOf, -lookback.count, lookback.unit);
+    const points = await fetchReadings(ctx, symbol, metric, granularity, searchedFrom, asOf, "keep");
+    const last = lastOnOrBefore(points, asOf);
+    if (last) return last.val;
+  }
+  throw new NoDataError(`No ${symbol} ${metric} value on or before ${asOf} (searched from ${searchedFrom}).`);
+}
+
+export function lastOnOrBefore(points: readonly DataPoint[], date: string): DataPoint | undefined {
+  const after = lowerBound(points, addDays(date, 1));
+  return after > 0 ? points[after - 1] : undefined;
+}
+
+/** Days before the window's start also fetched, so the latest reading may be a little older than as_of and its window still be complete. */
+function anchorSlackDays(granularity: Granularity): number {
+  return granularity === "QUARTER" ? 120 : 7;
+}
+
+/**
+ * `L30_FEES` on as_of: FEES summed over the 30 days ending on the latest
+ * reading on or before as_of (the same date MD.LATEST would read FEES on).
+ */
+async function prefixedLatest(
+  ctx: CallContext,
+  symbol: string,
+  metric: string,
+  prefixed: PrefixedMetric,
+  asOf: string,
+): Promise<number> {
+  const granularity = naturalGranularity(prefixed.base);
+  const from = addDays(windowStart(prefixed.window, asOf), -anchorSlackDays(granularity));
+  let points = await fetchReadings(ctx, symbol, prefixed.base, granularity, from, asOf);
+  const anchor = lastOnOrBefore(points, asOf);
+  if (!anchor)
+    throw new NoDataError(`No ${symbol} ${prefixed.base} value from ${from} to ${asOf} to compute ${metric}.`);
+  const windowFrom = windowStart(prefixed.window, anchor.date);
+  if (windowFrom < from) points = await fetchReadings(ctx, symbol, prefixed.base, granularity, windowFrom, anchor.date);
+  return sumBetween(points, windowFrom, anchor.date);
+}
+
+export function sumBetween(points: readonly DataPoint[], from: string, to: string): number {
+  let total = 0;
+  for (const point of points) if (point.date >= from && point.date <= to) total += point.val;
+  return total;
+}

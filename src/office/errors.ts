@@ -1,0 +1,84 @@
+/**
+ * Turns the add-in's errors into what Excel shows in a cell: a
+ * CustomFunctions.Error with a code and, where Excel allows one, a message the
+ * user reads in the cell's error tooltip.
+ *
+ * Excel keeps custom messages only with #VALUE! and #N/A, so everything the
+ * user must read maps to one of those two:
+ * - #VALUE!: the formula must change (bad argument, a request the service
+ *   refused, a result too large for Excel);
+ * - #N/A: there is nothing to show right now (no data, a message series, the
+ *   service unreachable, a rate limit, a missing or rejected key, value preview).
+ * #DIV/0! (PCT_CHANGE from zero) carries no message. #BUSY! cannot be set by an
+ * add-in; a pending promise is what shows it, so every path here settles.
+ */
+import { isMarketDataError, type MarketDataError, redact } from "../api/errors";
+import { type CellValue, type ErrorCellCode, isErrorCell } from "../core/cell";
+import { ArgumentError, NoDataError, ResultTooLargeError } from "../core/errors";
+
+export type ExcelCell = number | string | boolean | CustomFunctions.Error;
+
+export const PREVIEW_MESSAGE = "Preview: press Enter to load.";
+
+/** Long enough for every message the add-in writes; a bound so a pathological one cannot flood the tooltip. */
+const MAX_MESSAGE_LENGTH = 500;
+
+function errorCode(code: ErrorCellCode): CustomFunctions.ErrorCode {
+  switch (code) {
+    case "#VALUE!":
+      return CustomFunctions.ErrorCode.invalidValue;
+    case "#N/A":
+      return CustomFunctions.ErrorCode.notAvailable;
+    case "#DIV/0!":
+      return CustomFunctions.ErrorCode.divisionByZero;
+    case "#NUM!":
+      return CustomFunctions.ErrorCode.invalidNumber;
+  }
+}
+
+export function excelError(code: ErrorCellCode, message: string): CustomFunctions.Error {
+  if (code !== "#VALUE!" && code !== "#N/A") return new CustomFunctions.Error(errorCode(code));
+  const text = redact(message);
+  return new CustomFunctions.Error(
+    errorCode(code),
+    text.length > MAX_MESSAGE_LENGTH ? `${text.slice(0, MAX_MESSAGE_LENGTH - 1)}…` : text,
+  );
+}
+
+export function toExcelCell(cell: CellValue): ExcelCell {
+  return isErrorCell(cell) ? excelError(cell.error, cell.message) : cell;
+}
+
+export function toExcelTable(table: readonly (readonly CellValue[])[]): ExcelCell[][] {
+  return table.map((row) => (row.some(isErrorCell) ? row.map(toExcelCell) : (row as ExcelCell[])));
+}
+
+/** What one failed call shows. Never throws. */
+export function toCustomFunctionsError(error: unknown): CustomFunctions.Error {
+  if (error instanceof CustomFunctions.Error) return error;
+  if (error instanceof ArgumentError || error instanceof ResultTooLargeError)
+    return excelError("#VALUE!", error.message);
+  if (error instanceof NoDataError) return excelError("#N/A", error.message);
+  if (isMarketDataError(error)) return serviceError(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return excelError("#VALUE!", `Unexpected error in the Market Data add-in: ${message}`);
+}
+
+function serviceError(error: MarketDataError): CustomFunctions.Error {
+  switch (error.kind) {
+    case "bad-request":
+      return excelError("#VALUE!", error.message);
+    case "not-cached":
+      return excelError("#N/A", PREVIEW_MESSAGE);
+    case "rate-limit":
+      return excelError("#N/A", `${error.message} Wait a moment, then recalculate.`);
+    case "network":
+    case "timeout":
+    case "server":
+    case "bad-response":
+      return excelError("#N/A", `${error.message} Recalculate to try again.`);
+    default:
+      // auth, config, not-found, cancelled: the client's message already says what to do.
+      return excelError("#N/A", error.message);
+  }
+}
