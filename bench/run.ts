@@ -136,7 +136,9 @@ async function runLookups(
     kb: counters.bytes / 1024,
     retries: counters.retries,
     failures: counters.failures,
-    values: settled.map((s) => (s.status === "fulfilled" ? latestValue(s.value) : `error: ${(s.reason as Error).message}`)),
+    values: settled.map((s) =>
+      s.status === "fulfilled" ? latestValue(s.value) : `error: ${(s.reason as Error).message}`,
+    ),
   };
 }
 
@@ -173,7 +175,9 @@ async function runShaping(sandbox: SandboxHandle, symbols: string[], today: stri
   const columns: SeriesColumn[] = pairs.map((p, i) => {
     const result = results[i]!;
     const rounded: SeriesResult =
-      result.kind === "points" ? { kind: "points", points: result.points.map((x) => ({ date: x.date, val: Math.round(x.val) })) } : result;
+      result.kind === "points"
+        ? { kind: "points", points: result.points.map((x) => ({ date: x.date, val: Math.round(x.val) })) }
+        : result;
     return { header: seriesHeader(p.symbol, p.metric), result: rounded };
   });
 
@@ -223,7 +227,10 @@ async function main(): Promise<void> {
     // Core chains first in the catalog, then filler tokens: the first 200 crypto symbols.
     const catalogClient = createClient({ settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }) });
     const assets = await catalogClient.getAssets();
-    const symbols = assets.filter((a) => !a.symbol.startsWith("eq-")).slice(0, SYMBOLS).map((a) => a.symbol);
+    const symbols = assets
+      .filter((a) => !a.symbol.startsWith("eq-"))
+      .slice(0, SYMBOLS)
+      .map((a) => a.symbol);
     if (symbols.length < SYMBOLS) throw new Error(`The sandbox catalog has only ${symbols.length} crypto symbols`);
     const requests = lookups(symbols, today);
     const budget = requestBudget(requests);
@@ -234,7 +241,12 @@ async function main(): Promise<void> {
     sandbox.reset();
     const trickled = await runLookups(sandbox, requests, {}, "macrotasks");
     sandbox.reset();
-    const unbatched = await runLookups(sandbox, requests, { maxSymbolsPerRequest: 1, maxMetricsPerRequest: 1 }, "burst");
+    const unbatched = await runLookups(
+      sandbox,
+      requests,
+      { maxSymbolsPerRequest: 1, maxMetricsPerRequest: 1 },
+      "burst",
+    );
     const serverUnbatched = sandbox.stats().requests;
     sandbox.setLatency(0);
     const shaping = await runShaping(sandbox, symbols, today);
@@ -244,8 +256,16 @@ async function main(): Promise<void> {
     const messages = batched.values.filter((v) => typeof v === "string" && v.startsWith("message")).length;
 
     const budgets = [
-      { name: "requests for 1,000 lookups (batched) ≤ 1 per 50 symbols per group", limit: budget, value: batched.requests },
-      { name: "requests for 1,000 lookups (one per macrotask) ≤ 1 per 50 symbols per group", limit: budget, value: trickled.requests },
+      {
+        name: "requests for 1,000 lookups (batched) ≤ 1 per 50 symbols per group",
+        limit: budget,
+        value: batched.requests,
+      },
+      {
+        name: "requests for 1,000 lookups (one per macrotask) ≤ 1 per 50 symbols per group",
+        limit: budget,
+        value: trickled.requests,
+      },
       { name: `1,000 lookups filled at ${args.latencyMs} ms latency, ms`, limit: 2000, value: round(batched.wallMs) },
       { name: "shaping 50 × 5 × 1,000 into a table, median ms", limit: 50, value: round(shaping.shapeMedianMs) },
       { name: "lookups answered identically batched and unbatched", limit: 0, value: mismatches },
@@ -274,7 +294,13 @@ async function main(): Promise<void> {
     printTable(report, batched, trickled, unbatched, shaping);
     if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
     if (args.check && !report.ok) {
-      console.error("Budget exceeded: " + budgets.filter((b) => !b.ok).map((b) => `${b.name}: ${b.value} > ${b.limit}`).join("; "));
+      console.error(
+        "Budget exceeded: " +
+          budgets
+            .filter((b) => !b.ok)
+            .map((b) => `${b.name}: ${b.value} > ${b.limit}`)
+            .join("; "),
+      );
       process.exitCode = 1;
     }
   } finally {
@@ -283,7 +309,12 @@ async function main(): Promise<void> {
 }
 
 function printTable(
-  report: { latencyMs: number; lookups: { messages: number; errors: number }; ratio: Record<string, number>; budgets: { name: string; limit: number; value: number; ok: boolean }[] },
+  report: {
+    latencyMs: number;
+    lookups: { messages: number; errors: number };
+    ratio: Record<string, number>;
+    budgets: { name: string; limit: number; value: number; ok: boolean }[];
+  },
   batched: LookupRun,
   trickled: LookupRun,
   unbatched: LookupRun,
@@ -291,23 +322,31 @@ function printTable(
 ): void {
   const row = (name: string, r: LookupRun) =>
     `| ${name} | ${r.requests} | ${r.wallMs.toFixed(0)} | ${r.kb.toFixed(1)} | ${r.retries} | ${r.failures} |`;
-  console.log(`\n### 1,000 latest-value lookups: 200 symbols × 3 metrics × 2 windows, sandbox latency ${report.latencyMs} ms, concurrency 6\n`);
+  console.log(
+    `\n### 1,000 latest-value lookups: 200 symbols × 3 metrics × 2 windows, sandbox latency ${report.latencyMs} ms, concurrency 6\n`,
+  );
   console.log("| run | requests | wall ms | KB received | retries | failures |");
   console.log("|---|---:|---:|---:|---:|---:|");
   console.log(row("(a) batched, calls in one burst", batched));
   console.log(row("(a′) batched, one call per macrotask", trickled));
   console.log(row("(b) one request per lookup", unbatched));
+  console.log(`| ratio (b)/(a) | ${report.ratio.requests}× | ${report.ratio.wallMs}× | ${report.ratio.kb}× | | |`);
   console.log(
-    `| ratio (b)/(a) | ${report.ratio.requests}× | ${report.ratio.wallMs}× | ${report.ratio.kb}× | | |`,
+    `\nLookups answered with a service message: ${report.lookups.messages}; errors: ${report.lookups.errors}.`,
   );
-  console.log(`\nLookups answered with a service message: ${report.lookups.messages}; errors: ${report.lookups.errors}.`);
   console.log("\n### Shaping 50 symbols × 5 metrics × 1,000 daily points (sandbox data)\n");
   console.log("| step | ms |");
   console.log("|---|---:|");
-  console.log(`| fetch through the client (${shaping.fetchRequests} requests, latency 0) | ${shaping.fetchMs.toFixed(0)} |`);
-  console.log(`| shape into a ${shaping.rows} × ${shaping.columns} table (src/core/series-table, values rounded to fit Excel's 5 MB), median of 20 | ${shaping.shapeMedianMs.toFixed(1)} |`);
+  console.log(
+    `| fetch through the client (${shaping.fetchRequests} requests, latency 0) | ${shaping.fetchMs.toFixed(0)} |`,
+  );
+  console.log(
+    `| shape into a ${shaping.rows} × ${shaping.columns} table (src/core/series-table, values rounded to fit Excel's 5 MB), median of 20 | ${shaping.shapeMedianMs.toFixed(1)} |`,
+  );
   console.log(`| shape, slowest of 20 | ${shaping.shapeMaxMs.toFixed(1)} |`);
-  console.log(`| client merge of 250 series split in 4 parts each, median of 20 | ${shaping.mergeMedianMs.toFixed(1)} |`);
+  console.log(
+    `| client merge of 250 series split in 4 parts each, median of 20 | ${shaping.mergeMedianMs.toFixed(1)} |`,
+  );
   console.log("\n### Budgets\n");
   console.log("| budget | limit | measured | |");
   console.log("|---|---:|---:|---|");

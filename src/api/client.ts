@@ -247,13 +247,23 @@ class BatchingClient implements Client {
       assertSymbol(req.symbol);
       assertMetricName(req.metric);
       window = validateWindow(req);
-      parts = splitWindow(window, window.granularity, isoDate(Math.floor(this.now() / DAY_MS)), this.o.maxPointsPerRequest);
+      parts = splitWindow(
+        window,
+        window.granularity,
+        isoDate(Math.floor(this.now() / DAY_MS)),
+        this.o.maxPointsPerRequest,
+      );
     } catch (error) {
       return Promise.reject(error);
     }
     if (opts.signal?.aborted) return Promise.reject(new CancelledError());
     const loads = parts.map((part) =>
-      this.loadSeries(req.symbol, req.metric, { ...part, ...(window.granularity ? { granularity: window.granularity } : {}) }, opts),
+      this.loadSeries(
+        req.symbol,
+        req.metric,
+        { ...part, ...(window.granularity ? { granularity: window.granularity } : {}) },
+        opts,
+      ),
     );
     if (loads.length === 1) return loads[0]!;
     return Promise.all(loads).then(mergeParts);
@@ -368,7 +378,13 @@ class BatchingClient implements Client {
       // Every promise settles, always: anything a bug left unanswered fails clearly instead of hanging a cell.
       for (const load of batch) {
         if (load.state !== "settled") {
-          this.settle(load, { error: new MarketDataError("bad-response", "The market-data client lost track of this request; recalculate to retry.", true) });
+          this.settle(load, {
+            error: new MarketDataError(
+              "bad-response",
+              "The market-data client lost track of this request; recalculate to retry.",
+              true,
+            ),
+          });
         }
       }
     }
@@ -435,7 +451,9 @@ class BatchingClient implements Client {
     this.log(`isolating a refused request: re-sending ${loads.length} series in halves`);
     const halves = splitInHalves(loads);
     await Promise.all(
-      halves.map((half) => this.sendSeries(settings, window, half, unique(half.map((l) => l.symbol)), unique(half.map((l) => l.metric)))),
+      halves.map((half) =>
+        this.sendSeries(settings, window, half, unique(half.map((l) => l.symbol)), unique(half.map((l) => l.metric))),
+      ),
     );
   }
 
@@ -453,7 +471,13 @@ class BatchingClient implements Client {
       types.map(async (flowType) => {
         const request = flowsRequest({ ...req, flowType });
         const id = JSON.stringify(["flows", request.query]);
-        const values = await this.loadSingle(id, request, this.o.cacheTtlMs, (json) => parseFlowsResponse(json, flowType), opts);
+        const values = await this.loadSingle(
+          id,
+          request,
+          this.o.cacheTtlMs,
+          (json) => parseFlowsResponse(json, flowType),
+          opts,
+        );
         return [flowType, values] as [FlowType, Record<string, number>];
       }),
     );
@@ -476,13 +500,25 @@ class BatchingClient implements Client {
 
   async getMetrics(symbol: string, opts: CallOptions = {}): Promise<MetricDescriptor[]> {
     const request = supportedMetricsRequest(symbol);
-    return this.loadSingle(JSON.stringify(["metrics", symbol]), request, this.o.catalogTtlMs, parseMetricsResponse, opts);
+    return this.loadSingle(
+      JSON.stringify(["metrics", symbol]),
+      request,
+      this.o.catalogTtlMs,
+      parseMetricsResponse,
+      opts,
+    );
   }
 
   async getInsights(feed: string, opts: CallOptions = {}): Promise<InsightCard[]> {
     const name = feed.trim().toLowerCase();
     const request = insightsRequest(name);
-    return this.loadSingle(JSON.stringify(["insights", name]), request, this.o.catalogTtlMs, parseInsightsResponse, opts);
+    return this.loadSingle(
+      JSON.stringify(["insights", name]),
+      request,
+      this.o.catalogTtlMs,
+      parseInsightsResponse,
+      opts,
+    );
   }
 
   private async loadSingle<T>(
@@ -514,7 +550,10 @@ class BatchingClient implements Client {
     const timeoutMs = request.timeoutClass === "slow" ? this.o.slowTimeoutMs : this.o.timeoutMs;
     void (async () => {
       try {
-        const { json, bytes } = await sendWithRetries(this.deps, request, settings, { signal: flight.controller.signal, timeoutMs });
+        const { json, bytes } = await sendWithRetries(this.deps, request, settings, {
+          signal: flight.controller.signal,
+          timeoutMs,
+        });
         const value = parse(json);
         // Parsed objects take roughly twice their JSON text in memory.
         this.cache.set(key, value, ttlMs, bytes * 2 + 256);

@@ -70,9 +70,18 @@ export async function sendWithRetries(
         error = thrown.error;
       } else {
         // A bug below the transport must still end as a typed, settled error.
-        error = new MarketDataError("network", redact(`Unexpected failure calling ${display}: ${String(thrown)}`, settings.apiKey), false);
+        error = new MarketDataError(
+          "network",
+          redact(`Unexpected failure calling ${display}: ${String(thrown)}`, settings.apiKey),
+          false,
+        );
       }
-      deps.log(redact(`GET ${shown} → ${error.status ?? error.kind}, ${deps.now() - started} ms: ${error.message}`, settings.apiKey));
+      deps.log(
+        redact(
+          `GET ${shown} → ${error.status ?? error.kind}, ${deps.now() - started} ms: ${error.message}`,
+          settings.apiKey,
+        ),
+      );
     } finally {
       release();
     }
@@ -86,7 +95,9 @@ export async function sendWithRetries(
       throw error;
     }
     deps.counters.retries += 1;
-    deps.log(`retry ${retryIndex + 1}/${policy.retries} of ${shown} in ${decision.delayMs} ms (${error.status ?? error.kind})`);
+    deps.log(
+      `retry ${retryIndex + 1}/${policy.retries} of ${shown} in ${decision.delayMs} ms (${error.status ?? error.kind})`,
+    );
     await sleep(deps.timers, decision.delayMs, signal);
   }
 }

@@ -178,7 +178,9 @@ function encodePath(path: string): string {
 
 export function assertMetricName(metric: string): string {
   if (!METRIC_NAME.test(metric)) {
-    throw new BadRequestError(`"${metric}" is not a metric name (uppercase letters, digits and underscores, e.g. PRICE).`);
+    throw new BadRequestError(
+      `"${metric}" is not a metric name (uppercase letters, digits and underscores, e.g. PRICE).`,
+    );
   }
   return metric;
 }

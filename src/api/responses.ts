@@ -9,7 +9,15 @@
  * absent metric, numeric strings, fields the older reference omits).
  */
 import { BadResponseError } from "./errors";
-import type { AssetRecord, DataPoint, FlowType, FlowsResult, InsightCard, MetricDescriptor, SeriesResult } from "./types";
+import type {
+  AssetRecord,
+  DataPoint,
+  FlowType,
+  FlowsResult,
+  InsightCard,
+  MetricDescriptor,
+  SeriesResult,
+} from "./types";
 
 type Json = Record<string, unknown>;
 
@@ -36,7 +44,11 @@ export type SeriesTable = Map<string, Map<string, SeriesResult | BadResponseErro
  * symbol "as requested", which is lowercase from this client anyway). An
  * absent symbol or metric is an empty series, as the description allows.
  */
-export function parseSeriesResponse(body: unknown, symbols: readonly string[], metrics: readonly string[]): SeriesTable {
+export function parseSeriesResponse(
+  body: unknown,
+  symbols: readonly string[],
+  metrics: readonly string[],
+): SeriesTable {
   if (!isObject(body) || !isObject(body.data) || !isObject(body.data.symbols)) {
     throw malformed("expected { data: { symbols: { … } } }");
   }
@@ -76,7 +88,8 @@ export function parseSeriesResponse(body: unknown, symbols: readonly string[], m
 function parseSeries(value: unknown, symbol: string, metric: string): SeriesResult {
   if (value === undefined || value === null) return EMPTY;
   if (typeof value === "string") return { kind: "message", message: value };
-  if (!Array.isArray(value)) throw malformed(`series ${symbol}/${metric} is ${describe(value)}, not an array of points`);
+  if (!Array.isArray(value))
+    throw malformed(`series ${symbol}/${metric} is ${describe(value)}, not an array of points`);
   const points: DataPoint[] = [];
   let sorted = true;
   for (const item of value) {
@@ -173,7 +186,9 @@ function toDescriptor(name: string, d: Json): MetricDescriptor {
     base_metric: str(d.base_metric) ?? null,
     accepts_date: d.accepts_date === true,
     cuts: Array.isArray(d.cuts)
-      ? d.cuts.filter(isObject).map((c) => ({ granularity: str(c.granularity) ?? "", dimension_type: str(c.dimension_type) ?? "" }))
+      ? d.cuts
+          .filter(isObject)
+          .map((c) => ({ granularity: str(c.granularity) ?? "", dimension_type: str(c.dimension_type) ?? "" }))
       : [],
     thumbnail_url: str(d.thumbnail_url) ?? null,
     source_link: str(d.source_link) ?? null,

@@ -21,7 +21,12 @@ export interface RetryPolicy {
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason?: string };
 
 /** `retryIndex` is 0 for the first retry. */
-export function decideRetry(error: MarketDataError, retryIndex: number, policy: RetryPolicy, random: () => number): RetryDecision {
+export function decideRetry(
+  error: MarketDataError,
+  retryIndex: number,
+  policy: RetryPolicy,
+  random: () => number,
+): RetryDecision {
   if (!error.retryable || retryIndex >= policy.retries) return { retry: false };
   const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** retryIndex);
   const jittered = Math.round(random() * ceiling);

@@ -11,7 +11,8 @@ export class Semaphore {
   private readonly line: { grant: (release: Release) => void }[] = [];
 
   constructor(private readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency must be a whole number ≥ 1, not ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`concurrency must be a whole number ≥ 1, not ${limit}`);
   }
 
   get running(): number {

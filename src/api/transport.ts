@@ -77,7 +77,11 @@ export async function attempt(url: string, o: AttemptOptions): Promise<AttemptRe
     let text: string;
     try {
       const aborted = () => new DOMException("The operation was aborted.", "AbortError");
-      response = await raceAbort(o.fetch(url, { signal: controller.signal, method: "GET" }), controller.signal, aborted);
+      response = await raceAbort(
+        o.fetch(url, { signal: controller.signal, method: "GET" }),
+        controller.signal,
+        aborted,
+      );
       const buffer = await raceAbort(response.arrayBuffer(), controller.signal, aborted);
       bytes = buffer.byteLength;
       text = decoder.decode(buffer);
@@ -177,12 +181,16 @@ export function errorFromStatus(
   const text = (message: string) => redact(message, o.apiKey);
   if (status === 401 || status === 403) {
     return new AuthError(
-      text(`The market-data service rejected the API key (HTTP ${status}${detail}). Enter a valid key in the Market Data pane.`),
+      text(
+        `The market-data service rejected the API key (HTTP ${status}${detail}). Enter a valid key in the Market Data pane.`,
+      ),
       { status },
     );
   }
   if (status === 404) {
-    return new NotFoundError(text(`The market-data service has nothing at ${o.display} (HTTP 404${detail}).`), { status });
+    return new NotFoundError(text(`The market-data service has nothing at ${o.display} (HTTP 404${detail}).`), {
+      status,
+    });
   }
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(headers.get("retry-after"), o.now());
@@ -192,7 +200,9 @@ export function errorFromStatus(
   if (status >= 500) {
     return new ServerError(text(`The market-data service failed (HTTP ${status}${detail}).`), { status });
   }
-  return new BadRequestError(text(`The market-data service refused the request (HTTP ${status}${detail}).`), { status });
+  return new BadRequestError(text(`The market-data service refused the request (HTTP ${status}${detail}).`), {
+    status,
+  });
 }
 
 /**

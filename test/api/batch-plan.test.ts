@@ -17,7 +17,8 @@ function limits(overrides: Partial<PlanLimits> = {}): PlanLimits {
   };
 }
 
-const pairs = (symbols: string[], metrics: string[]) => symbols.flatMap((symbol) => metrics.map((metric) => ({ symbol, metric })));
+const pairs = (symbols: string[], metrics: string[]) =>
+  symbols.flatMap((symbol) => metrics.map((metric) => ({ symbol, metric })));
 const range = (n: number, prefix = "s") => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
 describe("planRequests", () => {
@@ -30,7 +31,11 @@ describe("planRequests", () => {
   });
 
   it("answers every pair exactly once, from a request that carries it", () => {
-    const input = [...pairs(range(30, "a"), ["PRICE"]), ...pairs(range(30, "b"), ["FEES", "DAU"]), ...pairs(["a1"], ["TVL"])];
+    const input = [
+      ...pairs(range(30, "a"), ["PRICE"]),
+      ...pairs(range(30, "b"), ["FEES", "DAU"]),
+      ...pairs(["a1"], ["TVL"]),
+    ];
     const plan = planRequests(input, limits({ maxSymbols: 25 }));
     const answered = plan.flatMap((r) => r.pairs);
     expect(new Set(answered)).toEqual(new Set(input));
@@ -76,6 +81,13 @@ describe("planRequests", () => {
 
   it("sends one pair per request when both caps are 1 (no coalescing)", () => {
     const plan = planRequests(pairs(range(3), ["A", "B"]), limits({ maxSymbols: 1, maxMetrics: 1 }));
-    expect(plan.map((r) => `${r.symbols}/${r.metrics}`).sort()).toEqual(["s0/A", "s0/B", "s1/A", "s1/B", "s2/A", "s2/B"]);
+    expect(plan.map((r) => `${r.symbols}/${r.metrics}`).sort()).toEqual([
+      "s0/A",
+      "s0/B",
+      "s1/A",
+      "s1/B",
+      "s2/A",
+      "s2/B",
+    ]);
   });
 });

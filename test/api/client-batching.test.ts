@@ -11,7 +11,9 @@ describe("batching", () => {
     const h = harness();
     const symbols = range(120);
     const metrics = ["PRICE", "FEES", "DAU"];
-    const requests: SeriesRequest[] = symbols.flatMap((symbol) => metrics.map((metric) => ({ symbol, metric, ...WINDOW })));
+    const requests: SeriesRequest[] = symbols.flatMap((symbol) =>
+      metrics.map((metric) => ({ symbol, metric, ...WINDOW })),
+    );
     const promises = requests.map((r) => h.client.getSeries(r));
     await h.clock.advance(20);
     const results = await Promise.all(promises);
@@ -19,7 +21,10 @@ describe("batching", () => {
     expect(seriesCalls(h.service).map((c) => c.symbols.length)).toEqual([50, 50, 20]);
     for (const call of seriesCalls(h.service)) expect(call.metrics).toEqual(metrics);
     requests.forEach((r, i) => {
-      expect(results[i]).toEqual({ kind: "points", points: expectedPoints(r.symbol, r.metric, r.startDate!, r.endDate!) });
+      expect(results[i]).toEqual({
+        kind: "points",
+        points: expectedPoints(r.symbol, r.metric, r.startDate!, r.endDate!),
+      });
     });
   });
 
@@ -86,16 +91,32 @@ describe("batching", () => {
     await Promise.all(promises);
     expect(h.service.calls.length).toBeGreaterThan(2);
     for (const call of h.service.calls) expect(call.url.href.length).toBeLessThanOrEqual(400);
-    expect(seriesCalls(h.service).flatMap((c) => c.symbols).sort()).toEqual([...symbols].sort());
+    expect(
+      seriesCalls(h.service)
+        .flatMap((c) => c.symbols)
+        .sort(),
+    ).toEqual([...symbols].sort());
   });
 
   it("resolves a pair answered with a message as that message, and the others with their series", async () => {
-    const h = harness(seriesHandler({ messageFor: (s, m) => (s === "nosuch" ? `Symbol ${s} is not in the asset catalog` : m === "TVL" ? `Metric TVL is not available for ${s}` : undefined) }));
+    const h = harness(
+      seriesHandler({
+        messageFor: (s, m) =>
+          s === "nosuch"
+            ? `Symbol ${s} is not in the asset catalog`
+            : m === "TVL"
+              ? `Metric TVL is not available for ${s}`
+              : undefined,
+      }),
+    );
     const a = h.client.getSeries({ symbol: "eth", metric: "PRICE", ...WINDOW });
     const b = h.client.getSeries({ symbol: "nosuch", metric: "PRICE", ...WINDOW });
     const c = h.client.getSeries({ symbol: "eth", metric: "TVL", ...WINDOW });
     await h.clock.advance(20);
-    expect(await a).toEqual({ kind: "points", points: expectedPoints("eth", "PRICE", WINDOW.startDate, WINDOW.endDate) });
+    expect(await a).toEqual({
+      kind: "points",
+      points: expectedPoints("eth", "PRICE", WINDOW.startDate, WINDOW.endDate),
+    });
     expect(await b).toEqual({ kind: "message", message: "Symbol nosuch is not in the asset catalog" });
     expect(await c).toEqual({ kind: "message", message: "Metric TVL is not available for eth" });
     expect(h.service.calls).toHaveLength(1);
@@ -109,14 +130,18 @@ describe("batching", () => {
     for (const p of promises) expect(p.state()).toBe("rejected");
     expect(new Set(errors).size).toBe(1);
     expect(errors[0]).toBeInstanceOf(ServerError);
-    expect((errors[0] as Error).message).toBe("The market-data service failed (HTTP 503: maintenance); retried 2 times.");
+    expect((errors[0] as Error).message).toBe(
+      "The market-data service failed (HTTP 503: maintenance); retried 2 times.",
+    );
     expect(h.service.calls).toHaveLength(3);
   });
 
   it("isolates a 400 by bisection: one bad caller fails alone", async () => {
     const h = harness(seriesHandler({ refuse: (s, m) => s === "sym5" && m === "FEES" }));
     const symbols = range(16);
-    const requests: SeriesRequest[] = symbols.flatMap((symbol) => ["PRICE", "FEES"].map((metric) => ({ symbol, metric, ...WINDOW })));
+    const requests: SeriesRequest[] = symbols.flatMap((symbol) =>
+      ["PRICE", "FEES"].map((metric) => ({ symbol, metric, ...WINDOW })),
+    );
     const promises = requests.map((r) => track(h.client.getSeries(r)));
     await h.clock.runAll();
     await Promise.allSettled(promises);
@@ -125,9 +150,14 @@ describe("batching", () => {
       if (r.symbol === "sym5" && r.metric === "FEES") {
         expect(p.state()).toBe("rejected");
         expect(p.error).toBeInstanceOf(BadRequestError);
-        expect((p.error as Error).message).toBe("The market-data service refused the request (HTTP 400: Unknown metric FEES for sym5).");
+        expect((p.error as Error).message).toBe(
+          "The market-data service refused the request (HTTP 400: Unknown metric FEES for sym5).",
+        );
       } else {
-        expect(p.value).toEqual({ kind: "points", points: expectedPoints(r.symbol, r.metric, r.startDate!, r.endDate!) });
+        expect(p.value).toEqual({
+          kind: "points",
+          points: expectedPoints(r.symbol, r.metric, r.startDate!, r.endDate!),
+        });
       }
     });
     // 1 + bisection over 16 symbols then 2 metrics: 2 per level, log2(16) + 1 levels.
@@ -163,14 +193,17 @@ describe("batching", () => {
       ["2021-09-27", "2024-06-22"],
       ["2024-06-23", "2024-12-31"],
     ]);
-    expect(result).toEqual({ kind: "points", points: expectedPoints("eth", "PRICE", request.startDate, request.endDate) });
+    expect(result).toEqual({
+      kind: "points",
+      points: expectedPoints("eth", "PRICE", request.startDate, request.endDate),
+    });
   });
 
   it("refuses invalid arguments before any request", async () => {
     const h = harness();
-    await expect(h.client.getSeries({ symbol: "eth", metric: "PRICE", startDate: "2025-02-01", endDate: "2025-01-01" })).rejects.toThrow(
-      "The start date 2025-02-01 is after the end date 2025-01-01.",
-    );
+    await expect(
+      h.client.getSeries({ symbol: "eth", metric: "PRICE", startDate: "2025-02-01", endDate: "2025-01-01" }),
+    ).rejects.toThrow("The start date 2025-02-01 is after the end date 2025-01-01.");
     await expect(h.client.getSeries({ symbol: "eth", metric: "price" })).rejects.toBeInstanceOf(BadRequestError);
     await expect(h.client.getSeries({ symbol: "", metric: "PRICE" })).rejects.toBeInstanceOf(BadRequestError);
     await h.clock.runAll();

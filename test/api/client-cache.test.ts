@@ -7,7 +7,10 @@ const WINDOW = { startDate: "2025-05-01", endDate: "2025-05-31" };
 describe("cache", () => {
   it("answers a later call for a subset of a batched request from the cache, over-fetched pairs included", async () => {
     const h = harness();
-    const first = [h.client.getSeries({ symbol: "eth", metric: "PRICE", ...WINDOW }), h.client.getSeries({ symbol: "sol", metric: "FEES", ...WINDOW })];
+    const first = [
+      h.client.getSeries({ symbol: "eth", metric: "PRICE", ...WINDOW }),
+      h.client.getSeries({ symbol: "sol", metric: "FEES", ...WINDOW }),
+    ];
     await h.clock.advance(20);
     await Promise.all(first);
     expect(h.service.calls).toHaveLength(1);
@@ -123,7 +126,9 @@ describe("cache", () => {
 describe("cacheOnly (formula value preview)", () => {
   it("rejects with NotCachedError without starting a request", async () => {
     const h = harness();
-    await expect(h.client.getSeries({ symbol: "eth", metric: "PRICE", ...WINDOW }, { cacheOnly: true })).rejects.toBeInstanceOf(NotCachedError);
+    await expect(
+      h.client.getSeries({ symbol: "eth", metric: "PRICE", ...WINDOW }, { cacheOnly: true }),
+    ).rejects.toBeInstanceOf(NotCachedError);
     await h.clock.runAll();
     expect(h.service.calls).toHaveLength(0);
   });
@@ -134,7 +139,9 @@ describe("cacheOnly (formula value preview)", () => {
     const preview = track(h.client.getSeries({ symbol: "eth", metric: "PRICE", ...WINDOW }, { cacheOnly: true }));
     await h.clock.advance(300);
     expect(await preview).toEqual(await real);
-    expect(await h.client.getSeries({ symbol: "eth", metric: "PRICE", ...WINDOW }, { cacheOnly: true })).toEqual(await real);
+    expect(await h.client.getSeries({ symbol: "eth", metric: "PRICE", ...WINDOW }, { cacheOnly: true })).toEqual(
+      await real,
+    );
     expect(h.service.calls).toHaveLength(1);
   });
 
@@ -147,9 +154,17 @@ describe("cacheOnly (formula value preview)", () => {
 
 describe("settings", () => {
   it.each([
-    ["no base URL", { baseUrl: "" }, "No market-data service address is set. Enter the base URL in the Market Data pane."],
+    [
+      "no base URL",
+      { baseUrl: "" },
+      "No market-data service address is set. Enter the base URL in the Market Data pane.",
+    ],
     ["no API key", { apiKey: "  " }, "No API key is set. Enter your market-data API key in the Market Data pane."],
-    ["an invalid base URL", { baseUrl: "localhost:3001" }, 'The market-data base URL must start with http:// or https://, not "localhost:".'],
+    [
+      "an invalid base URL",
+      { baseUrl: "localhost:3001" },
+      'The market-data base URL must start with http:// or https://, not "localhost:".',
+    ],
   ])("refuses %s with a ConfigError and sends nothing", async (_name, change, message) => {
     const h = harness();
     Object.assign(h.settings, change);

@@ -59,14 +59,19 @@ describe("cancellation", () => {
     expect(leaving.state()).toBe("rejected");
     expect(staying.state()).toBe("pending");
     await h.clock.advance(1_000);
-    expect(await staying).toEqual({ kind: "points", points: expectedPoints("eth", "PRICE", WINDOW.startDate, WINDOW.endDate) });
+    expect(await staying).toEqual({
+      kind: "points",
+      points: expectedPoints("eth", "PRICE", WINDOW.startDate, WINDOW.endDate),
+    });
     expect(h.service.aborted).toHaveLength(0);
   });
 
   it("keeps a batched request alive while any of its callers waits, and aborts it when the last one leaves", async () => {
     const h = harness(seriesHandler({ delayMs: 1_000 }));
     const controllers = [new AbortController(), new AbortController(), new AbortController()];
-    const promises = ["eth", "sol", "btc"].map((symbol, i) => track(h.client.getSeries({ ...ETH, symbol }, { signal: controllers[i]!.signal })));
+    const promises = ["eth", "sol", "btc"].map((symbol, i) =>
+      track(h.client.getSeries({ ...ETH, symbol }, { signal: controllers[i]!.signal })),
+    );
     await h.clock.advance(100);
     expect(h.service.calls).toHaveLength(1);
     controllers[0]!.abort();
@@ -106,7 +111,12 @@ describe("cancellation", () => {
   it("cancels a part of a split window and so the whole call", async () => {
     const h = harness(seriesHandler({ delayMs: 1_000 }));
     const controller = new AbortController();
-    const p = track(h.client.getSeries({ symbol: "eth", metric: "PRICE", startDate: "2019-01-01", endDate: "2024-12-31" }, { signal: controller.signal }));
+    const p = track(
+      h.client.getSeries(
+        { symbol: "eth", metric: "PRICE", startDate: "2019-01-01", endDate: "2024-12-31" },
+        { signal: controller.signal },
+      ),
+    );
     await h.clock.advance(100);
     controller.abort();
     await h.clock.advance(0);

@@ -20,11 +20,19 @@ const catalogService: Handler = (req) => {
     case "/api/supported-metrics/":
       return { body: { metrics: [{ FEES: { label: "Fees", unit: "CURRENCY", aggregation_type: "SUM" } }] } };
     case "/api/insights/streaks/":
-      return { body: { rows: [{ ENTITY_ID: "eth", FLAG: "streak_weekly", SPARKLINE: [{ date: "2025-01-01", value: 1 }] }] } };
+      return {
+        body: { rows: [{ ENTITY_ID: "eth", FLAG: "streak_weekly", SPARKLINE: [{ date: "2025-01-01", value: 1 }] }] },
+      };
     case "/api/flows/top/": {
       const type = req.params.get("flowType")!;
       if (type === "netflow") {
-        return { body: { netflow: Object.fromEntries(Object.keys(flows.inflow!).map((c) => [c, flows.inflow![c]! - flows.outflow![c]!])) } };
+        return {
+          body: {
+            netflow: Object.fromEntries(
+              Object.keys(flows.inflow!).map((c) => [c, flows.inflow![c]! - flows.outflow![c]!]),
+            ),
+          },
+        };
       }
       return { body: { [type]: flows[type] } };
     }
@@ -70,17 +78,28 @@ describe("catalogs, feeds and flows", () => {
 
   it("asks one request per flow type and merges them", async () => {
     const h = harness(catalogService);
-    const result = await h.client.getFlows({ sourceChains: ["ethereum", "solana"], flowTypes: ["inflow", "outflow", "netflow"], startDate: "2025-01-01", endDate: "2025-01-31" });
+    const result = await h.client.getFlows({
+      sourceChains: ["ethereum", "solana"],
+      flowTypes: ["inflow", "outflow", "netflow"],
+      startDate: "2025-01-01",
+      endDate: "2025-01-31",
+    });
     expect(result.inflow).toEqual(flows.inflow);
     expect(result.outflow).toEqual(flows.outflow);
-    for (const chain of ["ethereum", "solana"]) expect(result.netflow![chain]).toBe(flows.inflow![chain]! - flows.outflow![chain]!);
+    for (const chain of ["ethereum", "solana"])
+      expect(result.netflow![chain]).toBe(flows.inflow![chain]! - flows.outflow![chain]!);
     expect(h.service.calls.map((c) => c.params.get("flowType")).sort()).toEqual(["inflow", "netflow", "outflow"]);
     for (const call of h.service.calls) {
       expect(call.params.get("breakdown")).toBe("chains");
       expect(call.params.get("sourceChains")).toBe("ethereum,solana");
     }
     // Cached per flow type.
-    await h.client.getFlows({ sourceChains: ["ethereum", "solana"], flowTypes: ["inflow"], startDate: "2025-01-01", endDate: "2025-01-31" });
+    await h.client.getFlows({
+      sourceChains: ["ethereum", "solana"],
+      flowTypes: ["inflow"],
+      startDate: "2025-01-01",
+      endDate: "2025-01-31",
+    });
     expect(h.service.calls).toHaveLength(3);
   });
 });

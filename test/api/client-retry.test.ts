@@ -35,8 +35,18 @@ describe("retries", () => {
   });
 
   it.each([
-    ["a dropped connection", "reset" as const, NetworkError, "Could not reach the market-data service at https://md.example.test/api/data/api/PRICE/: connection reset; retried 4 times."],
-    ["a 429 without Retry-After", { status: 429 }, RateLimitError, "Rate limited by the market-data service (HTTP 429); retried 4 times."],
+    [
+      "a dropped connection",
+      "reset" as const,
+      NetworkError,
+      "Could not reach the market-data service at https://md.example.test/api/data/api/PRICE/: connection reset; retried 4 times.",
+    ],
+    [
+      "a 429 without Retry-After",
+      { status: 429 },
+      RateLimitError,
+      "Rate limited by the market-data service (HTTP 429); retried 4 times.",
+    ],
     ["truncated JSON", { body: '{"data":' }, BadResponseError, undefined],
   ])("retries %s, then fails with a clear message", async (_name, failure, type, message) => {
     const h = harness(() => failure);
@@ -67,7 +77,9 @@ describe("retries", () => {
     await h.clock.runAll();
     const error = await p;
     expect(error).toBeInstanceOf(RateLimitError);
-    expect((error as Error).message).toBe("Rate limited by the market-data service (HTTP 429); the service asked to wait 600 s.");
+    expect((error as Error).message).toBe(
+      "Rate limited by the market-data service (HTTP 429); the service asked to wait 600 s.",
+    );
     expect(h.service.calls).toHaveLength(1);
   });
 
@@ -90,7 +102,7 @@ describe("retries", () => {
     const h = harness(() => ({ status: 401, body: { detail: "Invalid API key" } }));
     const p = h.client.getSeries({ symbol: "eth", metric: "PRICE", ...WINDOW }).catch((e: unknown) => e);
     await h.clock.runAll();
-    expect((await p as Error).message).toBe(
+    expect(((await p) as Error).message).toBe(
       "The market-data service rejected the API key (HTTP 401: Invalid API key). Enter a valid key in the Market Data pane.",
     );
   });
@@ -101,7 +113,9 @@ describe("retries", () => {
     await h.clock.runAll();
     const error = await p;
     expect(error).toBeInstanceOf(BadResponseError);
-    expect((error as Error).message).toBe("The market-data service sent a malformed response: expected { data: { symbols: { … } } }.");
+    expect((error as Error).message).toBe(
+      "The market-data service sent a malformed response: expected { data: { symbols: { … } } }.",
+    );
     expect(h.service.calls).toHaveLength(1);
     expect(h.client.counters().failures).toBe(1);
   });
@@ -146,13 +160,17 @@ describe("concurrency", () => {
       open += 1;
       peak = Math.max(peak, open);
       const reply = ok(req) as { body: unknown };
-      return new Promise((resolve) => setTimeout(() => {
-        open -= 1;
-        resolve(reply);
-      }, 5));
+      return new Promise((resolve) =>
+        setTimeout(() => {
+          open -= 1;
+          resolve(reply);
+        }, 5),
+      );
     };
     const h = harness(slow, { concurrency: 3, maxSymbolsPerRequest: 1, batchDelayMs: 0 });
-    const promises = Array.from({ length: 10 }, (_, i) => h.client.getSeries({ symbol: `s${i}`, metric: "PRICE", ...WINDOW }));
+    const promises = Array.from({ length: 10 }, (_, i) =>
+      h.client.getSeries({ symbol: `s${i}`, metric: "PRICE", ...WINDOW }),
+    );
     await h.clock.advance(1);
     await Promise.all(promises);
     expect(h.service.calls).toHaveLength(10);
@@ -169,7 +187,16 @@ describe("counters", () => {
     await h.client.getSeries({ symbol: "eth", metric: "PRICE", ...WINDOW });
     const counters = h.client.counters();
     expect(counters).toMatchObject({ requests: 2, cacheHits: 1, retries: 1, failures: 0 });
-    const okBody = JSON.stringify((ok({ url: h.service.calls[1]!.url, path: h.service.calls[1]!.path, params: h.service.calls[1]!.params, at: 0 }) as { body: unknown }).body);
+    const okBody = JSON.stringify(
+      (
+        ok({
+          url: h.service.calls[1]!.url,
+          path: h.service.calls[1]!.path,
+          params: h.service.calls[1]!.params,
+          at: 0,
+        }) as { body: unknown }
+      ).body,
+    );
     expect(counters.bytes).toBe(4 + Buffer.byteLength(okBody));
   });
 });

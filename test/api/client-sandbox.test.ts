@@ -47,9 +47,17 @@ function client(options: Partial<ClientOptions> = {}, logs: string[] = []): Clie
 async function settleWithin<T>(promises: Promise<T>[], ms: number): Promise<PromiseSettledResult<T>[]> {
   let timer: NodeJS.Timeout | undefined;
   const pending = new Set(promises.map((_, i) => i));
-  promises.forEach((p, i) => p.then(() => pending.delete(i), () => pending.delete(i)));
+  promises.forEach((p, i) =>
+    p.then(
+      () => pending.delete(i),
+      () => pending.delete(i),
+    ),
+  );
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${pending.size} of ${promises.length} promises still pending after ${ms} ms`)), ms);
+    timer = setTimeout(
+      () => reject(new Error(`${pending.size} of ${promises.length} promises still pending after ${ms} ms`)),
+      ms,
+    );
   });
   try {
     return await Promise.race([Promise.allSettled(promises), timeout]);
@@ -92,9 +100,19 @@ beforeAll(async () => {
   const equities = assets.filter((a) => a.symbol.startsWith("eq-")).map((a) => a.symbol);
   const recent = { startDate: "2025-04-01", endDate: TODAY };
   workload = [
-    ...crypto.slice(0, 30).flatMap((symbol) => ["FEES", "DAU", "PRICE"].map((metric) => ({ symbol, metric, ...recent }))),
+    ...crypto
+      .slice(0, 30)
+      .flatMap((symbol) => ["FEES", "DAU", "PRICE"].map((metric) => ({ symbol, metric, ...recent }))),
     ...equities.slice(0, 10).map((symbol) => ({ symbol, metric: "PRICE", ...recent })),
-    ...equities.slice(0, 3).map((symbol) => ({ symbol, metric: "TOTAL_REVENUE", startDate: "2023-01-01", endDate: TODAY, granularity: "QUARTER" as const })),
+    ...equities
+      .slice(0, 3)
+      .map((symbol) => ({
+        symbol,
+        metric: "TOTAL_REVENUE",
+        startDate: "2023-01-01",
+        endDate: TODAY,
+        granularity: "QUARTER" as const,
+      })),
     { symbol: crypto[0]!, metric: "FEES", startDate: "2019-01-01", endDate: TODAY }, // > 1,000 days: split
     { symbol: crypto[1]!, metric: "PRICE", startDate: "2018-01-01", endDate: TODAY, granularity: "WEEK" },
     { symbol: "no-such-asset", metric: "PRICE", ...recent }, // a message string
@@ -107,7 +125,10 @@ beforeAll(async () => {
 describe("against the sandbox", () => {
   it("answers a fault-free workload exactly, in few requests", async () => {
     const c = client();
-    const results = await settleWithin(workload.map((r) => c.getSeries(r)), 20_000);
+    const results = await settleWithin(
+      workload.map((r) => c.getSeries(r)),
+      20_000,
+    );
     results.forEach((r, i) => {
       expect(r.status).toBe("fulfilled");
       expect((r as PromiseFulfilledResult<SeriesResult>).value).toEqual(expected[i]);
@@ -118,11 +139,20 @@ describe("against the sandbox", () => {
   });
 
   it("gives every caller the right answer or a clear error under 5xx, 429, dropped connections and bad JSON", async () => {
-    sandbox.setFaults({ serverErrorRate: 0.15, rateLimitRate: 0.1, retryAfterSeconds: 0, dropRate: 0.1, badJsonRate: 0.1 });
+    sandbox.setFaults({
+      serverErrorRate: 0.15,
+      rateLimitRate: 0.1,
+      retryAfterSeconds: 0,
+      dropRate: 0.1,
+      badJsonRate: 0.1,
+    });
     const logs: string[] = [];
     // Small requests, so that there are many of them and many faults.
     const c = client({ maxSymbolsPerRequest: 3 }, logs);
-    const results = await settleWithin(workload.map((r) => c.getSeries(r)), 30_000);
+    const results = await settleWithin(
+      workload.map((r) => c.getSeries(r)),
+      30_000,
+    );
     let correct = 0;
     results.forEach((r, i) => {
       if (r.status === "fulfilled") {
@@ -143,13 +173,31 @@ describe("against the sandbox", () => {
   });
 
   it.each<[string, Parameters<SandboxHandle["setFaults"]>[0], new (...args: never[]) => MarketDataError, RegExp]>([
-    ["every connection dropped", { dropRate: 1 }, NetworkError, /^Could not reach the market-data service at http:\/\/127\.0\.0\.1:\d+\/data\/api\/[A-Z_,]+\/: .+; retried 2 times\.$/],
-    ["every body cut short", { badJsonRate: 1 }, BadResponseError, /^The market-data service sent an unreadable response .+; retried 2 times\.$/],
-    ["every request rate limited", { rateLimitRate: 1, retryAfterSeconds: 0 }, RateLimitError, /^Rate limited by the market-data service \(HTTP 429: Rate limit exceeded .+\); retried 2 times\.$/],
+    [
+      "every connection dropped",
+      { dropRate: 1 },
+      NetworkError,
+      /^Could not reach the market-data service at http:\/\/127\.0\.0\.1:\d+\/data\/api\/[A-Z_,]+\/: .+; retried 2 times\.$/,
+    ],
+    [
+      "every body cut short",
+      { badJsonRate: 1 },
+      BadResponseError,
+      /^The market-data service sent an unreadable response .+; retried 2 times\.$/,
+    ],
+    [
+      "every request rate limited",
+      { rateLimitRate: 1, retryAfterSeconds: 0 },
+      RateLimitError,
+      /^Rate limited by the market-data service \(HTTP 429: Rate limit exceeded .+\); retried 2 times\.$/,
+    ],
   ])("rejects every caller clearly when %s, leaving none pending", async (_name, faults, type, message) => {
     sandbox.setFaults(faults);
     const c = client({ retries: 2 });
-    const results = await settleWithin(workload.slice(0, 20).map((r) => c.getSeries(r)), 20_000);
+    const results = await settleWithin(
+      workload.slice(0, 20).map((r) => c.getSeries(r)),
+      20_000,
+    );
     for (const r of results) {
       expect(r.status).toBe("rejected");
       const reason = (r as PromiseRejectedResult).reason as Error;
@@ -174,8 +222,16 @@ describe("against the sandbox", () => {
   it("isolates a refused caller: a financial at DAY fails alone, its batch-mates succeed", async () => {
     const c = client();
     const good = workload.slice(0, 6).map((r) => ({ ...r }));
-    const bad: SeriesRequest = { symbol: good[0]!.symbol, metric: "NET_INCOME", startDate: good[0]!.startDate!, endDate: good[0]!.endDate! };
-    const results = await settleWithin([...good, bad].map((r) => c.getSeries(r)), 20_000);
+    const bad: SeriesRequest = {
+      symbol: good[0]!.symbol,
+      metric: "NET_INCOME",
+      startDate: good[0]!.startDate!,
+      endDate: good[0]!.endDate!,
+    };
+    const results = await settleWithin(
+      [...good, bad].map((r) => c.getSeries(r)),
+      20_000,
+    );
     results.slice(0, 6).forEach((r, i) => expect(r).toEqual({ status: "fulfilled", value: expected[i] }));
     const refused = results[6] as PromiseRejectedResult;
     expect(refused.status).toBe("rejected");
@@ -201,7 +257,12 @@ describe("against the sandbox", () => {
       c.getAssets(),
       c.getMetrics("eth"),
       c.getInsights("streaks"),
-      c.getFlows({ sourceChains: ["ethereum", "solana"], flowTypes: ["inflow", "outflow", "netflow"], startDate: "2025-05-01", endDate: TODAY }),
+      c.getFlows({
+        sourceChains: ["ethereum", "solana"],
+        flowTypes: ["inflow", "outflow", "netflow"],
+        startDate: "2025-05-01",
+        endDate: TODAY,
+      }),
     ]);
     expect(assets.length).toBeGreaterThanOrEqual(300);
     expect(metrics.map((m) => m.name)).toContain("PRICE");

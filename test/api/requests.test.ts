@@ -35,12 +35,25 @@ describe("request builders", () => {
     ],
     [
       "flows, one flow type",
-      flowsRequest({ sourceChains: ["ethereum", "solana"], flowType: "inflow", startDate: "2024-01-01", granularity: "DAY" }),
+      flowsRequest({
+        sourceChains: ["ethereum", "solana"],
+        flowType: "inflow",
+        startDate: "2024-01-01",
+        granularity: "DAY",
+      }),
       "https://api.example.com/flows/top/?startDate=2024-01-01&granularity=DAY&sourceChains=ethereum,solana&breakdown=chains&flowType=inflow&APIKey=KEY",
     ],
-    ["supported metrics", supportedMetricsRequest("eq-coin"), "https://api.example.com/supported-metrics/?symbol=eq-coin&APIKey=KEY"],
+    [
+      "supported metrics",
+      supportedMetricsRequest("eq-coin"),
+      "https://api.example.com/supported-metrics/?symbol=eq-coin&APIKey=KEY",
+    ],
     ["asset catalog", assetSymbolsRequest(), "https://api.example.com/asset/symbols/?APIKey=KEY"],
-    ["insight feed", insightsRequest("decline-streaks"), "https://api.example.com/insights/decline-streaks/?APIKey=KEY"],
+    [
+      "insight feed",
+      insightsRequest("decline-streaks"),
+      "https://api.example.com/insights/decline-streaks/?APIKey=KEY",
+    ],
   ])("%s", (_name, request, expected) => {
     expect(requestUrl(BASE, request, "KEY")).toBe(expected);
   });
@@ -69,7 +82,10 @@ describe("request builders", () => {
     ["a date in another format", () => seriesRequest({ symbols: ["eth"], metrics: ["PRICE"], endDate: "01/02/2024" })],
     ["a limit of 0", () => seriesRequest({ symbols: ["eth"], metrics: ["PRICE"], limit: 0 })],
     ["a limit of 1001", () => seriesRequest({ symbols: ["eth"], metrics: ["PRICE"], limit: 1001 })],
-    ["an unknown granularity", () => seriesRequest({ symbols: ["eth"], metrics: ["PRICE"], granularity: "HOUR" as "DAY" })],
+    [
+      "an unknown granularity",
+      () => seriesRequest({ symbols: ["eth"], metrics: ["PRICE"], granularity: "HOUR" as "DAY" }),
+    ],
     ["an unknown flow type", () => flowsRequest({ sourceChains: ["ethereum"], flowType: "sideflow" as "inflow" })],
     ["no source chain", () => flowsRequest({ sourceChains: [], flowType: "inflow" })],
     ["a feed name with a path", () => insightsRequest("../asset/symbols")],
@@ -97,12 +113,17 @@ describe("base URL", () => {
 
   it("builds the same URL with or without a trailing slash", () => {
     const request = assetSymbolsRequest();
-    expect(requestUrl(normalizeBaseUrl("https://h/v1/"), request)).toBe(requestUrl(normalizeBaseUrl("https://h/v1"), request));
+    expect(requestUrl(normalizeBaseUrl("https://h/v1/"), request)).toBe(
+      requestUrl(normalizeBaseUrl("https://h/v1"), request),
+    );
   });
 
-  it.each([[""], ["   "], ["not a url"], ["ftp://host"], ["https://host/?x=1"]])("refuses %j with a ConfigError", (raw) => {
-    expect(() => normalizeBaseUrl(raw)).toThrow(ConfigError);
-  });
+  it.each([[""], ["   "], ["not a url"], ["ftp://host"], ["https://host/?x=1"]])(
+    "refuses %j with a ConfigError",
+    (raw) => {
+      expect(() => normalizeBaseUrl(raw)).toThrow(ConfigError);
+    },
+  );
 });
 
 describe("series URL length", () => {

@@ -12,11 +12,23 @@ const wrap = (symbols: unknown) => ({ data: { symbols } });
 describe("metric-data response", () => {
   it("reads each requested pair", () => {
     const body = wrap({
-      eth: { PRICE: [{ date: "2024-01-01", val: 1 }, { date: "2024-01-02", val: 2 }], FEES: [] },
+      eth: {
+        PRICE: [
+          { date: "2024-01-01", val: 1 },
+          { date: "2024-01-02", val: 2 },
+        ],
+        FEES: [],
+      },
       sol: { PRICE: [{ date: "2024-01-01", val: 3 }] },
     });
     const table = parseSeriesResponse(body, ["eth", "sol"], ["PRICE", "FEES"]);
-    expect(table.get("eth")!.get("PRICE")).toEqual({ kind: "points", points: [{ date: "2024-01-01", val: 1 }, { date: "2024-01-02", val: 2 }] });
+    expect(table.get("eth")!.get("PRICE")).toEqual({
+      kind: "points",
+      points: [
+        { date: "2024-01-01", val: 1 },
+        { date: "2024-01-02", val: 2 },
+      ],
+    });
     expect(table.get("eth")!.get("FEES")).toEqual({ kind: "points", points: [] });
     expect(table.get("sol")!.get("PRICE")).toEqual({ kind: "points", points: [{ date: "2024-01-01", val: 3 }] });
     // Absent metric → empty series, as the description allows.
@@ -24,10 +36,21 @@ describe("metric-data response", () => {
   });
 
   it.each([
-    ["a message string in place of one series", wrap({ eth: { PRICE: "Metric PRICE is not available for eth" } }), "Metric PRICE is not available for eth"],
-    ["a message string in place of a whole symbol", wrap({ eth: "Symbol eth is not in the asset catalog" }), "Symbol eth is not in the asset catalog"],
+    [
+      "a message string in place of one series",
+      wrap({ eth: { PRICE: "Metric PRICE is not available for eth" } }),
+      "Metric PRICE is not available for eth",
+    ],
+    [
+      "a message string in place of a whole symbol",
+      wrap({ eth: "Symbol eth is not in the asset catalog" }),
+      "Symbol eth is not in the asset catalog",
+    ],
   ])("keeps %s as that pair's message", (_name, body, message) => {
-    expect(parseSeriesResponse(body, ["eth"], ["PRICE"]).get("eth")!.get("PRICE")).toEqual({ kind: "message", message });
+    expect(parseSeriesResponse(body, ["eth"], ["PRICE"]).get("eth")!.get("PRICE")).toEqual({
+      kind: "message",
+      message,
+    });
   });
 
   it("matches keys case-insensitively and tolerates numeric strings, null values, timestamps and disorder", () => {
@@ -42,7 +65,10 @@ describe("metric-data response", () => {
     });
     expect(parseSeriesResponse(body, ["eth"], ["PRICE"]).get("eth")!.get("PRICE")).toEqual({
       kind: "points",
-      points: [{ date: "2024-01-01", val: 1 }, { date: "2024-01-03", val: 3.5 }],
+      points: [
+        { date: "2024-01-01", val: 1 },
+        { date: "2024-01-03", val: 3.5 },
+      ],
     });
   });
 
@@ -61,7 +87,11 @@ describe("metric-data response", () => {
     ["a point with a text value", { eth: { PRICE: [{ date: "2024-01-01", val: "n/a" }] } }],
     ["a symbol that is a number", { eth: 5 }],
   ])("fails only the pair with %s", (_name, symbols) => {
-    const table = parseSeriesResponse(wrap({ ...symbols, sol: { PRICE: [{ date: "2024-01-01", val: 1 }] } }), ["eth", "sol"], ["PRICE"]);
+    const table = parseSeriesResponse(
+      wrap({ ...symbols, sol: { PRICE: [{ date: "2024-01-01", val: 1 }] } }),
+      ["eth", "sol"],
+      ["PRICE"],
+    );
     expect(table.get("eth")!.get("PRICE")).toBeInstanceOf(BadResponseError);
     expect(table.get("sol")!.get("PRICE")).toEqual({ kind: "points", points: [{ date: "2024-01-01", val: 1 }] });
   });
@@ -94,9 +124,22 @@ describe("catalogs and feeds", () => {
     };
     const metrics = parseMetricsResponse(body);
     expect(metrics.map((m) => m.name)).toEqual(["FEES", "DAU"]);
-    expect(metrics[0]).toMatchObject({ name: "FEES", label: "Fees", aggregation_type: "SUM", priority: 2, methodology: "Sum of fees" });
+    expect(metrics[0]).toMatchObject({
+      name: "FEES",
+      label: "Fees",
+      aggregation_type: "SUM",
+      priority: 2,
+      methodology: "Sum of fees",
+    });
     // The older reference's shape: missing fields get neutral values, the newer ones stay absent.
-    expect(metrics[1]).toMatchObject({ name: "DAU", description: "", tags: [], base_metric: null, accepts_date: false, cuts: [] });
+    expect(metrics[1]).toMatchObject({
+      name: "DAU",
+      description: "",
+      tags: [],
+      base_metric: null,
+      accepts_date: false,
+      cuts: [],
+    });
     expect("priority" in metrics[1]!).toBe(false);
   });
 
@@ -120,7 +163,10 @@ describe("catalogs and feeds", () => {
   });
 
   it("reads one flow type", () => {
-    expect(parseFlowsResponse({ netflow: { ethereum: -5, solana: "2.5" } }, "netflow")).toEqual({ ethereum: -5, solana: 2.5 });
+    expect(parseFlowsResponse({ netflow: { ethereum: -5, solana: "2.5" } }, "netflow")).toEqual({
+      ethereum: -5,
+      solana: 2.5,
+    });
   });
 
   it.each([

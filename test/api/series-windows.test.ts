@@ -5,7 +5,15 @@ import type { Granularity, SeriesResult } from "../../src/api/types";
 const TODAY = "2025-06-15";
 
 describe("splitWindow: chunk boundaries per granularity", () => {
-  it.each<[string, Granularity | undefined, string | undefined, string | undefined, { startDate?: string; endDate?: string }[]]>([
+  it.each<
+    [
+      string,
+      Granularity | undefined,
+      string | undefined,
+      string | undefined,
+      { startDate?: string; endDate?: string }[],
+    ]
+  >([
     ["no start date: one request", "DAY", undefined, "2025-01-01", [{ endDate: "2025-01-01" }]],
     ["exactly 1,000 days", "DAY", "2020-01-01", "2022-09-26", [{ startDate: "2020-01-01", endDate: "2022-09-26" }]],
     [
@@ -39,7 +47,13 @@ describe("splitWindow: chunk boundaries per granularity", () => {
         { startDate: "2025-06-23", endDate: "2025-06-23" },
       ],
     ],
-    ["999 weeks from a Monday", "WEEK", "2024-01-01", "2043-02-22", [{ startDate: "2024-01-01", endDate: "2043-02-22" }]],
+    [
+      "999 weeks from a Monday",
+      "WEEK",
+      "2024-01-01",
+      "2043-02-22",
+      [{ startDate: "2024-01-01", endDate: "2043-02-22" }],
+    ],
     [
       "1,000 weeks touched from a Wednesday: cut at a Sunday",
       "WEEK",
@@ -89,10 +103,7 @@ describe("splitWindow: chunk boundaries per granularity", () => {
       "DAY",
       "2020-01-01",
       undefined,
-      [
-        { startDate: "2020-01-01", endDate: "2022-09-26" },
-        { startDate: "2022-09-27" },
-      ],
+      [{ startDate: "2020-01-01", endDate: "2022-09-26" }, { startDate: "2022-09-27" }],
     ],
   ])("%s", (_name, granularity, startDate, endDate, expected) => {
     const window = { ...(startDate ? { startDate } : {}), ...(endDate ? { endDate } : {}) };
@@ -144,7 +155,8 @@ describe("splitWindow: chunk boundaries per granularity", () => {
           const seen = new Set<string>();
           for (const part of parts) {
             const labels = new Set(days(part.startDate!, part.endDate!).map((d) => label(d, g)));
-            if (labels.size > (g === "WEEK" ? max - 1 : max)) throw new Error(`part ${JSON.stringify(part)} holds ${labels.size} periods`);
+            if (labels.size > (g === "WEEK" ? max - 1 : max))
+              throw new Error(`part ${JSON.stringify(part)} holds ${labels.size} periods`);
             for (const l of labels) {
               if (seen.has(l)) throw new Error(`period ${l} split across parts`);
               seen.add(l);
@@ -172,11 +184,18 @@ describe("countPeriods", () => {
 });
 
 describe("mergeParts", () => {
-  const p = (...dates: string[]): SeriesResult => ({ kind: "points", points: dates.map((date, i) => ({ date, val: i })) });
+  const p = (...dates: string[]): SeriesResult => ({
+    kind: "points",
+    points: dates.map((date, i) => ({ date, val: i })),
+  });
 
   it("joins in order without duplicating a boundary date", () => {
     const merged = mergeParts([p("2024-01-01", "2024-01-02"), p("2024-01-02", "2024-01-03")]);
-    expect(merged.kind === "points" && merged.points.map((x) => x.date)).toEqual(["2024-01-01", "2024-01-02", "2024-01-03"]);
+    expect(merged.kind === "points" && merged.points.map((x) => x.date)).toEqual([
+      "2024-01-01",
+      "2024-01-02",
+      "2024-01-03",
+    ]);
   });
 
   it("keeps the points of the parts that have them when another part is a message", () => {

@@ -10,7 +10,14 @@ import {
   ServerError,
   TimeoutError,
 } from "../../src/api/errors";
-import { attempt, errorFromStatus, isAttemptFailure, parseRetryAfter, serviceMessage, type FetchLike } from "../../src/api/transport";
+import {
+  attempt,
+  errorFromStatus,
+  isAttemptFailure,
+  parseRetryAfter,
+  serviceMessage,
+  type FetchLike,
+} from "../../src/api/transport";
 import { FakeClock } from "./helpers/fake-clock";
 import { fakeService, type Handler } from "./helpers/fake-service";
 
@@ -20,8 +27,16 @@ const noHeaders = { get: () => null };
 
 describe("HTTP status → error", () => {
   it.each([
-    [401, AuthError, "The market-data service rejected the API key (HTTP 401: bad key). Enter a valid key in the Market Data pane."],
-    [403, AuthError, "The market-data service rejected the API key (HTTP 403: bad key). Enter a valid key in the Market Data pane."],
+    [
+      401,
+      AuthError,
+      "The market-data service rejected the API key (HTTP 401: bad key). Enter a valid key in the Market Data pane.",
+    ],
+    [
+      403,
+      AuthError,
+      "The market-data service rejected the API key (HTTP 403: bad key). Enter a valid key in the Market Data pane.",
+    ],
     [404, NotFoundError, "The market-data service has nothing at https://h/data/api/PRICE/ (HTTP 404: bad key)."],
     [400, BadRequestError, "The market-data service refused the request (HTTP 400: bad key)."],
     [422, BadRequestError, "The market-data service refused the request (HTTP 422: bad key)."],
@@ -42,7 +57,9 @@ describe("HTTP status → error", () => {
   });
 
   it("falls back to the status text", () => {
-    expect(errorFromStatus(502, "Bad Gateway", "", noHeaders, ctx).message).toBe("The market-data service failed (HTTP 502: Bad Gateway).");
+    expect(errorFromStatus(502, "Bad Gateway", "", noHeaders, ctx).message).toBe(
+      "The market-data service failed (HTTP 502: Bad Gateway).",
+    );
   });
 
   it.each([
@@ -73,15 +90,27 @@ describe("HTTP status → error", () => {
   });
 
   it("carries Retry-After on the rate-limit error", () => {
-    const error = errorFromStatus(429, "", "", { get: (n: string) => (n === "retry-after" ? "3" : null) }, ctx) as RateLimitError;
+    const error = errorFromStatus(
+      429,
+      "",
+      "",
+      { get: (n: string) => (n === "retry-after" ? "3" : null) },
+      ctx,
+    ) as RateLimitError;
     expect(error.retryAfterMs).toBe(3000);
   });
 });
 
 describe("one attempt", () => {
-  async function run(handler: Handler | FetchLike, options: { timeoutMs?: number; signal?: AbortSignal; advance?: number } = {}) {
+  async function run(
+    handler: Handler | FetchLike,
+    options: { timeoutMs?: number; signal?: AbortSignal; advance?: number } = {},
+  ) {
     const clock = new FakeClock();
-    const fetch = typeof handler === "function" && handler.length === 2 ? (handler as FetchLike) : fakeService(clock, handler as Handler).fetch;
+    const fetch =
+      typeof handler === "function" && handler.length === 2
+        ? (handler as FetchLike)
+        : fakeService(clock, handler as Handler).fetch;
     const promise = attempt("https://h/data/api/PRICE/?symbols=eth&APIKey=" + KEY, {
       fetch,
       timers: clock,
@@ -112,7 +141,9 @@ describe("one attempt", () => {
   it("maps a dropped connection to a NetworkError naming the cause, without the key", async () => {
     const error = errorOf(await run(() => "reset" as const));
     expect(error).toBeInstanceOf(NetworkError);
-    expect(error.message).toBe("Could not reach the market-data service at https://h/data/api/PRICE/: connection reset.");
+    expect(error.message).toBe(
+      "Could not reach the market-data service at https://h/data/api/PRICE/: connection reset.",
+    );
   });
 
   it("maps a browser's opaque failure to a NetworkError that suggests the likely causes", async () => {
