@@ -47,6 +47,7 @@ export async function writeRefreshOnOpen(
       on
         ? `Refresh on open is saved, but Excel could not be told to load the add-in with this workbook (${reason}). Open the Market Data pane after opening the workbook to refresh it.`
         : `Refresh on open is off, but Excel could not stop loading the add-in with this workbook (${reason}).`,
+      { cause: error },
     );
   }
 }

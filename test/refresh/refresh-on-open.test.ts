@@ -1,0 +1,181 @@
+/**
+ * Refresh on open and the controller the pane uses. The document settings,
+ * `Office.addin` and the StartupBehavior enum are office-addin-mock objects;
+ * the cells are the recorded workbook stand-in (see workbook-stand-in.ts).
+ */
+import { OfficeMockObject } from "office-addin-mock";
+import { OfficeApp } from "office-addin-manifest";
+import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
+import { RefreshController, SIGN_IN_TO_REFRESH } from "../../src/refresh/refresh-controller";
+import { REFRESH_ON_OPEN_SETTING, type KeySource } from "../../src/refresh/refresh-on-open";
+import { compsWorkbook } from "./recordings";
+import { installWorkbookStandIn } from "./workbook-stand-in";
+
+// jest.config.js maps office-addin-manifest to an empty stub (its ESM-only dependencies do not load
+// under jest), but office-addin-mock reads its OfficeApp enum when it builds a mock. That enum's file
+// has no dependencies, so it stands in for the package here.
+jest.mock("office-addin-manifest", () => jest.requireActual("office-addin-manifest/lib/officeApp"));
+
+interface OfficeCalls {
+  saved: Record<string, unknown>[];
+  startup: string[];
+}
+
+function officeMock(initial: Record<string, unknown>, options: { startupFails?: string } = {}) {
+  const store: Record<string, unknown> = { ...initial };
+  const calls: OfficeCalls = { saved: [], startup: [] };
+  const mock = new OfficeMockObject({
+    context: {
+      document: {
+        settings: {
+          get: (name: string) => (name in store ? store[name] : null),
+          set: (name: string, value: unknown) => void (store[name] = value),
+          saveAsync: (callback: (result: { status: string }) => void) => {
+            calls.saved.push({ ...store });
+            setTimeout(() => callback({ status: "succeeded" }), 0);
+          },
+        },
+      },
+      requirements: { isSetSupported: () => true },
+    },
+    addin: {
+      setStartupBehavior: async (behavior: string) => {
+        if (options.startupFails) throw new Error(options.startupFails);
+        calls.startup.push(behavior);
+      },
+    },
+    StartupBehavior: { load: "Load", none: "None" },
+    // The common API (settings, addin) has no load/sync; office-addin-mock models that as its Outlook mode.
+  }, OfficeApp.Outlook);
+  return { mock, calls };
+}
+
+const KEYS: Record<string, KeySource> = {
+  user: { apiKey: "user-entered-key", usingDefaultKey: false },
+  demo: { apiKey: "md-sandbox-demo", usingDefaultKey: true },
+  none: { apiKey: "", usingDefaultKey: true },
+};
+
+function setUp(options: { refreshOnOpen?: boolean; key?: keyof typeof KEYS; startupFails?: string } = {}) {
+  const fixture = compsWorkbook({ afterMs: 5 });
+  const excelGlobals: Record<string, unknown> = {};
+  const standIn = installWorkbookStandIn(excelGlobals, fixture.recording);
+  const initial = options.refreshOnOpen === undefined ? {} : { [REFRESH_ON_OPEN_SETTING]: options.refreshOnOpen };
+  const { mock, calls } = officeMock(initial, { startupFails: options.startupFails });
+  const workbook = createExcelWorkbook({ Excel: excelGlobals.Excel, Office: mock } as unknown as ExcelWorkbookGlobals);
+  let cacheClears = 0;
+  const controller = new RefreshController({
+    workbook,
+    clearCache: () => void (cacheClears += 1),
+    readKey: async () => KEYS[options.key ?? "user"],
+    refreshOptions: { pollMs: 5 },
+  });
+  return { fixture, standIn, calls, controller, cacheClears: () => cacheClears };
+}
+
+describe("refresh on open: the switch", () => {
+  it("is off for a workbook that never set it", () => {
+    expect(setUp().controller.getRefreshOnOpen()).toBe(false);
+  });
+
+  it("reads the workbook's saved choice", () => {
+    expect(setUp({ refreshOnOpen: true }).controller.getRefreshOnOpen()).toBe(true);
+  });
+
+  it("on: saves md.refreshOnOpen in the document and asks Office to load the add-in with it", async () => {
+    const { controller, calls } = setUp();
+    expect(await controller.setRefreshOnOpen(true)).toBe(true);
+    expect(calls.saved).toEqual([{ [REFRESH_ON_OPEN_SETTING]: true }]);
+    expect(calls.startup).toEqual(["Load"]);
+    expect(controller.getState()).toMatchObject({ refreshOnOpen: true, error: null, busy: null });
+  });
+
+  it("off: saves false and sets the startup behaviour back to none", async () => {
+    const { controller, calls } = setUp({ refreshOnOpen: true });
+    expect(await controller.setRefreshOnOpen(false)).toBe(true);
+    expect(calls.saved).toEqual([{ [REFRESH_ON_OPEN_SETTING]: false }]);
+    expect(calls.startup).toEqual(["None"]);
+    expect(controller.getRefreshOnOpen()).toBe(false);
+  });
+
+  it("when Office cannot change the startup behaviour, keeps the saved choice and says what to do", async () => {
+    const { controller, calls } = setUp({ startupFails: "SharedRuntime 1.1 is not supported" });
+    expect(await controller.setRefreshOnOpen(true)).toBe(false);
+    expect(calls.saved).toEqual([{ [REFRESH_ON_OPEN_SETTING]: true }]);
+    expect(controller.getState().refreshOnOpen).toBe(true);
+    expect(controller.getState().error).toMatch(/SharedRuntime 1\.1 is not supported.*Open the Market Data pane/);
+  });
+});
+
+describe("refresh on open: when the workbook opens", () => {
+  it.each([
+    { refreshOnOpen: true, key: "user", refreshes: true, signIn: false },
+    { refreshOnOpen: true, key: "demo", refreshes: false, signIn: true },
+    { refreshOnOpen: true, key: "none", refreshes: false, signIn: true },
+    { refreshOnOpen: false, key: "user", refreshes: false, signIn: false },
+    { refreshOnOpen: false, key: "none", refreshes: false, signIn: false },
+  ] as const)("refresh on open $refreshOnOpen, $key key → refreshes: $refreshes, sign in: $signIn", async ({ refreshOnOpen, key, refreshes, signIn }) => {
+    const { fixture, standIn, controller, cacheClears } = setUp({ refreshOnOpen, key });
+    const report = await controller.runOnOpen();
+
+    expect(controller.getState().signInRequired).toBe(signIn);
+    if (refreshes) {
+      expect(report?.cells).toBe(fixture.md.filter((c) => c.sheet !== "Locked").length);
+      expect(controller.getState().lastRefreshTrigger).toBe("open");
+      expect(cacheClears()).toBe(1);
+    } else {
+      expect(report).toBeNull();
+      expect(standIn.log.formulaWrites).toEqual([]);
+      expect(cacheClears()).toBe(0);
+      // The values saved in the file stay.
+      for (const c of fixture.md) expect(standIn.cell(c.sheet, c.address).value).toBe(c.cell.spill ? c.cell.spill[0][0] : c.cell.value);
+    }
+  });
+});
+
+describe("the refresh controller", () => {
+  it("refuses to refresh with no key at all, so saved values are not replaced by errors", async () => {
+    const { standIn, controller } = setUp({ key: "none" });
+    expect(await controller.refreshAll()).toBeNull();
+    expect(controller.getState()).toMatchObject({ signInRequired: true, error: SIGN_IN_TO_REFRESH });
+    expect(standIn.log.formulaWrites).toEqual([]);
+  });
+
+  it("refreshes on request with the build's demo key (the user asked for it)", async () => {
+    const { controller } = setUp({ key: "demo" });
+    const report = await controller.refreshAll("pane");
+    expect(report?.cells).toBeGreaterThan(0);
+    expect(controller.getState()).toMatchObject({ lastRefreshTrigger: "pane", signInRequired: false, busy: null });
+  });
+
+  it("joins a refresh already running instead of starting another", async () => {
+    const { fixture, standIn, controller } = setUp();
+    const [a, b] = await Promise.all([controller.refreshAll("pane"), controller.refreshAll("ribbon")]);
+    expect(a).toBe(b);
+    expect(standIn.log.formulaWrites).toHaveLength(fixture.md.filter((c) => c.sheet !== "Locked").length);
+  });
+
+  it("tells subscribers as it goes, with a new state object each time", async () => {
+    const { controller } = setUp();
+    const seen: { busy: string | null; phase?: string }[] = [];
+    const states = new Set<unknown>();
+    const unsubscribe = controller.subscribe(() => {
+      const state = controller.getState();
+      states.add(state);
+      seen.push({ busy: state.busy, phase: state.progress?.phase });
+    });
+    await controller.refreshAll();
+    unsubscribe();
+    expect(seen[0].busy).toBe("refresh");
+    expect(seen.some((s) => s.phase === "calculating")).toBe(true);
+    expect(seen[seen.length - 1].busy).toBeNull();
+    expect(states.size).toBe(seen.length);
+  });
+
+  it("has no workbook outside Excel and says so", async () => {
+    const controller = new RefreshController({ workbook: null, clearCache: () => {}, readKey: async () => KEYS.user });
+    expect(controller.getState().available).toBe(false);
+    expect(await controller.refreshAll()).toBeNull();
+    expect(controller.getState().error).toMatch(/Open this pane in Excel/);
+  });
+});
