@@ -21,6 +21,8 @@ export type MarketDataErrorKind =
 
 export interface MarketDataErrorDetails {
   status?: number;
+  /** How long the service asked to wait before a retry (`Retry-After` on a 429 or 503). */
+  retryAfterMs?: number;
   /** Overrides the kind's default (only bad-response uses this: truncated JSON is worth a retry, a wrong shape is not). */
   retryable?: boolean;
 }
@@ -30,6 +32,7 @@ export class MarketDataError extends Error {
   readonly status?: number;
   /** Whether sending the same request again may succeed. */
   readonly retryable: boolean;
+  readonly retryAfterMs?: number;
   /** How many times the request was retried before this error was final. */
   retries = 0;
 
@@ -39,6 +42,7 @@ export class MarketDataError extends Error {
     this.kind = kind;
     this.retryable = details.retryable ?? retryable;
     if (details.status !== undefined) this.status = details.status;
+    if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
   }
 }
 
@@ -68,11 +72,9 @@ export class BadRequestError extends MarketDataError {
 
 /** 429. `retryAfterMs` is what the service asked for, when it said. */
 export class RateLimitError extends MarketDataError {
-  readonly retryAfterMs?: number;
-  constructor(message: string, details: MarketDataErrorDetails & { retryAfterMs?: number } = {}) {
+  constructor(message: string, details?: MarketDataErrorDetails) {
     super("rate-limit", message, true, details);
     this.name = "RateLimitError";
-    if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
   }
 }
 

@@ -5,7 +5,7 @@
  * the many batched requests one recalculation sends, instead of having them
  * all come back at the same instant.
  */
-import { RateLimitError, type MarketDataError } from "./errors";
+import type { MarketDataError } from "./errors";
 
 export interface RetryPolicy {
   /** Retries after the first attempt (0 = never retry). */
@@ -30,7 +30,8 @@ export function decideRetry(
   if (!error.retryable || retryIndex >= policy.retries) return { retry: false };
   const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** retryIndex);
   const jittered = Math.round(random() * ceiling);
-  if (error instanceof RateLimitError && error.retryAfterMs !== undefined) {
+  // Retry-After comes with a 429, and sometimes with a 503 (RFC 9110 §10.2.3).
+  if (error.retryAfterMs !== undefined) {
     if (error.retryAfterMs > policy.retryAfterMaxMs) {
       return { retry: false, reason: `the service asked to wait ${Math.ceil(error.retryAfterMs / 1000)} s` };
     }

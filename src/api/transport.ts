@@ -192,13 +192,13 @@ export function errorFromStatus(
       status,
     });
   }
+  const retryAfterMs = parseRetryAfter(headers.get("retry-after"), o.now());
+  const details = retryAfterMs === undefined ? { status } : { status, retryAfterMs };
   if (status === 429) {
-    const retryAfterMs = parseRetryAfter(headers.get("retry-after"), o.now());
-    const details = retryAfterMs === undefined ? { status } : { status, retryAfterMs };
     return new RateLimitError(text(`Rate limited by the market-data service (HTTP 429${detail}).`), details);
   }
   if (status >= 500) {
-    return new ServerError(text(`The market-data service failed (HTTP ${status}${detail}).`), { status });
+    return new ServerError(text(`The market-data service failed (HTTP ${status}${detail}).`), details);
   }
   return new BadRequestError(text(`The market-data service refused the request (HTTP ${status}${detail}).`), {
     status,

@@ -71,6 +71,14 @@ describe("retries", () => {
     expect(gaps(h.service.calls.map((c) => c.at))).toEqual([expectedMs - (header === "3" ? 0 : 10)]);
   });
 
+  it("honours Retry-After on a 503 too", async () => {
+    const h = harness(failFirst(1, { status: 503, headers: { "Retry-After": "2" } }));
+    const p = h.client.getSeries({ symbol: "eth", metric: "PRICE", ...WINDOW });
+    await h.clock.runAll();
+    await p;
+    expect(gaps(h.service.calls.map((c) => c.at))).toEqual([2000]);
+  });
+
   it("gives up at once when Retry-After exceeds the cap", async () => {
     const h = harness(() => ({ status: 429, headers: { "Retry-After": "600" } }), { retryAfterMaxMs: 30_000 });
     const p = h.client.getSeries({ symbol: "eth", metric: "PRICE", ...WINDOW }).catch((e: unknown) => e);

@@ -104,15 +104,13 @@ beforeAll(async () => {
       .slice(0, 30)
       .flatMap((symbol) => ["FEES", "DAU", "PRICE"].map((metric) => ({ symbol, metric, ...recent }))),
     ...equities.slice(0, 10).map((symbol) => ({ symbol, metric: "PRICE", ...recent })),
-    ...equities
-      .slice(0, 3)
-      .map((symbol) => ({
-        symbol,
-        metric: "TOTAL_REVENUE",
-        startDate: "2023-01-01",
-        endDate: TODAY,
-        granularity: "QUARTER" as const,
-      })),
+    ...equities.slice(0, 3).map((symbol) => ({
+      symbol,
+      metric: "TOTAL_REVENUE",
+      startDate: "2023-01-01",
+      endDate: TODAY,
+      granularity: "QUARTER" as const,
+    })),
     { symbol: crypto[0]!, metric: "FEES", startDate: "2019-01-01", endDate: TODAY }, // > 1,000 days: split
     { symbol: crypto[1]!, metric: "PRICE", startDate: "2018-01-01", endDate: TODAY, granularity: "WEEK" },
     { symbol: "no-such-asset", metric: "PRICE", ...recent }, // a message string
