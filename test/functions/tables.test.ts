@@ -1,0 +1,151 @@
+import { BadRequestError } from "../../src/api/errors";
+import type { InsightCard, SeriesRequest } from "../../src/api/types";
+import { errorCell } from "../../src/core/cell";
+import { NoDataError } from "../../src/core/errors";
+import { isoToSerial } from "../../src/core/excel-date";
+import { assetsTable, metricsTable } from "../../src/functions/catalogs";
+import { flowsTable } from "../../src/functions/flows";
+import { insightsTable } from "../../src/functions/insights";
+import { supplyTable } from "../../src/functions/supply";
+import { descriptor, fakeContext, fakePoints } from "./fake-client";
+
+describe("MD.FLOWS orchestration", () => {
+  it("asks for the chains, window and flow types, and shapes the answer", async () => {
+    const ctx = fakeContext();
+    ctx.client.flows = { inflow: { ethereum: 5, solana: 9 }, outflow: { ethereum: 1, solana: 2 } };
+    const table = await flowsTable(ctx, {
+      sourceChains: "Ethereum, solana",
+      start: "-7D",
+      end: null,
+      flowType: "inflow,outflow",
+      options: "headers=false",
+    });
+    expect(ctx.client.otherCalls[0].args[0]).toEqual({
+      sourceChains: ["ethereum", "solana"],
+      flowTypes: ["inflow", "outflow"],
+      startDate: "2024-05-03",
+    });
+    expect(table).toEqual([
+      ["solana", 9, 2],
+      ["ethereum", 5, 1],
+    ]);
+  });
+
+  it("sends a granularity only when one is given", async () => {
+    const ctx = fakeContext();
+    ctx.client.flows = { netflow: { ethereum: 1 } };
+    await flowsTable(ctx, { sourceChains: "ethereum", granularity: "m" });
+    expect(ctx.client.otherCalls[0].args[0]).toEqual({
+      sourceChains: ["ethereum"],
+      flowTypes: ["netflow"],
+      granularity: "MONTH",
+    });
+  });
+
+  it("names source_chains in its argument errors", async () => {
+    await expect(flowsTable(fakeContext(), { sourceChains: null })).rejects.toThrow(/^source_chains: no symbol given/);
+  });
+});
+
+describe("MD.ASSETS and MD.METRICS orchestration", () => {
+  it("filters the catalog by search and type", async () => {
+    const ctx = fakeContext();
+    ctx.client.assets = [
+      { platform_id: "ethereum", symbol: "eth", title: "Ethereum", aggregator_id: "ethereum", color: "#111111" },
+      { platform_id: "eq-aapl", symbol: "eq-aapl", title: "Apple", aggregator_id: null, color: "#222222" },
+    ];
+    expect(await assetsTable(ctx, { search: null, type: "equity" })).toEqual([
+      ["platform_id", "symbol", "title", "aggregator_id", "color"],
+      ["eq-aapl", "eq-aapl", "Apple", "", "#222222"],
+    ]);
+    await expect(assetsTable(ctx, { search: "nothing", type: null })).rejects.toThrow(NoDataError);
+  });
+
+  it("lists a symbol's metrics, asking the catalog for that symbol", async () => {
+    const ctx = fakeContext();
+    ctx.client.metrics["eq-aapl"] = [descriptor("PRICE", "LAST"), descriptor("TOTAL_REVENUE", "SUM")];
+    const table = await metricsTable(ctx, { symbol: "EQ-AAPL", search: "revenue" });
+    expect(ctx.client.otherCalls[0].args).toEqual(["eq-aapl"]);
+    expect(table.map((row) => row[0])).toEqual(["Metric", "TOTAL_REVENUE"]);
+  });
+});
+
+describe("MD.INSIGHTS orchestration", () => {
+  it("maps the feed name to its path segment and filters the cards", async () => {
+    const ctx = fakeContext();
+    const card = {
+      ENTITY_ID: "eth",
+      METRIC_NAME: "FEES",
+      FLAG: "decline_streak_weekly",
+      DURATION: 3,
+      START_VALUE: 10,
+      END_VALUE: 5,
+      PERIOD_START_DATE: "2024-04-01",
+      PERIOD_END_DATE: "2024-04-22",
+    } as InsightCard;
+    ctx.client.insights["decline-streaks"] = [card, { ...card, ENTITY_ID: "sol", FLAG: "decline_streak_monthly" }];
+    const table = await insightsTable(ctx, { feed: "DECLINE-STREAKS", search: null, flag: "weekly" });
+    expect(ctx.client.otherCalls[0].args).toEqual(["decline-streaks"]);
+    expect(table.slice(1)).toEqual([
+      ["eth", "FEES", "decline_streak_weekly", 3, isoToSerial("2024-04-01"), isoToSerial("2024-04-22"), 10, 5, -0.5],
+    ]);
+  });
+});
+
+describe("MD.SUPPLY orchestration", () => {
+  const PARTS = [
+    "STABLECOIN_SUPPLY_TOTAL",
+    "STABLECOIN_SUPPLY_BRIDGED",
+    "STABLECOIN_SUPPLY_PREMINT",
+    "STABLECOIN_SUPPLY_PEG_STABILITY",
+    "STABLECOIN_SUPPLY_CIRCULATING",
+  ];
+
+  it("asks for the five supply series at once and derives other locked", async () => {
+    const ctx = fakeContext();
+    const table = await supplyTable(ctx, { symbol: "USDC", start: "2024-05-01", end: "2024-05-02", granularity: null });
+    expect(ctx.client.seriesCalls.map((c) => c.req.metric)).toEqual(PARTS);
+    expect(ctx.client.seriesCalls.every((c) => c.req.symbol === "usdc" && c.req.granularity === "DAY")).toBe(true);
+    const [total, bridged, premint, peg, circulating] = PARTS.map(
+      (metric) => fakePoints("usdc", metric, "2024-05-01", "2024-05-01")[0].val,
+    );
+    expect(table[1]).toEqual([
+      isoToSerial("2024-05-01"),
+      total,
+      bridged,
+      premint,
+      peg,
+      total - circulating - bridged - premint - peg,
+      circulating,
+    ]);
+  });
+
+  it("falls back to the legacy circulating name when the preferred one is refused", async () => {
+    const ctx = fakeContext();
+    ctx.client.answerSeries = (req: SeriesRequest) =>
+      req.metric === "STABLECOIN_SUPPLY_CIRCULATING"
+        ? { kind: "message", message: "not available" }
+        : { kind: "points", points: fakePoints(req.symbol, req.metric, req.startDate!, req.endDate!) };
+    const table = await supplyTable(ctx, { symbol: "dai", start: "2024-05-01", end: "2024-05-01" });
+    expect(ctx.client.seriesCalls.map((c) => c.req.metric).slice(-1)).toEqual(["STABLECOIN_SUPPLY"]);
+    expect(table[1][6]).toBe(fakePoints("dai", "STABLECOIN_SUPPLY", "2024-05-01", "2024-05-01")[0].val);
+  });
+
+  it("a bucket the service refuses is #N/A in its column and in other locked", async () => {
+    const ctx = fakeContext();
+    ctx.client.answerSeries = (req: SeriesRequest) => {
+      if (req.metric === "STABLECOIN_SUPPLY_PREMINT")
+        throw new BadRequestError("Unknown metric STABLECOIN_SUPPLY_PREMINT (HTTP 400).");
+      return { kind: "points", points: fakePoints(req.symbol, req.metric, req.startDate!, req.endDate!) };
+    };
+    const row = (await supplyTable(ctx, { symbol: "dai", start: "2024-05-01", end: "2024-05-01" }))[1];
+    const na = errorCell("#N/A", "Premint: Unknown metric STABLECOIN_SUPPLY_PREMINT (HTTP 400).");
+    expect([row[3], row[5]]).toEqual([na, na]);
+  });
+
+  it("takes one symbol", async () => {
+    await expect(supplyTable(fakeContext(), { symbol: "usdc,dai" })).rejects.toThrow(
+      "symbol: takes one symbol, got 2 (usdc, dai).",
+    );
+  });
+});
