@@ -1,0 +1,223 @@
+/**
+ * Refresh, refresh on open and freeze, driven through the built pane in
+ * headless Chromium. The page gets a recorded workbook in place of Excel:
+ * `page.addInitScript` installs the stand-in (test/refresh/workbook-stand-in.ts)
+ * as `Excel` and `Office` before any page script runs. office.js still loads,
+ * finds no host and would replace `window.Office`; the stand-in plays the host,
+ * so it keeps the name.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { REFRESH_ALL_COMMAND } from "../../src/office/commands";
+import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
+import { compsWorkbook, type LabelledWorkbook } from "../refresh/recordings";
+import { installWorkbookStandIn, type StandInLog, type WorkbookRecording, type WorkbookStandIn } from "../refresh/workbook-stand-in";
+import { DIST } from "../support/bundle";
+import { describeBrowser, launchBrowser, serveStatic, type BrowserSession, type StaticServer } from "../support/browser";
+
+interface InitArgs {
+  source: string;
+  recording: WorkbookRecording;
+  apiKey: string | null;
+}
+
+/** Runs in the page before its scripts. Self-contained: Playwright sends its source text. */
+function installInPage({ source, recording, apiKey }: InitArgs): void {
+  const install = (0, eval)(`(${source})`) as (target: Record<string, unknown>, recording: WorkbookRecording) => unknown;
+  const globals: Record<string, unknown> = {};
+  (window as unknown as { __workbook: unknown }).__workbook = install(globals, recording);
+  // Outside Office the settings store keeps the key in localStorage.
+  if (apiKey) localStorage.setItem("md.apiKey", apiKey);
+  else localStorage.removeItem("md.apiKey");
+  // office.js writes its own members onto whatever `Office` is (actions, context, …); the stand-in's stay.
+  const guarded = new WeakMap<object, object>();
+  const guard = (value: unknown): unknown => {
+    if (typeof value !== "object" || value === null) return value;
+    if (!guarded.has(value)) {
+      guarded.set(
+        value,
+        new Proxy(value, {
+          get: (target, key) => guard(Reflect.get(target, key)),
+          set: (target, key, v) => (key in target ? true : Reflect.set(target, key, v)),
+        }),
+      );
+    }
+    return guarded.get(value);
+  };
+  for (const name of ["Office", "Excel"]) {
+    const standIn = guard(globals[name]);
+    Object.defineProperty(window, name, { configurable: true, get: () => standIn, set: () => {} });
+  }
+}
+
+type PageWorkbook = { __workbook: WorkbookStandIn };
+
+/** Retries `read` until it equals `expected` (or the time runs out, then fails showing the last value). */
+async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await read();
+  while (!equals(last, expected) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    last = await read();
+  }
+  expect(last).toEqual(expected);
+}
+const equals = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)", () => {
+  let session: BrowserSession;
+  let server: StaticServer;
+
+  beforeAll(async () => {
+    expect(existsSync(path.join(DIST, "taskpane.html"))).toBe(true);
+    server = await serveStatic();
+    session = await launchBrowser();
+  });
+  afterAll(async () => {
+    await session?.close();
+    await server?.close();
+  });
+
+  async function open(recording: WorkbookRecording, apiKey: string | null): Promise<{ page: Page; errors: string[] }> {
+    const page = await session.context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.addInitScript(installInPage, { source: installWorkbookStandIn.toString(), recording, apiKey });
+    await page.goto(`${server.url}/taskpane.html`);
+    await page.getByRole("heading", { name: "Market Data" }).waitFor();
+    expect(await page.getByTestId("host").textContent()).toMatch(/Running in Excel/);
+    return { page, errors };
+  }
+
+  async function openSettings(page: Page): Promise<void> {
+    await page.getByRole("tab", { name: "Settings" }).click();
+    await page.getByTestId("refresh-section").waitFor();
+  }
+
+  const log = (page: Page) => page.evaluate(() => (window as unknown as PageWorkbook).__workbook.log) as Promise<StandInLog>;
+  const cell = (page: Page, sheet: string, address: string) =>
+    page.evaluate(([s, a]) => (window as unknown as PageWorkbook).__workbook.cell(s, a), [sheet, address] as const);
+  const written = async (page: Page) => (await log(page)).formulaWrites.map((w) => `${w.sheet}!${w.address}`).sort();
+  const refreshable = (fixture: LabelledWorkbook) =>
+    fixture.md.filter((c) => c.sheet !== "Locked").map((c) => `${c.sheet}!${c.address}`).sort();
+
+  it("Refresh all rewrites every MD cell on every sheet, and the pane shows the count and the failures", async () => {
+    const fixture = compsWorkbook();
+    const { page, errors } = await open(fixture.recording, "user-entered-key");
+    await openSettings(page);
+    await page.getByRole("button", { name: "Refresh all MD formulas" }).click();
+
+    const outcome = page.getByTestId("refresh-outcome");
+    await outcome.waitFor();
+    const failed = fixture.md.filter((c) => c.sheet !== "Locked" && c.fresh?.value === "#N/A");
+    expect(await written(page)).toEqual(refreshable(fixture));
+    const text = await outcome.textContent();
+    expect(text).toContain(`Refreshed ${refreshable(fixture).length} MD cells on 2 sheets`);
+    expect(text).toMatch(/"Locked" is protected/);
+    // Fresh values landed; the error cells are the failures.
+    for (const c of fixture.md.filter((m) => m.sheet === "Comps")) expect((await cell(page, c.sheet, c.address)).value).toBe(c.fresh?.value);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("lists failed cells by address when nothing else needs saying", async () => {
+    const fixture = compsWorkbook();
+    // Without the protected sheet the summary is the pane's own, with the failures listed.
+    const recording = { ...fixture.recording, sheets: fixture.recording.sheets.filter((s) => s.name !== "Locked") };
+    const { page } = await open(recording, "user-entered-key");
+    await openSettings(page);
+    await page.getByRole("button", { name: "Refresh all MD formulas" }).click();
+    const outcome = page.getByTestId("refresh-outcome");
+    await outcome.waitFor();
+    const failed = fixture.md.filter((c) => c.fresh?.value === "#N/A").map((c) => `${c.sheet}!${c.address}`);
+    const text = await outcome.textContent();
+    expect(text).toMatch(new RegExp(`${failed.length} failed`));
+    for (const address of failed) expect(text).toContain(`${address}: #N/A`);
+    await page.close();
+  });
+
+  it("the ribbon's Refresh all command completes at once and refreshes the workbook", async () => {
+    const fixture = compsWorkbook();
+    const { page } = await open(fixture.recording, "user-entered-key");
+    const associated = (await log(page)).associated;
+    expect(associated).toContain(REFRESH_ALL_COMMAND);
+    const result = await page.evaluate((id) => (window as unknown as PageWorkbook).__workbook.runCommand(id), REFRESH_ALL_COMMAND);
+    expect(result.completed).toBe(true);
+    await eventually(() => written(page), refreshable(fixture));
+    await page.close();
+  });
+
+  it("the refresh-on-open switch saves the choice in the workbook and sets the add-in's startup behaviour", async () => {
+    const { page } = await open(compsWorkbook().recording, "user-entered-key");
+    await openSettings(page);
+    const toggle = page.getByRole("switch", { name: /when this workbook opens/ });
+    expect(await toggle.isChecked()).toBe(false);
+
+    await toggle.click();
+    await eventually(async () => (await log(page)).startupBehavior, ["Load"]);
+    const saved = () => page.evaluate((key) => (window as unknown as PageWorkbook).__workbook.settings[key], REFRESH_ON_OPEN_SETTING);
+    await eventually(saved, true);
+
+    await toggle.click();
+    await eventually(async () => (await log(page)).startupBehavior, ["Load", "None"]);
+    await eventually(saved, false);
+    expect((await log(page)).formulaWrites).toEqual([]);
+    await page.close();
+  });
+
+  it("opening a workbook set to refresh on open, with the user's key, refreshes it without a click", async () => {
+    const fixture = compsWorkbook();
+    const recording = { ...fixture.recording, documentSettings: { [REFRESH_ON_OPEN_SETTING]: true } };
+    const { page } = await open(recording, "user-entered-key");
+    await eventually(() => written(page), refreshable(fixture));
+    await page.close();
+  });
+
+  it("opening it without a key of the user's own refreshes nothing: the saved values stay", async () => {
+    const fixture = compsWorkbook();
+    const recording = { ...fixture.recording, documentSettings: { [REFRESH_ON_OPEN_SETTING]: true } };
+    // The test build's default is the sandbox demo key, which refresh on open does not use.
+    const { page } = await open(recording, null);
+    await openSettings(page);
+    await page.getByText(/Sign in to refresh/).waitFor();
+    expect((await log(page)).formulaWrites).toEqual([]);
+    for (const c of fixture.md) {
+      expect((await cell(page, c.sheet, c.address)).value).toBe(c.cell.spill ? c.cell.spill[0][0] : c.cell.value);
+    }
+    await page.close();
+  });
+
+  it("Freeze selection to values freezes only the selected MD cells", async () => {
+    const fixture = compsWorkbook();
+    const { page } = await open({ ...fixture.recording, selection: { sheet: "Comps", areas: ["B3:D3"] } }, "user-entered-key");
+    await openSettings(page);
+    await page.getByRole("button", { name: "Freeze selection to values" }).click();
+    await page.getByTestId("refresh-outcome").waitFor();
+    for (const c of fixture.cells.filter((x) => x.sheet === "Comps")) {
+      const selected = /^[BCD]3$/.test(c.address);
+      const now = await cell(page, "Comps", c.address);
+      expect([c.address, now.formula]).toEqual([c.address, selected && c.md ? null : (c.cell.formula ?? null)]);
+      expect(now.value).toBe(c.cell.value);
+    }
+    await page.close();
+  });
+
+  it("Freeze sheet to values replaces the active sheet's MD formulas with their values", async () => {
+    const fixture = compsWorkbook();
+    const { page } = await open(fixture.recording, "user-entered-key");
+    await openSettings(page);
+    await page.getByRole("button", { name: "Freeze sheet to values" }).click();
+    await page.getByTestId("refresh-outcome").waitFor();
+    for (const c of fixture.cells.filter((x) => x.sheet === "Comps")) {
+      const now = await cell(page, "Comps", c.address);
+      expect([c.address, now.formula, now.value]).toEqual([c.address, c.md ? null : (c.cell.formula ?? null), c.cell.value]);
+    }
+    expect(await page.getByTestId("refresh-outcome").textContent()).toMatch(/Froze \d+ cells/);
+    const parts = await page.evaluate(() => (window as unknown as PageWorkbook).__workbook.customXmlParts());
+    expect(parts).toHaveLength(1);
+    for (const c of fixture.md.filter((x) => x.sheet === "Comps")) expect(parts[0].xml).toContain(`address="${c.address}"`);
+    await page.close();
+  });
+});
