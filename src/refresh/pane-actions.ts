@@ -32,6 +32,8 @@ export interface PaneRefreshActions {
   /** For `useSyncExternalStore(actions.subscribe, actions.getState)`. */
   subscribe(listener: () => void): () => void;
   getState(): RefreshState;
+  /** Call after the user saves or clears a key: drops "Sign in to refresh" once the user's own key is set. */
+  checkKey(): Promise<void>;
 }
 
 /** Excel's way of naming a cell on a sheet: quotes when the name is not a plain word, doubled quotes inside. */
@@ -78,5 +80,8 @@ export function createPaneRefreshActions(controller: RefreshController, now: () 
     },
     subscribe: controller.subscribe,
     getState: controller.getState,
+    async checkKey() {
+      await controller.checkKey();
+    },
   };
 }

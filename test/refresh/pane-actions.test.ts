@@ -80,3 +80,23 @@ describe("the pane's refresh actions", () => {
     await expect(createPaneRefreshActions(controller).setRefreshOnOpen(true)).rejects.toThrow(/not supported here/);
   });
 });
+
+describe("sign in to refresh", () => {
+  it("clears once the user's own key is saved and the pane asks again", async () => {
+    let key = { apiKey: "md-sandbox-demo", usingDefaultKey: true };
+    const fixture = compsWorkbook();
+    const globals: Record<string, unknown> = {};
+    installWorkbookStandIn(globals, { ...fixture.recording, documentSettings: { "md.refreshOnOpen": true } });
+    const controller = new RefreshController({
+      workbook: createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals),
+      clearCache: () => {},
+      readKey: async () => key,
+    });
+    const actions = createPaneRefreshActions(controller);
+    await controller.runOnOpen();
+    expect(actions.getState().signInRequired).toBe(true);
+    key = { apiKey: "user-entered-key", usingDefaultKey: false };
+    await actions.checkKey();
+    expect(actions.getState()).toMatchObject({ signInRequired: false, keyStatus: "user" });
+  });
+});
