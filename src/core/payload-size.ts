@@ -38,9 +38,13 @@ export function estimatePayloadBytes(table: readonly (readonly CellValue[])[]): 
   return bytes;
 }
 
-/** Refuses before a huge table is even built: every cell costs at least two bytes. */
+/**
+ * Refuses before a huge table is even requested or built. Three bytes a cell is
+ * a floor, not an estimate: a blank costs three (`"",`) and market values far
+ * more, so a table refused here could never fit.
+ */
 export function assertShapeFitsExcel(rows: number, columns: number, advice: string): void {
-  refuseOver(rows * columns * 2, rows, columns, advice);
+  refuseOver(rows * columns * 3, rows, columns, advice);
 }
 
 export function assertFitsExcel(table: readonly (readonly CellValue[])[], advice: string): void {
