@@ -51,7 +51,9 @@ export function onRefreshAllCommand(event: Office.AddinCommands.Event): void {
 type OfficeActions = { actions?: { associate(id: string, action: (event: Office.AddinCommands.Event) => void): void } };
 
 /** Associates the ribbon commands; false where there is no ribbon (a plain browser). */
-export function registerCommands(office: OfficeActions | undefined = (globalThis as { Office?: OfficeActions }).Office): boolean {
+export function registerCommands(
+  office: OfficeActions | undefined = (globalThis as { Office?: OfficeActions }).Office,
+): boolean {
   if (typeof office?.actions?.associate !== "function") return false;
   office.actions.associate(REFRESH_ALL_COMMAND, onRefreshAllCommand);
   return true;

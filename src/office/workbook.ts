@@ -57,11 +57,17 @@ export interface ExcelWorkbookGlobals {
 }
 
 /** True when the Excel and document APIs this feature needs are present (inside Excel, after Office.onReady). */
-export function excelWorkbookAvailable(globals: Partial<ExcelWorkbookGlobals> = globalThis as Partial<ExcelWorkbookGlobals>): boolean {
-  return typeof globals.Excel?.run === "function" && typeof globals.Office?.context?.document?.settings?.get === "function";
+export function excelWorkbookAvailable(
+  globals: Partial<ExcelWorkbookGlobals> = globalThis as Partial<ExcelWorkbookGlobals>,
+): boolean {
+  return (
+    typeof globals.Excel?.run === "function" && typeof globals.Office?.context?.document?.settings?.get === "function"
+  );
 }
 
-export function createExcelWorkbook(globals: ExcelWorkbookGlobals = globalThis as unknown as ExcelWorkbookGlobals): WorkbookAdapter {
+export function createExcelWorkbook(
+  globals: ExcelWorkbookGlobals = globalThis as unknown as ExcelWorkbookGlobals,
+): WorkbookAdapter {
   const { Excel: excel, Office: office } = globals;
   const spillsSupported = () => office.context.requirements?.isSetSupported("ExcelApi", "1.12") ?? true;
 
@@ -83,7 +89,11 @@ export function createExcelWorkbook(globals: ExcelWorkbookGlobals = globalThis a
     if (pending > 0) await context.sync();
   }
 
-  async function loadValues(context: Excel.RequestContext, sheet: Excel.Worksheet, addresses: readonly string[]): Promise<RangeValues[]> {
+  async function loadValues(
+    context: Excel.RequestContext,
+    sheet: Excel.Worksheet,
+    addresses: readonly string[],
+  ): Promise<RangeValues[]> {
     const ranges: Excel.Range[] = [];
     await inChunks(
       context,
@@ -94,7 +104,11 @@ export function createExcelWorkbook(globals: ExcelWorkbookGlobals = globalThis a
         ranges.push(range);
       },
     );
-    return ranges.map((range, i) => ({ address: addresses[i], values: range.values, types: range.valueTypes as ValueType[][] }));
+    return ranges.map((range, i) => ({
+      address: addresses[i],
+      values: range.values,
+      types: range.valueTypes as ValueType[][],
+    }));
   }
 
   return {
@@ -170,7 +184,10 @@ export function createExcelWorkbook(globals: ExcelWorkbookGlobals = globalThis a
         selected.areas.load("items/address");
         selected.worksheet.load("name");
         await context.sync();
-        return { sheet: selected.worksheet.name, areas: selected.areas.items.map((area) => withoutSheet(area.address)) };
+        return {
+          sheet: selected.worksheet.name,
+          areas: selected.areas.items.map((area) => withoutSheet(area.address)),
+        };
       }),
 
     getActiveSheet: () =>
@@ -189,7 +206,8 @@ export function createExcelWorkbook(globals: ExcelWorkbookGlobals = globalThis a
         settings.set(key, value);
         settings.saveAsync((result) => {
           // office.js reports the status as the string "failed"; the typings declare a numeric enum.
-          if (String(result.status) === "failed") reject(new Error(`The workbook did not save the setting: ${result.error?.message ?? "unknown error"}`));
+          if (String(result.status) === "failed")
+            reject(new Error(`The workbook did not save the setting: ${result.error?.message ?? "unknown error"}`));
           else resolve();
         });
       }),
@@ -237,7 +255,8 @@ export function serializeFreezeLog(records: readonly FreezeRecord[]): string {
 
 export function parseFreezeLog(xml: string): FreezeRecord[] {
   const doc = new DOMParser().parseFromString(xml, "application/xml");
-  if (doc.getElementsByTagName("parsererror").length > 0) throw new Error("The workbook's freeze log is not valid XML.");
+  if (doc.getElementsByTagName("parsererror").length > 0)
+    throw new Error("The workbook's freeze log is not valid XML.");
   return Array.from(doc.getElementsByTagNameNS(FREEZE_LOG_NAMESPACE, "frozen"), (element) => ({
     sheet: element.getAttribute("sheet") ?? "",
     address: element.getAttribute("address") ?? "",

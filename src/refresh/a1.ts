@@ -64,7 +64,9 @@ export function cellAddress(row: number, col: number): string {
 
 export function rectAddress(rect: Rect): string {
   const topLeft = cellAddress(rect.top, rect.left);
-  return rect.top === rect.bottom && rect.left === rect.right ? topLeft : `${topLeft}:${cellAddress(rect.bottom, rect.right)}`;
+  return rect.top === rect.bottom && rect.left === rect.right
+    ? topLeft
+    : `${topLeft}:${cellAddress(rect.bottom, rect.right)}`;
 }
 
 export function rectOfSize(top: number, left: number, rows: number, cols: number): Rect {

@@ -14,8 +14,10 @@ export function isCalculating(value: unknown): boolean {
 
 const EXPLANATIONS: Record<string, string> = {
   // The add-in's own mapping (src/office/errors.ts): #N/A = nothing to show now, #VALUE! = the formula must change.
-  "#N/A": "Nothing to show now: no data for the request, the service unreachable or busy, or a missing or rejected key. The cell's tooltip says which.",
-  "#VALUE!": "The formula needs a change: a bad argument, a request the service refused, or a result too large for Excel. The cell's tooltip says which.",
+  "#N/A":
+    "Nothing to show now: no data for the request, the service unreachable or busy, or a missing or rejected key. The cell's tooltip says which.",
+  "#VALUE!":
+    "The formula needs a change: a bad argument, a request the service refused, or a result too large for Excel. The cell's tooltip says which.",
   "#NAME?": "Excel does not know the function: is the Market Data add-in loaded?",
   "#SPILL!": "The table cannot spill: cells it needs are not empty.",
   "#CALC!": "Excel could not calculate the result.",

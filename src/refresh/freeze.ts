@@ -8,8 +8,7 @@
  */
 import { intersects, parseRange, type Rect } from "./a1";
 import { isCalculating } from "./cell-errors";
-import type { Clock } from "./clock";
-import { systemClock } from "./clock";
+import { systemClock, type Clock } from "./clock";
 import { findMdCells } from "./formula-cells";
 import type { CellResult, FreezeRecord, ValueBlock, ValueType, WorkbookAdapter } from "./workbook-adapter";
 
@@ -69,7 +68,13 @@ export async function freezeToValues(
     return report;
   }
   const cells = findMdCells(snapshot);
-  const results = cells.length > 0 ? await workbook.readResults(sheet, cells.map((cell) => cell.address)) : [];
+  const results =
+    cells.length > 0
+      ? await workbook.readResults(
+          sheet,
+          cells.map((cell) => cell.address),
+        )
+      : [];
 
   // A table is frozen whole when any of its cells is selected: part of a spill cannot stay a formula.
   const chosen = results

@@ -46,26 +46,34 @@ export function paneRefreshResult(report: RefreshReport): PaneRefreshResult {
   const result: PaneRefreshResult = {
     cells: report.cells,
     ms: report.ms,
-    failures: report.failed.map((f) => ({ address: qualifiedAddress(f.sheet, f.address), message: `${f.error} ${f.message}` })),
+    failures: report.failed.map((f) => ({
+      address: qualifiedAddress(f.sheet, f.address),
+      message: `${f.error} ${f.message}`,
+    })),
   };
-  if (report.cells === 0 || report.skipped.length > 0 || report.pending.length > 0) result.note = refreshSummary(report);
+  if (report.cells === 0 || report.skipped.length > 0 || report.pending.length > 0)
+    result.note = refreshSummary(report);
   return result;
 }
 
 export function paneFreezeResult(report: FreezeReport, ms: number): PaneRefreshResult {
   const result: PaneRefreshResult = { cells: report.cells, ms, failures: [] };
-  if (report.protected || report.formulas === 0 || report.stillCalculating.length > 0 || !report.recorded) result.note = report.message;
+  if (report.protected || report.formulas === 0 || report.stillCalculating.length > 0 || !report.recorded)
+    result.note = report.message;
   return result;
 }
 
-export function createPaneRefreshActions(controller: RefreshController, now: () => number = Date.now): PaneRefreshActions {
+export function createPaneRefreshActions(
+  controller: RefreshController,
+  now: () => number = Date.now,
+): PaneRefreshActions {
   /** The controller reports failures in its state rather than throwing; the pane shows them as errors. */
   const failure = () => new Error(controller.getState().error ?? NO_WORKBOOK);
   return {
     async refreshAll() {
       const report = await controller.refreshAll("pane");
       if (report) return paneRefreshResult(report);
-      if (controller.getState().signInRequired) return { cells: 0, ms: 0, note: SIGN_IN_TO_REFRESH };
+      if (controller.getState().error === SIGN_IN_TO_REFRESH) return { cells: 0, ms: 0, note: SIGN_IN_TO_REFRESH };
       throw failure();
     },
     getRefreshOnOpen: async () => controller.getRefreshOnOpen(),

@@ -12,11 +12,10 @@
  * (grouped into rectangles); then, while the functions compute, one read per
  * sheet and poll until no refreshed cell shows #BUSY! or the wait runs out.
  */
+import { cellAddress, parseRange } from "./a1";
 import { explainError, isCalculating } from "./cell-errors";
-import type { Clock } from "./clock";
-import { systemClock } from "./clock";
+import { systemClock, type Clock } from "./clock";
 import { findMdCells, planBlocks, type FormulaCell } from "./formula-cells";
-import { parseRange, cellAddress } from "./a1";
 import type { FormulaBlock, WorkbookAdapter } from "./workbook-adapter";
 
 export interface CellRef {
@@ -113,7 +112,11 @@ export async function refreshAll(workbook: WorkbookAdapter, options: RefreshOpti
   const written: WrittenSheet[] = [];
   for (const { sheet, cells, protected: isProtected } of planned) {
     if (isProtected) {
-      report.skipped.push({ sheet, cells: cells.length, message: `Sheet "${sheet}" is protected; unprotect it to refresh its ${cells.length} MD cell(s).` });
+      report.skipped.push({
+        sheet,
+        cells: cells.length,
+        message: `Sheet "${sheet}" is protected; unprotect it to refresh its ${cells.length} MD cell(s).`,
+      });
       continue;
     }
     const blocks = planBlocks(cells);
@@ -188,7 +191,10 @@ async function settle(
     for (const entry of written) {
       if (entry.waiting.size === 0) continue;
       const blocks = entry.blocks.filter((block) => cellsOf(block.address).some((a) => entry.waiting.has(a)));
-      const readings = await workbook.readValues(entry.sheet, blocks.map((block) => block.address));
+      const readings = await workbook.readValues(
+        entry.sheet,
+        blocks.map((block) => block.address),
+      );
       readings.forEach((reading) => {
         const origin = parseRange(reading.address);
         reading.values.forEach((line, r) =>
@@ -198,7 +204,10 @@ async function settle(
             entry.waiting.delete(address);
             if (reading.types[r]?.[c] === "Error") {
               const failure = { sheet: entry.sheet, address, error: String(value) };
-              report.failed.push({ ...failure, message: options.describeError?.(failure) ?? explainError(String(value)) });
+              report.failed.push({
+                ...failure,
+                message: options.describeError?.(failure) ?? explainError(String(value)),
+              });
             }
           }),
         );

@@ -10,7 +10,14 @@
 import type { Clock } from "./clock";
 import { freezeToValues, type FreezeReport, type FreezeScope } from "./freeze";
 import { refreshAll, type RefreshOptions, type RefreshProgress, type RefreshReport } from "./refresh-all";
-import { decideOnOpen, keyStatus, readRefreshOnOpen, writeRefreshOnOpen, type KeySource, type KeyStatus } from "./refresh-on-open";
+import {
+  decideOnOpen,
+  keyStatus,
+  readRefreshOnOpen,
+  writeRefreshOnOpen,
+  type KeySource,
+  type KeyStatus,
+} from "./refresh-on-open";
 import type { WorkbookAdapter } from "./workbook-adapter";
 
 export type RefreshTrigger = "pane" | "ribbon" | "open";
@@ -41,7 +48,8 @@ export interface RefreshControllerDeps {
   refreshOptions?: Omit<RefreshOptions, "clearCache" | "clock" | "onProgress">;
 }
 
-export const SIGN_IN_TO_REFRESH = "Sign in to refresh: enter your API key in Settings. The values saved in the workbook are kept.";
+export const SIGN_IN_TO_REFRESH =
+  "Sign in to refresh: enter your API key in Settings. The values saved in the workbook are kept.";
 export const NO_WORKBOOK = "Open this pane in Excel to refresh or freeze MD formulas.";
 
 type Listener = () => void;

@@ -12,9 +12,20 @@ import type { Page } from "playwright-core";
 import { REFRESH_ALL_COMMAND } from "../../src/office/commands";
 import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
 import { compsWorkbook, type LabelledWorkbook } from "../refresh/recordings";
-import { installWorkbookStandIn, type StandInLog, type WorkbookRecording, type WorkbookStandIn } from "../refresh/workbook-stand-in";
+import {
+  installWorkbookStandIn,
+  type StandInLog,
+  type WorkbookRecording,
+  type WorkbookStandIn,
+} from "../refresh/workbook-stand-in";
 import { DIST } from "../support/bundle";
-import { describeBrowser, launchBrowser, serveStatic, type BrowserSession, type StaticServer } from "../support/browser";
+import {
+  describeBrowser,
+  launchBrowser,
+  serveStatic,
+  type BrowserSession,
+  type StaticServer,
+} from "../support/browser";
 
 interface InitArgs {
   source: string;
@@ -24,7 +35,10 @@ interface InitArgs {
 
 /** Runs in the page before its scripts. Self-contained: Playwright sends its source text. */
 function installInPage({ source, recording, apiKey }: InitArgs): void {
-  const install = (0, eval)(`(${source})`) as (target: Record<string, unknown>, recording: WorkbookRecording) => unknown;
+  const install = (0, eval)(`(${source})`) as (
+    target: Record<string, unknown>,
+    recording: WorkbookRecording,
+  ) => unknown;
   const globals: Record<string, unknown> = {};
   (window as unknown as { __workbook: unknown }).__workbook = install(globals, recording);
   // Outside Office the settings store keeps the key in localStorage.
@@ -95,12 +109,16 @@ describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)
     await page.getByTestId("refresh-section").waitFor();
   }
 
-  const log = (page: Page) => page.evaluate(() => (window as unknown as PageWorkbook).__workbook.log) as Promise<StandInLog>;
+  const log = (page: Page) =>
+    page.evaluate(() => (window as unknown as PageWorkbook).__workbook.log) as Promise<StandInLog>;
   const cell = (page: Page, sheet: string, address: string) =>
     page.evaluate(([s, a]) => (window as unknown as PageWorkbook).__workbook.cell(s, a), [sheet, address] as const);
   const written = async (page: Page) => (await log(page)).formulaWrites.map((w) => `${w.sheet}!${w.address}`).sort();
   const refreshable = (fixture: LabelledWorkbook) =>
-    fixture.md.filter((c) => c.sheet !== "Locked").map((c) => `${c.sheet}!${c.address}`).sort();
+    fixture.md
+      .filter((c) => c.sheet !== "Locked")
+      .map((c) => `${c.sheet}!${c.address}`)
+      .sort();
 
   it("Refresh all rewrites every MD cell on every sheet, and the pane shows the count and the failures", async () => {
     const fixture = compsWorkbook();
@@ -116,7 +134,8 @@ describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)
     expect(text).toContain(`Refreshed ${refreshable(fixture).length} MD cells on 2 sheets`);
     expect(text).toMatch(/"Locked" is protected/);
     // Fresh values landed; the error cells are the failures.
-    for (const c of fixture.md.filter((m) => m.sheet === "Comps")) expect((await cell(page, c.sheet, c.address)).value).toBe(c.fresh?.value);
+    for (const c of fixture.md.filter((m) => m.sheet === "Comps"))
+      expect((await cell(page, c.sheet, c.address)).value).toBe(c.fresh?.value);
     expect(failed.length).toBeGreaterThan(0);
     expect(errors).toEqual([]);
     await page.close();
@@ -143,7 +162,10 @@ describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)
     const { page } = await open(fixture.recording, "user-entered-key");
     const associated = (await log(page)).associated;
     expect(associated).toContain(REFRESH_ALL_COMMAND);
-    const result = await page.evaluate((id) => (window as unknown as PageWorkbook).__workbook.runCommand(id), REFRESH_ALL_COMMAND);
+    const result = await page.evaluate(
+      (id) => (window as unknown as PageWorkbook).__workbook.runCommand(id),
+      REFRESH_ALL_COMMAND,
+    );
     expect(result.completed).toBe(true);
     await eventually(() => written(page), refreshable(fixture));
     await page.close();
@@ -157,7 +179,8 @@ describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)
 
     await toggle.click();
     await eventually(async () => (await log(page)).startupBehavior, ["Load"]);
-    const saved = () => page.evaluate((key) => (window as unknown as PageWorkbook).__workbook.settings[key], REFRESH_ON_OPEN_SETTING);
+    const saved = () =>
+      page.evaluate((key) => (window as unknown as PageWorkbook).__workbook.settings[key], REFRESH_ON_OPEN_SETTING);
     await eventually(saved, true);
 
     await toggle.click();
@@ -191,7 +214,10 @@ describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)
 
   it("Freeze selection to values freezes only the selected MD cells", async () => {
     const fixture = compsWorkbook();
-    const { page } = await open({ ...fixture.recording, selection: { sheet: "Comps", areas: ["B3:D3"] } }, "user-entered-key");
+    const { page } = await open(
+      { ...fixture.recording, selection: { sheet: "Comps", areas: ["B3:D3"] } },
+      "user-entered-key",
+    );
     await openSettings(page);
     await page.getByRole("button", { name: "Freeze selection to values" }).click();
     await page.getByTestId("refresh-outcome").waitFor();
@@ -212,12 +238,17 @@ describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)
     await page.getByTestId("refresh-outcome").waitFor();
     for (const c of fixture.cells.filter((x) => x.sheet === "Comps")) {
       const now = await cell(page, "Comps", c.address);
-      expect([c.address, now.formula, now.value]).toEqual([c.address, c.md ? null : (c.cell.formula ?? null), c.cell.value]);
+      expect([c.address, now.formula, now.value]).toEqual([
+        c.address,
+        c.md ? null : (c.cell.formula ?? null),
+        c.cell.value,
+      ]);
     }
     expect(await page.getByTestId("refresh-outcome").textContent()).toMatch(/Froze \d+ cells/);
     const parts = await page.evaluate(() => (window as unknown as PageWorkbook).__workbook.customXmlParts());
     expect(parts).toHaveLength(1);
-    for (const c of fixture.md.filter((x) => x.sheet === "Comps")) expect(parts[0].xml).toContain(`address="${c.address}"`);
+    for (const c of fixture.md.filter((x) => x.sheet === "Comps"))
+      expect(parts[0].xml).toContain(`address="${c.address}"`);
     await page.close();
   });
 });

@@ -21,7 +21,9 @@ function excelMock(ranges: Record<string, { values?: unknown[][]; valueTypes?: s
         worksheets: {
           Comps: {
             name: "Comps",
-            ranges: Object.fromEntries(Object.entries(ranges).map(([address, r]) => [address, { address, formulas: [[""]], ...r }])),
+            ranges: Object.fromEntries(
+              Object.entries(ranges).map(([address, r]) => [address, { address, formulas: [[""]], ...r }]),
+            ),
             getRange(this: Mock, address: string) {
               const range = this.ranges[address];
               if (!range) throw new Error(`unexpected range ${address}`);
@@ -48,7 +50,12 @@ function excelMock(ranges: Record<string, { values?: unknown[][]; valueTypes?: s
     await sync();
   };
   const workbook = createExcelWorkbook({ Excel: mock, Office: {} } as unknown as ExcelWorkbookGlobals);
-  return { mock, workbook, syncs: () => syncs, range: (address: string) => mock.context.workbook.worksheets.Comps.ranges[address] };
+  return {
+    mock,
+    workbook,
+    syncs: () => syncs,
+    range: (address: string) => mock.context.workbook.worksheets.Comps.ranges[address],
+  };
 }
 
 describe("Excel adapter (office-addin-mock)", () => {
@@ -59,7 +66,13 @@ describe("Excel adapter (office-addin-mock)", () => {
 
   it("writes each block's formulas to exactly its range, in one sync", async () => {
     const blocks = [
-      { address: "B2:C3", formulas: [[latest("eth"), latest("btc")], [latest("sol"), latest("ada")]] },
+      {
+        address: "B2:C3",
+        formulas: [
+          [latest("eth"), latest("btc")],
+          [latest("sol"), latest("ada")],
+        ],
+      },
       { address: "E4", formulas: [[`${latest("eth")}*2`]] },
     ];
     const { workbook, range, syncs } = excelMock({ "B2:C3": {}, E4: {} });

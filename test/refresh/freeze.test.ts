@@ -1,6 +1,11 @@
 /** @jest-environment jsdom */
 // jsdom: the freeze log is written and read with the DOM's XML parser and serializer, as in the pane's page.
-import { createExcelWorkbook, FREEZE_LOG_NAMESPACE, parseFreezeLog, type ExcelWorkbookGlobals } from "../../src/office/workbook";
+import {
+  createExcelWorkbook,
+  FREEZE_LOG_NAMESPACE,
+  parseFreezeLog,
+  type ExcelWorkbookGlobals,
+} from "../../src/office/workbook";
 import type { Clock } from "../../src/refresh/clock";
 import { freezeToValues } from "../../src/refresh/freeze";
 import { build, latest, type LabelledCell } from "./recordings";
@@ -83,7 +88,9 @@ describe("freeze to values", () => {
     );
     // Nothing but these fields: no key, no values.
     const doc = new DOMParser().parseFromString(parts[0].xml, "application/xml");
-    const attributes = new Set(Array.from(doc.getElementsByTagNameNS(FREEZE_LOG_NAMESPACE, "frozen")).flatMap((e) => e.getAttributeNames()));
+    const attributes = new Set(
+      Array.from(doc.getElementsByTagNameNS(FREEZE_LOG_NAMESPACE, "frozen")).flatMap((e) => e.getAttributeNames()),
+    );
     expect([...attributes].sort()).toEqual(["address", "frozenAt", "range", "sheet"]);
   });
 

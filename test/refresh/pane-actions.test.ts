@@ -28,12 +28,16 @@ describe("the pane's refresh actions", () => {
   });
 
   it("passes cells, time and failures by address; no note when the counts tell the story", () => {
-    const result = paneRefreshResult(report({ failed: [{ sheet: "Q1 comps", address: "B5", error: "#N/A", message: "No data." }] }));
+    const result = paneRefreshResult(
+      report({ failed: [{ sheet: "Q1 comps", address: "B5", error: "#N/A", message: "No data." }] }),
+    );
     expect(result).toEqual({ cells: 12, ms: 1234, failures: [{ address: "'Q1 comps'!B5", message: "#N/A No data." }] });
   });
 
   it("adds a note when sheets were skipped or cells are still calculating", () => {
-    const skipped = paneRefreshResult(report({ skipped: [{ sheet: "Locked", cells: 2, message: 'Sheet "Locked" is protected.' }] }));
+    const skipped = paneRefreshResult(
+      report({ skipped: [{ sheet: "Locked", cells: 2, message: 'Sheet "Locked" is protected.' }] }),
+    );
     expect(skipped.note).toMatch(/Refreshed 12 MD cells.*Locked" is protected/);
     const pending = paneRefreshResult(report({ pending: [{ sheet: "Comps", address: "B2" }] }));
     expect(pending.note).toMatch(/1 cell still calculating/);
@@ -98,5 +102,22 @@ describe("sign in to refresh", () => {
     key = { apiKey: "user-entered-key", usingDefaultKey: false };
     await actions.checkKey();
     expect(actions.getState()).toMatchObject({ signInRequired: false, keyStatus: "user" });
+  });
+});
+
+describe("a failed refresh after an on-open sign-in notice", () => {
+  it("reports the failure, not the sign-in note", async () => {
+    const fixture = compsWorkbook();
+    const globals: Record<string, unknown> = {};
+    installWorkbookStandIn(globals, { ...fixture.recording, documentSettings: { "md.refreshOnOpen": true } });
+    const workbook = createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals);
+    const controller = new RefreshController({
+      workbook: { ...workbook, listSheets: () => Promise.reject(new Error("Excel is busy editing a cell.")) },
+      clearCache: () => {},
+      readKey: async () => ({ apiKey: "md-sandbox-demo", usingDefaultKey: true }),
+    });
+    await controller.runOnOpen();
+    expect(controller.getState().signInRequired).toBe(true);
+    await expect(createPaneRefreshActions(controller).refreshAll()).rejects.toThrow("Excel is busy editing a cell.");
   });
 });

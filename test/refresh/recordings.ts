@@ -78,7 +78,13 @@ export function compsWorkbook(options: { afterMs?: number } = {}): LabelledWorkb
   cells.push(
     { sheet: "Comps", address: "E2", cell: { formula: '="MD.LATEST is text"', value: "MD.LATEST is text" }, md: false },
     { sheet: "Comps", address: "E3", cell: { formula: "=XMD.FOO(1)", value: 1 }, md: false },
-    { sheet: "Comps", address: "E4", cell: { formula: `${latest("eth")}*2`, value: 200 }, md: true, fresh: { value: 400, afterMs } },
+    {
+      sheet: "Comps",
+      address: "E4",
+      cell: { formula: `${latest("eth")}*2`, value: 200 },
+      md: true,
+      fresh: { value: 400, afterMs },
+    },
     {
       sheet: "Comps",
       address: "E5",
@@ -111,7 +117,16 @@ export function compsWorkbook(options: { afterMs?: number } = {}): LabelledWorkb
     { sheet: "Series", address: "D1", cell: { formula: "=SUM(B2:B3)", value: 3610 }, md: false },
     { sheet: "Notes", address: "A1", cell: { value: 'MD.LATEST("eth","PRICE") is how we get prices' }, md: false },
     { sheet: "Notes", address: "A2", cell: { value: 3 }, md: false },
-    { sheet: "Locked", address: "B2", cell: { formula: latest("eth"), value: 100 }, md: true, fresh: { value: 200, afterMs } },
+    {
+      sheet: "Locked",
+      address: "B2",
+      cell: { formula: latest("eth"), value: 100 },
+      md: true,
+      fresh: { value: 200, afterMs },
+    },
   );
-  return build([{ name: "Comps" }, { name: "Series" }, { name: "Notes" }, { name: "Locked", protected: true }, { name: "Empty" }], cells);
+  return build(
+    [{ name: "Comps" }, { name: "Series" }, { name: "Notes" }, { name: "Locked", protected: true }, { name: "Empty" }],
+    cells,
+  );
 }

@@ -17,7 +17,10 @@ describe("refresh all", () => {
     const fixture = compsWorkbook();
     const { standIn, workbook } = open(fixture);
     const writesWhenCleared: number[] = [];
-    const report = await refreshAll(workbook, { ...fast, clearCache: () => writesWhenCleared.push(standIn.log.formulaWrites.length) });
+    const report = await refreshAll(workbook, {
+      ...fast,
+      clearCache: () => writesWhenCleared.push(standIn.log.formulaWrites.length),
+    });
 
     const expected = fixture.md.filter((c) => c.sheet !== "Locked").map((c) => `${c.sheet}!${c.address}`);
     expect(writesWhenCleared).toEqual([0]);
@@ -69,7 +72,9 @@ describe("refresh all", () => {
     const series = fixture.md.find((c) => c.sheet === "Series")!;
     const spill = series.fresh!.spill!;
     expect(standIn.log.formulaWrites.filter((w) => w.sheet === "Series").map((w) => w.address)).toEqual(["A1"]);
-    spill.forEach((line, r) => line.forEach((value, c) => expect(standIn.cell("Series", `${"AB"[c]}${r + 1}`).value).toBe(value)));
+    spill.forEach((line, r) =>
+      line.forEach((value, c) => expect(standIn.cell("Series", `${"AB"[c]}${r + 1}`).value).toBe(value)),
+    );
   });
 
   it("reports a protected sheet and leaves its cells alone", async () => {
@@ -77,7 +82,9 @@ describe("refresh all", () => {
     const { standIn, workbook } = open(fixture);
     const report = await refreshAll(workbook, { ...fast, clearCache: () => {} });
     const locked = fixture.md.filter((c) => c.sheet === "Locked");
-    expect(report.skipped).toEqual([{ sheet: "Locked", cells: locked.length, message: expect.stringMatching(/protected/) }]);
+    expect(report.skipped).toEqual([
+      { sheet: "Locked", cells: locked.length, message: expect.stringMatching(/protected/) },
+    ]);
     for (const c of locked) expect(standIn.cell("Locked", c.address).value).toBe(c.cell.value);
   });
 
@@ -104,7 +111,10 @@ describe("refresh all", () => {
   it("when Excel refuses a block, still rewrites the others and says which it refused", async () => {
     const fixture = compsWorkbook();
     // C3 belongs to a legacy array formula in this recording: writes that touch it fail.
-    const { standIn, workbook } = open({ ...fixture, recording: { ...fixture.recording, refuseWrites: [{ sheet: "Comps", address: "C3" }] } });
+    const { standIn, workbook } = open({
+      ...fixture,
+      recording: { ...fixture.recording, refuseWrites: [{ sheet: "Comps", address: "C3" }] },
+    });
     const report = await refreshAll(workbook, { ...fast, clearCache: () => {} });
     const comps = report.skipped.find((s) => s.sheet === "Comps");
     expect(comps?.message).toMatch(/refused.*B2:C5/);
@@ -122,7 +132,10 @@ describe("refresh all", () => {
   });
 
   it("says so when the workbook has no MD formulas", async () => {
-    const fixture = build([{ name: "Plain" }], [{ sheet: "Plain", address: "A1", cell: { formula: "=1+1", value: 2 }, md: false }]);
+    const fixture = build(
+      [{ name: "Plain" }],
+      [{ sheet: "Plain", address: "A1", cell: { formula: "=1+1", value: 2 }, md: false }],
+    );
     const { standIn, workbook } = open(fixture);
     const report = await refreshAll(workbook, { ...fast, clearCache: () => {} });
     expect(report.cells).toBe(0);

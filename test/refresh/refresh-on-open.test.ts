@@ -24,29 +24,32 @@ interface OfficeCalls {
 function officeMock(initial: Record<string, unknown>, options: { startupFails?: string } = {}) {
   const store: Record<string, unknown> = { ...initial };
   const calls: OfficeCalls = { saved: [], startup: [] };
-  const mock = new OfficeMockObject({
-    context: {
-      document: {
-        settings: {
-          get: (name: string) => (name in store ? store[name] : null),
-          set: (name: string, value: unknown) => void (store[name] = value),
-          saveAsync: (callback: (result: { status: string }) => void) => {
-            calls.saved.push({ ...store });
-            setTimeout(() => callback({ status: "succeeded" }), 0);
+  const mock = new OfficeMockObject(
+    {
+      context: {
+        document: {
+          settings: {
+            get: (name: string) => (name in store ? store[name] : null),
+            set: (name: string, value: unknown) => void (store[name] = value),
+            saveAsync: (callback: (result: { status: string }) => void) => {
+              calls.saved.push({ ...store });
+              setTimeout(() => callback({ status: "succeeded" }), 0);
+            },
           },
         },
+        requirements: { isSetSupported: () => true },
       },
-      requirements: { isSetSupported: () => true },
-    },
-    addin: {
-      setStartupBehavior: async (behavior: string) => {
-        if (options.startupFails) throw new Error(options.startupFails);
-        calls.startup.push(behavior);
+      addin: {
+        setStartupBehavior: async (behavior: string) => {
+          if (options.startupFails) throw new Error(options.startupFails);
+          calls.startup.push(behavior);
+        },
       },
+      StartupBehavior: { load: "Load", none: "None" },
+      // The common API (settings, addin) has no load/sync; office-addin-mock models that as its Outlook mode.
     },
-    StartupBehavior: { load: "Load", none: "None" },
-    // The common API (settings, addin) has no load/sync; office-addin-mock models that as its Outlook mode.
-  }, OfficeApp.Outlook);
+    OfficeApp.Outlook,
+  );
   return { mock, calls };
 }
 
@@ -114,23 +117,27 @@ describe("refresh on open: when the workbook opens", () => {
     { refreshOnOpen: true, key: "none", refreshes: false, signIn: true },
     { refreshOnOpen: false, key: "user", refreshes: false, signIn: false },
     { refreshOnOpen: false, key: "none", refreshes: false, signIn: false },
-  ] as const)("refresh on open $refreshOnOpen, $key key → refreshes: $refreshes, sign in: $signIn", async ({ refreshOnOpen, key, refreshes, signIn }) => {
-    const { fixture, standIn, controller, cacheClears } = setUp({ refreshOnOpen, key });
-    const report = await controller.runOnOpen();
+  ] as const)(
+    "refresh on open $refreshOnOpen, $key key → refreshes: $refreshes, sign in: $signIn",
+    async ({ refreshOnOpen, key, refreshes, signIn }) => {
+      const { fixture, standIn, controller, cacheClears } = setUp({ refreshOnOpen, key });
+      const report = await controller.runOnOpen();
 
-    expect(controller.getState().signInRequired).toBe(signIn);
-    if (refreshes) {
-      expect(report?.cells).toBe(fixture.md.filter((c) => c.sheet !== "Locked").length);
-      expect(controller.getState().lastRefreshTrigger).toBe("open");
-      expect(cacheClears()).toBe(1);
-    } else {
-      expect(report).toBeNull();
-      expect(standIn.log.formulaWrites).toEqual([]);
-      expect(cacheClears()).toBe(0);
-      // The values saved in the file stay.
-      for (const c of fixture.md) expect(standIn.cell(c.sheet, c.address).value).toBe(c.cell.spill ? c.cell.spill[0][0] : c.cell.value);
-    }
-  });
+      expect(controller.getState().signInRequired).toBe(signIn);
+      if (refreshes) {
+        expect(report?.cells).toBe(fixture.md.filter((c) => c.sheet !== "Locked").length);
+        expect(controller.getState().lastRefreshTrigger).toBe("open");
+        expect(cacheClears()).toBe(1);
+      } else {
+        expect(report).toBeNull();
+        expect(standIn.log.formulaWrites).toEqual([]);
+        expect(cacheClears()).toBe(0);
+        // The values saved in the file stay.
+        for (const c of fixture.md)
+          expect(standIn.cell(c.sheet, c.address).value).toBe(c.cell.spill ? c.cell.spill[0][0] : c.cell.value);
+      }
+    },
+  );
 });
 
 describe("the refresh controller", () => {

@@ -18,14 +18,18 @@ jest.mock("office-addin-manifest", () => jest.requireActual("office-addin-manife
 describe("ribbon command: Refresh all", () => {
   it("is an ExecuteFunction button whose FunctionName is the associated command", () => {
     const manifest = readFileSync(path.resolve(__dirname, "../../manifest.xml"), "utf8");
-    const control = /<Control xsi:type="Button" id="MarketData\.RefreshAll">([\s\S]*?)<\/Control>/.exec(manifest)?.[1] ?? "";
+    const control =
+      /<Control xsi:type="Button" id="MarketData\.RefreshAll">([\s\S]*?)<\/Control>/.exec(manifest)?.[1] ?? "";
     expect(control).toContain('<Action xsi:type="ExecuteFunction">');
     expect(/<FunctionName>([^<]+)<\/FunctionName>/.exec(control)?.[1]).toBe(REFRESH_ALL_COMMAND);
   });
 
   it("is associated through Office.actions", () => {
     const associated: string[] = [];
-    const office = new OfficeMockObject({ actions: { associate: (id: string) => void associated.push(id) } }, OfficeApp.Outlook);
+    const office = new OfficeMockObject(
+      { actions: { associate: (id: string) => void associated.push(id) } },
+      OfficeApp.Outlook,
+    );
     expect(registerCommands(office as Parameters<typeof registerCommands>[0])).toBe(true);
     expect(associated).toEqual([REFRESH_ALL_COMMAND]);
   });

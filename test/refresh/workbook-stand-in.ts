@@ -87,22 +87,53 @@ export interface WorkbookStandIn {
 
 /** Installs `Excel` and `Office` on `target` (globalThis in the page) and returns the handle tests inspect. */
 export function installWorkbookStandIn(target: Record<string, unknown>, recording: WorkbookRecording): WorkbookStandIn {
-  type Cell = { formula: string | null; value: unknown; spillOf: string | null; spill: { rows: number; cols: number } | null };
+  type Cell = {
+    formula: string | null;
+    value: unknown;
+    spillOf: string | null;
+    spill: { rows: number; cols: number } | null;
+  };
   type Sheet = { name: string; protected: boolean; cells: Map<string, Cell> };
   type Rect = { top: number; left: number; bottom: number; right: number };
 
-  const ERRORS = ["#N/A", "#VALUE!", "#REF!", "#DIV/0!", "#NUM!", "#NAME?", "#NULL!", "#SPILL!", "#CALC!", "#BUSY!", "#GETTING_DATA", "#CONNECT!", "#BLOCKED!"];
-  const log: StandInLog = { runs: 0, syncs: 0, formulaWrites: [], valueWrites: [], settingsSaves: 0, startupBehavior: [], associated: [] };
+  const ERRORS = [
+    "#N/A",
+    "#VALUE!",
+    "#REF!",
+    "#DIV/0!",
+    "#NUM!",
+    "#NAME?",
+    "#NULL!",
+    "#SPILL!",
+    "#CALC!",
+    "#BUSY!",
+    "#GETTING_DATA",
+    "#CONNECT!",
+    "#BLOCKED!",
+  ];
+  const log: StandInLog = {
+    runs: 0,
+    syncs: 0,
+    formulaWrites: [],
+    valueWrites: [],
+    settingsSaves: 0,
+    startupBehavior: [],
+    associated: [],
+  };
   const settings: Record<string, unknown> = { ...(recording.documentSettings ?? {}) };
   const savedSettings: Record<string, unknown> = { ...settings };
-  const parts: { id: string; namespace: string; xml: string }[] = (recording.customXmlParts ?? []).map((p, i) => ({ id: `part-${i}`, ...p }));
+  const parts: { id: string; namespace: string; xml: string }[] = (recording.customXmlParts ?? []).map((p, i) => ({
+    id: `part-${i}`,
+    ...p,
+  }));
   const actions = new Map<string, (event: { completed(): void }) => unknown>();
   const timers = new Set<unknown>();
   let idleWaiters: (() => void)[] = [];
   let selection = { sheet: recording.selection.sheet, areas: [...recording.selection.areas] };
 
   // ---- addresses ----
-  const colIndex = (letters: string) => [...letters.toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
+  const colIndex = (letters: string) =>
+    [...letters.toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
   const colLetters = (index: number) => {
     let s = "";
     for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
@@ -119,10 +150,17 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
     const [a, b = a] = local.split(":");
     const p = parseCell(a);
     const q = parseCell(b);
-    return { top: Math.min(p.row, q.row), left: Math.min(p.col, q.col), bottom: Math.max(p.row, q.row), right: Math.max(p.col, q.col) };
+    return {
+      top: Math.min(p.row, q.row),
+      left: Math.min(p.col, q.col),
+      bottom: Math.max(p.row, q.row),
+      right: Math.max(p.col, q.col),
+    };
   };
-  const rectText = (r: Rect) => (r.top === r.bottom && r.left === r.right ? key(r.top, r.left) : `${key(r.top, r.left)}:${key(r.bottom, r.right)}`);
-  const sheetPrefix = (name: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`);
+  const rectText = (r: Rect) =>
+    r.top === r.bottom && r.left === r.right ? key(r.top, r.left) : `${key(r.top, r.left)}:${key(r.bottom, r.right)}`;
+  const sheetPrefix = (name: string) =>
+    /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`;
   const grid = <T>(r: Rect, f: (row: number, col: number) => T): T[][] => {
     const out: T[][] = [];
     for (let row = r.top; row <= r.bottom; row += 1) {
@@ -169,7 +207,8 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
     if (!sheet) throw officeError("ItemNotFound", `The requested resource doesn't exist: worksheet "${name}".`);
     return sheet;
   };
-  const read = (sheet: Sheet, row: number, col: number): Cell => sheet.cells.get(key(row, col)) ?? { formula: null, value: "", spillOf: null, spill: null };
+  const read = (sheet: Sheet, row: number, col: number): Cell =>
+    sheet.cells.get(key(row, col)) ?? { formula: null, value: "", spillOf: null, spill: null };
   const typeOf = (value: unknown) => {
     if (value === "" || value === null || value === undefined) return "Empty";
     if (typeof value === "number") return "Double";
@@ -183,7 +222,12 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
       if (cell.formula === null && (cell.value === "" || cell.value === null)) continue;
       const { row, col } = parseCell(address);
       r = r
-        ? { top: Math.min(r.top, row), left: Math.min(r.left, col), bottom: Math.max(r.bottom, row), right: Math.max(r.right, col) }
+        ? {
+            top: Math.min(r.top, row),
+            left: Math.min(r.left, col),
+            bottom: Math.max(r.bottom, row),
+            right: Math.max(r.right, col),
+          }
         : { top: row, left: col, bottom: row, right: col };
     }
     return r;
@@ -240,7 +284,12 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
     breakSpillAt(sheet, address);
     clearSpill(sheet, address);
     const previous = sheet.cells.get(address);
-    const cell: Cell = { formula, value: previous?.formula === formula ? previous.value : "", spillOf: null, spill: null };
+    const cell: Cell = {
+      formula,
+      value: previous?.formula === formula ? previous.value : "",
+      spillOf: null,
+      spill: null,
+    };
     sheet.cells.set(address, cell);
     log.formulaWrites.push({ sheet: sheet.name, address, formula });
     const result = recording.results[formula];
@@ -271,7 +320,8 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
   }
 
   function guardWrite(sheet: Sheet, rect: Rect): void {
-    if (sheet.protected) throw officeError("AccessDenied", "The cell or chart you're trying to change is on a protected sheet.");
+    if (sheet.protected)
+      throw officeError("AccessDenied", "The cell or chart you're trying to change is on a protected sheet.");
     for (const refused of recording.refuseWrites ?? []) {
       if (refused.sheet !== sheet.name) continue;
       const { row, col } = parseCell(refused.address);
@@ -309,7 +359,9 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
     const object: Record<string, unknown> = {
       ...extra,
       load(names?: string | string[]) {
-        const list = (Array.isArray(names) ? names : String(names ?? "").split(",")).map((p) => p.trim()).filter(Boolean);
+        const list = (Array.isArray(names) ? names : String(names ?? "").split(","))
+          .map((p) => p.trim())
+          .filter(Boolean);
         context.queue.push(() => {
           for (const name of list.length ? list : Object.keys(props)) {
             if (!props[name]) throw officeError("PropertyNotLoaded", `Unknown property ${name}`);
@@ -370,7 +422,9 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
           makeRange(context, sheet, () => {
             const r = rect();
             const cell = read(sheet, r.top, r.left);
-            return cell.spill ? { top: r.top, left: r.left, bottom: r.top + cell.spill.rows - 1, right: r.left + cell.spill.cols - 1 } : null;
+            return cell.spill
+              ? { top: r.top, left: r.left, bottom: r.top + cell.spill.rows - 1, right: r.left + cell.spill.cols - 1 }
+              : null;
           }),
         getCell: (row: number, col: number) =>
           makeRange(context, sheet, () => {
@@ -397,19 +451,27 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
 
   function makeWorksheet(context: Context, name: () => string): Record<string, unknown> {
     const sheet = () => sheetNamed(name());
-    return proxy(context, { name: () => sheet().name }, {
-      protection: proxy(context, { protected: () => sheet().protected }),
-      getRange: (address: string) => makeRange(context, sheet(), () => parseRect(address)),
-      getUsedRangeOrNullObject: () => makeRange(context, sheet(), () => usedRect(sheet())),
-    });
+    return proxy(
+      context,
+      { name: () => sheet().name },
+      {
+        protection: proxy(context, { protected: () => sheet().protected }),
+        getRange: (address: string) => makeRange(context, sheet(), () => parseRect(address)),
+        getUsedRangeOrNullObject: () => makeRange(context, sheet(), () => usedRect(sheet())),
+      },
+    );
   }
 
   function makeWorkbook(context: Context): Record<string, unknown> {
     const items: Record<string, unknown>[] = [];
-    const worksheets = proxy(context, { items: () => items }, {
-      getItem: (name: string) => makeWorksheet(context, () => name),
-      getActiveWorksheet: () => makeWorksheet(context, () => recording.activeSheet),
-    });
+    const worksheets = proxy(
+      context,
+      { items: () => items },
+      {
+        getItem: (name: string) => makeWorksheet(context, () => name),
+        getActiveWorksheet: () => makeWorksheet(context, () => recording.activeSheet),
+      },
+    );
     const originalLoad = worksheets.load as (p?: string) => unknown;
     worksheets.load = (props?: string) => {
       context.queue.push(() => {
@@ -443,7 +505,8 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
               getXml: () => {
                 const result = {
                   get value() {
-                    if (xml.value === undefined) throw officeError("PropertyNotLoaded", "ClientResult value read before sync");
+                    if (xml.value === undefined)
+                      throw officeError("PropertyNotLoaded", "ClientResult value read before sync");
                     return xml.value;
                   },
                 };
@@ -559,7 +622,8 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
     customXmlParts: () => parts.map(({ namespace, xml }) => ({ namespace, xml })),
     async runCommand(id) {
       const action = actions.get(id);
-      if (!action) throw new Error(`No command "${id}" was associated (have: ${[...actions.keys()].join(", ") || "none"}).`);
+      if (!action)
+        throw new Error(`No command "${id}" was associated (have: ${[...actions.keys()].join(", ") || "none"}).`);
       let completed = false;
       await action({ completed: () => void (completed = true) });
       return { completed };
