@@ -101,6 +101,18 @@ describe("MD.SERIES", () => {
       expectError(row[2], "#N/A", new RegExp(`base PRICE: ${raw.base.PRICE as string}`));
   });
 
+  it("a window longer than 1,000 points comes back whole (the client splits and joins it)", async () => {
+    const table = (await bundle.call("SERIES", ["eth", "PRICE", "2020-01-01", "2023-12-31"])) as unknown[][];
+    const first = await rawPoints(sandbox, "eth", "PRICE", { startDate: "2020-01-01", endDate: "2020-01-05" });
+    const last = await rawPoints(sandbox, "eth", "PRICE", { startDate: "2023-12-27", endDate: "2023-12-31" });
+    const days = (Date.UTC(2023, 11, 31) - Date.UTC(2020, 0, 1)) / 86_400_000 + 1;
+    expect(days).toBeGreaterThan(1000);
+    expect(table).toHaveLength(1 + days);
+    expect(table.slice(1, 6)).toEqual(first.map((p) => [serial(p.date), p.val]));
+    expect(table.slice(-5)).toEqual(last.map((p) => [serial(p.date), p.val]));
+    expect(new Set(table.slice(1).map((row) => row[0])).size).toBe(days);
+  });
+
   it("refuses a financial at DAY before sending anything", async () => {
     const before = requestsTo(sandbox, "/data/api/");
     const value = await cellValue(bundle, "SERIES", ["eq-aapl", "TOTAL_REVENUE", "2023-01-01", "2023-12-31", "DAY"]);
