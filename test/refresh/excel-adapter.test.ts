@@ -9,8 +9,6 @@ import { OfficeMockObject } from "office-addin-mock";
 import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
 import { latest } from "./recordings";
 
-// See refresh-on-open.test.ts: the enum office-addin-mock needs, without the package's ESM-only dependencies.
-jest.mock("office-addin-manifest", () => jest.requireActual("office-addin-manifest/lib/officeApp"));
 
 type Mock = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -11,10 +11,6 @@ import { REFRESH_ON_OPEN_SETTING, type KeySource } from "../../src/refresh/refre
 import { compsWorkbook } from "./recordings";
 import { installWorkbookStandIn } from "./workbook-stand-in";
 
-// jest.config.js maps office-addin-manifest to an empty stub (its ESM-only dependencies do not load
-// under jest), but office-addin-mock reads its OfficeApp enum when it builds a mock. That enum's file
-// has no dependencies, so it stands in for the package here.
-jest.mock("office-addin-manifest", () => jest.requireActual("office-addin-manifest/lib/officeApp"));
 
 interface OfficeCalls {
   saved: Record<string, unknown>[];

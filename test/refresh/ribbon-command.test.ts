@@ -12,8 +12,6 @@ import { getRuntime } from "../../src/office/runtime";
 import { compsWorkbook } from "./recordings";
 import { installWorkbookStandIn } from "./workbook-stand-in";
 
-// See refresh-on-open.test.ts: the enum office-addin-mock needs, without the package's ESM-only dependencies.
-jest.mock("office-addin-manifest", () => jest.requireActual("office-addin-manifest/lib/officeApp"));
 
 describe("ribbon command: Refresh all", () => {
   it("is an ExecuteFunction button whose FunctionName is the associated command", () => {
