@@ -13,8 +13,7 @@ export const EXCEL_RESULT_LIMIT_BYTES = 5 * 1024 * 1024;
 export function estimateCellBytes(cell: CellValue): number {
   switch (typeof cell) {
     case "number":
-      // Integers (serial dates, counts) print their digits; other numbers up to 17 significant digits.
-      return Number.isInteger(cell) && Math.abs(cell) < 1e15 ? integerDigits(cell) + 1 : 20;
+      return isShortInteger(cell) ? integerDigits(cell) + 1 : String(cell).length + 1;
     case "string":
       return cell.length + 3;
     case "boolean":
@@ -24,18 +23,46 @@ export function estimateCellBytes(cell: CellValue): number {
   }
 }
 
+function isShortInteger(value: number): boolean {
+  return Number.isInteger(value) && Math.abs(value) < 1e15;
+}
+
 function integerDigits(value: number): number {
   const magnitude = Math.abs(value);
   return (magnitude < 10 ? 1 : Math.floor(Math.log10(magnitude)) + 1) + (value < 0 ? 1 : 0);
 }
 
+/** Fractional numbers measured exactly before sampling starts, then one in SAMPLE_STRIDE. */
+const EXACT_FRACTIONS = 512;
+const SAMPLE_STRIDE = 64;
+
+/**
+ * Approximate serialized bytes of a table. Integers (serial dates, counts) are
+ * sized by their digits; fractional values print anywhere from 3 to 20
+ * characters (2553.26 or 0.30000000000000004), so their length is measured,
+ * on a sample once there are many: formatting every one of 250,000 numbers
+ * would cost as much as building the table.
+ */
 export function estimatePayloadBytes(table: readonly (readonly CellValue[])[]): number {
   let bytes = 2;
+  let fractions = 0;
+  let sampled = 0;
+  let sampledBytes = 0;
   for (const row of table) {
     bytes += 3;
-    for (const cell of row) bytes += estimateCellBytes(cell);
+    for (const cell of row) {
+      if (typeof cell === "number" && !isShortInteger(cell)) {
+        if (fractions < EXACT_FRACTIONS || fractions % SAMPLE_STRIDE === 0) {
+          sampledBytes += String(cell).length + 1;
+          sampled++;
+        }
+        fractions++;
+      } else {
+        bytes += estimateCellBytes(cell);
+      }
+    }
   }
-  return bytes;
+  return bytes + (sampled === 0 ? 0 : Math.ceil((sampledBytes / sampled) * fractions));
 }
 
 /**
