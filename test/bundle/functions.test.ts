@@ -438,6 +438,15 @@ describe("rules at the Office edge", () => {
     expect((value as Error).message).not.toContain("not-the-key-4711");
   });
 
+  it("a key changed in OfficeRuntime.storage applies on the next calculation, without reloading", async () => {
+    const runtime = load();
+    expect(typeof (await runtime.call("LATEST", ["eth", "PRICE", "2023-03-31"]))).toBe("number");
+    runtime.storage.set("md.apiKey", "revoked-key-0815");
+    expectError(await cellValue(runtime, "LATEST", ["eth", "PRICE", "2023-04-30"]), "#N/A", /rejected the API key/);
+    runtime.storage.set("md.apiKey", DEMO_API_KEY);
+    expect(typeof (await runtime.call("LATEST", ["eth", "PRICE", "2023-05-31"]))).toBe("number");
+  });
+
   it("an unreachable service is #N/A saying so", async () => {
     const offline = load({ "md.baseUrl": "http://127.0.0.1:9" });
     expectError(
