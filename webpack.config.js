@@ -16,6 +16,7 @@ const webpack = require("webpack");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
 const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
+const { Marked } = require("marked");
 const pkg = require("./package.json");
 
 const DEV_HOST = "https://localhost:3000";
@@ -37,6 +38,48 @@ const OFFICE_JS_FILES = [
   "excel-mac-16.00-core.js",
   "en-us/office_strings.js",
 ];
+
+/** GitHub-style heading ids ("MD.SERIES" → "mdseries"), the anchors functions.json help links use. */
+function renderReference(markdown) {
+  const marked = new Marked({
+    renderer: {
+      heading({ tokens, depth, text }) {
+        const id = text.toLowerCase().replace(/[^\w\s-]/g, "").trim().replace(/\s+/g, "-");
+        return `<h${depth} id="${id}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
+      },
+    },
+  });
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Market Data functions: reference</title>
+<style>body{font:15px/1.5 "Segoe UI",system-ui,sans-serif;max-width:860px;margin:24px auto;padding:0 16px;color:#242424}
+code,pre{font-family:Consolas,monospace;background:#f5f5f5}pre{padding:8px;overflow:auto}
+table{border-collapse:collapse}td,th{border:1px solid #d1d1d1;padding:4px 8px;text-align:left;vertical-align:top}</style>
+</head><body>
+${marked.parse(markdown)}
+</body></html>
+`;
+}
+
+/** Replaces the development host in an emitted asset (functions.json help links). */
+class SubstituteHostPlugin {
+  constructor(asset, from, to) {
+    Object.assign(this, { asset, from, to });
+  }
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap("SubstituteHostPlugin", (compilation) => {
+      compilation.hooks.processAssets.tap(
+        { name: "SubstituteHostPlugin", stage: webpack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE },
+        () => {
+          const asset = compilation.getAsset(this.asset);
+          if (!asset || this.from === this.to) return;
+          const text = asset.source.source().toString().split(this.from).join(this.to);
+          compilation.updateAsset(this.asset, new webpack.sources.RawSource(text));
+        },
+      );
+    });
+  }
+}
 
 module.exports = (env = {}, argv = {}) => {
   const mode = argv.mode || "production";
@@ -82,6 +125,7 @@ module.exports = (env = {}, argv = {}) => {
         output: "functions.json",
         input: "./src/functions/functions.ts",
       }),
+      new SubstituteHostPlugin("functions.json", DEV_HOST, addinHost),
       new HtmlWebpackPlugin({
         filename: "taskpane.html",
         template: "./src/taskpane/taskpane.html",
@@ -96,6 +140,11 @@ module.exports = (env = {}, argv = {}) => {
       new CopyWebpackPlugin({
         patterns: [
           { from: "assets/*.png", to: "assets/[name][ext]" },
+          {
+            from: "docs/functions.md",
+            to: "docs/functions.html",
+            transform: (content) => renderReference(content.toString()),
+          },
           {
             from: "manifest.xml",
             to: "manifest.xml",

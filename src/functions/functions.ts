@@ -22,7 +22,7 @@ import { supplyTable } from "./supply";
 /**
  * The version of the Market Data add-in that is running.
  * @customfunction VERSION
- * @helpurl https://localhost:3000/taskpane.html
+ * @helpurl https://localhost:3000/docs/functions.html#mdversion
  * @returns The add-in version, e.g. 0.1.0.
  */
 export function version(): string {
@@ -32,7 +32,7 @@ export function version(): string {
 /**
  * A table of time series: a date column, then one column per symbol and metric. Format the first column as a date.
  * @customfunction SERIES
- * @helpurl https://localhost:3000/docs/functions.md#mdseries
+ * @helpurl https://localhost:3000/docs/functions.html#mdseries
  * @param symbols One or more symbols: text such as "eth", a comma list such as "eth, btc, eq-aapl", or a range of cells.
  * @param metrics One or more metrics: text such as "PRICE", a comma list such as "PRICE, FEES", or a range of cells.
  * @param [start] First date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to the end such as "-30D", "-12W", "-6M", "-2Q", "-1Y".
@@ -56,7 +56,7 @@ export function series(
 /**
  * The latest value of a metric on or before a date. Built for thousands of cells: they share requests.
  * @customfunction LATEST
- * @helpurl https://localhost:3000/docs/functions.md#mdlatest
+ * @helpurl https://localhost:3000/docs/functions.html#mdlatest
  * @param symbol One symbol, such as "eth" or "eq-aapl".
  * @param metric One metric, such as "PRICE", or a summed one such as "L30_FEES" (also L7_, L90_, CM_, CQ_, LTM_, YTD_).
  * @param [as_of] The date to read on: an Excel date, "YYYY-MM-DD", "TODAY" or "-1M". Omitted: today.
@@ -74,7 +74,7 @@ export function latest(
 /**
  * One statistic of a metric over a window that ends on a date, such as fees over the last 30 days.
  * @customfunction AGG
- * @helpurl https://localhost:3000/docs/functions.md#mdagg
+ * @helpurl https://localhost:3000/docs/functions.html#mdagg
  * @param symbol One symbol, such as "eth" or "eq-aapl".
  * @param metric One metric, such as "FEES", or a summed one such as "L30_FEES".
  * @param window "7D", "30D", "90D", "MTD", "QTD", "YTD", "LTM", or "-ND", "-NW", "-NM", "-NQ", "-NY" such as "-6M".
@@ -98,7 +98,7 @@ export function agg(
 /**
  * Chain-level capital flows for source chains, largest first.
  * @customfunction FLOWS
- * @helpurl https://localhost:3000/docs/functions.md#mdflows
+ * @helpurl https://localhost:3000/docs/functions.html#mdflows
  * @param source_chains One or more chains: text such as "ethereum", a comma list, or a range of cells.
  * @param [start] First date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to the end such as "-30D".
  * @param [end] Last date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to today such as "-1M".
@@ -124,7 +124,7 @@ export function flows(
 /**
  * The asset catalog: platform_id, symbol, title, aggregator_id and color of every asset the service covers.
  * @customfunction ASSETS
- * @helpurl https://localhost:3000/docs/functions.md#mdassets
+ * @helpurl https://localhost:3000/docs/functions.html#mdassets
  * @param [search] Words to look for in the id, symbol or title, such as "usd eth". Omitted: every asset.
  * @param [type] ALL (default), CRYPTO or EQUITY.
  * @returns A table of assets.
@@ -140,7 +140,7 @@ export function assets(
 /**
  * The metrics available for a symbol, with label, unit, aggregation, source and description.
  * @customfunction METRICS
- * @helpurl https://localhost:3000/docs/functions.md#mdmetrics
+ * @helpurl https://localhost:3000/docs/functions.html#mdmetrics
  * @param symbol One symbol, such as "eth" or "eq-aapl".
  * @param [search] Words to look for in the name, label or description, such as "fees". Omitted: every metric.
  * @returns A table of metrics.
@@ -156,7 +156,7 @@ export function metrics(
 /**
  * Insight cards such as growth and decline streaks: entity, metric, flag, duration, dates, values and change.
  * @customfunction INSIGHTS
- * @helpurl https://localhost:3000/docs/functions.md#mdinsights
+ * @helpurl https://localhost:3000/docs/functions.html#mdinsights
  * @param feed STREAKS or DECLINE-STREAKS, or the name of another insight feed.
  * @param [search] Words to look for in the entity or metric, such as "eth". Omitted: every card.
  * @param [flag] Text the card's flag must contain, such as "weekly" or "decline_streak_monthly".
@@ -174,7 +174,7 @@ export function insights(
 /**
  * A stablecoin's supply per date: total, bridged, premint, peg stability, other locked, circulating.
  * @customfunction SUPPLY
- * @helpurl https://localhost:3000/docs/functions.md#mdsupply
+ * @helpurl https://localhost:3000/docs/functions.html#mdsupply
  * @param symbol One stablecoin symbol, such as "usdc", or one on a chain, such as "usdc-eth".
  * @param [start] First date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to the end such as "-90D".
  * @param [end] Last date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to today such as "-1M".

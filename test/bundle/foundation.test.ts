@@ -23,6 +23,15 @@ describe("dist/functions.js + dist/functions.json", () => {
     expect(code).not.toMatch(/react-dom|FluentProvider|createRoot/);
   });
 
+  it("links every function's help to an anchor of the reference page the build emits", () => {
+    const page = readFileSync(path.join(DIST, "docs", "functions.html"), "utf8");
+    for (const fn of readMetadata()) {
+      const url = new URL(fn.helpUrl ?? "");
+      expect(url.pathname).toBe("/docs/functions.html");
+      expect(page).toMatch(new RegExp(`<h2 id="?${url.hash.slice(1)}"?>`));
+    }
+  });
+
   it("describes every function and parameter for Excel's autocomplete", () => {
     for (const fn of readMetadata()) {
       expect(fn.description?.length ?? 0).toBeGreaterThan(10);
