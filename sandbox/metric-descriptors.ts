@@ -3,30 +3,14 @@
  * of the section, the descriptive text naming the asset and labelled as
  * sandbox data. The older reference's subset is a subset of this.
  */
+import type { MetricDescriptor } from "../src/api/types";
 import { DATA_START_DAY } from "./dates";
 import { fiscalLabel, fiscalQuarters } from "./fiscal-calendar";
 import type { MetricSpec } from "./metric-catalog";
 import { metricSpecFor, type ResolvedSymbol } from "./symbols";
 
-export interface MetricDescriptorWire {
-  label: string;
-  description: string;
-  tags: { value: string; label: string }[];
-  aggregation_type: string;
-  unit: string;
-  internal_data_source: string;
-  source: string;
-  base_metric: string | null;
-  accepts_date: boolean;
-  cuts: { granularity: string; dimension_type: string }[];
-  thumbnail_url: string | null;
-  source_link: string | null;
-  methodology: string | null;
-  currency_type: string | null;
-  earliest_fiscal_period: string | null;
-  latest_fiscal_period: string | null;
-  priority: number | null;
-}
+/** 2.5 on the wire: the client contract's descriptor without the flattened `name`, every field present. */
+export type MetricDescriptorWire = Required<Omit<MetricDescriptor, "name">>;
 
 const GROUP_LABELS: Record<MetricSpec["group"], string> = {
   market: "Market",
