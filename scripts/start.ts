@@ -12,7 +12,7 @@ const root = path.resolve(__dirname, "..");
 const port = Number(process.env.MD_SANDBOX_PORT || 3001);
 
 async function main(): Promise<void> {
-  const sandbox = await startSandbox({ port });
+  const sandbox = await startSandbox({ port, quiet: false, insightFirstCallDelayMs: 3000 });
   console.log(`Sandbox market-data API (synthetic data) on ${sandbox.url}, demo key ${DEMO_API_KEY}`);
 
   const devServer = spawn(path.join(root, "node_modules", ".bin", "webpack"), ["serve", "--mode", "development"], {
