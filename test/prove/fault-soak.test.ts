@@ -14,7 +14,13 @@
  * request's worst chain of retries stays near 6 s and the whole run well
  * under a minute on two cores; the printed figures show how long it took.
  */
-import { DEMO_API_KEY, type SandboxFaults, type SandboxHandle, type SandboxStats, startSandbox } from "../../sandbox/server";
+import {
+  DEMO_API_KEY,
+  type SandboxFaults,
+  type SandboxHandle,
+  type SandboxStats,
+  startSandbox,
+} from "../../sandbox/server";
 import type { ClientCounters } from "../../src/api/types";
 import { CustomFunctionsError, loadFunctionsBundle } from "../support/bundle";
 import {
@@ -32,7 +38,13 @@ const CELLS = 2000;
 /** Longest any one cell may stay pending, from the moment the recalculation starts. */
 const PENDING_BOUND_MS = 75_000;
 /** Per attempt about 65% fail, so about 1 request in 9 fails all five attempts. */
-const HARSH_FAULTS = { serverErrorRate: 0.5, rateLimitRate: 0.1, retryAfterSeconds: 1, dropRate: 0.15, badJsonRate: 0.1 };
+const HARSH_FAULTS = {
+  serverErrorRate: 0.5,
+  rateLimitRate: 0.1,
+  retryAfterSeconds: 1,
+  dropRate: 0.15,
+  badJsonRate: 0.1,
+};
 const FAULTS = { serverErrorRate: 0.2, rateLimitRate: 0.1, retryAfterSeconds: 1, dropRate: 0.05, badJsonRate: 0.05 };
 /** What an error caused by an injected fault says (src/api/transport.ts messages). */
 const FAULT_CAUSE = /HTTP (429|500|503)|Rate limited|Could not reach|connection|unreadable response/i;
@@ -81,11 +93,17 @@ function workload(): Cell[] {
     } else if (roll < 0.88) {
       const symbol = pick(random, CRYPTO);
       const metric = random() < 0.1 ? pick(random, PREFIXED) : pick(random, CRYPTO_METRICS);
-      cells.push({ id: "AGG", args: [symbol, metric, pick(random, WINDOWS), pick(random, STATS), pick(random, AS_OF)] });
+      cells.push({
+        id: "AGG",
+        args: [symbol, metric, pick(random, WINDOWS), pick(random, STATS), pick(random, AS_OF)],
+      });
     } else {
       const count = 1 + Math.floor(random() * 3);
       const symbols = Array.from({ length: count }, () => pick(random, CRYPTO)).join(", ");
-      const metrics = random() < 0.5 ? pick(random, CRYPTO_METRICS) : `${pick(random, CRYPTO_METRICS)},${pick(random, CRYPTO_METRICS)}`;
+      const metrics =
+        random() < 0.5
+          ? pick(random, CRYPTO_METRICS)
+          : `${pick(random, CRYPTO_METRICS)},${pick(random, CRYPTO_METRICS)}`;
       const end = pick(random, ["2025-06-30", "2025-03-31", "2024-12-31"]);
       const start = pick(random, ["-2W", "-30D", "-3M", "-1Y"]);
       const granularity = pick(random, [null, null, "W", "M"]);
@@ -144,11 +162,20 @@ function sameOrFaultError(reference: unknown, actual: unknown): boolean {
       reference.length === actual.length &&
       reference.every((row: unknown[], r) => {
         const other = actual[r] as unknown;
-        return Array.isArray(other) && row.length === other.length && row.every((cell, c) => sameOrFaultError(cell, other[c]));
+        return (
+          Array.isArray(other) &&
+          row.length === other.length &&
+          row.every((cell, c) => sameOrFaultError(cell, other[c]))
+        );
       })
     );
   }
-  if (reference instanceof CustomFunctionsError && actual instanceof CustomFunctionsError && sameError(reference, actual)) return true;
+  if (
+    reference instanceof CustomFunctionsError &&
+    actual instanceof CustomFunctionsError &&
+    sameError(reference, actual)
+  )
+    return true;
   return Object.is(reference, actual) || isFaultError(actual);
 }
 
@@ -165,7 +192,9 @@ function judge(cells: Cell[], reference: Run, faulty: Run): Verdict {
     const ref = reference.outcomes[i]!;
     const where = `cell ${i} MD.${cells[i]!.id}(${JSON.stringify(cells[i]!.args)})`;
     const problem = () =>
-      verdict.problems.push(`${where}: ${describeOutcome(outcome)} where the fault-free run gave ${describeOutcome(ref)}`);
+      verdict.problems.push(
+        `${where}: ${describeOutcome(outcome)} where the fault-free run gave ${describeOutcome(ref)}`,
+      );
     if (outcome.kind === "pending" || outcome.kind === "raw-throw") problem();
     else if (outcome.kind === "error") {
       if (ref.kind === "error" && sameError(ref.error, outcome.error)) verdict.same++;
@@ -217,7 +246,9 @@ describe("fault soak: 2,000 cells through the built bundle", () => {
         `${cells.filter((x) => x.id === "AGG").length} MD.AGG, ${cells.filter((x) => x.id === "SERIES").length} MD.SERIES cells\n` +
         `  fault-free reference: ${reference.seconds.toFixed(1)} s, ${reference.server.requests} requests, ` +
         `${counts.value} values, ${counts.error} errors (no data or a service message)\n` +
-        examples(reference.outcomes, 10).map((m) => `  e.g. ${m}`).join("\n"),
+        examples(reference.outcomes, 10)
+          .map((m) => `  e.g. ${m}`)
+          .join("\n"),
     );
   }, 60_000);
   afterAll(async () => {
