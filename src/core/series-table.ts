@@ -97,19 +97,27 @@ export function shapeSeriesTable(
   const rows: CellValue[][] = [];
   if (options.transpose) {
     // One row per series: reading each series' array front to back.
-    if (options.dates)
-      rows.push([...(options.headers ? [DATE_HEADER] : []), ...kept.map((d) => isoToSerial(dates[d]))]);
+    if (options.dates) rows.push([...(options.headers ? [DATE_HEADER] : []), ...kept.map((d) => dateCell(dates[d]))]);
     columns.forEach((_, c) => rows.push([...(options.headers ? [headers[c]] : []), ...kept.map((d) => cellAt(c, d))]));
   } else {
     if (options.headers) rows.push(options.dates ? [DATE_HEADER, ...headers] : headers);
     for (const d of kept) {
-      const row: CellValue[] = options.dates ? [isoToSerial(dates[d])] : [];
+      const row: CellValue[] = options.dates ? [dateCell(dates[d])] : [];
       for (let c = 0; c < columns.length; c++) row.push(cellAt(c, d));
       rows.push(row);
     }
   }
   assertFitsExcel(rows, SERIES_SIZE_ADVICE);
   return rows;
+}
+
+/** A date as Excel's serial; one Excel cannot hold (before 1900) stays text, as in MD.INSIGHTS, rather than failing the table. */
+function dateCell(iso: string): CellValue {
+  try {
+    return isoToSerial(iso);
+  } catch {
+    return iso;
+  }
 }
 
 /** A series' values at each of `dates` (a superset of its dates, both ascending); NaN where it has none. */
