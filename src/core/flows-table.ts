@@ -64,16 +64,21 @@ export function shapeFlowsTable(
   }
   if (chains.length === 0) throw new NoDataError(`No ${flowTypes.join("/")} data for these chains in this window.`);
 
-  const lead = result[flowTypes[0]] ?? {};
-  const sortKey = (chain: string) => (typeof lead[chain] === "number" ? lead[chain] : -Infinity);
+  const lead = result[flowTypes[0]];
+  const sortKey = (chain: string) => flowValue(lead, chain) ?? -Infinity;
   chains.sort((a, b) => sortKey(b) - sortKey(a) || (a < b ? -1 : a > b ? 1 : 0));
   const shown = options.top !== null ? chains.slice(0, options.top) : chains;
 
   const rows: CellValue[][] = [];
   if (options.headers) rows.push(["Chain", ...flowTypes.map((type) => FLOW_HEADERS[type])]);
   for (const chain of shown) {
-    rows.push([chain, ...flowTypes.map((type) => result[type]?.[chain] ?? BLANK)]);
+    rows.push([chain, ...flowTypes.map((type) => flowValue(result[type], chain) ?? BLANK)]);
   }
   assertFitsExcel(rows, "Use fewer source chains or the option top=N.");
   return rows;
+}
+
+/** A chain's own value: chains are the service's keys, and one named "constructor" must not read Object's. */
+function flowValue(values: Record<string, number> | undefined, chain: string): number | undefined {
+  return values && Object.prototype.hasOwnProperty.call(values, chain) ? values[chain] : undefined;
 }
