@@ -5,7 +5,7 @@
 import type { DataPoint } from "../api/types";
 import { type AggWindow, windowStart } from "./agg-window";
 import { parseKeyword } from "./arguments";
-import { type CellValue, errorCell } from "./cell";
+import { type CellValue, errorCell, numberCell } from "./cell";
 
 export type Stat = "SUM" | "AVG" | "MIN" | "MAX" | "FIRST" | "LAST" | "CHANGE" | "PCT_CHANGE";
 
@@ -40,6 +40,11 @@ export function defaultStat(aggregationType: string): Stat {
  * as a percentage), #DIV/0! when the first reading is 0.
  */
 export function computeStat(stat: Stat, values: readonly number[]): CellValue {
+  const value = statValue(stat, values);
+  return typeof value === "number" ? numberCell(value, `The ${stat} of the window`) : value;
+}
+
+function statValue(stat: Stat, values: readonly number[]): CellValue {
   if (values.length === 0) throw new RangeError("computeStat needs at least one value");
   const first = values[0];
   const last = values[values.length - 1];

@@ -20,6 +20,16 @@ export function errorCell(error: ErrorCellCode, message: string): ErrorCell {
   return { error, message };
 }
 
+/**
+ * A computed number as a cell. Arithmetic on finite readings can still leave
+ * the finite range (a sum past 1.8e308, a change over a start near zero):
+ * Excel holds no infinity or NaN, and the runtime would send one as null,
+ * which the cell shows as 0. `what` names the value for the message.
+ */
+export function numberCell(value: number, what: string): CellValue {
+  return Number.isFinite(value) ? value : errorCell("#NUM!", `${what} is outside the range of numbers Excel holds.`);
+}
+
 export function isErrorCell(value: unknown): value is ErrorCell {
   return typeof value === "object" && value !== null && typeof (value as ErrorCell).error === "string";
 }

@@ -8,7 +8,7 @@
 import type { InsightCard } from "../api/types";
 import { describeValue, isOmitted } from "./arguments";
 import { calendarDateOf } from "./calendar";
-import { BLANK, type CellValue, errorCell } from "./cell";
+import { BLANK, type CellValue, errorCell, numberCell } from "./cell";
 import { ArgumentError, NoDataError } from "./errors";
 import { isoToSerial } from "./excel-date";
 import { assertFitsExcel } from "./payload-size";
@@ -82,12 +82,13 @@ function plain(header: string, field: string): Column {
 function changeFraction(start: unknown, end: unknown): CellValue {
   if (typeof start !== "number" || typeof end !== "number") return BLANK;
   if (start === 0) return errorCell("#DIV/0!", "The start value is 0.");
-  return (end - start) / Math.abs(start);
+  return numberCell((end - start) / Math.abs(start), "The change");
 }
 
 /** Numbers and booleans as they are, ISO dates as Excel serials, other text as text, null as blank. */
 function toCell(value: unknown): CellValue {
-  if (typeof value === "number" || typeof value === "boolean") return value;
+  if (typeof value === "number") return numberCell(value, "A value of the card");
+  if (typeof value === "boolean") return value;
   if (typeof value === "string") {
     const date = calendarDateOf(value);
     if (date === null) return value;

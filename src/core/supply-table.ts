@@ -4,7 +4,7 @@
  * CIRCULATING = TOTAL − (BRIDGED + PREMINT + PEG_STABILITY + other locked).
  */
 import type { SeriesResult } from "../api/types";
-import { BLANK, type CellValue, isErrorCell } from "./cell";
+import { BLANK, type CellValue, isErrorCell, numberCell } from "./cell";
 import { type SeriesColumn, defaultSeriesOptions, shapeSeriesTable } from "./series-table";
 
 /** The series the table is built from, in column order. */
@@ -57,5 +57,5 @@ function otherLocked(
   const [t, b, p, g, c] = parts as number[];
   const value = t - c - b - p - g;
   // Subtracting large floats leaves rounding dust where the identity holds exactly; show it as 0.
-  return Math.abs(value) <= Math.abs(t) * 1e-12 ? 0 : value;
+  return Math.abs(value) <= Math.abs(t) * 1e-12 ? 0 : numberCell(value, "Other locked");
 }

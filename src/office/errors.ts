@@ -13,7 +13,7 @@
  * add-in; a pending promise is what shows it, so every path here settles.
  */
 import { isMarketDataError, type MarketDataError, redact } from "../api/errors";
-import { type CellValue, type ErrorCellCode, isErrorCell } from "../core/cell";
+import { type CellValue, type ErrorCellCode, isErrorCell, numberCell } from "../core/cell";
 import { ArgumentError, NoDataError, ResultTooLargeError } from "../core/errors";
 
 export type ExcelCell = number | string | boolean | CustomFunctions.Error;
@@ -46,6 +46,8 @@ export function excelError(code: ErrorCellCode, message: string): CustomFunction
 }
 
 export function toExcelCell(cell: CellValue): ExcelCell {
+  // A scalar result computed outside core's shapers (MD.LATEST's prefixed sums) gets the same guard.
+  if (typeof cell === "number") cell = numberCell(cell, "The result");
   return isErrorCell(cell) ? excelError(cell.error, cell.message) : cell;
 }
 
