@@ -134,7 +134,10 @@ export function shapeInsightsTable(
 }
 
 function text(value: unknown): string {
-  return typeof value === "string" ? value : value === null || value === undefined ? "" : String(value);
+  if (typeof value === "string") return value;
+  if (value === null || value === undefined) return "";
+  // A card field may be any JSON: String() throws on an object whose "toString" is data.
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 
 function columnsFromCards(cards: readonly Record<string, unknown>[]): Column[] {
