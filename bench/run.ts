@@ -47,14 +47,14 @@ function required(value: string | undefined, message: string): string {
   return value;
 }
 
-const LOOKUPS = 1000;
-const SYMBOLS = 200;
-const METRICS = ["PRICE", "FEES", "DAU"];
-const SYMBOLS_PER_REQUEST = 50;
+export const LOOKUPS = 1000;
+export const SYMBOLS = 200;
+export const METRICS = ["PRICE", "FEES", "DAU"];
+export const SYMBOLS_PER_REQUEST = 50;
 const DAY_MS = 86_400_000;
 const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
 
-interface LookupRun {
+export interface LookupRun {
   requests: number;
   wallMs: number;
   kb: number;
@@ -68,7 +68,7 @@ interface LookupRun {
  * first 400 of them again as of the last quarter end (a "prior" column), each
  * a 30-day window whose last point is the value shown.
  */
-function lookups(symbols: string[], today: string): SeriesRequest[] {
+export function lookups(symbols: string[], today: string): SeriesRequest[] {
   const todayMs = Date.parse(`${today}T00:00:00Z`);
   const d = new Date(todayMs);
   const quarterEnd = Date.UTC(d.getUTCFullYear(), Math.floor(d.getUTCMonth() / 3) * 3, 1) - DAY_MS;
@@ -83,7 +83,7 @@ function lookups(symbols: string[], today: string): SeriesRequest[] {
 }
 
 /** The budget: one request per 50 symbols per distinct (metric set, window, granularity) group. */
-function requestBudget(requests: SeriesRequest[]): number {
+export function requestBudget(requests: SeriesRequest[]): number {
   const groups = new Map<string, Map<string, Set<string>>>();
   for (const r of requests) {
     const key = `${r.startDate}|${r.endDate}|${r.granularity ?? ""}`;
@@ -111,7 +111,7 @@ function latestValue(result: SeriesResult): number | string {
   return last ? last.val : "no data";
 }
 
-async function runLookups(
+export async function runLookups(
   sandbox: SandboxHandle,
   requests: SeriesRequest[],
   options: Partial<ClientOptions>,
@@ -142,7 +142,7 @@ async function runLookups(
   };
 }
 
-interface ShapingRun {
+export interface ShapingRun {
   fetchMs: number;
   fetchRequests: number;
   shapeMedianMs: number;
@@ -158,7 +158,7 @@ function median(times: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-async function runShaping(sandbox: SandboxHandle, symbols: string[], today: string): Promise<ShapingRun> {
+export async function runShaping(sandbox: SandboxHandle, symbols: string[], today: string): Promise<ShapingRun> {
   const metrics = ["PRICE", "MC", "FEES", "DAU", "TXNS"];
   const endMs = Date.parse(`${today}T00:00:00Z`);
   const window = { startDate: iso(endMs - 999 * DAY_MS), endDate: today };
@@ -367,7 +367,10 @@ function round(n: number): number {
   return Math.round(n * 10) / 10;
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
-});
+// bench/budgets.ts imports the runs above; only `tsx bench/run.ts` runs the benchmark.
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
+}
