@@ -1,0 +1,296 @@
+/**
+ * The DESIGN.md budgets CI enforces, measured by the project's own benchmark
+ * (bench/run.ts) and on the built bundle. Only deterministic figures fail the
+ * build; wall times are printed next to their targets and never asserted
+ * (a shared CI machine's timing is not the add-in's).
+ *
+ *   npx tsx bench/budgets.ts            print the figures
+ *   npx tsx bench/budgets.ts --check    exit 1 when a budget is exceeded (CI)
+ *   npx tsx bench/budgets.ts --write    also run the unbatched comparison and the
+ *                                       shaping benchmark, and write BENCHMARKS.md
+ *
+ * Needs a build first (`npx webpack --mode production --env target=test`).
+ *
+ * Enforced:
+ * 1. dist/functions.js gzipped (zlib, default level, as a web server sends it)
+ *    at most 60 KB, and no UI code in it (per its source map: nothing from
+ *    src/taskpane, React or Fluent UI).
+ * 2. 1,000 MD.LATEST-style lookups over 200 symbols × 3 metrics (two windows)
+ *    at 100 ms sandbox latency send at most one request per 50 symbols per
+ *    distinct (metrics, window, granularity) group — both when the calls
+ *    arrive in one burst and one per macrotask, as Excel delivers them.
+ */
+import { gzipSync } from "node:zlib";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { createClient } from "../src/api/client";
+import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../sandbox/server";
+import {
+  LOOKUPS,
+  lookups,
+  type LookupRun,
+  METRICS,
+  requestBudget,
+  runLookups,
+  runShaping,
+  SYMBOLS,
+  SYMBOLS_PER_REQUEST,
+  type ShapingRun,
+} from "./run";
+
+const ROOT = path.resolve(__dirname, "..");
+const DIST = path.join(ROOT, "dist");
+const GZIP_LIMIT_BYTES = 60 * 1024;
+const LATENCY_MS = 100;
+const FILL_TARGET_MS = 2000;
+const SHAPING_TARGET_MS = 50;
+/** Source paths that mean UI code was bundled into functions.js. */
+const UI_SOURCES = /src\/taskpane\/|node_modules\/(react|react-dom|scheduler|@fluentui|@griffel|@tanstack)\//;
+
+interface Args {
+  check: boolean;
+  write: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { check: false, write: false };
+  for (const arg of argv) {
+    if (arg === "--check") args.check = true;
+    else if (arg === "--write") args.write = true;
+    else throw new Error(`Unknown argument ${arg}. Use --check and/or --write.`);
+  }
+  return args;
+}
+
+interface Budget {
+  name: string;
+  limit: string;
+  measured: string;
+  ok: boolean;
+  /** Printed only: a wall-time target CI does not enforce. */
+  enforced: boolean;
+}
+
+interface BundleFigures {
+  bytes: number;
+  gzipBytes: number;
+  uiSources: string[];
+}
+
+function measureBundle(): BundleFigures {
+  const file = path.join(DIST, "functions.js");
+  if (!existsSync(file))
+    throw new Error("dist/functions.js is missing: build first (npx webpack --mode production --env target=test).");
+  const code = readFileSync(file);
+  const mapFile = `${file}.map`;
+  // Without its source map the UI check would pass vacuously: a missing map fails it.
+  const sources = existsSync(mapFile)
+    ? (JSON.parse(readFileSync(mapFile, "utf8")) as { sources: string[] }).sources
+    : null;
+  return {
+    bytes: code.length,
+    gzipBytes: gzipSync(code).length,
+    uiSources: sources === null ? ["(no functions.js.map to check)"] : sources.filter((s) => UI_SOURCES.test(s)),
+  };
+}
+
+/** The first 200 crypto symbols of the sandbox catalog (core chains first, then filler tokens), as bench/run.ts picks them. */
+async function benchSymbols(sandbox: SandboxHandle): Promise<string[]> {
+  const client = createClient({ settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }) });
+  const assets = await client.getAssets();
+  const symbols = assets
+    .filter((a) => !a.symbol.startsWith("eq-"))
+    .slice(0, SYMBOLS)
+    .map((a) => a.symbol);
+  if (symbols.length < SYMBOLS) throw new Error(`The sandbox catalog has only ${symbols.length} crypto symbols`);
+  return symbols;
+}
+
+interface Figures {
+  date: string;
+  bundle: BundleFigures;
+  budgetRequests: number;
+  burst: LookupRun & { serverRequests: number };
+  macrotasks: LookupRun & { serverRequests: number };
+  unbatched?: LookupRun & { serverRequests: number };
+  shaping?: ShapingRun;
+}
+
+async function measure(write: boolean): Promise<Figures> {
+  const bundle = measureBundle();
+  const date = new Date().toISOString().slice(0, 10);
+  const sandbox = await startSandbox({ port: 0, today: date, latencyMs: LATENCY_MS, insightFirstCallDelayMs: 0 });
+  try {
+    const symbols = await benchSymbols(sandbox);
+    const requests = lookups(symbols, date);
+    const run = async (options: Parameters<typeof runLookups>[2], arrival: "burst" | "macrotasks") => {
+      sandbox.reset();
+      const result = await runLookups(sandbox, requests, options, arrival);
+      return { ...result, serverRequests: sandbox.stats().requests };
+    };
+    const figures: Figures = {
+      date,
+      bundle,
+      budgetRequests: requestBudget(requests),
+      burst: await run({}, "burst"),
+      macrotasks: await run({}, "macrotasks"),
+    };
+    if (write) {
+      figures.unbatched = await run({ maxSymbolsPerRequest: 1, maxMetricsPerRequest: 1 }, "burst");
+      sandbox.setLatency(0);
+      figures.shaping = await runShaping(sandbox, symbols, date);
+    }
+    return figures;
+  } finally {
+    await sandbox.close();
+  }
+}
+
+function budgets(f: Figures): Budget[] {
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  const list: Budget[] = [
+    {
+      name: "dist/functions.js gzipped",
+      limit: kb(GZIP_LIMIT_BYTES),
+      measured: `${kb(f.bundle.gzipBytes)} (${kb(f.bundle.bytes)} raw)`,
+      ok: f.bundle.gzipBytes <= GZIP_LIMIT_BYTES,
+      enforced: true,
+    },
+    {
+      name: "UI code in dist/functions.js (source map: src/taskpane, React, Fluent UI)",
+      limit: "0 modules",
+      measured:
+        f.bundle.uiSources.length === 0
+          ? "0 modules"
+          : `${f.bundle.uiSources.length}: ${f.bundle.uiSources.slice(0, 3).join(", ")}`,
+      ok: f.bundle.uiSources.length === 0,
+      enforced: true,
+    },
+  ];
+  for (const [label, run] of [
+    ["in one burst", f.burst],
+    ["one per macrotask", f.macrotasks],
+  ] as const) {
+    list.push({
+      name: `requests for ${LOOKUPS.toLocaleString("en-US")} lookups, calls ${label} (1 per ${SYMBOLS_PER_REQUEST} symbols per group)`,
+      limit: String(f.budgetRequests),
+      measured: `${run.requests} (sandbox saw ${run.serverRequests})`,
+      ok: run.requests <= f.budgetRequests && run.serverRequests <= f.budgetRequests && run.failures === 0,
+      enforced: true,
+    });
+  }
+  list.push({
+    name: `all ${LOOKUPS.toLocaleString("en-US")} lookups filled at ${LATENCY_MS} ms latency (burst)`,
+    limit: `${FILL_TARGET_MS} ms`,
+    measured: `${Math.round(f.burst.wallMs)} ms`,
+    ok: f.burst.wallMs <= FILL_TARGET_MS,
+    enforced: false,
+  });
+  if (f.shaping) {
+    list.push({
+      name: "shaping 50 symbols × 5 metrics × 1,000 points, median of 20",
+      limit: `${SHAPING_TARGET_MS} ms`,
+      measured: `${f.shaping.shapeMedianMs.toFixed(1)} ms`,
+      ok: f.shaping.shapeMedianMs <= SHAPING_TARGET_MS,
+      enforced: false,
+    });
+  }
+  return list;
+}
+
+function budgetTable(list: Budget[]): string {
+  const rows = list.map(
+    (b) =>
+      `| ${b.name} | ${b.limit} | ${b.measured} | ${b.ok ? "ok" : b.enforced ? "**EXCEEDED**" : "over target"} | ${b.enforced ? "yes" : "no (printed)"} |`,
+  );
+  return ["| budget | limit | measured | | fails CI |", "|---|---:|---:|---|---|", ...rows].join("\n");
+}
+
+function lookupTable(f: Figures): string {
+  const row = (name: string, r: LookupRun & { serverRequests: number }) =>
+    `| ${name} | ${r.requests} | ${Math.round(r.wallMs)} | ${r.kb.toFixed(1)} | ${r.retries} | ${r.failures} |`;
+  const rows = [
+    "| run | requests | wall ms | KB received | retries | failures |",
+    "|---|---:|---:|---:|---:|---:|",
+    row("batched, calls in one burst", f.burst),
+    row("batched, one call per macrotask", f.macrotasks),
+  ];
+  if (f.unbatched) {
+    rows.push(row("one request per lookup (batching off)", f.unbatched));
+    rows.push(
+      `| ratio unbatched / batched | ${(f.unbatched.requests / f.burst.requests).toFixed(1)}× | ${(f.unbatched.wallMs / f.burst.wallMs).toFixed(1)}× | ${(f.unbatched.kb / f.burst.kb).toFixed(1)}× | | |`,
+    );
+  }
+  return rows.join("\n");
+}
+
+function shapingTable(s: ShapingRun): string {
+  return [
+    "| step | ms |",
+    "|---|---:|",
+    `| fetch 250 series through the client (${s.fetchRequests} request${s.fetchRequests === 1 ? "" : "s"}, latency 0) | ${s.fetchMs.toFixed(0)} |`,
+    `| shape into a ${s.rows} × ${s.columns} table (values rounded to whole numbers, as bench/run.ts does), median of 20 | ${s.shapeMedianMs.toFixed(1)} |`,
+    `| shape, slowest of 20 | ${s.shapeMaxMs.toFixed(1)} |`,
+    `| client merge of 250 series split in 4 parts each, median of 20 | ${s.mergeMedianMs.toFixed(1)} |`,
+  ].join("\n");
+}
+
+const COMMAND = "npx webpack --mode production --env target=test && npx tsx bench/budgets.ts --write";
+
+function markdown(f: Figures, list: Budget[]): string {
+  return `# Benchmarks
+
+Produced by:
+
+\`\`\`
+${COMMAND}
+\`\`\`
+
+on ${f.date}, Node ${process.version}, ${process.platform}/${process.arch}. CI runs
+\`npx tsx bench/budgets.ts --check\`, which fails the build when an enforced budget
+(the bundle's size, the request counts) is exceeded; wall times are printed
+beside their DESIGN.md targets and never fail a build. \`npm run bench\` prints the
+full client benchmark (bench/run.ts), which these figures reuse.
+
+## Budgets (DESIGN.md)
+
+${budgetTable(list)}
+
+## ${LOOKUPS.toLocaleString("en-US")} latest-value lookups
+
+${SYMBOLS} symbols × ${METRICS.length} metrics (${METRICS.join(", ")}) over two windows (the last 30 days to today,
+and the 30 days to the last quarter end), against the in-process sandbox with ${LATENCY_MS} ms
+latency per request, concurrency 6. The budget allows ${f.budgetRequests} requests (one per
+${SYMBOLS_PER_REQUEST} symbols per distinct metrics/window/granularity group).
+
+${lookupTable(f)}
+${f.shaping ? `\n## Shaping MD.SERIES's largest everyday table\n\n50 symbols × 5 metrics × 1,000 daily points of sandbox data (src/core/series-table).\n\n${shapingTable(f.shaping)}\n` : ""}`;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const figures = await measure(args.write);
+  const list = budgets(figures);
+  console.log(
+    `\nBudgets (${LOOKUPS} lookups at ${LATENCY_MS} ms latency; bundle ${path.relative(ROOT, DIST)}/functions.js)\n`,
+  );
+  console.log(budgetTable(list));
+  console.log(`\n${lookupTable(figures)}\n`);
+  if (figures.shaping) console.log(`${shapingTable(figures.shaping)}\n`);
+  if (args.write) {
+    writeFileSync(path.join(ROOT, "BENCHMARKS.md"), markdown(figures, list));
+    console.log("Wrote BENCHMARKS.md");
+  }
+  const exceeded = list.filter((b) => b.enforced && !b.ok);
+  if (exceeded.length > 0) {
+    console.error(`Budget exceeded: ${exceeded.map((b) => `${b.name}: ${b.measured} > ${b.limit}`).join("; ")}`);
+    if (args.check) process.exitCode = 1;
+  } else {
+    console.log("Every enforced budget holds.");
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
