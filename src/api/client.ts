@@ -38,6 +38,7 @@ import {
   parseInsightsResponse,
   parseMetricsResponse,
   parseSeriesResponse,
+  type SeriesTable,
 } from "./responses";
 import { Semaphore } from "./semaphore";
 import { isoDate, mergeParts, splitWindow, type DateWindow } from "./series-windows";
@@ -181,6 +182,20 @@ interface Flight {
 }
 
 const DAY_MS = 86_400_000;
+
+/**
+ * A message in place of a series is the service's own text, shown in cells
+ * and in the pane; a careless service may quote the request in it, key
+ * included. Error bodies are redacted where they are read (transport.ts).
+ */
+function redactMessages(table: SeriesTable, apiKey: string): void {
+  for (const row of table.values()) {
+    for (const [metric, result] of row) {
+      if (!(result instanceof BadResponseError) && result.kind === "message")
+        row.set(metric, { kind: "message", message: redact(result.message, apiKey) });
+    }
+  }
+}
 
 export function createClient(options: ClientOptions): Client {
   return new BatchingClient(options);
@@ -422,6 +437,7 @@ class BatchingClient implements Client {
       });
       answered = true;
       const table = parseSeriesResponse(json, symbols, metrics);
+      redactMessages(table, settings.apiKey);
       for (const [symbol, row] of table) {
         for (const [metric, result] of row) {
           if (result instanceof BadResponseError) continue;
