@@ -1,26 +1,135 @@
-import { FluentProvider, Title2, Body1, webLightTheme } from "@fluentui/react-components";
+/**
+ * The task pane: three views (Settings, Picker, Insights) under one tab list.
+ * Every view stays mounted while hidden, so a search, a chosen metric or a
+ * loaded feed survives switching tabs; `active` tells a view when it is on
+ * screen (to start its first request, or to poll).
+ */
+import { Caption1, FluentProvider, makeStyles, Tab, TabList, Title3, tokens, webDarkTheme, webLightTheme } from "@fluentui/react-components";
+import { useState } from "react";
 import { createRoot } from "react-dom/client";
+import { localToday } from "../core/calendar";
 import { BUILD_INFO } from "../office/build-info";
+import { getRefreshActions } from "../office/commands";
+import { getRuntime } from "../office/runtime";
+import { copyText } from "./clipboard";
+import { InsightsView } from "./insights-view";
+import { readOfficeTheme, useThemeMode } from "./office-theme";
+import { ServicesProvider, useServices, type PaneServices } from "./pane-services";
+import { PickerView } from "./picker-view";
+import { SettingsView } from "./settings-view";
+import { workbookForHost } from "./workbook-actions";
 
 export interface PaneContext {
   /** Office host, or null in a plain browser. */
   host: Office.HostType | null;
 }
 
-function App({ context }: { context: PaneContext }) {
-  const { version } = BUILD_INFO;
+export type ViewId = "settings" | "picker" | "insights";
+const VIEWS: readonly { id: ViewId; label: string }[] = [
+  { id: "settings", label: "Settings" },
+  { id: "picker", label: "Picker" },
+  { id: "insights", label: "Insights" },
+];
+
+const useStyles = makeStyles({
+  provider: { minHeight: "100vh", backgroundColor: tokens.colorNeutralBackground1 },
+  page: { display: "flex", flexDirection: "column", maxWidth: "720px", margin: "0 auto" },
+  header: {
+    display: "flex",
+    flexDirection: "column",
+    gap: tokens.spacingVerticalXXS,
+    padding: `${tokens.spacingVerticalM} ${tokens.spacingHorizontalL} 0`,
+  },
+  title: { margin: 0 },
+  host: { color: tokens.colorNeutralForeground3 },
+  tabs: { padding: `0 ${tokens.spacingHorizontalS}`, borderBottom: `1px solid ${tokens.colorNeutralStroke2}` },
+  panel: { padding: `${tokens.spacingVerticalL} ${tokens.spacingHorizontalL} ${tokens.spacingVerticalXXL}` },
+});
+
+export interface AppProps {
+  services: PaneServices;
+  officeTheme?: ReturnType<typeof readOfficeTheme>;
+  initialView?: ViewId;
+}
+
+export function App({ services, officeTheme = null, initialView = "picker" }: AppProps) {
+  const mode = useThemeMode(officeTheme);
   return (
-    <FluentProvider theme={webLightTheme}>
-      <main style={{ padding: 16 }}>
-        <Title2 as="h1">Market Data</Title2>
-        <Body1 as="p" data-testid="host">
-          {context.host ? `Running in ${context.host}` : "Running outside Office"} · version {version}
-        </Body1>
-      </main>
+    <FluentProvider theme={mode === "dark" ? webDarkTheme : webLightTheme} data-theme={mode}>
+      <ServicesProvider services={services}>
+        <Pane initialView={initialView} />
+      </ServicesProvider>
     </FluentProvider>
   );
 }
 
-export function mountApp(element: HTMLElement, context: PaneContext): void {
-  createRoot(element).render(<App context={context} />);
+function Pane({ initialView }: { initialView: ViewId }) {
+  const styles = useStyles();
+  const [view, setView] = useState<ViewId>(initialView);
+  return (
+    <div className={styles.provider}>
+      <div className={styles.page}>
+        <header className={styles.header}>
+          <Title3 as="h1" className={styles.title}>
+            Market Data
+          </Title3>
+          <HostLine className={styles.host} />
+        </header>
+        <TabList className={styles.tabs} selectedValue={view} onTabSelect={(_, data) => setView(data.value as ViewId)} aria-label="Market Data views">
+          {VIEWS.map((v) => (
+            <Tab key={v.id} id={`tab-${v.id}`} value={v.id} aria-controls={`panel-${v.id}`}>
+              {v.label}
+            </Tab>
+          ))}
+        </TabList>
+        <main>
+          {VIEWS.map((v) => (
+            <div key={v.id} id={`panel-${v.id}`} role="tabpanel" aria-labelledby={`tab-${v.id}`} hidden={view !== v.id} className={styles.panel}>
+              {v.id === "settings" && <SettingsView active={view === "settings"} />}
+              {v.id === "picker" && <PickerView active={view === "picker"} />}
+              {v.id === "insights" && <InsightsView active={view === "insights"} />}
+            </div>
+          ))}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+function HostLine({ className }: { className: string }) {
+  const { host, version } = useServices();
+  return (
+    <Caption1 as="p" className={className} data-testid="host">
+      {host ? `Running in ${host}` : "Running outside Office"} · version {version}
+    </Caption1>
+  );
+}
+
+/**
+ * Builds the pane's services from the shared runtime — the client, cache and
+ * settings functions.js created — and renders. Opens on Settings when there is
+ * no key to use, on the Picker otherwise.
+ */
+export async function mountApp(element: HTMLElement, context: PaneContext): Promise<void> {
+  const runtime = getRuntime();
+  const host = context.host ? String(context.host) : null;
+  const services: PaneServices = {
+    client: runtime.client,
+    settings: runtime.settings,
+    defaults: { apiKey: BUILD_INFO.defaultApiKey, baseUrl: BUILD_INFO.defaultBaseUrl },
+    workbook: workbookForHost(host),
+    copyText: (text) => copyText(text),
+    refresh: getRefreshActions(),
+    today: () => localToday(),
+    host,
+    version: runtime.version,
+  };
+  let initialView: ViewId = "picker";
+  try {
+    const stored = await runtime.settings.read();
+    if (!stored.apiKey) initialView = "settings";
+  } catch {
+    initialView = "settings";
+  }
+  createRoot(element).render(<App services={services} officeTheme={readOfficeTheme()} initialView={initialView} />);
 }

@@ -1,0 +1,138 @@
+/**
+ * Buttons for the workbook refresh logic (`PaneServices.refresh`): refresh
+ * all MD. formulas, refresh when the workbook opens, freeze to values. The
+ * logic is not the pane's; this section renders its results.
+ */
+import { Button, Caption1, makeStyles, MessageBar, MessageBarBody, Spinner, Switch, tokens } from "@fluentui/react-components";
+import { useEffect, useState, useSyncExternalStore } from "react";
+import { errorText } from "./error-text";
+import { useServices } from "./pane-services";
+import type { RefreshActions, RefreshResult, RefreshStatus } from "./refresh-actions";
+
+const useStyles = makeStyles({
+  root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
+  buttons: { display: "flex", gap: tokens.spacingHorizontalS, flexWrap: "wrap", alignItems: "center" },
+  failures: { margin: 0, paddingLeft: tokens.spacingHorizontalL },
+});
+
+type Outcome = { intent: "success" | "warning" | "error"; text: string; failures?: RefreshResult["failures"] };
+
+export function summariseRefresh(verb: "Refreshed" | "Froze", result: RefreshResult): Outcome {
+  if (result.note) return { intent: "warning", text: result.note };
+  const failed = result.failures?.length ?? 0;
+  const cells = `${result.cells.toLocaleString("en-US")} cell${result.cells === 1 ? "" : "s"}`;
+  const seconds = (result.ms / 1000).toFixed(1);
+  if (failed === 0) return { intent: "success", text: `${verb} ${cells} in ${seconds} s.` };
+  return { intent: "warning", text: `${verb} ${cells} in ${seconds} s; ${failed} failed.`, failures: result.failures };
+}
+
+const noSubscription = () => () => undefined;
+const noStatus = () => null;
+
+/** The refresh logic's live state when it offers one (a ribbon click or an open can start a refresh too). */
+function useRefreshStatus(actions: RefreshActions | null): RefreshStatus | null {
+  return useSyncExternalStore(actions?.subscribe ?? noSubscription, actions?.getState ?? noStatus);
+}
+
+const PHASE_TEXT: Record<string, string> = { scanning: "Finding MD formulas…", writing: "Rewriting formulas…", calculating: "Calculating…" };
+
+export function RefreshSection() {
+  const styles = useStyles();
+  const { refresh, workbook } = useServices();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [onOpen, setOnOpen] = useState<boolean | null>(null);
+  const status = useRefreshStatus(refresh);
+
+  const usable = refresh !== null && workbook.canInsert;
+
+  useEffect(() => {
+    if (!usable) return;
+    let live = true;
+    refresh.getRefreshOnOpen().then(
+      (value) => live && setOnOpen(value),
+      () => live && setOnOpen(false),
+    );
+    return () => {
+      live = false;
+    };
+  }, [refresh, usable]);
+
+  if (!refresh) {
+    return <Caption1 data-testid="refresh-unavailable">Refreshing workbook formulas is not available in this version of the pane.</Caption1>;
+  }
+  if (!workbook.canInsert) {
+    return <Caption1 data-testid="refresh-unavailable">Open this pane in Excel to refresh or freeze MD formulas.</Caption1>;
+  }
+
+  async function run(label: string, action: () => Promise<Outcome>) {
+    setBusy(label);
+    setOutcome(null);
+    try {
+      setOutcome(await action());
+    } catch (error) {
+      setOutcome({ intent: "error", text: errorText(error) });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const actions = refresh;
+  return (
+    <div className={styles.root} data-testid="refresh-section">
+      <div className={styles.buttons}>
+        <Button disabled={busy !== null} onClick={() => void run("Refreshing…", async () => summariseRefresh("Refreshed", await actions.refreshAll()))}>
+          Refresh all MD formulas
+        </Button>
+        <Button disabled={busy !== null} onClick={() => void run("Freezing…", async () => summariseRefresh("Froze", await actions.freezeToValues("selection")))}>
+          Freeze selection to values
+        </Button>
+        <Button disabled={busy !== null} onClick={() => void run("Freezing…", async () => summariseRefresh("Froze", await actions.freezeToValues("sheet")))}>
+          Freeze sheet to values
+        </Button>
+        {(busy || status?.busy) && (
+          <Spinner
+            size="tiny"
+            label={status?.progress ? `${PHASE_TEXT[status.progress.phase] ?? "Working…"} ${status.progress.done} of ${status.progress.total}` : (busy ?? "Working…")}
+          />
+        )}
+      </div>
+      {status?.signInRequired && (
+        <MessageBar intent="warning" data-testid="refresh-sign-in">
+          <MessageBarBody>Sign in to refresh: save your API key above. The values saved in the workbook are kept.</MessageBarBody>
+        </MessageBar>
+      )}
+      <Switch
+        label="Refresh MD formulas when this workbook opens"
+        checked={onOpen ?? false}
+        disabled={onOpen === null || busy !== null}
+        onChange={(_, data) => {
+          const enabled = data.checked;
+          void run("Saving…", async () => {
+            await actions.setRefreshOnOpen(enabled);
+            setOnOpen(enabled);
+            return { intent: "success", text: enabled ? "This workbook refreshes its MD formulas when it opens." : "Refresh on open is off for this workbook." };
+          });
+        }}
+      />
+      <div role="status" aria-live="polite">
+        {outcome && (
+          <MessageBar intent={outcome.intent} data-testid="refresh-outcome">
+            <MessageBarBody>
+              {outcome.text}
+              {outcome.failures && outcome.failures.length > 0 && (
+                <ul className={styles.failures}>
+                  {outcome.failures.slice(0, 10).map((f) => (
+                    <li key={f.address}>
+                      {f.address}: {f.message}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </MessageBarBody>
+          </MessageBar>
+        )}
+      </div>
+    </div>
+  );
+}
