@@ -314,8 +314,13 @@ describeBrowser("secret hygiene: the task pane in headless Chromium", () => {
     await page.getByText("Service address saved.").waitFor();
   }
 
-  /** Picker: an asset, a metric, its preview (series requests with the key), then Insert into the workbook. */
-  async function pickAndPreview(window: string): Promise<void> {
+  /**
+   * Picker: an asset, a metric, then a window for its preview (series requests
+   * with the key); waits until the preview shows what `outcome` describes (its
+   * debounce keeps the previous answer on screen for a moment, so "not loading"
+   * alone is not enough).
+   */
+  async function pickAndPreview(window: string, outcome: RegExp): Promise<string> {
     const { page } = watch;
     await showView(page, "Picker");
     if (await page.getByTestId("asset-search").isVisible()) {
@@ -324,19 +329,22 @@ describeBrowser("secret hygiene: the task pane in headless Chromium", () => {
       await page.getByTestId("metric-option").first().click();
     }
     await page.getByRole("button", { name: `Window: last ${window}` }).click();
-    await page.getByTestId("preview").waitFor();
-    await page.waitForFunction(
-      () => {
-        const preview = document.querySelector('[data-testid="preview"]') as HTMLElement | null;
-        return (
-          preview !== null &&
-          preview.getAttribute("aria-busy") !== "true" &&
-          !preview.innerText.includes("Loading preview")
-        );
-      },
-      undefined,
-      { timeout: 30_000 },
-    );
+    const preview = page.getByTestId("preview");
+    await page
+      .waitForFunction(
+        ([source, flags]) => {
+          const text = (document.querySelector('[data-testid="preview"]') as HTMLElement | null)?.innerText ?? "";
+          return !text.includes("Loading preview") && new RegExp(source, flags).test(text);
+        },
+        [outcome.source, outcome.flags] as const,
+        { timeout: 30_000 },
+      )
+      .catch(async (error: unknown) => {
+        throw new Error(`the ${window} preview never showed ${outcome}; it shows: ${await preview.innerText()}`, {
+          cause: error,
+        });
+      });
+    return preview.innerText();
   }
 
   it("the key input is masked, and the key is nowhere else on the page", async () => {
@@ -354,7 +362,7 @@ describeBrowser("secret hygiene: the task pane in headless Chromium", () => {
     expect(await testConnection()).toMatch(/Connected/);
     await watch.page.getByRole("button", { name: "Refresh all MD formulas" }).click();
     await watch.page.getByTestId("refresh-outcome").waitFor({ timeout: 20_000 });
-    await pickAndPreview("1M");
+    await pickAndPreview("1M", /First \d+ of [\d,]+ rows/);
     await watch.page.getByRole("button", { name: /^Insert the formula for eth PRICE/ }).click();
     await watch.page.getByTestId("place-outcome").waitFor();
     await showView(watch.page, "Insights");
@@ -370,22 +378,20 @@ describeBrowser("secret hygiene: the task pane in headless Chromium", () => {
   it("error paths: a sandbox that rejects the key, one with faults, a service that echoes the key", async () => {
     await setAddress(rejecting.url);
     expect(await testConnection()).toMatch(/rejected the API key/);
-    await pickAndPreview("3M");
-    expect(await watch.page.getByTestId("preview").innerText()).toMatch(/rejected the API key/);
+    await pickAndPreview("3M", /rejected the API key/);
     await expectNoLeak("against the rejecting sandbox");
 
     accepting.setFaults({ ...FAULTS, serverErrorRate: 0.6 });
     await setAddress(accepting.url);
     await testConnection();
-    await pickAndPreview("5Y");
+    await pickAndPreview("5Y", /First \d+ of [\d,]+ rows|service failed|Could not reach|Rate limited|unreadable/);
     await expectNoLeak("against the faulty sandbox");
     accepting.setFaults({ serverErrorRate: 0, rateLimitRate: 0, dropRate: 0, badJsonRate: 0 });
 
     await setAddress(echo.url);
     await testConnection();
-    await pickAndPreview("1Y");
     // The service's message is shown, with the key it quoted masked.
-    expect(await watch.page.getByTestId("preview").innerText()).toMatch(/Not entitled: .*with key \*\*\*/);
+    await pickAndPreview("1Y", /Not entitled: .*with key \*\*\*/);
     await showView(watch.page, "Insights");
     await expectNoLeak("against the echoing service");
     expect(rejecting.stats().byStatus["401"] ?? 0).toBeGreaterThan(0);
