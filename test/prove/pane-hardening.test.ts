@@ -1,0 +1,209 @@
+/**
+ * Hostile service text in the built task pane, in headless Chromium: the pane
+ * reads its asset catalog, metric catalog and insight feeds from a fixture
+ * server (test/prove/fixtures/hostile-server.ts) whose text carries markup,
+ * script and data URLs, 4,000-character words and right-to-left overrides.
+ * All of it must render as inert text: no element it describes exists, no
+ * script runs, no dialog opens, the page never navigates, a script URL is
+ * never a link — and the pane keeps its width (nothing overflows the 420 px
+ * viewport unless a scrolling or clipping box holds it).
+ *
+ * Screenshots of the picker and the insight cards under this data go to
+ * test-results/screenshots/ (docs/screenshots/hostile-text.png and
+ * hostile-insights.png with MD_WRITE_SCREENSHOTS=1).
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { type SandboxHandle, startSandbox } from "../../sandbox/server";
+import {
+  describeBrowser,
+  launchBrowser,
+  serveStatic,
+  type BrowserSession,
+  type StaticServer,
+} from "../support/browser";
+import { HOSTILE, HOSTILE_ASSET, type HostileServer, PWNED, startHostileServer } from "./fixtures/hostile-server";
+import { layout, openPane, type PaneWatch, showView } from "./support/pane-page";
+
+/** Test runs write to test-results/; MD_WRITE_SCREENSHOTS=1 updates the ones kept in docs/. */
+const SCREENSHOTS = path.resolve(
+  __dirname,
+  process.env.MD_WRITE_SCREENSHOTS === "1" ? "../../docs/screenshots" : "../../test-results/screenshots",
+);
+
+/** What a hostile payload would leave behind if it had been parsed as markup or run as script. */
+async function injected(
+  page: Page,
+): Promise<{ hostileElements: string[]; pwned: unknown; scriptLinks: string[]; frames: number }> {
+  return page.evaluate((flag) => {
+    return {
+      hostileElements: Array.from(document.querySelectorAll("[data-hostile]")).map((el) => el.outerHTML.slice(0, 80)),
+      pwned: (window as unknown as Record<string, unknown>)[flag],
+      scriptLinks: Array.from(document.querySelectorAll("a[href], area[href], [src], [action], [formaction]"))
+        .map(
+          (el) =>
+            el.getAttribute("href") ??
+            el.getAttribute("src") ??
+            el.getAttribute("action") ??
+            el.getAttribute("formaction") ??
+            "",
+        )
+        .filter((url) => /^\s*(javascript|data|vbscript):/i.test(url)),
+      frames: document.querySelectorAll("iframe, frame, object, embed").length,
+    };
+  }, PWNED);
+}
+
+async function expectInert(watch: PaneWatch, where: string): Promise<void> {
+  const found = await injected(watch.page);
+  expect({ where, ...found }).toEqual({ where, hostileElements: [], pwned: undefined, scriptLinks: [], frames: 0 });
+  expect({ where, dialogs: watch.dialogs }).toEqual({ where, dialogs: [] });
+  expect({ where, navigations: watch.navigations.filter((url) => !url.endsWith("/taskpane.html")) }).toEqual({
+    where,
+    navigations: [],
+  });
+}
+
+/** Nothing sticks out of the pane: no horizontal scrolling, no element past the right edge unless a box clips it. */
+async function expectContained(watch: PaneWatch, where: string): Promise<void> {
+  const box = await layout(watch.page);
+  expect({ where, width: box.clientWidth, scrollWidth: box.scrollWidth, overflowing: box.overflowing }).toEqual({
+    where,
+    width: box.clientWidth,
+    scrollWidth: box.clientWidth,
+    overflowing: [],
+  });
+}
+
+/** The hostile strings appear as text: the user can read exactly what the service sent. */
+async function visibleText(page: Page): Promise<string> {
+  return page.evaluate(() => document.body.innerText);
+}
+
+describeBrowser("pane hardening: hostile catalog and insight text renders inert", () => {
+  let session: BrowserSession;
+  let pane: StaticServer;
+  let sandbox: SandboxHandle;
+  let hostile: HostileServer;
+  let watch: PaneWatch;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ quiet: true, insightFirstCallDelayMs: 0 });
+    hostile = await startHostileServer(sandbox.url);
+    pane = await serveStatic();
+    session = await launchBrowser();
+    watch = await openPane(session, pane.url, { baseUrl: hostile.url, apiKey: "pane-hardening-key" });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  }, 60_000);
+  afterAll(async () => {
+    await session?.close();
+    await pane?.close();
+    await hostile?.close();
+    await sandbox?.close();
+  });
+
+  it("the asset catalog: markup, long words and right-to-left titles are text", async () => {
+    const { page } = watch;
+    await showView(page, "Picker");
+    await page.getByTestId("asset-option").first().waitFor();
+    expect(await page.getByTestId("asset-option").count()).toBeGreaterThanOrEqual(4);
+    const text = await visibleText(page);
+    expect(text).toContain(HOSTILE_ASSET.title);
+    expect(text).toContain("Unbreakable");
+    expect(text).toContain("txt.exe");
+    expect(hostile.paths).toContain("/asset/symbols/");
+    await expectInert(watch, "asset list");
+    await expectContained(watch, "asset list");
+  });
+
+  it("a metric's descriptor: a javascript:, a mixed-case or a data: source link is not a link; an https one is", async () => {
+    const { page } = watch;
+    await page.getByTestId("asset-option").filter({ hasText: "Ether" }).first().click();
+    await page.getByTestId("metric-option").first().waitFor();
+    expect(await page.getByTestId("metric-option").count()).toBe(4);
+    const options = page.getByTestId("metric-option");
+    await options.first().click();
+    await page.getByTestId("metric-details").waitFor();
+    // The viewport the user sees: the hostile asset, its metric list and the start of the descriptor.
+    await page.getByTestId("chosen-asset").scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, -60));
+    await page.screenshot({ path: path.join(SCREENSHOTS, "hostile-text.png") });
+    for (let i = 0; i < 4; i++) {
+      await options.nth(i).click();
+      const details = page.getByTestId("metric-details");
+      await details.waitFor();
+      const name = (await details.locator("span").first().textContent()) ?? `metric ${i}`;
+      const links = await details
+        .locator("a")
+        .evaluateAll((anchors) => anchors.map((a) => (a as HTMLAnchorElement).href));
+      if (name.includes("TXNS")) expect(links).toEqual(["https://example.com/methodology?a=1"]);
+      else expect(links).toEqual([]);
+      await expectInert(watch, `metric details ${name}`);
+    }
+    // The descriptor's markup is shown as the characters the service sent.
+    await options.first().click();
+    const details = await page.getByTestId("metric-details").innerText();
+    expect(details).toContain(HOSTILE.imgTag);
+    expect(details).toContain(HOSTILE.scriptTag);
+    // Clicking the source text of a javascript: link does nothing.
+    await page.getByTestId("metric-details").getByText("Open the source").click();
+    await page.waitForTimeout(200);
+    await expectInert(watch, "after clicking a javascript: source");
+  });
+
+  it("insight cards: markup in every field, long words and RLO text are inert and contained", async () => {
+    const { page } = watch;
+    await showView(page, "Insights");
+    await page.getByTestId("insight-card").first().waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId("insight-card").count()).toBe(4);
+    const text = await visibleText(page);
+    expect(text).toContain(HOSTILE.imgTag);
+    expect(text).toContain("Unbreakable");
+    await expectInert(watch, "insight cards");
+    await expectContained(watch, "insight cards");
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(SCREENSHOTS, "hostile-insights.png") });
+  });
+
+  it("the layout holds with the hostile text on screen, at 420 px and at 320 px (the narrowest task pane)", async () => {
+    const { page } = watch;
+    try {
+      for (const width of [420, 320]) {
+        await page.setViewportSize({ width, height: 900 });
+        await showView(page, "Picker"); // the hostile asset, its metric list, a descriptor and the formula builder
+        await expectContained(watch, `picker at ${width} px`);
+        await showView(page, "Insights");
+        await expectContained(watch, `insights at ${width} px`);
+      }
+    } finally {
+      await page.setViewportSize({ width: 420, height: 900 });
+    }
+  });
+
+  it("a feed whose cards hold numbers, nulls and objects where text belongs: the pane stays up and says what it can", async () => {
+    const { page } = watch;
+    await showView(page, "Insights");
+    await page.getByRole("radio", { name: "Decline streaks" }).check({ timeout: 5_000 });
+    // Either the cards (the well-formed one at least) or a clear message; never a blank pane.
+    await page
+      .locator('[data-testid="insight-card"], [data-testid="insights-error"]')
+      .first()
+      .waitFor({ timeout: 5_000 })
+      .catch(() => undefined); // judged below: a crashed pane shows neither
+    expect(await page.locator('[data-testid="insight-card"], [data-testid="insights-error"]').count()).toBeGreaterThan(
+      0,
+    );
+    expect(watch.pageErrors).toEqual([]);
+    await expect(page.getByRole("heading", { name: "Market Data" }).isVisible()).resolves.toBe(true);
+    await expectInert(watch, "oddly typed insight cards");
+    // The pane still works: back to the first feed.
+    await page.getByRole("radio", { name: "Growth streaks" }).check();
+    await page.getByTestId("insight-card").first().waitFor();
+  });
+
+  it("no script ran, and the page threw no error along the way (a crash would blank the pane)", () => {
+    expect(watch.pageErrors).toEqual([]);
+    expect(watch.console.filter((line) => /^error:/.test(line) && !/Failed to load resource/.test(line))).toEqual([]);
+  });
+});
