@@ -1,7 +1,8 @@
 /**
  * `npm test`: the whole check a fresh clone needs, in order —
  * typecheck, lint, test build (production minification, office.js from the
- * package), manifest validation, then every jest suite (unit, sandbox HTTP,
+ * package), manifest validation, the DESIGN budgets (bench/budgets.ts --check),
+ * then every jest suite (unit, sandbox HTTP,
  * bundle, browser). Ends with one plain line: `N passed, M failed, K skipped`.
  *
  *   npm test                     everything
@@ -30,6 +31,7 @@ const steps: Step[] = fast
       { name: "lint", command: bin("eslint"), args: ["."] },
       { name: "build (test target)", command: bin("webpack"), args: ["--mode", "production", "--env", "target=test"] },
       { name: "validate manifest", command: bin("tsx"), args: ["scripts/validate-manifest.ts"] },
+      { name: "budgets (bundle size, batching)", command: bin("tsx"), args: ["bench/budgets.ts", "--check"] },
     ];
 
 /**
