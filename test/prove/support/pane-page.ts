@@ -27,7 +27,10 @@ export async function openPane(
     watch.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
     void dialog.dismiss();
   });
-  page.on("framenavigated", (frame) => watch.navigations.push(frame.url()));
+  // The pane's own page only: office.js's hidden telemetry frame navigates on its own (to an error page when offline).
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) watch.navigations.push(frame.url());
+  });
   page.on("pageerror", (error) => watch.pageErrors.push(error.message));
   page.on("console", (message) => watch.console.push(`${message.type()}: ${message.text()}`));
   await page.addInitScript((s: { baseUrl: string; apiKey: string | null }) => {
@@ -56,30 +59,49 @@ export interface LayoutReport {
   overflowing: string[];
 }
 
-/** Whether anything sticks out of the pane horizontally. */
+/**
+ * Whether anything sticks out of the pane horizontally: an element's box, or
+ * a line of text, past the right edge, unless an ancestor that scrolls or
+ * clips (and itself fits) holds it.
+ */
 export function layout(page: Page): Promise<LayoutReport> {
   return page.evaluate(() => {
     const root = document.scrollingElement ?? document.documentElement;
     const width = root.clientWidth;
-    const overflowing: string[] = [];
+    const clipped = (element: Element) => {
+      for (let a = element.parentElement; a && a !== document.body; a = a.parentElement) {
+        if (getComputedStyle(a).overflowX !== "visible" && a.getBoundingClientRect().right <= width + 1) return true;
+      }
+      return false;
+    };
+    const found = new Map<Element, number>();
     for (const element of Array.from(document.body.querySelectorAll("*"))) {
       const rect = element.getBoundingClientRect();
-      if (rect.width === 0 || rect.right <= width + 1) continue;
-      let clipped = false;
-      for (let a = element.parentElement; a && a !== document.body; a = a.parentElement) {
-        if (getComputedStyle(a).overflowX !== "visible" && a.getBoundingClientRect().right <= width + 1) {
-          clipped = true;
-          break;
-        }
-      }
-      if (!clipped) {
-        const text = (element.textContent ?? "").slice(0, 40);
-        overflowing.push(
-          `<${element.tagName.toLowerCase()} class="${element.className}"> right=${Math.round(rect.right)} "${text}"`,
-        );
-      }
+      if (rect.width > 0 && rect.right > width + 1 && !clipped(element)) found.set(element, rect.right);
     }
-    return { clientWidth: width, scrollWidth: root.scrollWidth, overflowing: overflowing.slice(0, 10) };
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || !node.textContent?.trim()) continue;
+      range.selectNodeContents(node);
+      const right = Math.max(0, ...Array.from(range.getClientRects()).map((r) => r.right));
+      if (right > width + 1 && !clipped(node as unknown as Element) && !clipped(parent)) found.set(parent, right);
+    }
+    // Report the innermost: an element whose descendant is reported is only its container.
+    const innermost = [...found].filter(
+      ([element]) => ![...found.keys()].some((other) => other !== element && element.contains(other)),
+    );
+    return {
+      clientWidth: width,
+      scrollWidth: root.scrollWidth,
+      overflowing: innermost
+        .slice(0, 10)
+        .map(
+          ([element, right]) =>
+            `<${element.tagName.toLowerCase()}> right=${Math.round(right)} "${(element.textContent ?? "").slice(0, 50)}"`,
+        ),
+    };
   });
 }
 
