@@ -15,6 +15,8 @@ const useStyles = makeStyles({
     padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalS}`,
     backgroundColor: tokens.colorNeutralBackground3,
     borderRadius: tokens.borderRadiusMedium,
+    // A <pre> never wraps by default; a long formula must wrap inside a narrow pane.
+    whiteSpace: "pre-wrap",
     overflowWrap: "anywhere",
     userSelect: "all",
     margin: 0,

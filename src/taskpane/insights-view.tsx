@@ -47,6 +47,8 @@ const useStyles = makeStyles({
   loading: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
   loadingRow: { display: "flex", justifyContent: "space-between", alignItems: "center", gap: tokens.spacingHorizontalS },
   filters: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
+  // Horizontal radio groups wrap in a narrow pane instead of running past its edge.
+  radios: { flexWrap: "wrap" },
   list: { listStyle: "none", margin: 0, padding: 0, display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
 });
 
@@ -127,7 +129,7 @@ export function InsightsView({ active }: { active: boolean }) {
           <MessageBarBody>Running outside Excel: Insert copies a card&apos;s formula instead of writing it into a cell.</MessageBarBody>
         </MessageBar>
       )}
-      <RadioGroup layout="horizontal" aria-label="Insight feed" value={feed} onChange={(_, data) => setFeed(data.value as FeedId)}>
+      <RadioGroup className={styles.radios} layout="horizontal" aria-label="Insight feed" value={feed} onChange={(_, data) => setFeed(data.value as FeedId)}>
         {FEEDS.map((f) => (
           <Radio key={f.id} value={f.id} label={f.label} />
         ))}
@@ -178,7 +180,7 @@ export function InsightsView({ active }: { active: boolean }) {
           <>
             <div className={styles.filters}>
               <SearchBox placeholder="Search entity or metric" aria-label="Search insight cards" value={search} onChange={(_, data) => setSearch(data.value)} data-testid="insight-search" />
-              <RadioGroup layout="horizontal" aria-label="Cadence" value={cadence} onChange={(_, data) => setCadence(data.value as CadenceFilter)}>
+              <RadioGroup className={styles.radios} layout="horizontal" aria-label="Cadence" value={cadence} onChange={(_, data) => setCadence(data.value as CadenceFilter)}>
                 <Radio value="all" label={`All (${counts.all})`} />
                 {CADENCES.map((c) => (
                   <Radio key={c} value={c} label={`${c[0].toUpperCase()}${c.slice(1)} (${counts[c]})`} />

@@ -22,7 +22,13 @@ const LATEST_LOOKBACK = { daily: "-3M", quarterly: "-2Y" };
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalM },
   heading: { margin: 0 },
-  row: { display: "grid", gridTemplateColumns: "1fr 1fr", gap: tokens.spacingHorizontalS },
+  // minmax(0, …) and minWidth 0: a text input's intrinsic width (about 20 characters) must not widen a narrow pane.
+  row: {
+    display: "grid",
+    gridTemplateColumns: "minmax(0, 1fr) minmax(0, 1fr)",
+    gap: tokens.spacingHorizontalS,
+    "& .fui-Input": { minWidth: 0 },
+  },
   quick: { display: "flex", gap: tokens.spacingHorizontalXS, flexWrap: "wrap", alignItems: "center" },
   options: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalXS },
 });
