@@ -4,7 +4,7 @@
  * loaded feed survives switching tabs; `active` tells a view when it is on
  * screen (to start its first request, or to poll).
  */
-import { Caption1, FluentProvider, makeStyles, Tab, TabList, Title3, tokens, webDarkTheme, webLightTheme } from "@fluentui/react-components";
+import { Caption1, FluentProvider, makeStaticStyles, makeStyles, Tab, TabList, Title3, tokens, webDarkTheme, webLightTheme } from "@fluentui/react-components";
 import { useState } from "react";
 import { createRoot } from "react-dom/client";
 import { localToday } from "../core/calendar";
@@ -46,6 +46,16 @@ const useStyles = makeStyles({
   panel: { padding: `${tokens.spacingVerticalL} ${tokens.spacingHorizontalL} ${tokens.spacingVerticalXXL}` },
 });
 
+/**
+ * Message bars show the service's own words (errors quote it), which may hold
+ * long unbroken text; a single-line bar does not wrap and would push the pane
+ * sideways. Every bar wraps, anywhere if it must.
+ */
+const useMessageBarWrapping = makeStaticStyles({
+  ".fui-MessageBar": { whiteSpace: "normal" },
+  ".fui-MessageBarBody": { overflowWrap: "anywhere" },
+});
+
 export interface AppProps {
   services: PaneServices;
   officeTheme?: ReturnType<typeof readOfficeTheme>;
@@ -54,6 +64,7 @@ export interface AppProps {
 
 export function App({ services, officeTheme = null, initialView = "picker" }: AppProps) {
   const mode = useThemeMode(officeTheme);
+  useMessageBarWrapping();
   return (
     <FluentProvider theme={mode === "dark" ? webDarkTheme : webLightTheme} data-theme={mode}>
       <ServicesProvider services={services}>

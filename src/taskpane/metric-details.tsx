@@ -17,8 +17,10 @@ const useStyles = makeStyles({
     borderRadius: tokens.borderRadiusMedium,
     backgroundColor: tokens.colorNeutralBackground2,
   },
-  heading: { margin: 0 },
+  heading: { margin: 0, overflowWrap: "anywhere" },
   name: { fontFamily: tokens.fontFamilyMonospace, color: tokens.colorNeutralForeground3, overflowWrap: "anywhere" },
+  // Service text may hold words longer than the pane is wide.
+  text: { overflowWrap: "anywhere" },
   list: { display: "grid", gridTemplateColumns: "max-content 1fr", columnGap: tokens.spacingHorizontalM, rowGap: tokens.spacingVerticalXXS, margin: 0 },
   term: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200 },
   value: { margin: 0, fontSize: tokens.fontSizeBase200, overflowWrap: "anywhere", whiteSpace: "pre-line" },
@@ -63,7 +65,11 @@ export function MetricDetails({ metric }: { metric: MetricDescriptor }) {
         {metric.label || metric.name}
       </Subtitle2>
       <Caption1 className={styles.name}>{metric.name}</Caption1>
-      {metric.description && <Body1 as="p">{metric.description}</Body1>}
+      {metric.description && (
+        <Body1 as="p" className={styles.text}>
+          {metric.description}
+        </Body1>
+      )}
       {rows.length > 0 && (
         <dl className={styles.list}>
           {rows.map(([term, value]) => (
