@@ -34,6 +34,40 @@ export function changePercent(start: number, end: number): number | null {
   return ((end - start) / Math.abs(start)) * 100;
 }
 
+/**
+ * A card as the views read it. The client keeps a feed's rows whole, so a
+ * field may hold null, a number or an object where the interface promises
+ * text (or text where it promises a number); trimming or rendering those
+ * threw and blanked the pane. Text fields become text ("" when absent),
+ * number fields numbers (NaN, shown as "–", when not numeric), and the
+ * sparkline keeps only well-formed points.
+ */
+export function readableCard(card: InsightCard): InsightCard {
+  const text = (value: unknown): string =>
+    typeof value === "string" ? value : value === null || value === undefined ? "" : typeof value === "object" ? JSON.stringify(value) : String(value);
+  const number = (value: unknown): number => (typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN);
+  const sparkline: unknown[] = Array.isArray(card.SPARKLINE) ? card.SPARKLINE : [];
+  return {
+    ...card,
+    DOMAIN: text(card.DOMAIN),
+    ENTITY_ID: text(card.ENTITY_ID),
+    METRIC_NAME: text(card.METRIC_NAME),
+    FLAG: text(card.FLAG),
+    UNIT: text(card.UNIT),
+    METRIC_TYPE: text(card.METRIC_TYPE),
+    DATE_RANGE: text(card.DATE_RANGE),
+    PERIOD_START_DATE: text(card.PERIOD_START_DATE),
+    PERIOD_END_DATE: text(card.PERIOD_END_DATE),
+    DURATION: number(card.DURATION),
+    START_VALUE: number(card.START_VALUE),
+    END_VALUE: number(card.END_VALUE),
+    SPARKLINE: sparkline.filter(
+      (p): p is { date: string; value: number } =>
+        typeof p === "object" && p !== null && typeof (p as { date?: unknown }).date === "string" && Number.isFinite((p as { value?: unknown }).value),
+    ),
+  };
+}
+
 export interface InsightQuery {
   cadence: CadenceFilter;
   search: string;

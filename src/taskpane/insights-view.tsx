@@ -24,7 +24,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { InsightCard } from "../api/types";
 import { errorText } from "./error-text";
 import { InsightCardView } from "./insight-card";
-import { CADENCES, filterInsights, insightCadence, type CadenceFilter } from "./insight-filter";
+import { CADENCES, filterInsights, insightCadence, readableCard, type CadenceFilter } from "./insight-filter";
 import { useServices } from "./pane-services";
 
 export type FeedId = "streaks" | "decline-streaks";
@@ -81,7 +81,7 @@ export function InsightsView({ active }: { active: boolean }) {
       update(id, { status: "loading", startedAt: Date.now() });
       client.getInsights(id, { signal: controller.signal }).then(
         (cards) => {
-          if (!controller.signal.aborted) update(id, { status: "ready", cards });
+          if (!controller.signal.aborted) update(id, { status: "ready", cards: cards.map(readableCard) });
         },
         (error: unknown) => {
           if (!controller.signal.aborted) update(id, { status: "error", message: errorText(error) });
