@@ -33,6 +33,8 @@ import { anyText, excelIsoDate, isoOfDay, notATable, unholdable } from "./suppor
 
 const RUNS = { numRuns: Number(process.env.MD_PROPERTY_RUNS ?? 300) };
 const INFINITE = "__INFINITE__";
+/** Longer than the 32,767 characters an Excel cell holds. */
+const LONG_TEXT = `${"Long description. ".repeat(2000)}End`;
 
 /** JSON text of a body, with the marker string turned into 1e999: valid JSON that parses to Infinity. */
 function asServiceJson(body: unknown): unknown {
@@ -195,7 +197,10 @@ describe("table shaping: always a rectangular table of values Excel can hold, or
     const flowTypes: FlowType[] = ["netflow", "inflow", "outflow"];
     fc.assert(
       fc.property(
-        fc.array(fc.dictionary(anyText, wireValue, { maxKeys: 8 }), { minLength: 3, maxLength: 3 }),
+        fc.array(fc.dictionary(fc.oneof(anyText, fc.constant(LONG_TEXT)), wireValue, { maxKeys: 8 }), {
+          minLength: 3,
+          maxLength: 3,
+        }),
         fc.subarray(flowTypes, { minLength: 1 }),
         fc.record({ headers: fc.boolean(), top: fc.option(fc.integer({ min: 1, max: 10 }), { nil: null }) }),
         (bodies, types, options) => {
@@ -221,6 +226,7 @@ describe("table shaping: always a rectangular table of values Excel can hold, or
     { weight: 8, arbitrary: anyText },
     { weight: 1, arbitrary: fc.constantFrom("<img src=x onerror=alert(1)>", '=HYPERLINK("http://x")', "\u202eevil") },
     { weight: 1, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.constant(LONG_TEXT) },
   );
 
   it("MD.ASSETS: any catalog body shapes into the five-column table", () => {
