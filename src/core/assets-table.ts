@@ -1,7 +1,7 @@
 /** MD.ASSETS's table: the asset catalog, filtered by text and by asset type. */
 import type { AssetRecord } from "../api/types";
 import { parseKeyword } from "./arguments";
-import { type CellValue } from "./cell";
+import { type CellValue, textCell } from "./cell";
 import { NoDataError } from "./errors";
 import { assertFitsExcel } from "./payload-size";
 import { matchesWords, searchWords } from "./text-search";
@@ -44,7 +44,7 @@ export function shapeAssetsTable(assets: readonly AssetRecord[], search: string,
   }
   const rows: CellValue[][] = [ASSET_HEADERS];
   for (const asset of found)
-    rows.push([asset.platform_id, asset.symbol, asset.title, asset.aggregator_id ?? "", asset.color]);
+    rows.push([asset.platform_id, asset.symbol, asset.title, asset.aggregator_id ?? "", asset.color].map(textCell));
   assertFitsExcel(rows, "Narrow it with a search text or a type (CRYPTO or EQUITY).");
   return rows;
 }

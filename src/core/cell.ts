@@ -30,6 +30,14 @@ export function numberCell(value: number, what: string): CellValue {
   return Number.isFinite(value) ? value : errorCell("#NUM!", `${what} is outside the range of numbers Excel holds.`);
 }
 
+/** The most characters one Excel cell holds. */
+export const EXCEL_TEXT_LIMIT = 32_767;
+
+/** Service text as a cell: cut to what a cell holds, marked with an ellipsis, rather than failing the whole result. */
+export function textCell(text: string): string {
+  return text.length <= EXCEL_TEXT_LIMIT ? text : `${text.slice(0, EXCEL_TEXT_LIMIT - 1)}…`;
+}
+
 export function isErrorCell(value: unknown): value is ErrorCell {
   return typeof value === "object" && value !== null && typeof (value as ErrorCell).error === "string";
 }

@@ -4,7 +4,7 @@
  */
 import type { FlowsResult, FlowType } from "../api/types";
 import { describeValue, isOmitted } from "./arguments";
-import { BLANK, type CellValue } from "./cell";
+import { BLANK, type CellValue, textCell } from "./cell";
 import { ArgumentError, NoDataError } from "./errors";
 import type { OptionSpec, OptionValues } from "./options";
 import { assertFitsExcel } from "./payload-size";
@@ -72,7 +72,7 @@ export function shapeFlowsTable(
   const rows: CellValue[][] = [];
   if (options.headers) rows.push(["Chain", ...flowTypes.map((type) => FLOW_HEADERS[type])]);
   for (const chain of shown) {
-    rows.push([chain, ...flowTypes.map((type) => flowValue(result[type], chain) ?? BLANK)]);
+    rows.push([textCell(chain), ...flowTypes.map((type) => flowValue(result[type], chain) ?? BLANK)]);
   }
   assertFitsExcel(rows, "Use fewer source chains or the option top=N.");
   return rows;

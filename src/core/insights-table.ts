@@ -8,7 +8,7 @@
 import type { InsightCard } from "../api/types";
 import { describeValue, isOmitted } from "./arguments";
 import { calendarDateOf } from "./calendar";
-import { BLANK, type CellValue, errorCell, numberCell } from "./cell";
+import { BLANK, type CellValue, errorCell, numberCell, textCell } from "./cell";
 import { ArgumentError, NoDataError } from "./errors";
 import { isoToSerial } from "./excel-date";
 import { assertFitsExcel } from "./payload-size";
@@ -91,11 +91,11 @@ function toCell(value: unknown): CellValue {
   if (typeof value === "boolean") return value;
   if (typeof value === "string") {
     const date = calendarDateOf(value);
-    if (date === null) return value;
+    if (date === null) return textCell(value);
     try {
       return isoToSerial(date);
     } catch {
-      return value; // a date Excel cannot hold (before 1900) stays text
+      return textCell(value); // a date Excel cannot hold (before 1900) stays text
     }
   }
   return BLANK;
@@ -127,7 +127,7 @@ export function shapeInsightsTable(
     throw new NoDataError(`No ${feed} insight card${filtered}.`);
   }
   const columns = isKnownFeed(feed) ? STANDARD_COLUMNS : columnsFromCards(found);
-  const rows: CellValue[][] = [columns.map((c) => c.header)];
+  const rows: CellValue[][] = [columns.map((c) => textCell(c.header))];
   for (const card of found) rows.push(columns.map((c) => c.value(card)));
   assertFitsExcel(rows, "Narrow it with a search text or a flag.");
   return rows;

@@ -1,6 +1,6 @@
 /** MD.METRICS's table: what a symbol offers, from the metric catalog. */
 import type { MetricDescriptor } from "../api/types";
-import { type CellValue } from "./cell";
+import { type CellValue, textCell } from "./cell";
 import { NoDataError } from "./errors";
 import { assertFitsExcel } from "./payload-size";
 import { matchesWords, searchWords } from "./text-search";
@@ -18,7 +18,8 @@ export function shapeMetricsTable(symbol: string, metrics: readonly MetricDescri
     );
   }
   const rows: CellValue[][] = [METRIC_HEADERS];
-  for (const m of found) rows.push([m.name, m.label, m.unit, m.aggregation_type, m.source, m.description]);
+  for (const m of found)
+    rows.push([m.name, m.label, m.unit, m.aggregation_type, m.source, m.description].map(textCell));
   assertFitsExcel(rows, "Narrow it with a search text.");
   return rows;
 }
