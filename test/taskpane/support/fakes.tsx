@@ -7,7 +7,7 @@
  */
 import { FluentProvider, webLightTheme } from "@fluentui/react-components";
 import { render, type RenderResult } from "@testing-library/react";
-import type { ReactElement } from "react";
+import type { ReactElement, ReactNode } from "react";
 import { CancelledError } from "../../../src/api/errors";
 import type {
   AssetRecord,
@@ -195,12 +195,16 @@ export function makeHarness(options: HarnessOptions = {}): Harness {
   return { client, storage, settings, workbook, copied, services };
 }
 
+/** Renders inside the pane's providers; `rerender` keeps them. */
 export function renderWith(harness: Harness, ui: ReactElement): RenderResult {
-  return render(
-    <FluentProvider theme={webLightTheme}>
-      <ServicesProvider services={harness.services}>{ui}</ServicesProvider>
-    </FluentProvider>,
-  );
+  function Providers({ children }: { children: ReactNode }) {
+    return (
+      <FluentProvider theme={webLightTheme}>
+        <ServicesProvider services={harness.services}>{children}</ServicesProvider>
+      </FluentProvider>
+    );
+  }
+  return render(ui, { wrapper: Providers });
 }
 
 export function asset(symbol: string, title: string, extra: Partial<AssetRecord> = {}): AssetRecord {

@@ -1,0 +1,396 @@
+/** @jest-environment jsdom */
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { AuthError, NotFoundError, ServerError } from "../../src/api/errors";
+import type { AssetRecord, DataPoint, MetricDescriptor } from "../../src/api/types";
+import { PickerView } from "../../src/taskpane/picker-view";
+import { OUTSIDE_EXCEL_COPIED, OUTSIDE_EXCEL_NOT_COPIED } from "../../src/taskpane/place-formula";
+import { asset, isDisabled, makeHarness, metric, renderWith, TEST_TODAY, type Harness, type HarnessOptions } from "./support/fakes";
+
+const CATALOG: AssetRecord[] = [
+  asset("btc", "Bitcoin", { color: "#f7931a" }),
+  asset("eth", "Ethereum", { color: "#627eea" }),
+  asset("steth", "Lido Staked Ether"),
+  asset("eq-aapl", "Apple Inc."),
+  asset("eq-msft", "Microsoft Corporation"),
+  asset("eq-ethe", "Grayscale Ethereum Trust"),
+  asset("sol", "Solana"),
+];
+
+function renderPicker(options: HarnessOptions = {}): Harness {
+  const harness = makeHarness(options);
+  renderWith(harness, <PickerView active />);
+  return harness;
+}
+
+function shownSymbols(): string[] {
+  return screen.queryAllByRole("option").map((o) => o.getAttribute("data-symbol") ?? "");
+}
+
+/** Every word of the query in the symbol or title, case-insensitively: the catalog rows a user expects to see. */
+function expectedMatches(query: string, kind: "all" | "crypto" | "equity"): string[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  return CATALOG.filter((a) => kind === "all" || (kind === "equity") === a.symbol.startsWith("eq-"))
+    .filter((a) => words.every((w) => a.symbol.toLowerCase().includes(w) || a.title.toLowerCase().includes(w)))
+    .map((a) => a.symbol);
+}
+
+async function pickAsset(harness: Harness, symbol: string) {
+  const option = await waitFor(() => {
+    const found = screen.getAllByRole("option").find((o) => o.getAttribute("data-symbol") === symbol);
+    if (!found) throw new Error(`no option ${symbol}`);
+    return found;
+  });
+  fireEvent.click(option);
+  await waitFor(() => expect(harness.client.metrics.calls.length).toBeGreaterThan(0));
+}
+
+async function pickMetric(name: string) {
+  const list = await screen.findByRole("listbox", { name: /^Metrics for / });
+  const option = within(list)
+    .getAllByRole("option")
+    .find((o) => o.getAttribute("data-metric") === name);
+  if (!option) throw new Error(`no metric ${name}`);
+  fireEvent.click(option);
+  return screen.findByTestId("metric-details");
+}
+
+describe("Picker: the asset catalog", () => {
+  it("shows progress while the catalog loads, then the list", async () => {
+    const { client } = renderPicker();
+    expect(screen.getByText("Loading the asset catalog…")).toBeTruthy();
+    expect(client.assets.calls).toHaveLength(1);
+    act(() => client.assets.last.resolve(CATALOG));
+    await screen.findByRole("listbox", { name: "Assets" });
+    expect(screen.queryByText("Loading the asset catalog…")).toBeNull();
+    expect(screen.getByTestId("asset-count").textContent).toBe(`${CATALOG.length} assets`);
+    expect(shownSymbols()).toEqual(CATALOG.map((a) => a.symbol));
+  });
+
+  it("does not fetch the catalog until the view is first shown, and keeps it when hidden again", async () => {
+    const harness = makeHarness();
+    const view = renderWith(harness, <PickerView active={false} />);
+    await act(async () => undefined);
+    expect(harness.client.assets.calls).toHaveLength(0);
+    view.rerender(<PickerView active />);
+    await waitFor(() => expect(harness.client.assets.calls).toHaveLength(1));
+    act(() => harness.client.assets.last.resolve(CATALOG));
+    await screen.findByRole("listbox", { name: "Assets" });
+    view.rerender(<PickerView active={false} />);
+    await act(async () => undefined);
+    expect(harness.client.assets.calls).toHaveLength(1);
+    expect(screen.getByRole("listbox", { name: "Assets" })).toBeTruthy();
+  });
+
+  it.each([
+    ["auth", new AuthError("The API key was rejected (HTTP 401).")],
+    ["server", new ServerError("The market-data service failed (HTTP 500).")],
+  ])("a %s error shows the message and “Try again” fetches again", async (_kind, error) => {
+    const { client } = renderPicker();
+    act(() => client.assets.last.reject(error));
+    await screen.findByText(`Could not load the asset catalog: ${error.message}`);
+    fireEvent.click(screen.getByRole("button", { name: "Try again" }));
+    await waitFor(() => expect(client.assets.calls).toHaveLength(2));
+    act(() => client.assets.last.resolve(CATALOG));
+    await screen.findByRole("listbox", { name: "Assets" });
+    expect(screen.queryByText(/Could not load the asset catalog/)).toBeNull();
+  });
+
+  it("an empty catalog says so", async () => {
+    const { client } = renderPicker();
+    act(() => client.assets.last.resolve([]));
+    await screen.findByText("The service lists no assets.");
+    expect(screen.queryByRole("listbox")).toBeNull();
+  });
+
+  it.each([
+    { query: "eth", kind: "all" as const },
+    { query: "ETHER", kind: "all" as const },
+    { query: "eth", kind: "crypto" as const },
+    { query: "eth", kind: "equity" as const },
+    { query: "", kind: "equity" as const },
+    { query: "", kind: "crypto" as const },
+    { query: "corp micro", kind: "all" as const },
+    { query: "apple", kind: "crypto" as const },
+    { query: "zzz", kind: "all" as const },
+  ])("search “$query” with the $kind filter shows exactly the matching assets", async ({ query, kind }) => {
+    const { client } = renderPicker();
+    client.assets.answer(() => CATALOG);
+    const search = await screen.findByRole("combobox", { name: "Search assets" });
+    if (kind !== "all") fireEvent.click(screen.getByRole("radio", { name: kind === "equity" ? "Equity" : "Crypto" }));
+    fireEvent.change(search, { target: { value: query } });
+    const expected = expectedMatches(query, kind);
+    const total = expectedMatches("", kind).length;
+    await waitFor(() => expect([...shownSymbols()].sort()).toEqual([...expected].sort()));
+    expect(screen.getByTestId("asset-count").textContent).toBe(expected.length === total ? `${total} assets` : `${expected.length} of ${total}`);
+    if (expected.length === 0) {
+      expect(screen.getByTestId("asset-list").textContent).toBe(query ? `No assets match “${query}”.` : "No assets of this type.");
+    }
+  });
+
+  it("marks equities with a badge and shows each asset's colour swatch", async () => {
+    const { client } = renderPicker();
+    client.assets.answer(() => CATALOG);
+    await screen.findByRole("listbox", { name: "Assets" });
+    for (const option of screen.getAllByRole("option")) {
+      const record = CATALOG.find((a) => a.symbol === option.getAttribute("data-symbol"))!;
+      expect(within(option).queryByText("Equity") !== null).toBe(record.symbol.startsWith("eq-"));
+      expect(option.querySelector("[data-color]")?.getAttribute("data-color")).toBe(record.color);
+    }
+  });
+
+  it("renders a 20,000-asset catalog as a window of rows, the best matches first", async () => {
+    const big: AssetRecord[] = Array.from({ length: 20_000 }, (_, i) => asset(i % 4 === 0 ? `eq-t${i}` : `c${i}`, `Asset number ${i}`));
+    const { client } = renderPicker();
+    client.assets.answer(() => big);
+    await screen.findByRole("listbox", { name: "Assets" });
+    expect(screen.getByTestId("asset-count").textContent).toBe("20,000 assets");
+    const rendered = shownSymbols();
+    expect(rendered.length).toBeGreaterThan(0);
+    expect(rendered.length).toBeLessThan(40);
+    expect(rendered).toEqual(big.slice(0, rendered.length).map((a) => a.symbol));
+    expect(screen.getAllByRole("option")[0].getAttribute("aria-setsize")).toBe("20000");
+
+    // "c1999": exactly that symbol first, then the symbols it prefixes (c19990..c19999, minus equities).
+    fireEvent.change(screen.getByRole("combobox", { name: "Search assets" }), { target: { value: "c1999" } });
+    const prefixed = big.filter((a) => a.symbol.startsWith("c1999") && a.symbol !== "c1999").map((a) => a.symbol);
+    await waitFor(() => expect(shownSymbols()[0]).toBe("c1999"));
+    expect(shownSymbols().slice(1)).toEqual(prefixed);
+  });
+});
+
+describe("Picker: choosing an asset and a metric", () => {
+  async function toMetrics(options: HarnessOptions = {}) {
+    const harness = renderPicker(options);
+    harness.client.assets.answer(() => CATALOG);
+    await pickAsset(harness, "eth");
+    return harness;
+  }
+
+  it("selecting an asset asks for its metrics and shows progress", async () => {
+    const { client } = await toMetrics();
+    expect(client.metrics.last.args).toBe("eth");
+    expect(screen.getByText("Loading the metrics for eth…")).toBeTruthy();
+    expect(within(screen.getByTestId("chosen-asset")).getByText("Ethereum")).toBeTruthy();
+    act(() => client.metrics.last.resolve([metric("PRICE"), metric("MARKET_CAP")]));
+    const list = await screen.findByRole("listbox", { name: "Metrics for eth" });
+    expect(within(list).getAllByRole("option").map((o) => o.getAttribute("data-metric"))).toEqual(["PRICE", "MARKET_CAP"]);
+  });
+
+  it.each([
+    ["not found", new NotFoundError("The service does not know the asset eth.")],
+    ["auth", new AuthError("The API key was rejected (HTTP 403).")],
+  ])("a %s error loading metrics shows the message; “Try again” retries", async (_kind, error) => {
+    const { client } = await toMetrics();
+    act(() => client.metrics.last.reject(error));
+    await screen.findByText(`Could not load the metrics for eth: ${error.message}`);
+    fireEvent.click(screen.getByRole("button", { name: "Try again" }));
+    await waitFor(() => expect(client.metrics.calls).toHaveLength(2));
+    act(() => client.metrics.last.resolve([metric("PRICE")]));
+    await screen.findByRole("listbox", { name: "Metrics for eth" });
+  });
+
+  it("an asset with no metrics says so", async () => {
+    const { client } = await toMetrics();
+    act(() => client.metrics.last.resolve([]));
+    await screen.findByText("No metrics are listed for eth.");
+  });
+
+  it("“Change” goes back to the asset list", async () => {
+    const { client } = await toMetrics();
+    act(() => client.metrics.last.resolve([metric("PRICE")]));
+    await pickMetric("PRICE");
+    fireEvent.click(screen.getByRole("button", { name: "Change" }));
+    await screen.findByRole("listbox", { name: "Assets" });
+    expect(screen.queryByTestId("metric-details")).toBeNull();
+    expect(screen.queryByTestId("chosen-asset")).toBeNull();
+  });
+
+  it("a metric's HTML-looking service text renders as inert text", async () => {
+    const hostile = metric("PRICE", {
+      label: '<img src=x onerror="window.__pwned=1">Price',
+      description: "<b>bold</b><script>window.__pwned=2</script>",
+      methodology: '<a href="javascript:alert(1)">click</a>',
+      source: "<iframe src=//evil.example></iframe>",
+      tags: [{ value: "t", label: "<em>tag</em>" }],
+    });
+    const { client } = await toMetrics();
+    act(() => client.metrics.last.resolve([hostile]));
+    const details = await pickMetric("PRICE");
+    for (const tag of ["img", "b", "script", "a", "iframe", "em"]) expect(details.querySelector(tag)).toBeNull();
+    expect(within(details).getByRole("heading", { level: 3 }).textContent).toBe(hostile.label);
+    for (const text of [hostile.description, hostile.methodology!, hostile.source, "<em>tag</em>"]) expect(details.textContent).toContain(text);
+    expect((window as { __pwned?: number }).__pwned).toBeUndefined();
+  });
+
+  it.each([
+    { link: "https://docs.example.com/price", anchor: true },
+    { link: "http://docs.example.com/price?a=1", anchor: true },
+    { link: "javascript:alert(1)", anchor: false },
+    { link: " JavaScript:alert(1)", anchor: false },
+    { link: "data:text/html,<script>alert(1)</script>", anchor: false },
+    { link: "ftp://docs.example.com/price", anchor: false },
+    { link: "/relative/path", anchor: false },
+    { link: null, anchor: false },
+  ])("source link $link → anchor: $anchor", async ({ link, anchor }) => {
+    const { client } = await toMetrics();
+    act(() => client.metrics.last.resolve([metric("PRICE", { source: "Example source", source_link: link })]));
+    const details = await pickMetric("PRICE");
+    const anchors = within(details).queryAllByRole("link");
+    if (anchor) {
+      expect(anchors).toHaveLength(1);
+      expect(anchors[0].getAttribute("href")).toBe(new URL(link!).href);
+      expect(anchors[0].textContent).toBe("Example source");
+      expect(anchors[0].getAttribute("rel")).toContain("noopener");
+    } else {
+      expect(anchors).toHaveLength(0);
+      expect(details.querySelector("a")).toBeNull();
+      expect(within(details).getByText("Example source")).toBeTruthy();
+    }
+  });
+
+  it.each([
+    { name: "TOTAL_REVENUE", financial: true },
+    { name: "DILUTED_EPS", financial: true },
+    { name: "PRICE", financial: false },
+  ])("$name: granularity forced to QUARTER = $financial", async ({ name, financial }) => {
+    const { client } = await toMetrics();
+    act(() => client.metrics.last.resolve([metric(name)]));
+    const details = await pickMetric(name);
+    const select = screen.getByTestId("granularity") as HTMLSelectElement;
+    const enabled = [...select.options].filter((o) => !o.disabled).map((o) => o.value);
+    if (financial) {
+      expect(select.value).toBe("QUARTER");
+      expect(enabled).toEqual(["QUARTER"]);
+      expect(within(details).getByText("Fiscal quarters (QUARTER granularity only)")).toBeTruthy();
+      expect(screen.getByTestId("formula-text").textContent).toBe(`=MD.SERIES("eth","${name}","-1Y","TODAY","QUARTER")`);
+      await waitFor(() => expect(client.series.calls.length).toBeGreaterThan(0));
+      expect(client.series.last.args.granularity).toBe("QUARTER");
+    } else {
+      expect(select.value).toBe("DAY");
+      expect(enabled).toEqual(["DAY", "WEEK", "MONTH", "QUARTER", "YEAR"]);
+      fireEvent.change(select, { target: { value: "WEEK" } });
+      expect(screen.getByTestId("formula-text").textContent).toBe(`=MD.SERIES("eth","${name}","-1Y","TODAY","WEEK")`);
+    }
+  });
+});
+
+describe("Picker: preview and formula", () => {
+  const POINTS: DataPoint[] = Array.from({ length: 8 }, (_, i) => ({ date: `2024-06-0${i + 1}`, val: 1000 + i * 10.5 }));
+
+  async function toBuilder(options: HarnessOptions = {}, metrics: MetricDescriptor[] = [metric("PRICE")]) {
+    const harness = renderPicker(options);
+    harness.client.assets.answer(() => CATALOG);
+    await pickAsset(harness, "eth");
+    harness.client.metrics.answer(() => metrics);
+    await pickMetric(metrics[0].name);
+    return harness;
+  }
+
+  function previewRows(): string[][] {
+    const table = screen.getByTestId("preview-table");
+    return within(table)
+      .getAllByRole("row")
+      .filter((r) => r.closest("tbody"))
+      .map((r) => within(r).getAllByRole("cell").map((c) => c.textContent ?? ""));
+  }
+
+  it("asks for the window the fields describe and shows the first rows", async () => {
+    const { client } = await toBuilder();
+    expect(screen.getByText("Loading preview…")).toBeTruthy();
+    await waitFor(() => expect(client.series.calls).toHaveLength(1));
+    const oneYearBack = `${Number(TEST_TODAY.slice(0, 4)) - 1}${TEST_TODAY.slice(4)}`;
+    expect(client.series.last.args).toEqual({ symbol: "eth", metric: "PRICE", startDate: oneYearBack, endDate: TEST_TODAY, granularity: "DAY" });
+    act(() => client.series.last.resolve({ kind: "points", points: POINTS }));
+    await screen.findByTestId("preview-table");
+    const fmt = new Intl.NumberFormat("en-US", { maximumFractionDigits: 4 });
+    expect(previewRows()).toEqual(POINTS.slice(0, 5).map((p) => [p.date, fmt.format(p.val)]));
+    expect(screen.getByText(`First 5 of ${POINTS.length} rows`)).toBeTruthy();
+    expect(screen.getByRole("img", { name: /^Line chart of PRICE for eth: 8 readings/ })).toBeTruthy();
+
+    // Order and "last N" reshape the rows already fetched; no new request.
+    fireEvent.change(screen.getByRole("combobox", { name: "Order" }), { target: { value: "desc" } });
+    expect(previewRows().map((r) => r[0])).toEqual([...POINTS].reverse().slice(0, 5).map((p) => p.date));
+    fireEvent.change(screen.getByTestId("last-rows"), { target: { value: "3" } });
+    expect(previewRows().map((r) => r[0])).toEqual(POINTS.slice(-3).reverse().map((p) => p.date));
+    expect(screen.getByText("First 3 of 3 rows")).toBeTruthy();
+    expect(screen.getByTestId("formula-text").textContent).toBe('=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY","order=desc; last=3")');
+    await act(async () => new Promise((r) => setTimeout(r, 400)));
+    expect(client.series.calls).toHaveLength(1);
+  });
+
+  it.each([
+    { name: "a message in place of a series", answer: { kind: "message" as const, message: "PRICE is not available for eth" }, text: "The service has no series for this pair: PRICE is not available for eth" },
+    { name: "an empty series", answer: { kind: "points" as const, points: [] }, text: "No data in this window. Try a longer window." },
+  ])("the preview shows $name", async ({ answer, text }) => {
+    const { client } = await toBuilder();
+    await waitFor(() => expect(client.series.calls).toHaveLength(1));
+    act(() => client.series.last.resolve(answer));
+    await waitFor(() => expect(screen.getByTestId("preview").textContent).toContain(text));
+    expect(screen.queryByTestId("preview-table")).toBeNull();
+  });
+
+  it("a preview error shows the message and retries", async () => {
+    const { client } = await toBuilder();
+    await waitFor(() => expect(client.series.calls).toHaveLength(1));
+    act(() => client.series.last.reject(new ServerError("The market-data service failed (HTTP 502).")));
+    await waitFor(() => expect(screen.getByTestId("preview").textContent).toContain("The market-data service failed (HTTP 502)."));
+    fireEvent.click(within(screen.getByTestId("preview")).getByRole("button", { name: "Try again" }));
+    await waitFor(() => expect(client.series.calls).toHaveLength(2));
+  });
+
+  it("an invalid start date names the problem and disables insert", async () => {
+    await toBuilder();
+    fireEvent.change(screen.getByTestId("window-start"), { target: { value: "not-a-date" } });
+    expect(screen.getByTestId("formula-text").textContent).toBe("Fix the fields above to build the formula.");
+    expect(isDisabled(screen.getByRole("button", { name: /^Insert the formula/ }))).toBe(true);
+    expect(screen.getByText("The preview appears once the fields above are valid.")).toBeTruthy();
+  });
+
+  it("Insert writes the formula through the workbook actions", async () => {
+    const { workbook, copied } = await toBuilder();
+    fireEvent.click(screen.getByRole("button", { name: "Insert the formula for eth PRICE into the selected cell" }));
+    await screen.findByText("Inserted into Sheet1!B2.");
+    expect(workbook.written).toEqual(['=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY")']);
+    expect(copied).toEqual([]);
+  });
+
+  it("when Excel refuses the write, the formula is copied instead", async () => {
+    const { workbook, copied } = await toBuilder();
+    workbook.failWith = new Error("The cell is being edited");
+    fireEvent.click(screen.getByRole("button", { name: /^Insert the formula for eth PRICE/ }));
+    await screen.findByText("Excel did not accept the formula (The cell is being edited). Formula copied instead.");
+    expect(copied).toEqual(['=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY")']);
+  });
+
+  it("Copy puts the formula on the clipboard", async () => {
+    const { workbook, copied } = await toBuilder();
+    fireEvent.click(screen.getByRole("button", { name: "Copy the formula for eth PRICE" }));
+    await screen.findByText("Formula copied.");
+    expect(copied).toEqual(['=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY")']);
+    expect(workbook.written).toEqual([]);
+  });
+
+  it("MD.LATEST builds its formula with the as-of date", async () => {
+    const { workbook } = await toBuilder();
+    fireEvent.click(screen.getByRole("radio", { name: "MD.LATEST (one value)" }));
+    fireEvent.change(screen.getByTestId("as-of"), { target: { value: "2024-01-31" } });
+    expect(screen.getByTestId("formula-text").textContent).toBe('=MD.LATEST("eth","PRICE","2024-01-31")');
+    fireEvent.click(screen.getByRole("button", { name: /^Insert the formula/ }));
+    await screen.findByText("Inserted into Sheet1!B2.");
+    expect(workbook.written).toEqual(['=MD.LATEST("eth","PRICE","2024-01-31")']);
+  });
+
+  it.each([
+    { copyAllowed: true, message: OUTSIDE_EXCEL_COPIED },
+    { copyAllowed: false, message: OUTSIDE_EXCEL_NOT_COPIED },
+  ])("outside Excel, Insert copies (copy allowed: $copyAllowed)", async ({ copyAllowed, message }) => {
+    const { workbook, copied } = await toBuilder({ inExcel: false, copyAllowed });
+    expect(screen.getByText("Running outside Excel: Insert copies the formula instead of writing it into a cell.")).toBeTruthy();
+    const insert = screen.getByRole("button", { name: "Insert the formula for eth PRICE" });
+    expect(insert.textContent).toBe("Insert");
+    fireEvent.click(insert);
+    await screen.findByText(message);
+    expect(workbook.written).toEqual([]);
+    expect(copied).toEqual(copyAllowed ? ['=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY")'] : []);
+  });
+});
