@@ -127,6 +127,32 @@ describe("Picker: the asset catalog", () => {
     }
   });
 
+  it("is keyboard-usable: arrows move the active option, Enter picks it", async () => {
+    const { client } = renderPicker();
+    client.assets.answer(() => CATALOG);
+    const search = await screen.findByRole("combobox", { name: "Search assets" });
+    const activeSymbol = () => {
+      const id = search.getAttribute("aria-activedescendant");
+      return id ? document.getElementById(id)?.getAttribute("data-symbol") : null;
+    };
+    await waitFor(() => expect(activeSymbol()).toBe(CATALOG[0].symbol));
+    fireEvent.keyDown(search, { key: "ArrowDown" });
+    fireEvent.keyDown(search, { key: "ArrowDown" });
+    expect(activeSymbol()).toBe(CATALOG[2].symbol);
+    fireEvent.keyDown(search, { key: "ArrowUp" });
+    expect(activeSymbol()).toBe(CATALOG[1].symbol);
+    fireEvent.keyDown(search, { key: "ArrowUp" });
+    fireEvent.keyDown(search, { key: "ArrowUp" });
+    expect(activeSymbol()).toBe(CATALOG[0].symbol);
+    const selected = screen.getAllByRole("option").filter((o) => o.getAttribute("aria-selected") === "true");
+    expect(selected.map((o) => o.getAttribute("data-symbol"))).toEqual([CATALOG[0].symbol]);
+    fireEvent.keyDown(search, { key: "ArrowDown" });
+    fireEvent.keyDown(search, { key: "Enter" });
+    await waitFor(() => expect(client.metrics.calls).toHaveLength(1));
+    expect(client.metrics.last.args).toBe(CATALOG[1].symbol);
+    expect(within(screen.getByTestId("chosen-asset")).getByText(CATALOG[1].title)).toBeTruthy();
+  });
+
   it("marks equities with a badge and shows each asset's colour swatch", async () => {
     const { client } = renderPicker();
     client.assets.answer(() => CATALOG);
