@@ -10,6 +10,7 @@
  * the at sign: the metadata generator cuts a description there.
  */
 import { BUILD_INFO } from "../office/build-info";
+import { getRuntime } from "../office/runtime";
 import { aggregateValue } from "./agg";
 import { assetsTable, metricsTable } from "./catalogs";
 import { flowsTable } from "./flows";
@@ -18,6 +19,10 @@ import { invokeTable, invokeValue } from "./invoke";
 import { latestValue } from "./latest";
 import { seriesTable } from "./series";
 import { supplyTable } from "./supply";
+
+// The shared runtime (client, cache, settings) is created as this bundle loads:
+// the task pane in the same page uses this instance rather than its own.
+getRuntime();
 
 /**
  * The version of the Market Data add-in that is running.

@@ -9,7 +9,7 @@
  */
 import { createPaneRefreshActions, type PaneRefreshActions } from "../refresh/pane-actions";
 import { RefreshController } from "../refresh/refresh-controller";
-import { getRuntime } from "./runtime";
+import { sharedRuntime } from "./runtime-registry";
 import { createExcelWorkbook, excelWorkbookAvailable } from "./workbook";
 
 /** The ribbon button's <FunctionName> in manifest.xml. */
@@ -21,7 +21,7 @@ let actions: PaneRefreshActions | null = null;
 /** The page's one controller. Outside Excel (a plain browser) it has no workbook and says so. */
 export function getRefreshController(): RefreshController {
   if (!controller) {
-    const runtime = getRuntime();
+    const runtime = sharedRuntime();
     controller = new RefreshController({
       workbook: excelWorkbookAvailable() ? createExcelWorkbook() : null,
       clearCache: () => runtime.client.clear(),

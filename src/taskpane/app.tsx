@@ -10,7 +10,7 @@ import { createRoot } from "react-dom/client";
 import { localToday } from "../core/calendar";
 import { BUILD_INFO } from "../office/build-info";
 import { getRefreshActions } from "../office/commands";
-import { getRuntime } from "../office/runtime";
+import { sharedRuntime } from "../office/runtime-registry";
 import { copyText } from "./clipboard";
 import { InsightsView } from "./insights-view";
 import { readOfficeTheme, useThemeMode } from "./office-theme";
@@ -122,7 +122,7 @@ function HostLine({ className }: { className: string }) {
  * no key to use, on the Picker otherwise.
  */
 export async function mountApp(element: HTMLElement, context: PaneContext): Promise<void> {
-  const runtime = getRuntime();
+  const runtime = sharedRuntime();
   const host = context.host ? String(context.host) : null;
   const services: PaneServices = {
     client: runtime.client,

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { DIST, loadFunctionsBundle, readMetadata } from "../support/bundle";
 
@@ -21,6 +21,15 @@ describe("dist/functions.js + dist/functions.json", () => {
   it("carries no task-pane UI code", () => {
     const code = readFileSync(path.join(DIST, "functions.js"), "utf8");
     expect(code).not.toMatch(/react-dom|FluentProvider|createRoot/);
+  });
+
+  it("leaves the client to functions.js: the pane's bundles carry no second copy", () => {
+    const paneBundles = readdirSync(DIST).filter((f) => f.endsWith(".js.map") && !f.startsWith("functions."));
+    expect(paneBundles.length).toBeGreaterThan(0);
+    for (const map of paneBundles) {
+      const sources = (JSON.parse(readFileSync(path.join(DIST, map), "utf8")) as { sources: string[] }).sources;
+      expect(sources.filter((s) => /src\/api\/(client|transport|retry)\.ts$/.test(s))).toEqual([]);
+    }
   });
 
   it("links every function's help to an anchor of the reference page the build emits", () => {

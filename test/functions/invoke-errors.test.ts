@@ -29,7 +29,7 @@ class StandInError {
 };
 
 const fake = new FakeClient();
-jest.mock("../../src/office/runtime", () => ({ getClient: () => fake }));
+jest.mock("../../src/office/runtime", () => ({ getClient: () => fake, getRuntime: () => ({ client: fake }) }));
 
 // Imported after the stand-ins exist.
 import { PREVIEW_MESSAGE, toCustomFunctionsError, toExcelTable } from "../../src/office/errors";

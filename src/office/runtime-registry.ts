@@ -1,0 +1,38 @@
+import type { MarketDataClient } from "../api/types";
+import type { SettingsStore } from "./settings";
+
+/**
+ * Where the shared runtime lives: one client, one cache and one settings store
+ * per JavaScript context, kept on `globalThis` under a registry symbol.
+ *
+ * functions.js and taskpane.js are separate webpack entries running in the same
+ * page, so a module-level singleton would exist once per bundle. functions.js
+ * creates the runtime as it loads (src/office/runtime.ts); the pane and the
+ * ribbon commands only look it up here, which also keeps the client's code out
+ * of the pane's bundles.
+ */
+export interface MarketDataRuntime {
+  client: MarketDataClient;
+  settings: SettingsStore;
+  version: string;
+}
+
+export const RUNTIME_KEY = Symbol.for("market-data.runtime");
+
+type Registry = Record<symbol, MarketDataRuntime | undefined>;
+
+export function findRuntime(): MarketDataRuntime | undefined {
+  return (globalThis as unknown as Registry)[RUNTIME_KEY];
+}
+
+export function registerRuntime(runtime: MarketDataRuntime): MarketDataRuntime {
+  (globalThis as unknown as Registry)[RUNTIME_KEY] = runtime;
+  return runtime;
+}
+
+/** The runtime functions.js created; the page loads functions.js before the pane. */
+export function sharedRuntime(): MarketDataRuntime {
+  const runtime = findRuntime();
+  if (!runtime) throw new Error("The Market Data functions did not load (functions.js), so the pane has no client to use.");
+  return runtime;
+}
