@@ -2,9 +2,7 @@
  * Refresh, refresh on open and freeze, driven through the built pane in
  * headless Chromium. The page gets a recorded workbook in place of Excel:
  * `page.addInitScript` installs the stand-in (test/refresh/workbook-stand-in.ts)
- * as `Excel` and `Office` before any page script runs. office.js still loads,
- * finds no host and would replace `window.Office`; the stand-in plays the host,
- * so it keeps the name.
+ * as `Excel` and `Office` before any page script runs (test/support/pane-page.ts).
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -12,12 +10,7 @@ import type { Page } from "playwright-core";
 import { REFRESH_ALL_COMMAND } from "../../src/office/commands";
 import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
 import { compsWorkbook, type LabelledWorkbook } from "../refresh/recordings";
-import {
-  installWorkbookStandIn,
-  type StandInLog,
-  type WorkbookRecording,
-  type WorkbookStandIn,
-} from "../refresh/workbook-stand-in";
+import type { StandInLog, WorkbookRecording } from "../refresh/workbook-stand-in";
 import { DIST } from "../support/bundle";
 import {
   describeBrowser,
@@ -26,46 +19,7 @@ import {
   type BrowserSession,
   type StaticServer,
 } from "../support/browser";
-
-interface InitArgs {
-  source: string;
-  recording: WorkbookRecording;
-  apiKey: string | null;
-}
-
-/** Runs in the page before its scripts. Self-contained: Playwright sends its source text. */
-function installInPage({ source, recording, apiKey }: InitArgs): void {
-  const install = (0, eval)(`(${source})`) as (
-    target: Record<string, unknown>,
-    recording: WorkbookRecording,
-  ) => unknown;
-  const globals: Record<string, unknown> = {};
-  (window as unknown as { __workbook: unknown }).__workbook = install(globals, recording);
-  // Outside Office the settings store keeps the key in localStorage.
-  if (apiKey) localStorage.setItem("md.apiKey", apiKey);
-  else localStorage.removeItem("md.apiKey");
-  // office.js writes its own members onto whatever `Office` is (actions, context, …); the stand-in's stay.
-  const guarded = new WeakMap<object, object>();
-  const guard = (value: unknown): unknown => {
-    if (typeof value !== "object" || value === null) return value;
-    if (!guarded.has(value)) {
-      guarded.set(
-        value,
-        new Proxy(value, {
-          get: (target, key) => guard(Reflect.get(target, key)),
-          set: (target, key, v) => (key in target ? true : Reflect.set(target, key, v)),
-        }),
-      );
-    }
-    return guarded.get(value);
-  };
-  for (const name of ["Office", "Excel"]) {
-    const standIn = guard(globals[name]);
-    Object.defineProperty(window, name, { configurable: true, get: () => standIn, set: () => {} });
-  }
-}
-
-type PageWorkbook = { __workbook: WorkbookStandIn };
+import { addWorkbookStandIn, type PageWorkbook } from "../support/pane-page";
 
 /** Retries `read` until it equals `expected` (or the time runs out, then fails showing the last value). */
 async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 5000): Promise<void> {
@@ -97,7 +51,7 @@ describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)
     const page = await session.context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.addInitScript(installInPage, { source: installWorkbookStandIn.toString(), recording, apiKey });
+    await addWorkbookStandIn(page, recording, apiKey);
     await page.goto(`${server.url}/taskpane.html`);
     await page.getByRole("heading", { name: "Market Data" }).waitFor();
     expect(await page.getByTestId("host").textContent()).toMatch(/Running in Excel/);

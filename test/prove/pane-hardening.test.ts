@@ -24,13 +24,8 @@ import {
   type StaticServer,
 } from "../support/browser";
 import { HOSTILE, HOSTILE_ASSET, type HostileServer, PWNED, startHostileServer } from "./fixtures/hostile-server";
-import { layout, openPane, type PaneWatch, showView } from "./support/pane-page";
+import { layout, openPane, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
 
-/** Test runs write to test-results/; MD_WRITE_SCREENSHOTS=1 updates the ones kept in docs/. */
-const SCREENSHOTS = path.resolve(
-  __dirname,
-  process.env.MD_WRITE_SCREENSHOTS === "1" ? "../../docs/screenshots" : "../../test-results/screenshots",
-);
 
 /** What a hostile payload would leave behind if it had been parsed as markup or run as script. */
 async function injected(

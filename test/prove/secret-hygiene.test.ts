@@ -26,7 +26,7 @@ import {
   type StaticServer,
 } from "../support/browser";
 import { type EchoServer, startEchoServer } from "./fixtures/echo-server";
-import { type PaneWatch, showView } from "./support/pane-page";
+import { type PaneWatch, showView } from "../support/pane-page";
 
 const SENTINEL = "SENTINEL-KEY-7f3a9c";
 /** A key with characters a URL must encode, so every encoded form is checked too. */

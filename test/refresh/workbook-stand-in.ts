@@ -527,6 +527,9 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
 
     return {
       worksheets,
+      // The active cell's range: the task pane's Insert writes into its first cell.
+      getSelectedRange: () =>
+        makeRange(context, sheetNamed(selection.sheet), () => parseRect(selection.areas[0])),
       getSelectedRanges: () => {
         const sheet = () => sheetNamed(selection.sheet);
         const areaItems = () => selection.areas.map((area) => makeRange(context, sheet(), () => parseRect(area)));

@@ -4,8 +4,16 @@
  * pane keeps them outside Office), record dialogs, navigations, page errors
  * and console lines, and inspect the DOM and layout.
  */
+import path from "node:path";
 import type { Page } from "playwright-core";
-import type { BrowserSession } from "../../support/browser";
+import { installWorkbookStandIn, type WorkbookRecording, type WorkbookStandIn } from "../refresh/workbook-stand-in";
+import type { BrowserSession } from "./browser";
+
+/** Test runs write screenshots to test-results/; MD_WRITE_SCREENSHOTS=1 updates the ones kept in docs/. */
+export const SCREENSHOTS = path.resolve(
+  __dirname,
+  process.env.MD_WRITE_SCREENSHOTS === "1" ? "../../docs/screenshots" : "../../test-results/screenshots",
+);
 
 export interface PaneWatch {
   page: Page;
@@ -20,8 +28,10 @@ export async function openPane(
   session: BrowserSession,
   paneUrl: string,
   settings: { baseUrl: string; apiKey: string | null },
+  options: { workbook?: WorkbookRecording } = {},
 ): Promise<PaneWatch> {
   const page = await session.context.newPage();
+  if (options.workbook) await addWorkbookStandIn(page, options.workbook);
   const watch: PaneWatch = { page, dialogs: [], navigations: [], pageErrors: [], console: [] };
   page.on("dialog", (dialog) => {
     watch.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
@@ -105,17 +115,74 @@ export function layout(page: Page): Promise<LayoutReport> {
   });
 }
 
-/** The page's markup and text with every input's and textarea's value left out (a masked key input holds the key by design). */
+/**
+ * The page's markup and text with every input's and textarea's value left out
+ * (a masked key input holds the key by design): React mirrors a controlled
+ * input's value into its value attribute, so the markup is taken from a clone
+ * without those attributes. The live values are returned apart.
+ */
 export function pageTextOutsideInputs(page: Page): Promise<{ html: string; text: string; inputValues: string[] }> {
   return page.evaluate(() => {
     const inputValues = Array.from(document.querySelectorAll("input, textarea")).map(
       (el) => (el as HTMLInputElement | HTMLTextAreaElement).value,
     );
-    // innerHTML never serialises an input's live value, only its value attribute: check that too.
+    const clone = document.documentElement.cloneNode(true) as HTMLElement;
+    clone.querySelectorAll("input, textarea").forEach((el) => el.removeAttribute("value"));
     return {
-      html: document.documentElement.outerHTML,
+      html: clone.outerHTML,
       text: document.body.innerText + "\n" + (document.body.textContent ?? ""),
       inputValues,
     };
   });
 }
+
+export interface WorkbookStandInInit {
+  source: string;
+  recording: WorkbookRecording;
+  /** Stored as `md.apiKey` on every load (null removes it); undefined leaves the stored settings alone. */
+  apiKey?: string | null;
+}
+
+/**
+ * Runs in the page before its scripts, installing the recorded workbook
+ * (test/refresh/workbook-stand-in.ts) as `Excel` and `Office`. Self-contained:
+ * Playwright sends its source text. office.js still loads, finds no host and
+ * would replace `window.Office`; the stand-in plays the host, so it keeps the name.
+ */
+export function installWorkbookInPage({ source, recording, apiKey }: WorkbookStandInInit): void {
+  const install = (0, eval)(`(${source})`) as (
+    target: Record<string, unknown>,
+    recording: WorkbookRecording,
+  ) => unknown;
+  const globals: Record<string, unknown> = {};
+  (window as unknown as { __workbook: unknown }).__workbook = install(globals, recording);
+  // Outside Office the settings store keeps the key in localStorage.
+  if (apiKey) localStorage.setItem("md.apiKey", apiKey);
+  else if (apiKey === null) localStorage.removeItem("md.apiKey");
+  // office.js writes its own members onto whatever `Office` is (actions, context, …); the stand-in's stay.
+  const guarded = new WeakMap<object, object>();
+  const guard = (value: unknown): unknown => {
+    if (typeof value !== "object" || value === null) return value;
+    if (!guarded.has(value)) {
+      guarded.set(
+        value,
+        new Proxy(value, {
+          get: (target, key) => guard(Reflect.get(target, key)),
+          set: (target, key, v) => (key in target ? true : Reflect.set(target, key, v)),
+        }),
+      );
+    }
+    return guarded.get(value);
+  };
+  for (const name of ["Office", "Excel"]) {
+    const standIn = guard(globals[name]);
+    Object.defineProperty(window, name, { configurable: true, get: () => standIn, set: () => {} });
+  }
+}
+
+/** Gives the page (before its next load) a recorded workbook in place of Excel. */
+export async function addWorkbookStandIn(page: Page, recording: WorkbookRecording, apiKey?: string | null): Promise<void> {
+  await page.addInitScript(installWorkbookInPage, { source: installWorkbookStandIn.toString(), recording, apiKey });
+}
+
+export type PageWorkbook = { __workbook: WorkbookStandIn };

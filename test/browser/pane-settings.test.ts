@@ -1,0 +1,104 @@
+/**
+ * The Settings view of the built pane in headless Chromium against the
+ * sandbox: a good key connects, a bad one is rejected in plain words, and the
+ * key only ever lives in the masked input's value — never in the page's text
+ * or markup. Screenshot: settings.png.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { describeBrowser } from "../support/browser";
+import { openPane, pageTextOutsideInputs, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
+import { offMachine, startPaneRig, type PaneRig } from "../support/pane-rig";
+
+const GOOD_KEY = `md-browser-${randomUUID()}`;
+const BAD_KEY = `md-wrong-${randomUUID()}`;
+
+/** The key is in the page only as the masked input's value. */
+async function expectKeyOnlyInMaskedInput(page: Page, key: string): Promise<void> {
+  const { html, text, inputValues } = await pageTextOutsideInputs(page);
+  expect(html.includes(key)).toBe(false);
+  expect(text.includes(key)).toBe(false);
+  const input = page.locator('input[data-testid="api-key-input"]');
+  expect(inputValues.filter((v) => v.includes(key))).toEqual([key]);
+  expect(await input.inputValue()).toBe(key);
+  expect(await input.getAttribute("type")).toBe("password");
+}
+
+describeBrowser("task pane Settings view (headless Chromium, sandbox)", () => {
+  let rig: PaneRig;
+  let watch: PaneWatch;
+
+  beforeAll(async () => {
+    rig = await startPaneRig({ apiKey: GOOD_KEY });
+    // No key of the user's own (the test build's default is the sandbox demo key).
+    watch = await openPane(rig.session, rig.pane.url, { baseUrl: rig.sandbox.url, apiKey: null });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  }, 60_000);
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  const keyInput = () => watch.page.locator('input[data-testid="api-key-input"]');
+  const result = () => watch.page.getByTestId("connection-result");
+
+  async function testKey(key: string): Promise<string> {
+    const { page } = watch;
+    await keyInput().fill(key);
+    await page.getByRole("button", { name: "Test connection" }).click();
+    await result().locator(".fui-MessageBar").waitFor({ timeout: 15_000 });
+    return (await result().innerText()).trim();
+  }
+
+  it("without a key of the user's own, Settings says the demo key is in use, and the key field is masked", async () => {
+    const { page } = watch;
+    await showView(page, "Settings");
+    expect(await keyInput().getAttribute("type")).toBe("password");
+    expect(await page.getByTestId("key-status").textContent()).toBe("Sandbox demo key in use");
+  });
+
+  it("a wrong key: the test says the service rejected it, without quoting the key", async () => {
+    const message = await testKey(BAD_KEY);
+    expect(message).toMatch(/^Connection failed: The market-data service rejected the API key \(HTTP 40[13]\b/);
+    expect(message).toContain("Enter a valid key");
+    expect(await watch.page.getByTestId("key-status").textContent()).toBe("Your key");
+    await expectKeyOnlyInMaskedInput(watch.page, BAD_KEY);
+    // The pane did ask the service with that key (it was not refused locally).
+    expect(rig.sandbox.requestLog().length).toBeGreaterThan(0);
+  });
+
+  it("the sandbox's key: the test connects, and the key is saved but shown nowhere", async () => {
+    const message = await testKey(GOOD_KEY);
+    expect(message).toMatch(/^Connected in \d+ ms\.$/);
+    expect(await watch.page.evaluate(() => localStorage.getItem("md.apiKey"))).toBe(GOOD_KEY);
+    await expectKeyOnlyInMaskedInput(watch.page, GOOD_KEY);
+    await watch.page.evaluate(() => window.scrollTo(0, 0));
+    await watch.page.screenshot({ path: path.join(SCREENSHOTS, "settings.png") });
+  });
+
+  it("Show reveals the key in the field only; Hide masks it again", async () => {
+    const { page } = watch;
+    await page.getByRole("button", { name: "Show API key" }).click();
+    expect(await keyInput().getAttribute("type")).toBe("text");
+    const { html, text } = await pageTextOutsideInputs(page);
+    expect(html.includes(GOOD_KEY) || text.includes(GOOD_KEY)).toBe(false);
+    await page.getByRole("button", { name: "Hide API key" }).click();
+    expect(await keyInput().getAttribute("type")).toBe("password");
+  });
+
+  it("the counters show the requests made, and the service address in use is the sandbox's", async () => {
+    const { page } = watch;
+    await showView(page, "Picker");
+    await showView(page, "Settings");
+    await page.getByRole("button", { name: "Advanced" }).click();
+    expect(await page.getByTestId("effective-base-url").textContent()).toBe(rig.sandbox.url);
+  });
+
+  it("nothing went anywhere but this machine, and no page error or dialog", () => {
+    expect(rig.requests.length).toBeGreaterThan(0);
+    expect(offMachine(rig.requests)).toEqual([]);
+    expect(watch.pageErrors).toEqual([]);
+    expect(watch.dialogs).toEqual([]);
+  });
+});

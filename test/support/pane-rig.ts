@@ -1,0 +1,53 @@
+/**
+ * One browser suite's world: the in-process sandbox (20,000 assets and a slow
+ * first insight call by default), dist/ served on 127.0.0.1, a fresh headless
+ * Chromium profile, and every request any page or frame of it makes, so a
+ * suite can show that nothing left this machine.
+ */
+import { DEMO_API_KEY, startSandbox, type SandboxHandle, type SandboxOptions } from "../../sandbox/server";
+import { isLocalUrl, launchBrowser, serveStatic, type BrowserSession, type StaticServer } from "./browser";
+
+export interface PaneRig {
+  sandbox: SandboxHandle;
+  pane: StaticServer;
+  session: BrowserSession;
+  /** Every URL requested in the browser, in order. */
+  requests: string[];
+  /** A GET to the sandbox from Node (the test's own view of the service), with the sandbox's key. */
+  fetchJson<T>(pathAndQuery: string, key?: string): Promise<T>;
+  close(): Promise<void>;
+}
+
+export const PANE_RIG_DEFAULTS: SandboxOptions = { port: 0, quiet: true, assetCount: 20_000, insightFirstCallDelayMs: 1500 };
+
+export async function startPaneRig(options: SandboxOptions = {}): Promise<PaneRig> {
+  const sandbox = await startSandbox({ ...PANE_RIG_DEFAULTS, ...options });
+  const pane = await serveStatic();
+  const session = await launchBrowser();
+  const requests: string[] = [];
+  session.context.on("request", (request) => requests.push(request.url()));
+  const key = options.apiKey ?? DEMO_API_KEY;
+  return {
+    sandbox,
+    pane,
+    session,
+    requests,
+    async fetchJson<T>(pathAndQuery: string, apiKey = key): Promise<T> {
+      const url = new URL(pathAndQuery, sandbox.url);
+      url.searchParams.set("APIKey", apiKey);
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`sandbox ${url.pathname}: HTTP ${response.status}`);
+      return (await response.json()) as T;
+    },
+    async close() {
+      await session.close();
+      await pane.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/** The requests that went anywhere but this machine. */
+export function offMachine(requests: readonly string[]): string[] {
+  return requests.filter((url) => !isLocalUrl(url));
+}
