@@ -1,0 +1,184 @@
+/**
+ * The asset and metric picker of the built pane in headless Chromium against
+ * the sandbox's 20,000-asset catalog: search, pick an asset and a metric, read
+ * its descriptor, see the preview, and insert the formula — into a recorded
+ * workbook standing in for Excel, and outside Office (copied, and the pane
+ * says why). HTML-looking asset titles stay text. Screenshot: picker.png.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { OUTSIDE_EXCEL_COPIED } from "../../src/taskpane/place-formula";
+import type { WorkbookRecording } from "../refresh/workbook-stand-in";
+import { describeBrowser } from "../support/browser";
+import { openPane, type PageWorkbook, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
+import { offMachine, startPaneRig, type PaneRig } from "../support/pane-rig";
+import { DEMO_API_KEY } from "../../sandbox/server";
+
+interface Asset {
+  symbol: string;
+  title: string;
+}
+type Descriptor = { label: string; description: string; source: string; methodology: string | null };
+
+/** An empty sheet with B2 selected: Insert writes there. */
+const EMPTY_WORKBOOK: WorkbookRecording = {
+  sheets: [{ name: "Sheet1", cells: {} }],
+  activeSheet: "Sheet1",
+  selection: { sheet: "Sheet1", areas: ["B2"] },
+  results: {},
+};
+
+async function search(page: Page, query: string): Promise<void> {
+  await page.getByTestId("asset-search").fill(query);
+  await page.getByTestId("asset-option").first().waitFor();
+}
+
+/** Symbol and title of each rendered option (the list is virtualised: only the rows on screen exist). */
+const shownOptions = (page: Page) =>
+  page.getByTestId("asset-option").evaluateAll((rows) =>
+    rows.map((row) => ({ symbol: row.getAttribute("data-symbol") ?? "", text: (row as HTMLElement).innerText })),
+  );
+
+async function pickEthPrice(page: Page): Promise<void> {
+  await showView(page, "Picker");
+  await search(page, "eth");
+  await page.locator('[data-testid="asset-option"][data-symbol="eth"]').click();
+  await page.locator('[data-testid="metric-option"][data-metric="PRICE"]').click();
+  await page.getByTestId("metric-details").waitFor();
+}
+
+/** Waits until the preview shows its table (its debounce keeps the previous answer for a moment). */
+async function previewRows(page: Page): Promise<number> {
+  await page.waitForFunction(
+    () => /First \d+ of/.test((document.querySelector('[data-testid="preview"]') as HTMLElement | null)?.innerText ?? ""),
+    undefined,
+    { timeout: 20_000 },
+  );
+  return page.getByTestId("preview-table").locator("tbody tr").count();
+}
+
+describeBrowser("task pane Picker over 20,000 assets (headless Chromium, sandbox)", () => {
+  let rig: PaneRig;
+  let watch: PaneWatch;
+  let catalog: Asset[];
+
+  beforeAll(async () => {
+    rig = await startPaneRig();
+    catalog = (await rig.fetchJson<{ assets: Asset[] }>("/asset/symbols/")).assets;
+    watch = await openPane(
+      rig.session,
+      rig.pane.url,
+      { baseUrl: rig.sandbox.url, apiKey: DEMO_API_KEY },
+      { workbook: EMPTY_WORKBOOK },
+    );
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  }, 60_000);
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  it("runs as Excel with the stand-in, and lists the whole catalog", async () => {
+    const { page } = watch;
+    expect(await page.getByTestId("host").textContent()).toMatch(/^Running in Excel/);
+    await showView(page, "Picker");
+    await page.getByTestId("asset-option").first().waitFor({ timeout: 20_000 });
+    expect(catalog.length).toBeGreaterThanOrEqual(20_000);
+    expect(await page.getByTestId("asset-count").textContent()).toBe(`${catalog.length.toLocaleString("en-US")} assets`);
+    // Virtualised: a screenful of rows exist, not 20,000.
+    expect(await page.getByTestId("asset-option").count()).toBeLessThan(60);
+  });
+
+  it("searching narrows the list to assets matching the query, the exact symbol first", async () => {
+    const { page } = watch;
+    await search(page, "eth");
+    const matching = catalog.filter((a) => `${a.symbol} ${a.title}`.toLowerCase().includes("eth"));
+    expect(await page.getByTestId("asset-count").textContent()).toBe(
+      `${matching.length.toLocaleString("en-US")} of ${catalog.length.toLocaleString("en-US")}`,
+    );
+    const shown = await shownOptions(page);
+    expect(shown[0].symbol).toBe("eth");
+    for (const option of shown) expect(option.text.toLowerCase()).toContain("eth");
+  });
+
+  it("HTML-looking titles are shown as the characters the service sent: no element, no script, no dialog", async () => {
+    const { page } = watch;
+    for (const symbol of ["xsstest", "boldtoken"]) {
+      const title = catalog.find((a) => a.symbol === symbol)?.title ?? "";
+      expect(title).toMatch(/</);
+      await search(page, symbol);
+      const option = page.locator(`[data-testid="asset-option"][data-symbol="${symbol}"]`);
+      expect(await option.innerText()).toContain(title);
+      expect(await page.getByTestId("asset-list").locator("img, b, script").count()).toBe(0);
+    }
+    await page.waitForTimeout(300); // an onerror handler would have fired by now
+    expect(watch.dialogs).toEqual([]);
+    expect(watch.pageErrors).toEqual([]);
+  });
+
+  it("picking eth and PRICE shows the metric's descriptor from the metric catalog", async () => {
+    const { page } = watch;
+    await pickEthPrice(page);
+    const metrics = (await rig.fetchJson<{ metrics: Record<string, Descriptor>[] }>("/supported-metrics/?symbol=eth")).metrics;
+    const price = metrics.map((m) => m.PRICE).find(Boolean);
+    expect(price).toBeDefined();
+    const details = await page.getByTestId("metric-details").innerText();
+    expect(details).toContain(price!.label);
+    expect(details).toContain(price!.description);
+    expect(details).toMatch(/Unit/);
+    expect(details).toMatch(/Aggregation/);
+    if (price!.source) expect(details).toContain(price!.source);
+    if (price!.methodology) expect(details).toContain(price!.methodology);
+  });
+
+  it("a 3-month weekly window previews rows and a line, and inserts the formula into the selected cell", async () => {
+    const { page } = watch;
+    await page.getByRole("button", { name: "Window: last 3M" }).click();
+    await page.getByTestId("granularity").selectOption("WEEK");
+    const rows = await previewRows(page);
+    expect(rows).toBeGreaterThan(0);
+    // Weekly rows: consecutive dates in the table are 7 days apart.
+    const dates = await page
+      .getByTestId("preview-table")
+      .locator("tbody tr td:first-child")
+      .evaluateAll((cells) => cells.map((c) => (c as HTMLElement).innerText.trim()));
+    for (let i = 1; i < dates.length; i++) expect(Date.parse(dates[i]) - Date.parse(dates[i - 1])).toBe(7 * 86_400_000);
+    expect(await page.getByTestId("preview-chart").locator("path").getAttribute("d")).toMatch(/^M[\d.]+[ ,][\d.]+ ?L/);
+
+    const formula = '=MD.SERIES("eth","PRICE","-3M","TODAY","WEEK")';
+    expect(await page.getByTestId("formula-text").innerText()).toBe(formula);
+    await page.getByTestId("preview").scrollIntoViewIfNeeded();
+    await page.getByTestId("metric-details").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "picker.png") });
+
+    await page.getByRole("button", { name: "Insert the formula for eth PRICE into the selected cell" }).click();
+    await page.getByTestId("place-outcome").waitFor();
+    const log = await page.evaluate(() => (window as unknown as PageWorkbook).__workbook.log);
+    expect(log.formulaWrites).toEqual([{ sheet: "Sheet1", address: "B2", formula }]);
+    expect(await page.getByTestId("place-outcome").innerText()).toMatch(/^Inserted into (Sheet1!)?B2\.$/);
+  });
+
+  it("outside Office: the pane says Insert copies, and Insert copies the formula", async () => {
+    await rig.session.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: rig.pane.url });
+    const outside = await openPane(rig.session, rig.pane.url, { baseUrl: rig.sandbox.url, apiKey: DEMO_API_KEY });
+    const { page } = outside;
+    expect(await page.getByTestId("host").textContent()).toMatch(/^Running outside Office/);
+    await pickEthPrice(page);
+    expect(await page.getByText("Running outside Excel: Insert copies the formula").isVisible()).toBe(true);
+    await previewRows(page);
+    const formula = await page.getByTestId("formula-text").innerText();
+    expect(formula).toMatch(/^=MD\.SERIES\("eth","PRICE"/);
+    await page.getByRole("button", { name: "Insert the formula for eth PRICE", exact: true }).click();
+    await page.getByTestId("place-outcome").waitFor();
+    expect(await page.getByTestId("place-outcome").innerText()).toBe(OUTSIDE_EXCEL_COPIED);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(formula);
+    expect(outside.pageErrors).toEqual([]);
+    await page.close();
+  });
+
+  it("nothing went anywhere but this machine", () => {
+    expect(rig.requests.some((url) => url.startsWith(rig.sandbox.url))).toBe(true);
+    expect(offMachine(rig.requests)).toEqual([]);
+    expect(watch.pageErrors).toEqual([]);
+  });
+});
