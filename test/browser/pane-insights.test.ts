@@ -1,0 +1,127 @@
+/**
+ * The insight browser of the built pane in headless Chromium against the
+ * sandbox, whose feeds answer their first call slowly (1.5 s here): the
+ * progress shows, then the cards; both feeds; the cadence filter; a card's
+ * formula inserted into a recorded workbook. Screenshot: insights.png.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { DEMO_API_KEY } from "../../sandbox/server";
+import type { WorkbookRecording } from "../refresh/workbook-stand-in";
+import { describeBrowser } from "../support/browser";
+import { openPane, type PageWorkbook, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
+import { offMachine, startPaneRig, type PaneRig } from "../support/pane-rig";
+
+interface Card {
+  ENTITY_ID: string;
+  METRIC_NAME: string;
+  FLAG: string;
+  PERIOD_START_DATE: string;
+  PERIOD_END_DATE: string;
+}
+
+const EMPTY_WORKBOOK: WorkbookRecording = {
+  sheets: [{ name: "Sheet1", cells: {} }],
+  activeSheet: "Sheet1",
+  selection: { sheet: "Sheet1", areas: ["C3"] },
+  results: {},
+};
+
+const GRANULARITY: Record<string, string> = { weekly: "WEEK", monthly: "MONTH", quarterly: "QUARTER" };
+const cadenceOf = (flag: string) => /_(weekly|monthly|quarterly)$/.exec(flag)?.[1] ?? null;
+/** The formula a card stands for, written out here from the card's own fields. */
+const formulaFor = (card: Card) => {
+  const cadence = cadenceOf(card.FLAG);
+  const args = [card.ENTITY_ID.toLowerCase(), card.METRIC_NAME.toUpperCase(), card.PERIOD_START_DATE, card.PERIOD_END_DATE];
+  if (cadence) args.push(GRANULARITY[cadence]);
+  return `=MD.SERIES(${args.map((a) => `"${a}"`).join(",")})`;
+};
+
+/** The feed loads slowly: its progress is on screen first, then the cards replace it. */
+async function expectSlowLoad(page: Page): Promise<void> {
+  const loading = page.getByTestId("insights-loading");
+  await loading.waitFor({ timeout: 5_000 });
+  expect(await loading.getByRole("progressbar").isVisible()).toBe(true);
+  expect(await page.getByTestId("insight-card").count()).toBe(0);
+  await page.getByTestId("insight-card").first().waitFor({ timeout: 20_000 });
+  expect(await loading.count()).toBe(0);
+}
+
+describeBrowser("task pane Insights with slow first calls (headless Chromium, sandbox)", () => {
+  let rig: PaneRig;
+  let watch: PaneWatch;
+
+  beforeAll(async () => {
+    rig = await startPaneRig({ insightFirstCallDelayMs: 1500 });
+    watch = await openPane(
+      rig.session,
+      rig.pane.url,
+      { baseUrl: rig.sandbox.url, apiKey: DEMO_API_KEY },
+      { workbook: EMPTY_WORKBOOK },
+    );
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  }, 60_000);
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  it("growth streaks: the progress indicator shows while the first call runs, then every card", async () => {
+    const { page } = watch;
+    await showView(page, "Insights");
+    await expectSlowLoad(page);
+    // The feed, read by the test after the pane (so the pane's call was the slow first one).
+    const rows = (await rig.fetchJson<{ rows: Card[] }>("/insights/streaks/")).rows;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(await page.getByTestId("insight-count").textContent()).toBe(`${rows.length} cards`);
+    const first = page.getByTestId("insight-card").first();
+    expect(await first.locator("h3").textContent()).toBe(rows[0].ENTITY_ID);
+    expect(await first.getByTestId("insight-sparkline").locator("path").count()).toBe(1);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(SCREENSHOTS, "insights.png") });
+  });
+
+  it("the cadence filter keeps that cadence's cards, and Insert writes the card's formula", async () => {
+    const { page } = watch;
+    const rows = (await rig.fetchJson<{ rows: Card[] }>("/insights/streaks/")).rows;
+    const cadence = (["weekly", "monthly", "quarterly"] as const).find((c) => rows.some((r) => cadenceOf(r.FLAG) === c));
+    expect(cadence).toBeDefined();
+    const kept = rows.filter((r) => cadenceOf(r.FLAG) === cadence);
+    await page.getByRole("radio", { name: new RegExp(`^${cadence![0].toUpperCase()}${cadence!.slice(1)} \\(`) }).check();
+    const count = kept.length === rows.length ? `${rows.length} cards` : `${kept.length} of ${rows.length} cards`;
+    await page.getByText(count, { exact: true }).waitFor();
+    const headings = await page.getByTestId("insight-card").locator("h3").allTextContents();
+    expect(headings).toEqual(kept.slice(0, headings.length).map((r) => r.ENTITY_ID));
+
+    const card = kept[0];
+    await page
+      .getByTestId("insight-card")
+      .first()
+      .getByRole("button", { name: `Insert the formula for ${card.ENTITY_ID} ${card.METRIC_NAME} into the selected cell` })
+      .click();
+    await page.getByTestId("place-outcome").first().waitFor();
+    const log = await page.evaluate(() => (window as unknown as PageWorkbook).__workbook.log);
+    expect(log.formulaWrites).toEqual([{ sheet: "Sheet1", address: "C3", formula: formulaFor(card) }]);
+  });
+
+  it("decline streaks: the other feed loads slowly too, then shows its own cards", async () => {
+    const { page } = watch;
+    await page.getByRole("radio", { name: "Decline streaks" }).check();
+    await expectSlowLoad(page);
+    const rows = (await rig.fetchJson<{ rows: Card[] }>("/insights/decline-streaks/")).rows;
+    await page.getByRole("radio", { name: /^All \(/ }).check();
+    expect(await page.getByTestId("insight-count").textContent()).toBe(`${rows.length} cards`);
+    expect(await page.getByTestId("insight-card").first().locator("h3").textContent()).toBe(rows[0].ENTITY_ID);
+    // Switching back shows the growth feed at once: it is kept, not fetched again.
+    await page.getByRole("radio", { name: "Growth streaks" }).check();
+    expect(await page.getByTestId("insights-loading").count()).toBe(0);
+    await page.getByTestId("insight-card").first().waitFor();
+  });
+
+  it("nothing went anywhere but this machine, and no page error or dialog", () => {
+    expect(rig.requests.some((url) => url.includes("/insights/decline-streaks/"))).toBe(true);
+    expect(offMachine(rig.requests)).toEqual([]);
+    expect(watch.pageErrors).toEqual([]);
+    expect(watch.dialogs).toEqual([]);
+  });
+});
