@@ -1,7 +1,29 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
+import type { Page } from "playwright-core";
 import { DIST } from "../support/bundle";
 import { describeBrowser, isLocalUrl, launchBrowser, serveStatic, type BrowserSession, type StaticServer } from "../support/browser";
+
+/** office.js, outside Office, adds its telemetry frame a few seconds after load; wait past that. */
+const OFFICE_JS_SETTLE_MS = 6_000;
+
+interface Violation {
+  directive: string;
+  blocked: string;
+  source: string;
+}
+
+/** Records every Content-Security-Policy violation the page reports, from before its first script. */
+async function recordViolations(page: Page): Promise<() => Promise<Violation[]>> {
+  await page.addInitScript(() => {
+    const found: Violation[] = [];
+    (window as unknown as { __violations: Violation[] }).__violations = found;
+    document.addEventListener("securitypolicyviolation", (e) =>
+      found.push({ directive: e.effectiveDirective, blocked: e.blockedURI, source: e.sourceFile }),
+    );
+  });
+  return () => page.evaluate(() => (window as unknown as { __violations: Violation[] }).__violations);
+}
 
 describeBrowser("task pane in headless Chromium", () => {
   let session: BrowserSession;
@@ -17,18 +39,45 @@ describeBrowser("task pane in headless Chromium", () => {
     await server?.close();
   });
 
-  it("renders outside Office with every request staying on this machine", async () => {
+  it("renders outside Office with every request staying on this machine, after office.js has settled", async () => {
     const page = await session.context.newPage();
     const requests: string[] = [];
     const errors: string[] = [];
     page.on("request", (r) => requests.push(r.url()));
     page.on("pageerror", (e) => errors.push(e.message));
+    const violations = await recordViolations(page);
     await page.goto(`${server.url}/taskpane.html`);
     await page.getByRole("heading", { name: "Market Data" }).waitFor();
     expect(await page.getByTestId("host").textContent()).toMatch(/outside Office/);
+    expect(requests.some((url) => url.endsWith("/office-js/office.js"))).toBe(true);
+    await page.waitForTimeout(OFFICE_JS_SETTLE_MS);
     expect(requests.length).toBeGreaterThan(2);
     expect(requests.filter((url) => !isLocalUrl(url))).toEqual([]);
+    // The only thing the policy stops is office.js's external telemetry frame; nothing of the pane's own.
+    expect((await violations()).filter((v) => !(v.directive === "frame-src" && !isLocalUrl(v.blocked)))).toEqual([]);
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("carries a Content-Security-Policy that refuses an injected inline script", async () => {
+    const page = await session.context.newPage();
+    const violations = await recordViolations(page);
+    await page.goto(`${server.url}/taskpane.html`);
+    await page.getByRole("heading", { name: "Market Data" }).waitFor();
+    const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content");
+    expect(policy).toMatch(/(^|; )default-src 'self'(;|$)/);
+    expect(policy).toMatch(/(^|; )script-src 'self' https:\/\/appsforoffice\.microsoft\.com(;|$)/);
+    expect(policy).toMatch(/(^|; )object-src 'none'(;|$)/);
+    expect(policy).toMatch(/(^|; )frame-src 'self'(;|$)/);
+    const ran = await page.evaluate(async () => {
+      const script = document.createElement("script");
+      script.textContent = "window.__injected = true;";
+      document.body.appendChild(script);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return (window as unknown as { __injected?: boolean }).__injected ?? false;
+    });
+    expect(ran).toBe(false);
+    expect((await violations()).map((v) => [v.directive, v.blocked])).toContainEqual(["script-src-elem", "inline"]);
     await page.close();
   });
 });
