@@ -18,6 +18,8 @@ import { DEMO_API_KEY } from "../../sandbox/server";
 interface Asset {
   symbol: string;
   title: string;
+  platform_id: string;
+  aggregator_id: string | null;
 }
 type Descriptor = { label: string; description: string; source: string; methodology: string | null };
 
@@ -92,7 +94,10 @@ describeBrowser("task pane Picker over 20,000 assets (headless Chromium, sandbox
   it("searching narrows the list to assets matching the query, the exact symbol first", async () => {
     const { page } = watch;
     await search(page, "eth");
-    const matching = catalog.filter((a) => `${a.symbol} ${a.title}`.toLowerCase().includes("eth"));
+    // The search looks at the symbol, title, platform id and aggregator id.
+    const matching = catalog.filter((a) =>
+      [a.symbol, a.title, a.platform_id, a.aggregator_id ?? ""].some((field) => field.toLowerCase().includes("eth")),
+    );
     expect(await page.getByTestId("asset-count").textContent()).toBe(
       `${matching.length.toLocaleString("en-US")} of ${catalog.length.toLocaleString("en-US")}`,
     );
@@ -147,9 +152,9 @@ describeBrowser("task pane Picker over 20,000 assets (headless Chromium, sandbox
 
     const formula = '=MD.SERIES("eth","PRICE","-3M","TODAY","WEEK")';
     expect(await page.getByTestId("formula-text").innerText()).toBe(formula);
-    await page.getByTestId("preview").scrollIntoViewIfNeeded();
-    await page.getByTestId("metric-details").scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(SCREENSHOTS, "picker.png") });
+    // The whole view: chosen asset, metric list and descriptor, the builder, the preview and the formula.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(SCREENSHOTS, "picker.png"), fullPage: true });
 
     await page.getByRole("button", { name: "Insert the formula for eth PRICE into the selected cell" }).click();
     await page.getByTestId("place-outcome").waitFor();
