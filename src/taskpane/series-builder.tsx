@@ -27,6 +27,8 @@ const useStyles = makeStyles({
     display: "grid",
     gridTemplateColumns: "minmax(0, 1fr) minmax(0, 1fr)",
     gap: tokens.spacingHorizontalS,
+    // A field with a hint is taller; stretched neighbours would push their control down out of line.
+    alignItems: "start",
     "& .fui-Input": { minWidth: 0 },
   },
   quick: { display: "flex", gap: tokens.spacingHorizontalXS, flexWrap: "wrap", alignItems: "center" },
