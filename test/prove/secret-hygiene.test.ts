@@ -16,7 +16,7 @@ import type { AddressInfo } from "node:net";
 import type { Page } from "playwright-core";
 import { type SandboxHandle, startSandbox } from "../../sandbox/server";
 import { compsWorkbook } from "../refresh/recordings";
-import { installWorkbookStandIn, type WorkbookRecording, type WorkbookStandIn } from "../refresh/workbook-stand-in";
+import { installWorkbookStandIn, type WorkbookStandIn } from "../refresh/workbook-stand-in";
 import { CustomFunctionsError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
 import {
   describeBrowser,
@@ -26,7 +26,7 @@ import {
   type StaticServer,
 } from "../support/browser";
 import { type EchoServer, startEchoServer } from "./fixtures/echo-server";
-import { type PaneWatch, showView } from "../support/pane-page";
+import { installWorkbookInPage, type PaneWatch, showView } from "../support/pane-page";
 
 const SENTINEL = "SENTINEL-KEY-7f3a9c";
 /** A key with characters a URL must encode, so every encoded form is checked too. */
@@ -173,50 +173,6 @@ describe("secret hygiene: the functions bundle", () => {
 
 // ---------------------------------------------------------------- the pane
 
-interface InitArgs {
-  source: string;
-  recording: WorkbookRecording;
-  key: string;
-  baseUrl: string;
-}
-
-/**
- * Runs in the page before its scripts: the recorded workbook plays Excel (so
- * the pane inserts formulas, refreshes and saves workbook settings), and the
- * key and address are preset where the pane keeps them outside Office.
- * Self-contained: Playwright sends its source text.
- */
-function installInPage({ source, recording, key, baseUrl }: InitArgs): void {
-  if (window !== window.top || sessionStorage.getItem("md.preset")) return;
-  sessionStorage.setItem("md.preset", "1");
-  const install = (0, eval)(`(${source})`) as (
-    target: Record<string, unknown>,
-    recording: WorkbookRecording,
-  ) => unknown;
-  const globals: Record<string, unknown> = {};
-  (window as unknown as { __workbook: unknown }).__workbook = install(globals, recording);
-  localStorage.setItem("md.apiKey", key);
-  localStorage.setItem("md.baseUrl", baseUrl);
-  // office.js writes its own members onto whatever `Office` is; the stand-in's stay (as in test/browser/refresh.test.ts).
-  const guarded = new WeakMap<object, object>();
-  const guard = (value: unknown): unknown => {
-    if (typeof value !== "object" || value === null) return value;
-    if (!guarded.has(value)) {
-      guarded.set(
-        value,
-        new Proxy(value, {
-          get: (target, name) => guard(Reflect.get(target, name)),
-          set: (target, name, v) => (name in target ? true : Reflect.set(target, name, v)),
-        }),
-      );
-    }
-    return guarded.get(value);
-  };
-  for (const name of ["Office", "Excel"]) {
-    const standIn = guard(globals[name]);
-    Object.defineProperty(window, name, { configurable: true, get: () => standIn, set: () => {} });
-  }
-}
 
 /** Everything the pane shows or keeps, minus the key input's own value. */
 async function paneSurfaces(page: Page): Promise<Record<string, string>> {
@@ -269,10 +225,12 @@ describeBrowser("secret hygiene: the task pane in headless Chromium", () => {
       watch.dialogs.push(dialog.message());
       void dialog.dismiss();
     });
-    await page.addInitScript(installInPage, {
+    // The recorded workbook plays Excel (so the pane inserts formulas, refreshes and
+    // saves workbook settings); the key and address are preset where the pane keeps them outside Office.
+    await page.addInitScript(installWorkbookInPage, {
       source: installWorkbookStandIn.toString(),
       recording: compsWorkbook().recording,
-      key: SENTINEL,
+      apiKey: SENTINEL,
       baseUrl: accepting.url,
     });
     await page.goto(`${pane.url}/taskpane.html`);

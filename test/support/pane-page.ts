@@ -141,6 +141,8 @@ export interface WorkbookStandInInit {
   recording: WorkbookRecording;
   /** Stored as `md.apiKey` on every load (null removes it); undefined leaves the stored settings alone. */
   apiKey?: string | null;
+  /** Stored as `md.baseUrl` on every load when given. */
+  baseUrl?: string;
 }
 
 /**
@@ -149,7 +151,9 @@ export interface WorkbookStandInInit {
  * Playwright sends its source text. office.js still loads, finds no host and
  * would replace `window.Office`; the stand-in plays the host, so it keeps the name.
  */
-export function installWorkbookInPage({ source, recording, apiKey }: WorkbookStandInInit): void {
+export function installWorkbookInPage({ source, recording, apiKey, baseUrl }: WorkbookStandInInit): void {
+  // Init scripts run in every frame; only the pane's own page plays Excel.
+  if (window !== window.top) return;
   const install = (0, eval)(`(${source})`) as (
     target: Record<string, unknown>,
     recording: WorkbookRecording,
@@ -159,6 +163,7 @@ export function installWorkbookInPage({ source, recording, apiKey }: WorkbookSta
   // Outside Office the settings store keeps the key in localStorage.
   if (apiKey) localStorage.setItem("md.apiKey", apiKey);
   else if (apiKey === null) localStorage.removeItem("md.apiKey");
+  if (baseUrl) localStorage.setItem("md.baseUrl", baseUrl);
   // office.js writes its own members onto whatever `Office` is (actions, context, …); the stand-in's stay.
   const guarded = new WeakMap<object, object>();
   const guard = (value: unknown): unknown => {
