@@ -31,6 +31,11 @@ const VIEWS: readonly { id: ViewId; label: string }[] = [
   { id: "insights", label: "Insights" },
 ];
 
+// Through Griffel rather than a <style> block in taskpane.html: the page's CSP allows no inline style text.
+const useStaticStyles = makeStaticStyles({
+  "html, body": { margin: 0, padding: 0 },
+});
+
 const useStyles = makeStyles({
   provider: { minHeight: "100vh", backgroundColor: tokens.colorNeutralBackground1 },
   page: { display: "flex", flexDirection: "column", maxWidth: "720px", margin: "0 auto" },
@@ -38,10 +43,10 @@ const useStyles = makeStyles({
     display: "flex",
     flexDirection: "column",
     gap: tokens.spacingVerticalXXS,
-    padding: `${tokens.spacingVerticalM} ${tokens.spacingHorizontalL} 0`,
+    padding: `${tokens.spacingVerticalL} ${tokens.spacingHorizontalL} ${tokens.spacingVerticalS}`,
   },
   title: { margin: 0 },
-  host: { color: tokens.colorNeutralForeground3 },
+  host: { color: tokens.colorNeutralForeground3, margin: 0 },
   tabs: { padding: `0 ${tokens.spacingHorizontalS}`, borderBottom: `1px solid ${tokens.colorNeutralStroke2}` },
   panel: { padding: `${tokens.spacingVerticalL} ${tokens.spacingHorizontalL} ${tokens.spacingVerticalXXL}` },
 });
@@ -63,6 +68,7 @@ export interface AppProps {
 }
 
 export function App({ services, officeTheme = null, initialView = "picker" }: AppProps) {
+  useStaticStyles();
   const mode = useThemeMode(officeTheme);
   useMessageBarWrapping();
   return (
