@@ -16,7 +16,6 @@ import {
   Radio,
   RadioGroup,
   SearchBox,
-  Select,
   Subtitle2,
   Text,
   tokens,
@@ -48,8 +47,6 @@ const useStyles = makeStyles({
   loading: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
   loadingRow: { display: "flex", justifyContent: "space-between", alignItems: "center", gap: tokens.spacingHorizontalS },
   filters: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
-  filterRow: { display: "flex", gap: tokens.spacingHorizontalS, flexWrap: "wrap" },
-  search: { flexGrow: 1, minWidth: "160px" },
   // Horizontal radio groups wrap in a narrow pane instead of running past its edge.
   radios: { flexWrap: "wrap" },
   list: { listStyle: "none", margin: 0, padding: 0, display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
@@ -182,24 +179,13 @@ export function InsightsView({ active }: { active: boolean }) {
         {cards && (
           <>
             <div className={styles.filters}>
-              <div className={styles.filterRow}>
-                <SearchBox
-                  className={styles.search}
-                  placeholder="Search entity or metric"
-                  aria-label="Search insight cards"
-                  value={search}
-                  onChange={(_, data) => setSearch(data.value)}
-                  data-testid="insight-search"
-                />
-                <Select aria-label="Cadence" value={cadence} onChange={(_, data) => setCadence(data.value as CadenceFilter)} data-testid="insight-cadence">
-                  <option value="all">All cadences ({counts.all})</option>
-                  {CADENCES.map((c) => (
-                    <option key={c} value={c}>
-                      {`${c[0].toUpperCase()}${c.slice(1)} (${counts[c]})`}
-                    </option>
-                  ))}
-                </Select>
-              </div>
+              <SearchBox placeholder="Search entity or metric" aria-label="Search insight cards" value={search} onChange={(_, data) => setSearch(data.value)} data-testid="insight-search" />
+              <RadioGroup className={styles.radios} layout="horizontal" aria-label="Cadence" value={cadence} onChange={(_, data) => setCadence(data.value as CadenceFilter)}>
+                <Radio value="all" label={`All (${counts.all})`} />
+                {CADENCES.map((c) => (
+                  <Radio key={c} value={c} label={`${c[0].toUpperCase()}${c.slice(1)} (${counts[c]})`} />
+                ))}
+              </RadioGroup>
               <Caption1 role="status" aria-live="polite" data-testid="insight-count">
                 {filtered.length === cards.length ? `${cards.length} cards` : `${filtered.length} of ${cards.length} cards`}
               </Caption1>

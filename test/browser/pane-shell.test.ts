@@ -59,7 +59,7 @@ describeBrowser("task pane in headless Chromium", () => {
     await page.close();
   });
 
-  it("carries a Content-Security-Policy that refuses an injected inline script", async () => {
+  it("carries a Content-Security-Policy that refuses an injected inline script and inline style text", async () => {
     const page = await session.context.newPage();
     const violations = await recordViolations(page);
     await page.goto(`${server.url}/taskpane.html`);
@@ -69,6 +69,28 @@ describeBrowser("task pane in headless Chromium", () => {
     expect(policy).toMatch(/(^|; )script-src 'self' https:\/\/appsforoffice\.microsoft\.com(;|$)/);
     expect(policy).toMatch(/(^|; )object-src 'none'(;|$)/);
     expect(policy).toMatch(/(^|; )frame-src 'self'(;|$)/);
+    // <style> elements may not carry text (only the empty element Griffel fills through CSSOM), yet Fluent's theme and rules apply.
+    expect(policy).toMatch(/(^|; )style-src-elem 'self' 'sha256-47DEQpj8HBSa\+\/TImW\+5JCeuQeRkm5NMpJWZG3hSuFU='(;|$)/);
+    const styleText = await page.evaluate(async () => {
+      const style = document.createElement("style");
+      style.textContent = "body { margin-left: 77px !important; }";
+      document.head.appendChild(style);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return getComputedStyle(document.body).marginLeft;
+    });
+    expect(styleText).toBe("0px");
+    const styled = await page.evaluate(() => {
+      const provider = document.querySelector(".fui-FluentProvider");
+      const tabs = document.querySelector('[role="tablist"]');
+      return {
+        themeVariable: provider ? getComputedStyle(provider).getPropertyValue("--colorNeutralBackground1").trim() : "",
+        tabsDisplay: tabs ? getComputedStyle(tabs).display : "",
+        bodyMargin: getComputedStyle(document.body).marginTop,
+      };
+    });
+    expect(styled.themeVariable).toMatch(/^#[0-9a-f]{6}$/i);
+    expect(styled.tabsDisplay).toBe("flex");
+    expect(styled.bodyMargin).toBe("0px");
     const ran = await page.evaluate(async () => {
       const script = document.createElement("script");
       script.textContent = "window.__injected = true;";
@@ -78,6 +100,7 @@ describeBrowser("task pane in headless Chromium", () => {
     });
     expect(ran).toBe(false);
     expect((await violations()).map((v) => [v.directive, v.blocked])).toContainEqual(["script-src-elem", "inline"]);
+    expect((await violations()).map((v) => [v.directive, v.blocked])).toContainEqual(["style-src-elem", "inline"]);
     await page.close();
   });
 });
