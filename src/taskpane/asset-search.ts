@@ -48,7 +48,6 @@ export function buildAssetIndex(assets: readonly AssetRecord[]): AssetIndex {
   const tickers: string[] = new Array(n); // symbol without the eq- prefix, so "aapl" ranks eq-aapl first
   const titles: string[] = new Array(n); // " " + title, so a word start is an includes(" " + word)
   const haystacks: string[] = new Array(n);
-  const equity = new Uint8Array(n);
   const all: number[] = new Array(n);
   const crypto: number[] = [];
   const equities: number[] = [];
@@ -63,22 +62,18 @@ export function buildAssetIndex(assets: readonly AssetRecord[]): AssetIndex {
     // \u0001 keeps a query from matching across two fields.
     haystacks[i] = [symbol, title, normaliseSearchText(asset.platform_id), normaliseSearchText(asset.aggregator_id ?? "")].join("\u0001");
     all[i] = i;
-    if (assetKind(asset) === "equity") {
-      equity[i] = 1;
-      equities.push(i);
-    } else {
-      crypto.push(i);
-    }
+    if (assetKind(asset) === "equity") equities.push(i);
+    else crypto.push(i);
   }
 
   const unfiltered: Record<AssetFilter, readonly number[]> = { all, crypto, equity: equities };
 
-  function rank(i: number, first: string): number {
+  function rank(i: number, first: string, firstAtWordStart: string): number {
     const symbol = symbols[i];
     const ticker = tickers[i];
     if (symbol === first || ticker === first) return EXACT_SYMBOL;
     if (symbol.startsWith(first) || ticker.startsWith(first)) return SYMBOL_PREFIX;
-    if (titles[i].includes(" " + first)) return TITLE_WORD_PREFIX;
+    if (titles[i].includes(firstAtWordStart)) return TITLE_WORD_PREFIX;
     return CONTAINS;
   }
 
@@ -87,13 +82,14 @@ export function buildAssetIndex(assets: readonly AssetRecord[]): AssetIndex {
     const candidates = unfiltered[filter];
     if (words.length === 0) return candidates;
     const first = words[0];
+    const firstAtWordStart = " " + first;
     const buckets: number[][] = [];
     for (let r = 0; r < RANKS; r++) buckets.push([]);
     outer: for (let c = 0; c < candidates.length; c++) {
       const i = candidates[c];
       const haystack = haystacks[i];
       for (let w = 0; w < words.length; w++) if (!haystack.includes(words[w])) continue outer;
-      buckets[rank(i, first)].push(i);
+      buckets[rank(i, first, firstAtWordStart)].push(i);
     }
     return buckets[0].concat(buckets[1], buckets[2], buckets[3]);
   }
