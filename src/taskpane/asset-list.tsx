@@ -148,6 +148,8 @@ export function AssetList({ index, onSelect, autoFocus }: AssetListProps) {
         className={styles.list}
         onKeyDown={onKeyDown}
         data-testid="asset-list"
+        data-query={query}
+        data-filter={filter}
       >
         {results.length === 0 ? (
           <div className={styles.empty}>{query.trim() ? `No assets match “${query.trim()}”.` : "No assets of this type."}</div>

@@ -31,8 +31,10 @@ const EMPTY_WORKBOOK: WorkbookRecording = {
   results: {},
 };
 
+/** Types a query and waits until the list shows the results for it (not the previous query's, still on screen). */
 async function search(page: Page, query: string): Promise<void> {
   await page.getByTestId("asset-search").fill(query);
+  await page.locator(`[data-testid="asset-list"][data-query="${query}"]`).waitFor();
   await page.getByTestId("asset-option").first().waitFor();
 }
 
