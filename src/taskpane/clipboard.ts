@@ -24,6 +24,8 @@ function copyWithTextarea(text: string, doc: Document): boolean {
   area.style.pointerEvents = "none";
   const previous = doc.activeElement as HTMLElement | null;
   doc.body.appendChild(area);
+  // execCommand copies the document's selection, which is the textarea's only while it has focus.
+  area.focus({ preventScroll: true });
   area.select();
   try {
     return typeof doc.execCommand === "function" && doc.execCommand("copy");

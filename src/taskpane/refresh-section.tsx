@@ -5,6 +5,7 @@
  */
 import { Button, Caption1, makeStyles, MessageBar, MessageBarBody, Spinner, Switch, tokens } from "@fluentui/react-components";
 import { useEffect, useState, useSyncExternalStore } from "react";
+import { formatDuration } from "../refresh/summary";
 import { errorText } from "./error-text";
 import { useServices } from "./pane-services";
 import type { RefreshActions, RefreshResult, RefreshStatus } from "./refresh-actions";
@@ -21,9 +22,9 @@ export function summariseRefresh(verb: "Refreshed" | "Froze", result: RefreshRes
   if (result.note) return { intent: "warning", text: result.note };
   const failed = result.failures?.length ?? 0;
   const cells = `${result.cells.toLocaleString("en-US")} cell${result.cells === 1 ? "" : "s"}`;
-  const seconds = (result.ms / 1000).toFixed(1);
-  if (failed === 0) return { intent: "success", text: `${verb} ${cells} in ${seconds} s.` };
-  return { intent: "warning", text: `${verb} ${cells} in ${seconds} s; ${failed} failed.`, failures: result.failures };
+  const took = formatDuration(result.ms);
+  if (failed === 0) return { intent: "success", text: `${verb} ${cells} in ${took}.` };
+  return { intent: "warning", text: `${verb} ${cells} in ${took}; ${failed} failed.`, failures: result.failures };
 }
 
 const noSubscription = () => () => undefined;
