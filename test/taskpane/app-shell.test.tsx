@@ -8,6 +8,7 @@ import { act, fireEvent, render, screen, waitFor, within } from "@testing-librar
 import { App, type ViewId } from "../../src/taskpane/app";
 import type { RefreshActions, RefreshResult, RefreshStatus } from "../../src/taskpane/refresh-actions";
 import { RefreshSection } from "../../src/taskpane/refresh-section";
+import { matchMediaWhere } from "./support/dom";
 import { asset, isDisabled, makeHarness, renderWith, type Harness, type HarnessOptions } from "./support/fakes";
 
 function renderApp(options: HarnessOptions & { initialView?: ViewId; officeTheme?: Parameters<typeof App>[0]["officeTheme"] } = {}) {
@@ -74,16 +75,7 @@ describe("the pane's theme", () => {
   });
 
   function systemPrefersDark(dark: boolean) {
-    window.matchMedia = ((query: string) => ({
-      matches: dark && query.includes("dark"),
-      media: query,
-      onchange: null,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-      dispatchEvent: () => false,
-    })) as unknown as typeof window.matchMedia;
+    window.matchMedia = matchMediaWhere((query) => dark && query.includes("dark"));
   }
 
   it.each([

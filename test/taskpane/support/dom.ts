@@ -8,25 +8,28 @@
 export const LISTBOX_HEIGHT = 264;
 export const LISTBOX_WIDTH = 320;
 
+/** A matchMedia whose queries match when `matches(query)` says so; change events never fire. */
+export function matchMediaWhere(matches: (query: string) => boolean): typeof window.matchMedia {
+  return (query: string) =>
+    ({
+      matches: matches(query),
+      media: query,
+      onchange: null,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+}
+
 let installed = false;
 
 export function installDomStubs(): void {
   if (installed) return;
   installed = true;
 
-  if (typeof window.matchMedia !== "function") {
-    window.matchMedia = (query: string) =>
-      ({
-        matches: false,
-        media: query,
-        onchange: null,
-        addEventListener: () => undefined,
-        removeEventListener: () => undefined,
-        addListener: () => undefined,
-        removeListener: () => undefined,
-        dispatchEvent: () => false,
-      }) as MediaQueryList;
-  }
+  if (typeof window.matchMedia !== "function") window.matchMedia = matchMediaWhere(() => false);
 
   if (typeof (window as { ResizeObserver?: unknown }).ResizeObserver !== "function") {
     class NoopResizeObserver {
