@@ -18,7 +18,8 @@
 import { writeFileSync } from "node:fs";
 import { createClient, type Client, type ClientOptions } from "../src/api/client";
 import { mergeParts, splitWindow } from "../src/api/series-windows";
-import type { SeriesRequest, SeriesResult } from "../src/api/types";
+import type { SeriesResult } from "../src/core/domain";
+import type { SeriesRequest } from "../src/api/types";
 import { parseOptions } from "../src/core/options";
 import { SERIES_OPTIONS, seriesHeader, shapeSeriesTable, type SeriesColumn } from "../src/core/series-table";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../sandbox/server";

@@ -4,7 +4,7 @@
  * uncached call is slow (the delay is configurable so tests stay fast).
  * Callers that arrive while a feed is being computed share that computation.
  */
-import type { InsightCard } from "../src/api/types";
+import type { InsightCard } from "../src/core/domain";
 
 export const INSIGHT_CACHE_MS = 60 * 60 * 1000;
 

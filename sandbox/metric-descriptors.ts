@@ -3,7 +3,7 @@
  * of the section, the descriptive text naming the asset and labelled as
  * sandbox data. The older reference's subset is a subset of this.
  */
-import type { MetricDescriptor } from "../src/api/types";
+import type { MetricDescriptor } from "../src/core/domain";
 import { DATA_START_DAY } from "./dates";
 import { fiscalLabel, fiscalQuarters } from "./fiscal-calendar";
 import type { MetricSpec } from "./metric-catalog";

@@ -10,7 +10,7 @@
  * baseline among them — and the streak (decline). Sparkline points are dated on
  * period starts, like the series endpoint's aggregated points.
  */
-import type { InsightCard } from "../src/api/types";
+import type { InsightCard } from "../src/core/domain";
 import { aggregate, type AggregationType, type DayPoint } from "./aggregate";
 import { roundTo } from "./curve";
 import { DATA_START_DAY, type Granularity, isoOfDay, periodEnd } from "./dates";

@@ -46,17 +46,19 @@ import { globalTimers, type Timers } from "./timers";
 import type { FetchLike } from "./transport";
 import type {
   AssetRecord,
-  CallOptions,
-  ClientCounters,
   FlowType,
-  FlowsRequest,
   FlowsResult,
   Granularity,
   InsightCard,
-  MarketDataClient,
   MetricDescriptor,
-  SeriesRequest,
   SeriesResult,
+} from "../core/domain";
+import type {
+  CallOptions,
+  ClientCounters,
+  FlowsRequest,
+  MarketDataClient,
+  SeriesRequest,
   SettingsSource,
 } from "./types";
 

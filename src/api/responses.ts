@@ -17,7 +17,7 @@ import type {
   InsightCard,
   MetricDescriptor,
   SeriesResult,
-} from "./types";
+} from "../core/domain";
 
 type Json = Record<string, unknown>;
 

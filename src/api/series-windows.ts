@@ -13,7 +13,7 @@
  * weekly part holds 999 weeks, not 1,000.
  */
 import { MAX_POINTS_PER_SERIES } from "./requests";
-import type { DataPoint, Granularity, SeriesResult } from "./types";
+import type { DataPoint, Granularity, SeriesResult } from "../core/domain";
 
 export interface DateWindow {
   startDate?: string;

@@ -5,7 +5,7 @@
  * date the user sees (what Excel's TODAY() shows).
  */
 
-import type { Granularity } from "../api/types";
+import type { Granularity } from "./domain";
 
 const MS_PER_DAY = 86_400_000;
 

@@ -5,7 +5,7 @@
  * cards actually carry: the standard columns they have, then any other plain
  * field, in the order first seen.
  */
-import type { InsightCard } from "../api/types";
+import type { InsightCard } from "./domain";
 import { describeValue, isOmitted } from "./arguments";
 import { calendarDateOf } from "./calendar";
 import { BLANK, type CellValue, errorCell, numberCell, textCell } from "./cell";

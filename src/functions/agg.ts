@@ -1,6 +1,6 @@
 /** MD.AGG: one statistic over a window ending at as_of. */
 import { isMarketDataError } from "../api/errors";
-import type { MetricDescriptor } from "../api/types";
+import type { MetricDescriptor } from "../core/domain";
 import { parseMetric, parseSymbol } from "../core/arguments";
 import { computeStat, defaultStat, parseStat, rollingSums, type Stat, STAT_FORMS } from "../core/agg-stat";
 import { parseAggWindow, parsePrefixedMetric, windowStart } from "../core/agg-window";

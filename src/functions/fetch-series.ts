@@ -4,7 +4,8 @@
  * wider window, and one pair's failure stays that pair's.
  */
 import { isMarketDataError } from "../api/errors";
-import type { DataPoint, Granularity, SeriesRequest, SeriesResult } from "../api/types";
+import type { DataPoint, Granularity, SeriesResult } from "../core/domain";
+import type { SeriesRequest } from "../api/types";
 import { addMonths } from "../core/calendar";
 import { NoDataError } from "../core/errors";
 import { inDateOrder } from "../core/series-table";

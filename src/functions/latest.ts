@@ -11,7 +11,7 @@ import { lowerBound } from "../core/agg-stat";
 import { addDays, type DateUnit, shiftDate } from "../core/calendar";
 import { NoDataError } from "../core/errors";
 import { naturalGranularity } from "../core/metric-knowledge";
-import type { DataPoint, Granularity } from "../api/types";
+import type { DataPoint, Granularity } from "../core/domain";
 import type { CallContext } from "./call-context";
 import { fetchReadings } from "./fetch-series";
 

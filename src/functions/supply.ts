@@ -1,5 +1,5 @@
 /** MD.SUPPLY: a stablecoin's supply buckets per date. */
-import type { SeriesResult } from "../api/types";
+import type { SeriesResult } from "../core/domain";
 import { parseDateWindow, parseGranularity, parseSymbol } from "../core/arguments";
 import type { CellValue } from "../core/cell";
 import { SUPPLY_PARTS, type SupplyPart, shapeSupplyTable } from "../core/supply-table";

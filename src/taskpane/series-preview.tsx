@@ -4,7 +4,7 @@
  */
 import { Button, Caption1, makeStyles, MessageBar, MessageBarActions, MessageBarBody, Spinner, Text, tokens } from "@fluentui/react-components";
 import { useEffect, useState, type ReactNode } from "react";
-import type { DataPoint, Granularity, SeriesResult } from "../api/types";
+import type { DataPoint, Granularity, SeriesResult } from "../core/domain";
 import { isFcfDerived } from "../core/metric-knowledge";
 import type { SeriesOptions } from "./formula-text";
 import { LineChart } from "./line-chart";

@@ -14,7 +14,8 @@ import {
   NetworkError,
   RateLimitError,
 } from "../../src/api/errors";
-import type { DataPoint, SeriesRequest, SeriesResult } from "../../src/api/types";
+import type { DataPoint, SeriesResult } from "../../src/core/domain";
+import type { SeriesRequest } from "../../src/api/types";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
 
 const TODAY = "2025-06-15";

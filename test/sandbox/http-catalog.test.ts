@@ -1,5 +1,5 @@
 /** `/asset/symbols/` and `/supported-metrics/` over real HTTP. */
-import type { AssetRecord } from "../../src/api/types";
+import type { AssetRecord } from "../../src/core/domain";
 import type { SandboxHandle } from "../../sandbox/server";
 import { getJson, type Point, type SeriesBody, startTestSandbox } from "./sandbox-helpers";
 

@@ -9,17 +9,13 @@ import { FluentProvider, webLightTheme } from "@fluentui/react-components";
 import { render, type RenderResult } from "@testing-library/react";
 import type { ReactElement, ReactNode } from "react";
 import { CancelledError } from "../../../src/api/errors";
+import type { AssetRecord, FlowsResult, InsightCard, MetricDescriptor, SeriesResult } from "../../../src/core/domain";
 import type {
-  AssetRecord,
   CallOptions,
   ClientCounters,
   FlowsRequest,
-  FlowsResult,
-  InsightCard,
   MarketDataClient,
-  MetricDescriptor,
   SeriesRequest,
-  SeriesResult,
 } from "../../../src/api/types";
 import { SettingsStore, type KeyValueStorage } from "../../../src/office/settings";
 import { ServicesProvider, type PaneServices } from "../../../src/taskpane/pane-services";
