@@ -4,6 +4,7 @@
  * (batching, chunking, caching, de-duplication, cancellation); executor.ts
  * owns *how* one request is sent (concurrency, retries, timeouts).
  */
+import { utcDateOf } from "../core/calendar";
 import { planRequests } from "./batch-plan";
 import {
   BadRequestError,
@@ -41,7 +42,7 @@ import {
   type SeriesTable,
 } from "./responses";
 import { Semaphore } from "./semaphore";
-import { isoDate, mergeParts, splitWindow, type DateWindow } from "./series-windows";
+import { mergeParts, splitWindow, type DateWindow } from "./series-windows";
 import { globalTimers, type Timers } from "./timers";
 import type { FetchLike } from "./transport";
 import type {
@@ -183,8 +184,6 @@ interface Flight {
   loads: Load<unknown>[];
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * A message in place of a series is the service's own text, shown in cells
  * and in the pane; a careless service may quote the request in it, key
@@ -264,12 +263,7 @@ class BatchingClient implements Client {
       assertSymbol(req.symbol);
       assertMetricName(req.metric);
       window = validateWindow(req);
-      parts = splitWindow(
-        window,
-        window.granularity,
-        isoDate(Math.floor(this.now() / DAY_MS)),
-        this.o.maxPointsPerRequest,
-      );
+      parts = splitWindow(window, window.granularity, utcDateOf(this.now()), this.o.maxPointsPerRequest);
     } catch (error) {
       return Promise.reject(error);
     }

@@ -5,6 +5,7 @@
  * key: the key is added only when the URL is assembled for sending, so a
  * request can be logged, compared and cached without it.
  */
+import { isIsoDate } from "../core/calendar";
 import { FLOW_TYPES, GRANULARITIES, type FlowType, type Granularity } from "../core/domain";
 import { BadRequestError, ConfigError } from "./errors";
 
@@ -33,7 +34,6 @@ export interface SeriesQuery {
 
 const METRIC_NAME = /^[A-Z0-9_]+$/;
 const FEED_NAME = /^[a-z0-9][a-z0-9_-]*$/;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** `GET /data/api/<METRICS>/?symbols=…` (4.1). Metrics are joined in the path, symbols in `symbols`. */
 export function seriesRequest(q: SeriesQuery): ApiRequest {
@@ -199,10 +199,6 @@ export function assertGranularity(granularity: string): Granularity {
 
 /** `YYYY-MM-DD` and a real calendar date (no 2024-02-30). */
 export function assertIsoDate(value: string, what: string): string {
-  if (ISO_DATE.test(value)) {
-    const [y, m, d] = value.split("-").map(Number) as [number, number, number];
-    const date = new Date(Date.UTC(y, m - 1, d));
-    if (date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d) return value;
-  }
+  if (isIsoDate(value)) return value;
   throw new BadRequestError(`The ${what} "${value}" is not a date in the form YYYY-MM-DD.`);
 }
