@@ -1,0 +1,290 @@
+/**
+ * The persistent series store's knowledge of one series, and the pure
+ * decisions made on it (no IndexedDB, no clock, no network here):
+ *
+ * - `mergeFetched`: what the store knows after the service answered a window.
+ *   A date is *settled* only when it was already older than the settling
+ *   window when it was fetched (the service finalises a day within about two
+ *   days, real-service.md) and its value was not null; everything else the
+ *   store keeps as *unsettled*, good for a short while and for offline reading.
+ * - `planWindow`: which parts of a caller's window the store answers and which
+ *   must be asked of the service (missing, unsettled and no longer fresh, or
+ *   settled but older than the revalidation age), and what the store could
+ *   show instead if the service cannot be reached.
+ *
+ * Dates are `YYYY-MM-DD` strings, compared as strings (that order is the
+ * calendar's).
+ */
+import { addDays } from "../core/calendar";
+
+/** One stored reading. `val` is null where the service answered null (never settled). */
+export interface StoredPoint {
+  date: string;
+  val: number | null;
+}
+
+/** A stretch of days, both ends included. */
+export interface DateRange {
+  start: string;
+  end: string;
+}
+
+/** Days whose every point the store holds as the service answered them at `fetchedAt`. */
+export interface KnownRange extends DateRange {
+  /** Milliseconds since the epoch. */
+  fetchedAt: number;
+  /** Every day in it had settled when it was fetched, and none was null. */
+  settled: boolean;
+}
+
+/** What the store knows of one series: its known ranges and the points inside them. */
+export interface SeriesData {
+  /** In date order, disjoint. */
+  ranges: KnownRange[];
+  /** Ascending, unique; only days inside a range. */
+  dates: string[];
+  /** `vals[i]` is the value on `dates[i]`. */
+  vals: (number | null)[];
+}
+
+/** One answer of the service to store: the window asked for and the points it held. */
+export interface FetchedRange extends DateRange {
+  fetchedAt: number;
+  /** The last day that had settled when this was fetched (fetch day minus the settling window). */
+  settledThrough: string;
+  /** In date order. Points outside the window are ignored. */
+  points: readonly StoredPoint[];
+}
+
+export const EMPTY_SERIES: SeriesData = { ranges: [], dates: [], vals: [] };
+
+/** The store's knowledge after `fetched`: its window replaces whatever was known of those days. */
+export function mergeFetched(data: SeriesData | undefined, fetched: FetchedRange): SeriesData {
+  const base = data ?? EMPTY_SERIES;
+  const { start, end } = fetched;
+  if (start > end) return base;
+
+  const kept = base.ranges.flatMap((range) => cut(range, start, end));
+  const added = fetchedRanges(fetched);
+  const ranges = coalesce([...kept, ...added].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0)));
+
+  const dates: string[] = [];
+  const vals: (number | null)[] = [];
+  const from = lowerBound(base.dates, start);
+  const to = lowerBound(base.dates, addDays(end, 1));
+  for (let i = 0; i < from; i++) {
+    dates.push(base.dates[i]!);
+    vals.push(base.vals[i]!);
+  }
+  let last = "";
+  for (const point of inDateOrder(fetched.points)) {
+    if (point.date < start || point.date > end || point.date <= last) continue;
+    dates.push(point.date);
+    vals.push(point.val);
+    last = point.date;
+  }
+  for (let i = to; i < base.dates.length; i++) {
+    dates.push(base.dates[i]!);
+    vals.push(base.vals[i]!);
+  }
+  return { ranges, dates, vals };
+}
+
+function inDateOrder(points: readonly StoredPoint[]): readonly StoredPoint[] {
+  for (let i = 1; i < points.length; i++) {
+    if (points[i]!.date < points[i - 1]!.date) return [...points].sort((a, b) => (a.date < b.date ? -1 : 1));
+  }
+  return points;
+}
+
+/** The fetched window as known ranges: settled up to `settledThrough` except null days, unsettled after. */
+function fetchedRanges(fetched: FetchedRange): KnownRange[] {
+  const { start, end, fetchedAt, settledThrough } = fetched;
+  const out: KnownRange[] = [];
+  const push = (s: string, e: string, settled: boolean) => {
+    if (s <= e) out.push({ start: s, end: e, fetchedAt, settled });
+  };
+  const settledEnd = settledThrough < end ? settledThrough : end;
+  let cursor = start;
+  if (start <= settledEnd) {
+    // Nulls inside the settled part stay unsettled: the service fills them in later.
+    for (const point of inDateOrder(fetched.points)) {
+      if (point.val !== null || point.date < cursor || point.date > settledEnd) continue;
+      push(cursor, addDays(point.date, -1), true);
+      push(point.date, point.date, false);
+      cursor = addDays(point.date, 1);
+    }
+    push(cursor, settledEnd, true);
+    cursor = addDays(settledEnd, 1);
+  }
+  push(cursor > start ? cursor : start, end, false);
+  return out;
+}
+
+/** The parts of `range` outside [start, end]. */
+function cut(range: KnownRange, start: string, end: string): KnownRange[] {
+  if (range.end < start || range.start > end) return [range];
+  const out: KnownRange[] = [];
+  if (range.start < start) out.push({ ...range, end: addDays(start, -1) });
+  if (range.end > end) out.push({ ...range, start: addDays(end, 1) });
+  return out;
+}
+
+/**
+ * Joins neighbours of the same kind. The joined range takes the older fetch
+ * time: revalidation then asks for the whole stretch at once, in one request,
+ * rather than a day at a time.
+ */
+function coalesce(ranges: KnownRange[]): KnownRange[] {
+  const out: KnownRange[] = [];
+  for (const range of ranges) {
+    const previous = out[out.length - 1];
+    if (previous && previous.settled === range.settled && addDays(previous.end, 1) === range.start) {
+      out[out.length - 1] = {
+        ...previous,
+        end: range.end,
+        fetchedAt: Math.min(previous.fetchedAt, range.fetchedAt),
+      };
+    } else {
+      out.push({ ...range });
+    }
+  }
+  return out;
+}
+
+export interface PlanOptions {
+  /** Milliseconds since the epoch. */
+  now: number;
+  /** Settled days fetched longer ago than this are asked again (the service may have revised them). */
+  revalidateAfterMs: number;
+  /** Unsettled days fetched less than this long ago are answered from the store. */
+  recentFreshMs: number;
+  /** Unsettled days fetched before this instant are stale whatever their age (a refresh asked for current data). */
+  staleBefore: number;
+  /** At most this many separate windows are fetched; the closest are joined. Default 2. */
+  maxFetches?: number;
+}
+
+export interface WindowPlan {
+  /** Points the store answers, in date order (none of them inside a fetched window). */
+  stored: StoredPoint[];
+  /** Windows to ask the service for, in date order, disjoint. Empty: the store answers everything. */
+  fetch: DateRange[];
+  /**
+   * What the store can show for the whole window if the service cannot be
+   * reached: every point it holds there, and the oldest fetch time among the
+   * stale parts shown. Null when the store lacks a part of the window that
+   * the service had answered before it (a never-fetched head or gap); days
+   * after everything it ever fetched count as not published yet.
+   */
+  fallback: { points: StoredPoint[]; fetchedAt: number } | null;
+}
+
+function usable(range: KnownRange, options: PlanOptions): boolean {
+  const age = options.now - range.fetchedAt;
+  if (age < 0) return false; // fetched "in the future": a clock moved back; trust nothing
+  if (range.settled) return age < options.revalidateAfterMs;
+  return range.fetchedAt >= options.staleBefore && age < options.recentFreshMs;
+}
+
+/** Splits `window` into what the store answers and what must be fetched. */
+export function planWindow(data: SeriesData | undefined, window: DateRange, options: PlanOptions): WindowPlan {
+  const { start, end } = window;
+  if (start > end) return { stored: [], fetch: [], fallback: null };
+  const series = data ?? EMPTY_SERIES;
+
+  const fetch: DateRange[] = [];
+  const served: DateRange[] = [];
+  const addFetch = (s: string, e: string) => {
+    const previous = fetch[fetch.length - 1];
+    if (previous && addDays(previous.end, 1) === s) previous.end = e;
+    else fetch.push({ start: s, end: e });
+  };
+
+  let cursor = start;
+  let staleAt = Infinity;
+  let newestAt = -Infinity;
+  let coveredEnd: string | null = null; // last day of the last range touching the window
+  let gapBeforeCoverage = false; // a day the store lacks, before a day it holds
+  for (const range of series.ranges) {
+    if (range.end < start) continue;
+    if (range.start > end) break;
+    const s = range.start > start ? range.start : start;
+    const e = range.end < end ? range.end : end;
+    if (s > cursor) {
+      addFetch(cursor, addDays(s, -1));
+      gapBeforeCoverage = true;
+    }
+    newestAt = Math.max(newestAt, range.fetchedAt);
+    if (usable(range, options)) {
+      served.push({ start: s, end: e });
+    } else {
+      addFetch(s, e);
+      staleAt = Math.min(staleAt, range.fetchedAt);
+    }
+    coveredEnd = e;
+    cursor = addDays(e, 1);
+  }
+  if (cursor <= end) addFetch(cursor, end);
+
+  const joined = joinClosest(fetch, options.maxFetches ?? 2);
+  const stored = pointsIn(series, served, joined);
+  const fallback =
+    coveredEnd !== null && !gapBeforeCoverage
+      ? { points: pointsIn(series, [{ start, end }], []), fetchedAt: Number.isFinite(staleAt) ? staleAt : newestAt }
+      : null;
+  return { stored, fetch: joined, fallback };
+}
+
+/** Joins the fetch windows separated by the smallest gaps until at most `max` remain. */
+function joinClosest(fetch: DateRange[], max: number): DateRange[] {
+  const out = fetch.map((r) => ({ ...r }));
+  while (out.length > Math.max(1, max)) {
+    let best = 0;
+    let bestGap = Infinity;
+    for (let i = 0; i + 1 < out.length; i++) {
+      const gap = daysBetween(out[i]!.end, out[i + 1]!.start);
+      if (gap < bestGap) {
+        bestGap = gap;
+        best = i;
+      }
+    }
+    out.splice(best, 2, { start: out[best]!.start, end: out[best + 1]!.end });
+  }
+  return out;
+}
+
+function daysBetween(a: string, b: string): number {
+  return (Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000;
+}
+
+/** The stored points inside `ranges` and outside `excluded`, in date order. */
+function pointsIn(series: SeriesData, ranges: readonly DateRange[], excluded: readonly DateRange[]): StoredPoint[] {
+  const out: StoredPoint[] = [];
+  for (const range of ranges) {
+    let i = lowerBound(series.dates, range.start);
+    for (; i < series.dates.length && series.dates[i]! <= range.end; i++) {
+      const date = series.dates[i]!;
+      if (excluded.some((x) => date >= x.start && date <= x.end)) continue;
+      out.push({ date, val: series.vals[i]! });
+    }
+  }
+  return out;
+}
+
+/** The first index whose date is ≥ `date`. */
+export function lowerBound(dates: readonly string[], date: string): number {
+  let lo = 0;
+  let hi = dates.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (dates[mid]! < date) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Every point the store holds in the window (offline reading, value preview). */
+export function storedPointsIn(data: SeriesData | undefined, window: DateRange): StoredPoint[] {
+  return pointsIn(data ?? EMPTY_SERIES, [window], []);
+}
