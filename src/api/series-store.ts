@@ -215,6 +215,7 @@ class IndexedDbSeriesStore implements SeriesStore {
   private failedWrites = 0;
   private generation = 0;
   private clearOnOpen = false;
+  private readonly waits = new Set<() => void>();
   private rebuilt = false;
 
   constructor(options: SeriesStoreOptions) {
@@ -563,11 +564,18 @@ class IndexedDbSeriesStore implements SeriesStore {
     return this.db;
   }
 
-  /** `promise`, or `late()` once `ms` have passed, whichever comes first. */
+  /** `promise`, or `late()` once `ms` have passed (or the store is closed), whichever comes first. */
   private within<T>(promise: Promise<T>, ms: number, late: () => T): Promise<T> {
     return new Promise<T>((resolve) => {
-      const timer = this.timers.setTimeout(() => resolve(late()), ms);
+      const giveUp = () => {
+        this.waits.delete(giveUp);
+        this.timers.clearTimeout(timer);
+        resolve(late());
+      };
+      const timer = this.timers.setTimeout(giveUp, ms);
+      this.waits.add(giveUp);
       void promise.then((value) => {
+        this.waits.delete(giveUp);
         this.timers.clearTimeout(timer);
         resolve(value);
       });
@@ -680,6 +688,9 @@ class IndexedDbSeriesStore implements SeriesStore {
 
   close(): void {
     this.toMemoryOnly("closed");
+    for (const giveUp of [...this.waits]) giveUp();
+    if (this.writeTimer !== undefined) this.timers.clearTimeout(this.writeTimer);
+    this.writeTimer = undefined;
   }
 
   // ------------------------------------------------------------ memory
