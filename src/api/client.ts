@@ -6,6 +6,7 @@
  */
 import { utcDateOf } from "../core/calendar";
 import { planRequests } from "./batch-plan";
+import { mayWiden, widenSparseFcf } from "./fcf-widening";
 import {
   BadRequestError,
   BadResponseError,
@@ -257,6 +258,17 @@ class BatchingClient implements Client {
   // ---------------------------------------------------------------- series
 
   getSeries(req: SeriesRequest, opts: CallOptions = {}): Promise<SeriesResult> {
+    const first = this.readSeries(req, opts);
+    if (!mayWiden(req)) return first;
+    return first.then((result) =>
+      widenSparseFcf(req, result, utcDateOf(this.now()), opts.keepWidened === true, (wider) =>
+        this.readSeries(wider, opts),
+      ),
+    );
+  }
+
+  /** One caller's series as the service answers it: validated, split into parts the service answers whole, merged. */
+  private readSeries(req: SeriesRequest, opts: CallOptions): Promise<SeriesResult> {
     let window: SeriesWindow;
     let parts: DateWindow[];
     try {
