@@ -270,11 +270,20 @@ class BatchingClient implements Client {
   /** One caller's series as the service answers it: validated, split into parts the service answers whole, merged. */
   private readSeries(req: SeriesRequest, opts: CallOptions): Promise<SeriesResult> {
     let window: SeriesWindow;
-    let parts: DateWindow[];
     try {
       assertSymbol(req.symbol);
       assertMetricName(req.metric);
       window = validateWindow(req);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.fetchWindow(req.symbol, req.metric, window, opts);
+  }
+
+  /** A checked window: split into parts the service answers whole, each loaded (cache, in flight, or batched), merged. */
+  private fetchWindow(symbol: string, metric: string, window: SeriesWindow, opts: CallOptions): Promise<SeriesResult> {
+    let parts: DateWindow[];
+    try {
       parts = splitWindow(window, window.granularity, utcDateOf(this.now()), this.o.maxPointsPerRequest);
     } catch (error) {
       return Promise.reject(error);
@@ -282,8 +291,8 @@ class BatchingClient implements Client {
     if (opts.signal?.aborted) return Promise.reject(new CancelledError());
     const loads = parts.map((part) =>
       this.loadSeries(
-        req.symbol,
-        req.metric,
+        symbol,
+        metric,
         { ...part, ...(window.granularity ? { granularity: window.granularity } : {}) },
         opts,
       ),
