@@ -22,6 +22,8 @@ export interface DataContext {
   /** Day number of the last day with data. */
   today: number;
   catalog: AssetCatalog;
+  /** A methodology change: every series value is scaled by 1 + revision (0, the default: none). */
+  revision?: number;
 }
 
 export interface SeriesQuery {
@@ -54,7 +56,8 @@ export function seriesFor(ctx: DataContext, requestedSymbol: string, metric: str
   if (!spec) return unsupportedMetricMessage(metric, requestedSymbol);
   const points = dailyPoints(ctx, symbol, spec, query);
   const rolled = spec.cadence === "fiscal" ? points : aggregate(points, query.granularity, spec.aggregation);
-  return rolled.slice(-query.limit).map((point) => ({ date: isoOfDay(point.day), val: point.val }));
+  const scale = 1 + (ctx.revision ?? 0);
+  return rolled.slice(-query.limit).map((point) => ({ date: isoOfDay(point.day), val: point.val * scale }));
 }
 
 /** The raw points of a metric inside the window (clipped to 2018-01-01 … today). */

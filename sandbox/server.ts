@@ -38,6 +38,8 @@ export interface SandboxOptions {
   faults?: Partial<SandboxFaults>;
   /** Seeds the data and the fault sequence. Default 1. */
   seed?: number;
+  /** Revises history: every series value is scaled by 1 + revision, as a methodology change would. Default 0. */
+  revision?: number;
   /** Last day with data, `YYYY-MM-DD` or a Date. Default: the current UTC date, read per request. */
   today?: string | Date;
   /** No console output. Default true (the CLI passes false). */
@@ -52,6 +54,8 @@ export interface SandboxHandle {
   close(): Promise<void>;
   setFaults(faults: Partial<SandboxFaults>): void;
   setLatency(ms: number): void;
+  /** Revises history from now on (see SandboxOptions.revision). */
+  setRevision(revision: number): void;
   stats(): SandboxStats;
   requestLog(): RequestLogEntry[];
   /** Clears counters and log, and restores the start-up faults, latency and fault sequence. */
@@ -103,7 +107,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       timers.add(timer);
     });
 
-  const dataContext = (): DataContext => ({ seed, catalog, today: fixedToday ?? dayOfDate(new Date()) });
+  let revision = nonNegative("revision", options.revision ?? 0);
+  const dataContext = (): DataContext => ({ seed, catalog, today: fixedToday ?? dayOfDate(new Date()), revision });
   const insights = new InsightFeeds(
     (feed) => computeStreakCards(dataContext(), feed as StreakFeed),
     () => insightDelay,
@@ -238,12 +243,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     setLatency: (ms) => {
       latency = nonNegative("latency", ms);
     },
+    setRevision: (n) => {
+      revision = nonNegative("revision", n);
+    },
     stats: () => log.stats(),
     requestLog: () => log.log(),
     reset() {
       log.clear();
       faults.reset(options.faults ?? {});
       latency = startLatency;
+      revision = options.revision ?? 0;
     },
     resetInsightCache: () => insights.clear(),
   };

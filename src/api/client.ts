@@ -43,7 +43,9 @@ import {
   type SeriesTable,
 } from "./responses";
 import { Semaphore } from "./semaphore";
+import type { SeriesStore } from "./series-store";
 import { mergeParts, splitWindow, type DateWindow } from "./series-windows";
+import { isUnreachable, NO_STORE_STATUS, StoredSeries } from "./stored-series";
 import { globalTimers, type Timers } from "./timers";
 import type { FetchLike } from "./transport";
 import type {
@@ -62,6 +64,7 @@ import type {
   MarketDataClient,
   SeriesRequest,
   SettingsSource,
+  StoreStatus,
 } from "./types";
 
 export interface ClientOptions {
@@ -113,6 +116,17 @@ export interface ClientOptions {
   logger?: (line: string) => void;
   /** The symbol `testConnection` asks a PRICE for. Default "eth". */
   testSymbol?: string;
+  /**
+   * The persistent store behind warm workbooks (series-store.ts; the runtime
+   * passes the IndexedDB one). Settled daily days it holds are not fetched
+   * again, and catalogs and insight feeds it holds are read offline. Default
+   * none: the in-memory cache only.
+   */
+  store?: SeriesStore | null;
+  /** The newest days that may still change (the service settles a day within about two days). Default 3: today and the two before. */
+  unsettledDays?: number;
+  /** Stored settled days are asked again after this, in case the service revised them. Default 30 days. */
+  revalidateAfterMs?: number;
 }
 
 export const CLIENT_DEFAULTS = {
@@ -134,6 +148,8 @@ export const CLIENT_DEFAULTS = {
   catalogTtlMs: 60 * 60_000,
   cacheMaxBytes: 20 * 1024 * 1024,
   testSymbol: "eth",
+  unsettledDays: 3,
+  revalidateAfterMs: 30 * 86_400_000,
 } as const;
 
 /** What the client is doing right now: for the pane's diagnostics and for tests that prove nothing is left pending. */
@@ -204,7 +220,9 @@ export function createClient(options: ClientOptions): Client {
 }
 
 class BatchingClient implements Client {
-  private readonly o: Required<Omit<ClientOptions, "logger" | "fetch" | "now" | "timers" | "random" | "settings">>;
+  private readonly o: Required<
+    Omit<ClientOptions, "logger" | "fetch" | "now" | "timers" | "random" | "settings" | "store">
+  >;
   private readonly readSettingsSource: SettingsSource;
   private readonly fetchFn: FetchLike;
   private readonly now: () => number;
@@ -214,6 +232,11 @@ class BatchingClient implements Client {
   private readonly stats: ClientCounters = { requests: 0, cacheHits: 0, retries: 0, failures: 0, bytes: 0 };
   private readonly deps: ExecutorDeps;
   private readonly log: (line: string) => void;
+  private readonly store: SeriesStore | null;
+  private readonly stored: StoredSeries | null;
+  private settingsRead?: Promise<ResolvedSettings>;
+  /** When the last refresh asked for current data: stored catalogs fetched before it are not served as fresh. */
+  private refreshedAt = 0;
 
   private queue: SeriesLoad[] = [];
   private flushTimer: unknown = undefined;
@@ -253,6 +276,19 @@ class BatchingClient implements Client {
       counters: this.stats,
       log: this.log,
     };
+    this.store = options.store ?? null;
+    this.stored = this.store
+      ? new StoredSeries({
+          store: this.store,
+          now: this.now,
+          baseUrl: async () => (await this.sharedSettings()).baseUrl,
+          fetchWindow: (symbol, metric, window, opts) => this.fetchWindow(symbol, metric, window, opts),
+          unsettledDays: this.o.unsettledDays,
+          revalidateAfterMs: this.o.revalidateAfterMs,
+          recentFreshMs: this.o.cacheTtlMs,
+          log: this.log,
+        })
+      : null;
   }
 
   // ---------------------------------------------------------------- series
@@ -277,6 +313,7 @@ class BatchingClient implements Client {
     } catch (error) {
       return Promise.reject(error);
     }
+    if (this.stored?.handles(req.metric, window)) return this.stored.get(req.symbol, req.metric, window, opts);
     return this.fetchWindow(req.symbol, req.metric, window, opts);
   }
 
@@ -528,6 +565,7 @@ class BatchingClient implements Client {
         return assets;
       },
       opts,
+      "persist",
     );
   }
 
@@ -539,6 +577,7 @@ class BatchingClient implements Client {
       this.o.catalogTtlMs,
       parseMetricsResponse,
       opts,
+      "persist",
     );
   }
 
@@ -551,6 +590,7 @@ class BatchingClient implements Client {
       this.o.catalogTtlMs,
       parseInsightsResponse,
       opts,
+      "persist",
     );
   }
 
@@ -560,10 +600,13 @@ class BatchingClient implements Client {
     ttlMs: number,
     parse: (json: unknown) => T,
     opts: CallOptions,
+    persist?: "persist",
   ): Promise<T> {
     if (opts.signal?.aborted) throw new CancelledError();
     const settings = await this.readSettings();
     const key = cacheKey(settings.baseUrl, id);
+    // Catalogs and insight feeds persist: read offline, and fresh from the store on reopen.
+    const store = persist ? this.store : null;
     const hit = this.cache.get(key) as T | undefined;
     if (hit !== undefined) {
       this.stats.cacheHits += 1;
@@ -574,7 +617,11 @@ class BatchingClient implements Client {
       this.stats.cacheHits += 1;
       return this.join(existing, opts.signal);
     }
-    if (opts.cacheOnly) throw new NotCachedError();
+    if (opts.cacheOnly) {
+      const stored = await store?.readAnswer(key);
+      if (stored) return stored.value as T;
+      throw new NotCachedError();
+    }
     const load: Load<T> = { id: key, state: "in-flight", waiters: new Set() };
     const flight: Flight = { controller: new AbortController(), loads: [load as Load<unknown>] };
     load.flight = flight;
@@ -582,7 +629,16 @@ class BatchingClient implements Client {
     const promise = this.join(load, opts.signal);
     const timeoutMs = request.timeoutClass === "slow" ? this.o.slowTimeoutMs : this.o.timeoutMs;
     void (async () => {
+      const stored = await store?.readAnswer(key);
+      const age = stored ? this.now() - stored.fetchedAt : Infinity;
+      if (stored && age >= 0 && age < ttlMs && stored.fetchedAt >= this.refreshedAt) {
+        this.stats.cacheHits += 1;
+        this.cache.set(key, stored.value, ttlMs - age, stored.bytes * 2 + 256);
+        this.settle(load, { value: stored.value as T });
+        return;
+      }
       try {
+        const fetchedAt = this.now();
         const { json, bytes } = await sendWithRetries(this.deps, request, settings, {
           signal: flight.controller.signal,
           timeoutMs,
@@ -590,9 +646,15 @@ class BatchingClient implements Client {
         const value = parse(json);
         // Parsed objects take roughly twice their JSON text in memory.
         this.cache.set(key, value, ttlMs, bytes * 2 + 256);
+        store?.writeAnswer(key, value, fetchedAt, bytes);
         this.settle(load, { value });
       } catch (error) {
-        this.settle(load, { error });
+        if (stored && isUnreachable(error)) {
+          this.stored?.noteOffline(stored.fetchedAt);
+          this.settle(load, { value: stored.value as T });
+        } else {
+          this.settle(load, { error });
+        }
       }
     })();
     return promise;
@@ -617,11 +679,23 @@ class BatchingClient implements Client {
 
   clear(): void {
     this.cache.clear();
+    this.refreshedAt = this.now();
+    this.stored?.refresh();
     this.log("cache cleared");
+  }
+
+  async clearStored(): Promise<void> {
+    this.cache.clear();
+    await this.stored?.clear();
+    this.log("cache and stored data cleared");
   }
 
   counters(): ClientCounters {
     return { ...this.stats };
+  }
+
+  storage(): StoreStatus {
+    return this.stored?.status() ?? { ...NO_STORE_STATUS };
   }
 
   state(): ClientState {
@@ -635,6 +709,14 @@ class BatchingClient implements Client {
   }
 
   // ------------------------------------------------------------ plumbing
+
+  /** One settings read shared by every caller asking while it runs (the stored-series path asks per call). */
+  private sharedSettings(): Promise<ResolvedSettings> {
+    this.settingsRead ??= this.readSettings().finally(() => {
+      this.settingsRead = undefined;
+    });
+    return this.settingsRead;
+  }
 
   /** Reads and checks the settings; a changed key or base URL empties the cache (answers may differ per account). */
   private async readSettings(): Promise<ResolvedSettings> {

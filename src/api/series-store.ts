@@ -31,8 +31,8 @@ export const STORE_DB_VERSION = 1;
 const SERIES = "series";
 const ANSWERS = "answers";
 const USAGE = "usage";
-/** How long a write or a clear waits for IndexedDB to open before giving up on it (the data stays in memory). */
-const PATIENT_OPEN_MS = 10_000;
+/** Series whose writes may wait for IndexedDB to open; beyond, they stay in memory only. */
+const MAX_WAITING_WRITES = 5000;
 
 export const STORE_DEFAULTS = {
   /** The IndexedDB size cap; least recently used series go first beyond it. */
@@ -73,6 +73,8 @@ export interface SeriesId {
 export interface StoredAnswer {
   value: unknown;
   fetchedAt: number;
+  /** The answer's size as received, bytes. */
+  bytes: number;
 }
 
 export interface StoreInfo {
@@ -126,7 +128,6 @@ interface SeriesRecord extends SeriesData, SeriesId {
 
 interface AnswerRecord extends StoredAnswer {
   key: string;
-  bytes: number;
 }
 
 interface UsageRow {
@@ -217,6 +218,7 @@ class IndexedDbSeriesStore implements SeriesStore {
   private clearOnOpen = false;
   private readonly waits = new Set<() => void>();
   private rebuilt = false;
+  private writesWaitForOpen = false;
 
   constructor(options: SeriesStoreOptions) {
     const factory =
@@ -324,7 +326,7 @@ class IndexedDbSeriesStore implements SeriesStore {
             }
           } else if (read.kind === "answer" && value && typeof value === "object" && "fetchedAt" in value) {
             const record = value as AnswerRecord;
-            const stored = { value: record.value, fetchedAt: record.fetchedAt };
+            const stored = { value: record.value, fetchedAt: record.fetchedAt, bytes: record.bytes };
             found.set(read.key, stored);
             if (generation === this.generation && !this.memory.has(read.key))
               this.memorySet(read.key, { kind: "answer", answer: stored, bytes: record.bytes });
@@ -366,7 +368,7 @@ class IndexedDbSeriesStore implements SeriesStore {
   }
 
   writeAnswer(key: string, value: unknown, fetchedAt: number, bytes: number): void {
-    const answer = { value, fetchedAt };
+    const answer = { value, fetchedAt, bytes };
     this.memorySet(key, { kind: "answer", answer, bytes });
     if (this.memoryOnly) return;
     this.pendingWrites.set(key, { kind: "answer", ops: [], answer: { key, value, fetchedAt, bytes } });
@@ -388,13 +390,16 @@ class IndexedDbSeriesStore implements SeriesStore {
     }, this.o.writeDelayMs);
   }
 
-  flush(): Promise<void> {
+  async flush(): Promise<void> {
+    const waiting = () => this.pendingWrites.size > 0 || this.touched.size > 0;
+    // Writes wait in memory until IndexedDB opens; a flush waits for that too, a bounded time.
+    if (!this.db && !this.memoryOnly && waiting()) await this.within(this.open(), this.o.readWaitMs, () => null);
     if (this.writeTimer !== undefined) {
       this.timers.clearTimeout(this.writeTimer);
       this.writeTimer = undefined;
-      this.writing = this.writing.then(() => this.runWrites());
     }
-    return this.writing;
+    if (this.db && waiting()) this.writing = this.writing.then(() => this.runWrites());
+    await this.writing;
   }
 
   private async runWrites(): Promise<void> {
@@ -404,8 +409,19 @@ class IndexedDbSeriesStore implements SeriesStore {
     this.touched = new Set();
     if ((batch.size === 0 && touched.size === 0) || this.memoryOnly) return;
     try {
-      const db = await this.openBounded(true);
-      if (!db) return;
+      const db = this.db;
+      if (!db) {
+        // Not open yet: written once it is (the answers are in memory meanwhile).
+        this.requeue(batch, touched);
+        if (!this.writesWaitForOpen) {
+          this.writesWaitForOpen = true;
+          void this.open().then((opened) => {
+            this.writesWaitForOpen = false;
+            if (opened) this.scheduleWrites();
+          });
+        }
+        return;
+      }
       try {
         await this.putRecords(db, batch, touched);
       } catch (error) {
@@ -422,6 +438,21 @@ class IndexedDbSeriesStore implements SeriesStore {
       this.log(`writing failed (${errorText(error)})`);
       if (this.failedWrites >= 2) this.toMemoryOnly(`writing failed twice (${errorText(error)})`);
     }
+  }
+
+  /** Puts a batch back in front of whatever was written since. */
+  private requeue(batch: Map<string, PendingWrite>, touched: Set<string>): void {
+    if (batch.size + this.pendingWrites.size > MAX_WAITING_WRITES) {
+      this.log(`IndexedDB is still not open: ${batch.size} answer(s) kept in memory only`);
+      return;
+    }
+    for (const [key, newer] of this.pendingWrites) {
+      const older = batch.get(key);
+      if (older && newer.kind === "series") batch.set(key, { ...newer, ops: [...older.ops, ...newer.ops] });
+      else batch.set(key, newer);
+    }
+    this.pendingWrites = batch;
+    for (const key of touched) this.touched.add(key);
   }
 
   private putRecords(db: IDBDatabase, batch: Map<string, PendingWrite>, touched: Set<string>): Promise<void> {
@@ -530,8 +561,8 @@ class IndexedDbSeriesStore implements SeriesStore {
     // Cleared as soon as it opens, before anything is read from it, if it is not open yet.
     this.clearOnOpen = true;
     try {
-      await this.within(this.writing, PATIENT_OPEN_MS, () => undefined);
-      const db = await this.openBounded(true);
+      await this.writing;
+      const db = this.db;
       if (!db || !this.clearOnOpen) return;
       await clearAll(db);
       this.clearOnOpen = false;
@@ -548,13 +579,12 @@ class IndexedDbSeriesStore implements SeriesStore {
   /**
    * The database, once open. Reads wait for the open a bounded time, once
    * per session (`openWaitMs`); after that they go on without it until it has
-   * opened. Writes and clearing wait longer (`PATIENT_OPEN_MS`), never forever.
+   * opened. Writes made meanwhile wait in memory; a clear is done on opening.
    */
-  private async openBounded(patient = false): Promise<IDBDatabase | null> {
+  private async openBounded(): Promise<IDBDatabase | null> {
     if (this.db) return this.db;
     if (this.memoryOnly) return null;
     const opening = this.open();
-    if (patient) return this.within(opening, PATIENT_OPEN_MS, () => this.db);
     this.openWait ??= this.within(opening, this.o.openWaitMs, () => {
       if (!this.db && !this.memoryOnly)
         this.log(`IndexedDB took over ${this.o.openWaitMs} ms to open; answering from memory meanwhile`);

@@ -63,6 +63,27 @@ export interface ClientCounters {
   bytes: number; // response bytes received
 }
 
+/** The persistent store behind warm workbooks, as the pane shows it (stored-series.ts). */
+export interface StoreStatus {
+  /**
+   * "indexeddb": kept on this machine across sessions; "opening": not open
+   * yet (answers come from memory meanwhile); "memory": this session only
+   * (IndexedDB missing or failing, see `reason`); "off": no store.
+   */
+  backend: "indexeddb" | "opening" | "memory" | "off";
+  /** Why the store is memory only, when it is. */
+  reason?: string;
+  series: number;
+  bytes: number;
+  maxBytes: number;
+  /** Series calls answered wholly from the store (no request). */
+  hits: number;
+  /** Estimated response bytes the store answered instead of the service. */
+  bytesSaved: number;
+  /** While cells show stored data because the service could not be reached: the (UTC) date it was fetched. */
+  offlineSince: string | null;
+}
+
 export interface MarketDataClient {
   getSeries(req: SeriesRequest, opts?: CallOptions): Promise<SeriesResult>;
   getFlows(req: FlowsRequest, opts?: CallOptions): Promise<FlowsResult>;
@@ -72,7 +93,14 @@ export interface MarketDataClient {
   getInsights(feed: string, opts?: CallOptions): Promise<InsightCard[]>;
   /** A cheap authenticated request that proves the key and base URL work. */
   testConnection(opts?: CallOptions): Promise<{ ok: true; ms: number }>;
-  /** Drop every cached answer (refresh). In-flight requests are left to finish. */
+  /**
+   * Drop every cached answer (refresh): the in-memory cache, and the
+   * freshness of stored days that may still change. Settled stored days stay.
+   * In-flight requests are left to finish.
+   */
   clear(): void;
+  /** Drop the persistent store too ("Reload everything", "Clear stored data"). Never rejects. */
+  clearStored(): Promise<void>;
   counters(): ClientCounters;
+  storage(): StoreStatus;
 }

@@ -1,4 +1,5 @@
 import { createClient } from "../api/client";
+import { openSeriesStore } from "../api/series-store";
 import type { MarketDataClient } from "../api/types";
 import { BUILD_INFO } from "./build-info";
 import { findRuntime, registerRuntime, type MarketDataRuntime } from "./runtime-registry";
@@ -14,7 +15,8 @@ export function getRuntime(): MarketDataRuntime {
     baseUrl: BUILD_INFO.defaultBaseUrl,
     apiKey: BUILD_INFO.defaultApiKey,
   });
-  const client = createClient({ settings: () => settings.read() });
+  // Warm workbooks: series and catalogs kept in the webview's IndexedDB (memory only where it is missing or fails).
+  const client = createClient({ settings: () => settings.read(), store: openSeriesStore() });
   return registerRuntime({ client, settings, version: BUILD_INFO.version });
 }
 

@@ -16,6 +16,7 @@ import {
   type SeriesStoreOptions,
 } from "../../src/api/series-store";
 import type { FetchedRange, StoredPoint } from "../../src/api/store-plan";
+import { failing } from "./helpers/failing-idb";
 
 const BASE = "https://md.example.test/api";
 const AT = Date.parse("2025-06-15T12:00:00Z");
@@ -39,60 +40,6 @@ function open(options: SeriesStoreOptions): SeriesStore {
 afterEach(() => {
   for (const store of stores.splice(0)) store.close();
 });
-
-/** Wraps a fake IndexedDB so that opening, reading or writing fails as a browser's can. */
-function failing(
-  factory: IDBFactory,
-  how: { open?: "throw" | "hang"; writes?: "quota" | "error" | "quota-once"; reads?: boolean },
-): IDBFactory {
-  let quotaFailures = 0;
-  const wrapDb = (db: IDBDatabase) =>
-    new Proxy(db, {
-      get(target, prop) {
-        if (prop === "transaction") {
-          return (names: string | string[], mode?: IDBTransactionMode) => {
-            if (mode === "readwrite" && how.writes) {
-              const quota = how.writes === "quota" || (how.writes === "quota-once" && quotaFailures++ === 0);
-              if (quota) throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
-              if (how.writes === "error")
-                throw new DOMException("The database connection is closing.", "InvalidStateError");
-            }
-            if (mode !== "readwrite" && how.reads && !(Array.isArray(names) ? names : [names]).includes("usage"))
-              throw new DOMException("Read failed", "UnknownError");
-            return target.transaction(names, mode);
-          };
-        }
-        const value = Reflect.get(target, prop, target) as unknown;
-        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
-      set(target, prop, value) {
-        return Reflect.set(target, prop, value, target);
-      },
-    });
-  return new Proxy(factory, {
-    get(target, prop) {
-      if (prop === "open") {
-        return (name: string, version?: number) => {
-          if (how.open === "throw") throw new DOMException("The operation is insecure.", "SecurityError");
-          if (how.open === "hang") return {} as IDBOpenDBRequest; // never calls back
-          const request = target.open(name, version);
-          return new Proxy(request, {
-            get(r, p) {
-              if (p === "result") return wrapDb(r.result);
-              const value = Reflect.get(r, p, r) as unknown;
-              return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(r) : value;
-            },
-            set(r, p, value) {
-              return Reflect.set(r, p, value, r);
-            },
-          });
-        };
-      }
-      const value = Reflect.get(target, prop, target) as unknown;
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}
 
 /** Every value held in a fake IndexedDB, as JSON text (to look for what must never be stored). */
 async function dump(factory: IDBFactory): Promise<string> {
@@ -165,7 +112,11 @@ describe("series store over IndexedDB", () => {
     await first.flush();
     first.close();
     const second = open({ indexedDB: factory });
-    expect(await second.readAnswer(`${BASE} ["assets"]`)).toEqual({ value: [{ symbol: "eth" }], fetchedAt: AT });
+    expect(await second.readAnswer(`${BASE} ["assets"]`)).toEqual({
+      value: [{ symbol: "eth" }],
+      fetchedAt: AT,
+      bytes: 100,
+    });
     expect(await second.readAnswer(`${BASE} ["metrics","eth"]`)).toBeUndefined();
   });
 

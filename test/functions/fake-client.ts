@@ -10,7 +10,14 @@ import type {
   MetricDescriptor,
   SeriesResult,
 } from "../../src/core/domain";
-import type { CallOptions, ClientCounters, FlowsRequest, MarketDataClient, SeriesRequest } from "../../src/api/types";
+import type {
+  CallOptions,
+  ClientCounters,
+  FlowsRequest,
+  MarketDataClient,
+  SeriesRequest,
+  StoreStatus,
+} from "../../src/api/types";
 import { addDays, epochDayOf } from "../../src/core/calendar";
 import type { CallContext } from "../../src/functions/call-context";
 
@@ -91,6 +98,10 @@ export class FakeClient implements MarketDataClient {
     return { ok: true, ms: 1 };
   }
   clear(): void {}
+  async clearStored(): Promise<void> {}
+  storage(): StoreStatus {
+    return { backend: "off", series: 0, bytes: 0, maxBytes: 0, hits: 0, bytesSaved: 0, offlineSince: null };
+  }
   counters(): ClientCounters {
     return {
       requests: this.seriesCalls.length + this.otherCalls.length,

@@ -16,6 +16,7 @@ import type {
   FlowsRequest,
   MarketDataClient,
   SeriesRequest,
+  StoreStatus,
 } from "../../../src/api/types";
 import { SettingsStore, type KeyValueStorage } from "../../../src/office/settings";
 import { ServicesProvider, type PaneServices } from "../../../src/taskpane/pane-services";
@@ -109,8 +110,25 @@ export class FakeClient implements MarketDataClient {
   clear(): void {
     this.clears++;
   }
+  storedClears = 0;
+  storeValues: StoreStatus = {
+    backend: "indexeddb",
+    series: 0,
+    bytes: 0,
+    maxBytes: 200 * 1024 * 1024,
+    hits: 0,
+    bytesSaved: 0,
+    offlineSince: null,
+  };
+  async clearStored(): Promise<void> {
+    this.storedClears++;
+    this.storeValues = { ...this.storeValues, series: 0, bytes: 0, offlineSince: null };
+  }
   counters(): ClientCounters {
     return { ...this.counterValues };
+  }
+  storage(): StoreStatus {
+    return { ...this.storeValues };
   }
 }
 

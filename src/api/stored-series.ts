@@ -1,0 +1,211 @@
+/**
+ * Warm workbooks (DESIGN "Persistent cache"): a caller's series window is
+ * answered from the persistent store where the store holds it settled, and
+ * only the rest is fetched — through the client's ordinary path, so the
+ * fetched parts are batched, chunked and isolated exactly as before. It sits
+ * beside the in-memory cache, in front of the batcher; the functions know
+ * nothing of it.
+ *
+ * What is stored and reused: daily series over windows with a start date.
+ * Not stored (fetched as before): other granularities, whose first and last
+ * periods the service sums only over the part inside the window, so a period
+ * depends on the window that asked for it; the free-cash-flow ratios, whose
+ * readings start at the first fiscal period end inside the window; windows
+ * without a start (the service decides what "everything" is).
+ *
+ * Offline: when the service cannot be reached (network, timeout, 5xx after the
+ * retries), a window the store holds (possibly with unsettled days fetched
+ * earlier) is answered from it, and the client reports "showing stored data
+ * from <date>" until the next refresh.
+ */
+import { addDays, utcDateOf } from "../core/calendar";
+import type { DataPoint, Granularity, SeriesResult } from "../core/domain";
+import { isFcfDerived } from "../core/metric-knowledge";
+import { NotCachedError, isMarketDataError } from "./errors";
+import type { SeriesStore } from "./series-store";
+import { planWindow, type DateRange, type StoredPoint } from "./store-plan";
+import type { CallOptions, StoreStatus } from "./types";
+
+export interface StoredSeriesWindow {
+  startDate?: string;
+  endDate?: string;
+  granularity?: Granularity;
+}
+
+export interface StoredSeriesOptions {
+  store: SeriesStore;
+  now: () => number;
+  /** The base address the answers come from (the settings, read as the client reads them). */
+  baseUrl: () => Promise<string>;
+  /** The client's ordinary way to a window: batched, chunked, isolated, cached in memory. */
+  fetchWindow: (symbol: string, metric: string, window: StoredSeriesWindow, opts: CallOptions) => Promise<SeriesResult>;
+  /** The newest days that may still change: with 3, today and the two days before it. */
+  unsettledDays: number;
+  /** Settled days fetched longer ago than this are asked again. */
+  revalidateAfterMs: number;
+  /** Unsettled days fetched less than this long ago are answered from the store. */
+  recentFreshMs: number;
+  log: (line: string) => void;
+}
+
+/** Errors that mean "the service cannot be reached", not "the service refused". */
+export function isUnreachable(error: unknown): boolean {
+  return isMarketDataError(error) && (error.kind === "network" || error.kind === "timeout" || error.kind === "server");
+}
+
+/** About what the service sends for one point: {"date":"2025-06-15","val":123.45}, */
+function pointBytes(points: readonly StoredPoint[]): number {
+  let bytes = 0;
+  for (const point of points) bytes += 29 + String(point.val).length;
+  return bytes;
+}
+
+/** Stored points as the domain's points. A null is kept only where the service answered null. */
+function asPoints(points: readonly StoredPoint[]): DataPoint[] {
+  return points as DataPoint[];
+}
+
+export class StoredSeries {
+  private staleBefore = 0;
+  private hits = 0;
+  private bytesSaved = 0;
+  private offlineSince: number | null = null;
+
+  constructor(private readonly o: StoredSeriesOptions) {}
+
+  /** Whether a window is answered through the store (see the module comment for what is not). */
+  handles(metric: string, window: StoredSeriesWindow): boolean {
+    return window.startDate !== undefined && (window.granularity ?? "DAY") === "DAY" && !isFcfDerived(metric);
+  }
+
+  async get(symbol: string, metric: string, window: StoredSeriesWindow, opts: CallOptions): Promise<SeriesResult> {
+    const start = window.startDate!;
+    const today = utcDateOf(this.o.now());
+    // As splitWindow reads an open end: today, or the start if that is later.
+    const end = window.endDate ?? (today > start ? today : start);
+    const id = { baseUrl: await this.o.baseUrl(), symbol, metric, granularity: "DAY" as const };
+    const data = await this.o.store.read(id);
+    const now = this.o.now();
+    const plan = planWindow(
+      data,
+      { start, end },
+      {
+        now,
+        revalidateAfterMs: this.o.revalidateAfterMs,
+        recentFreshMs: this.o.recentFreshMs,
+        staleBefore: this.staleBefore,
+      },
+    );
+    if (plan.fetch.length === 0) {
+      this.hits += 1;
+      this.bytesSaved += pointBytes(plan.stored);
+      return { kind: "points", points: asPoints(plan.stored) };
+    }
+
+    const fetchedAt = now;
+    let results: SeriesResult[];
+    try {
+      results = await Promise.all(
+        plan.fetch.map((range) => this.o.fetchWindow(symbol, metric, this.requestFor(range, window, end), opts)),
+      );
+    } catch (error) {
+      const fallback = plan.fallback;
+      if (fallback && error instanceof NotCachedError) {
+        // Value preview: what the store holds, rather than nothing.
+        return { kind: "points", points: asPoints(fallback.points) };
+      }
+      if (fallback && isUnreachable(error)) {
+        this.noteOffline(fallback.fetchedAt);
+        this.o.log(
+          `service unreachable: ${symbol} ${metric} ${start}…${end} answered from data stored ${new Date(fallback.fetchedAt).toISOString()}`,
+        );
+        return { kind: "points", points: asPoints(fallback.points) };
+      }
+      throw error;
+    }
+
+    const settledThrough = addDays(utcDateOf(fetchedAt), -this.o.unsettledDays);
+    const fetchedPoints: DataPoint[] = [];
+    plan.fetch.forEach((range, i) => {
+      const result = results[i]!;
+      // A message (no data there, or the pair unsupported) is not stored: it is asked again next time.
+      if (result.kind !== "points") return;
+      this.o.store.write(id, { ...range, fetchedAt, settledThrough, points: result.points });
+      fetchedPoints.push(...result.points);
+    });
+    if (plan.stored.length > 0) this.bytesSaved += pointBytes(plan.stored);
+    if (plan.stored.length === 0 && results.every((r) => r.kind === "message")) return results[0]!;
+    return { kind: "points", points: mergeByDate(asPoints(plan.stored), fetchedPoints) };
+  }
+
+  /** The request for a part to fetch; the window's open end stays open (nothing newer than the clock is cut off). */
+  private requestFor(range: DateRange, window: StoredSeriesWindow, end: string): StoredSeriesWindow {
+    const openEnd = window.endDate === undefined && range.end === end;
+    return {
+      startDate: range.start,
+      ...(openEnd ? {} : { endDate: range.end }),
+      ...(window.granularity ? { granularity: window.granularity } : {}),
+    };
+  }
+
+  /** Cells show data stored at `fetchedAt` because the service could not be reached. */
+  noteOffline(fetchedAt: number): void {
+    this.offlineSince = Math.min(this.offlineSince ?? Infinity, fetchedAt);
+  }
+
+  /** A refresh: unsettled days fetched before now are asked again; the offline notice goes. */
+  refresh(): void {
+    this.staleBefore = this.o.now();
+    this.offlineSince = null;
+  }
+
+  /** Reload everything, Clear stored data. */
+  async clear(): Promise<void> {
+    this.refresh();
+    await this.o.store.clear();
+  }
+
+  status(): StoreStatus {
+    return {
+      ...this.o.store.info(),
+      hits: this.hits,
+      bytesSaved: this.bytesSaved,
+      offlineSince: this.offlineSince === null ? null : utcDateOf(this.offlineSince),
+    };
+  }
+}
+
+/** Two date-ordered lists as one, a date present in both taken once (the later list wins). */
+function mergeByDate(a: readonly DataPoint[], b: readonly DataPoint[]): DataPoint[] {
+  if (a.length === 0) return [...b];
+  if (b.length === 0) return [...a];
+  const out: DataPoint[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (y === undefined || (x !== undefined && x.date < y.date)) {
+      out.push(x!);
+      i++;
+    } else if (x !== undefined && x.date === y.date) {
+      out.push(y);
+      i++;
+      j++;
+    } else {
+      out.push(y);
+      j++;
+    }
+  }
+  return out;
+}
+
+export const NO_STORE_STATUS: StoreStatus = {
+  backend: "off",
+  series: 0,
+  bytes: 0,
+  maxBytes: 0,
+  hits: 0,
+  bytesSaved: 0,
+  offlineSince: null,
+};

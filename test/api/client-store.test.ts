@@ -1,0 +1,394 @@
+/**
+ * Warm workbooks: the client over real HTTP against the sandbox, with the
+ * persistent store on fake-indexeddb. A "runtime" is a client instance over
+ * a store instance; two runtimes over the same IndexedDB factory are a
+ * workbook closed and opened again. The clock is the client's `now` option;
+ * the sandbox's own today is the latest day any test reaches, and every
+ * window carries explicit dates, so the sandbox answers the same whatever the
+ * client's clock says.
+ */
+import { IDBFactory } from "fake-indexeddb";
+import { createClient, type Client, type ClientOptions } from "../../src/api/client";
+import { NetworkError } from "../../src/api/errors";
+import { openSeriesStore, type SeriesStore, type SeriesStoreOptions } from "../../src/api/series-store";
+import type { SeriesRequest } from "../../src/api/types";
+import { addDays } from "../../src/core/calendar";
+import type { SeriesResult } from "../../src/core/domain";
+import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
+import { failing } from "./helpers/failing-idb";
+
+const DAY = 86_400_000;
+const MINUTE = 60_000;
+/** Noon UTC on the first day; the sandbox's data runs to the day after. */
+const D = "2025-06-15";
+const NOON = Date.parse(`${D}T12:00:00Z`);
+let sandbox: SandboxHandle;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, today: addDays(D, 1), insightFirstCallDelayMs: 0 });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+beforeEach(() => sandbox.reset());
+
+interface Runtime {
+  client: Client;
+  store: SeriesStore;
+  logs: string[];
+  /** Ends the session: every write persisted, the database closed. */
+  close(): Promise<void>;
+}
+
+const open: Runtime[] = [];
+afterEach(async () => {
+  for (const runtime of open.splice(0)) await runtime.close();
+});
+
+function runtime(
+  factory: IDBFactory | null,
+  nowMs: number,
+  options: Partial<ClientOptions> = {},
+  storeOptions: Partial<SeriesStoreOptions> = {},
+): Runtime {
+  const logs: string[] = [];
+  // The client's clock runs (its batch window is timed by it), starting at `nowMs`.
+  const started = Date.now();
+  const now = () => nowMs + (Date.now() - started);
+  const store = openSeriesStore({ indexedDB: factory, writeDelayMs: 1, ...storeOptions });
+  const client = createClient({
+    settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }),
+    store,
+    now,
+    retries: 1,
+    retryBaseMs: 1,
+    retryMaxMs: 5,
+    logger: (line) => logs.push(line),
+    ...options,
+  });
+  const r: Runtime = {
+    client,
+    store,
+    logs,
+    async close() {
+      await store.flush();
+      store.close();
+    },
+  };
+  open.push(r);
+  return r;
+}
+
+/** Series requests the sandbox received since the last reset, as [symbols, startDate, endDate]. */
+function seriesRequests(): [string, string | null, string | null][] {
+  return sandbox
+    .requestLog()
+    .filter((entry) => entry.path.startsWith("/data/api/"))
+    .map((entry) => {
+      const q = new URLSearchParams(entry.query);
+      return [q.get("symbols") ?? "", q.get("startDate"), q.get("endDate")];
+    });
+}
+
+/** The same window straight from the service: a client with no store. */
+async function cold(req: SeriesRequest): Promise<SeriesResult> {
+  const client = createClient({ settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }) });
+  return client.getSeries(req);
+}
+
+function points(result: SeriesResult) {
+  if (result.kind !== "points") throw new Error(`a message: ${result.message}`);
+  return result.points;
+}
+
+const SYMBOLS = ["eth", "btc", "sol"];
+const METRICS = ["PRICE", "FEES"];
+/** A comps sheet: MD.LATEST's 30-day windows to today, and a year of daily history settled long ago. */
+function workbook(today: string): SeriesRequest[] {
+  return SYMBOLS.flatMap((symbol) =>
+    METRICS.flatMap((metric) => [
+      { symbol, metric, startDate: addDays(today, -30), endDate: today },
+      { symbol, metric, startDate: "2024-01-01", endDate: "2024-12-31" },
+    ]),
+  );
+}
+
+async function calculate(client: Client, requests: SeriesRequest[]): Promise<SeriesResult[]> {
+  return Promise.all(requests.map((req) => client.getSeries(req)));
+}
+
+describe("warm workbooks: a second runtime over the same store", () => {
+  it("sends no series request for settled data, and none at all within the unsettled days' freshness", async () => {
+    const factory = new IDBFactory();
+    const first = runtime(factory, NOON);
+    const answers = await calculate(first.client, workbook(D));
+    expect(seriesRequests().length).toBeGreaterThan(0);
+    await first.close();
+
+    sandbox.reset();
+    const soon = runtime(factory, NOON + MINUTE);
+    expect(await calculate(soon.client, workbook(D))).toEqual(answers);
+    expect(seriesRequests()).toEqual([]);
+    expect(soon.client.storage()).toMatchObject({ backend: "indexeddb", hits: workbook(D).length });
+    expect(soon.client.storage().bytesSaved).toBeGreaterThan(0);
+    await soon.close();
+
+    // Later the same day: only the three unsettled days, in one batched request for every pair.
+    sandbox.reset();
+    const later = runtime(factory, NOON + 3 * 3_600_000);
+    expect(await calculate(later.client, workbook(D))).toEqual(answers);
+    expect(seriesRequests()).toEqual([["eth,btc,sol", addDays(D, -2), D]]);
+  });
+
+  it("a simulated next day fetches only the new days (and the ones still unsettled)", async () => {
+    const factory = new IDBFactory();
+    const first = runtime(factory, NOON);
+    await calculate(first.client, workbook(D));
+    await first.close();
+
+    sandbox.reset();
+    const next = addDays(D, 1);
+    const second = runtime(factory, NOON + DAY);
+    const answers = await calculate(second.client, workbook(next));
+    // Settled as of yesterday: everything up to D − 3. Fetched: D − 2 … the new day.
+    expect(seriesRequests()).toEqual([["eth,btc,sol", addDays(D, -2), next]]);
+    const points = sandbox.requestLog().reduce((sum, entry) => sum + entry.points, 0);
+    expect(points).toBe(SYMBOLS.length * METRICS.length * 4);
+    // The answers are the service's own.
+    const reference = await Promise.all(workbook(next).map(cold));
+    expect(answers).toEqual(reference);
+  });
+
+  it("a window reaching further back than the store fetches only the missing head", async () => {
+    const factory = new IDBFactory();
+    const first = runtime(factory, NOON);
+    await first.client.getSeries({ symbol: "eth", metric: "PRICE", startDate: "2024-06-01", endDate: "2024-12-31" });
+    await first.close();
+    sandbox.reset();
+    const second = runtime(factory, NOON + MINUTE);
+    const req = { symbol: "eth", metric: "PRICE", startDate: "2024-01-01", endDate: "2024-12-31" };
+    expect(await second.client.getSeries(req)).toEqual(await cold(req));
+    expect(seriesRequests().slice(0, 1)).toEqual([["eth", "2024-01-01", "2024-05-31"]]);
+  });
+
+  it("settled data older than the revalidation age is fetched again", async () => {
+    const factory = new IDBFactory();
+    const first = runtime(factory, NOON);
+    await first.client.getSeries({ symbol: "eth", metric: "PRICE", startDate: "2024-01-01", endDate: "2024-12-31" });
+    await first.close();
+    sandbox.reset();
+    const second = runtime(factory, NOON + 31 * DAY);
+    await second.client.getSeries({ symbol: "eth", metric: "PRICE", startDate: "2024-01-01", endDate: "2024-12-31" });
+    expect(seriesRequests()).toEqual([["eth", "2024-01-01", "2024-12-31"]]);
+  });
+
+  it("a refresh (clear) asks again for the unsettled days, not the settled ones", async () => {
+    const r = runtime(new IDBFactory(), NOON);
+    await calculate(r.client, workbook(D));
+    sandbox.reset();
+    r.client.clear();
+    await calculate(r.client, workbook(D));
+    expect(seriesRequests()).toEqual([["eth,btc,sol", addDays(D, -2), D]]);
+  });
+
+  it("weekly series, the free-cash-flow ratios and windows without a start are fetched as before", async () => {
+    const factory = new IDBFactory();
+    const requests: SeriesRequest[] = [
+      { symbol: "eth", metric: "PRICE", startDate: "2024-01-01", endDate: "2024-12-31", granularity: "WEEK" },
+      { symbol: "eq-aapl", metric: "FCF_YIELD", startDate: "2024-01-01", endDate: "2024-12-31" },
+      { symbol: "sol", metric: "PRICE", endDate: "2024-12-31" },
+    ];
+    const first = runtime(factory, NOON);
+    await calculate(first.client, requests);
+    await first.close();
+    sandbox.reset();
+    const second = runtime(factory, NOON + MINUTE);
+    await calculate(second.client, requests);
+    expect(seriesRequests().length).toBeGreaterThanOrEqual(3);
+    expect(second.client.storage().hits).toBe(0);
+  });
+});
+
+describe("Reload everything: a revised history", () => {
+  it("is kept from the store on reopen, and picked up once the stored data is dropped", async () => {
+    const factory = new IDBFactory();
+    const req = { symbol: "eth", metric: "PRICE", startDate: "2024-01-01", endDate: "2024-03-31" };
+    const first = runtime(factory, NOON);
+    const original = points(await first.client.getSeries(req));
+    await first.close();
+
+    sandbox.setRevision(1); // a methodology change doubles every value, history included
+    const second = runtime(factory, NOON + MINUTE);
+    expect(points(await second.client.getSeries(req))).toEqual(original);
+    second.client.clear(); // an ordinary refresh keeps settled days
+    expect(points(await second.client.getSeries(req))).toEqual(original);
+
+    await second.client.clearStored(); // Reload everything
+    const revised = points(await second.client.getSeries(req));
+    expect(revised.map((p) => p.val)).toEqual(original.map((p) => p.val * 2));
+    await second.close();
+
+    // The revision is what the next session finds.
+    const third = runtime(factory, NOON + 2 * MINUTE);
+    expect(points(await third.client.getSeries(req))).toEqual(revised);
+  });
+});
+
+describe("a full or failing store never fails a cell", () => {
+  const reqs = () => workbook(D);
+
+  it.each<[string, () => { factory: IDBFactory | null; store?: Partial<SeriesStoreOptions> }]>([
+    ["no IndexedDB at all", () => ({ factory: null })],
+    ["a store too small for one series", () => ({ factory: new IDBFactory(), store: { maxBytes: 100 } })],
+    [
+      "a store at the browser's quota on every write",
+      () => ({ factory: failing(new IDBFactory(), { writes: "quota" }) }),
+    ],
+    ["a store whose writes fail", () => ({ factory: failing(new IDBFactory(), { writes: "error" }) })],
+    ["a store whose reads fail", () => ({ factory: failing(new IDBFactory(), { reads: true }) })],
+    ["a store that refuses to open", () => ({ factory: failing(new IDBFactory(), { open: "throw" }) })],
+    [
+      "a store that never opens",
+      () => ({ factory: failing(new IDBFactory(), { open: "hang" }), store: { openWaitMs: 20 } }),
+    ],
+  ])("%s", async (_name, make) => {
+    const { factory, store } = make();
+    const reference = await Promise.all(reqs().map(cold));
+    sandbox.reset();
+    const r = runtime(factory, NOON, {}, store);
+    expect(await calculate(r.client, reqs())).toEqual(reference);
+    // Recalculated in the same session: still right, whatever the store kept.
+    expect(await calculate(r.client, reqs())).toEqual(reference);
+    await r.close();
+    const again = runtime(factory, NOON + MINUTE, {}, store);
+    expect(await calculate(again.client, reqs())).toEqual(reference);
+  });
+});
+
+describe("offline: the service cannot be reached", () => {
+  it("cells whose data is in the store still calculate, and the client says from when", async () => {
+    const factory = new IDBFactory();
+    const first = runtime(factory, NOON);
+    const answers = await calculate(first.client, workbook(D));
+    const assets = await first.client.getAssets();
+    await first.close();
+
+    sandbox.setFaults({ dropRate: 1 });
+    const next = runtime(factory, NOON + DAY);
+    expect(next.client.storage().offlineSince).toBeNull();
+    // The next day's windows: the new day was never fetched, the rest is shown as stored.
+    const shown = await calculate(next.client, workbook(addDays(D, 1)));
+    workbook(addDays(D, 1)).forEach((req, i) => {
+      const stored = points(answers[i]!).filter((p) => p.date >= req.startDate!);
+      expect(points(shown[i]!)).toEqual(stored);
+    });
+    expect(next.client.storage().offlineSince).toBe(D);
+    expect(next.logs.join("\n")).toMatch(/service unreachable: .* answered from data stored/);
+    // Catalogs too, past their hour.
+    expect(await next.client.getAssets()).toEqual(assets);
+
+    // A window the store never held fails as before.
+    await expect(
+      next.client.getSeries({ symbol: "eth", metric: "PRICE", startDate: "2020-01-01", endDate: "2020-02-01" }),
+    ).rejects.toBeInstanceOf(NetworkError);
+
+    // A refresh once the service is back: current data, the notice gone.
+    sandbox.setFaults({ dropRate: 0 });
+    next.client.clear();
+    expect(next.client.storage().offlineSince).toBeNull();
+    expect(await calculate(next.client, workbook(addDays(D, 1)))).toEqual(
+      await Promise.all(workbook(addDays(D, 1)).map(cold)),
+    );
+    expect(next.client.storage().offlineSince).toBeNull();
+  });
+});
+
+describe("catalogs and insight feeds keep their one-hour freshness across runtimes", () => {
+  it("are answered from the store within the hour and fetched again after it", async () => {
+    const factory = new IDBFactory();
+    const first = runtime(factory, NOON);
+    const assets = await first.client.getAssets();
+    const feed = await first.client.getInsights("streaks");
+    await first.close();
+
+    sandbox.reset();
+    const soon = runtime(factory, NOON + 30 * MINUTE);
+    expect(await soon.client.getAssets()).toEqual(assets);
+    expect(await soon.client.getInsights("streaks")).toEqual(feed);
+    expect(sandbox.requestLog()).toEqual([]);
+    await soon.close();
+
+    const late = runtime(factory, NOON + 61 * MINUTE);
+    await late.client.getAssets();
+    expect(sandbox.requestLog().map((e) => e.path)).toEqual(["/asset/symbols/"]);
+  });
+
+  it("a refresh fetches them again even within the hour", async () => {
+    const r = runtime(new IDBFactory(), NOON);
+    await r.client.getAssets();
+    r.client.clear();
+    sandbox.reset();
+    await r.client.getAssets();
+    expect(sandbox.requestLog()).toHaveLength(1);
+  });
+});
+
+describe("value preview answers from the store", () => {
+  it("a stored window is previewed without a request, even one whose unsettled days are stale", async () => {
+    const factory = new IDBFactory();
+    const first = runtime(factory, NOON);
+    const answers = await calculate(first.client, workbook(D));
+    const assets = await first.client.getAssets();
+    await first.close();
+
+    sandbox.reset();
+    const next = runtime(factory, NOON + 3 * 3_600_000);
+    const previews = await Promise.all(workbook(D).map((req) => next.client.getSeries(req, { cacheOnly: true })));
+    expect(previews).toEqual(answers);
+    expect(await next.client.getAssets({ cacheOnly: true })).toEqual(assets);
+    expect(sandbox.requestLog()).toEqual([]);
+    await expect(
+      next.client.getSeries(
+        { symbol: "eth", metric: "PRICE", startDate: "2020-01-01", endDate: "2020-02-01" },
+        { cacheOnly: true },
+      ),
+    ).rejects.toMatchObject({ kind: "not-cached" });
+  });
+});
+
+describe("what the store holds", () => {
+  it("never the API key, whatever was fetched", async () => {
+    const factory = new IDBFactory();
+    const r = runtime(factory, NOON);
+    await calculate(r.client, workbook(D));
+    await r.client.getAssets();
+    await r.client.getInsights("streaks");
+    await r.close();
+    const text = await dumpAll(factory);
+    expect(text.length).toBeGreaterThan(10_000);
+    expect(text).toContain(sandbox.url);
+    expect(text).not.toContain(DEMO_API_KEY);
+    expect(text.toLowerCase()).not.toContain("apikey");
+  });
+});
+
+async function dumpAll(factory: IDBFactory): Promise<string> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const request = factory.open("market-data-store");
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const names = Array.from(db.objectStoreNames);
+  const tx = db.transaction(names, "readonly");
+  const all = await Promise.all(
+    names.map(
+      (name) =>
+        new Promise<unknown[]>((resolve) => {
+          const request = tx.objectStore(name).getAll();
+          request.onsuccess = () => resolve(request.result as unknown[]);
+        }),
+    ),
+  );
+  db.close();
+  return JSON.stringify(all);
+}
