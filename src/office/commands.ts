@@ -12,8 +12,9 @@ import { RefreshController } from "../refresh/refresh-controller";
 import { sharedRuntime } from "./runtime-registry";
 import { createExcelWorkbook, excelWorkbookAvailable } from "./workbook";
 
-/** The ribbon button's <FunctionName> in manifest.xml. */
+/** The ribbon buttons' <FunctionName>s in manifest.xml. */
 export const REFRESH_ALL_COMMAND = "refreshAllMdFormulas";
+export const RELOAD_ALL_COMMAND = "reloadAllMdFormulas";
 
 let controller: RefreshController | null = null;
 let actions: PaneRefreshActions | null = null;
@@ -25,6 +26,7 @@ export function getRefreshController(): RefreshController {
     controller = new RefreshController({
       workbook: excelWorkbookAvailable() ? createExcelWorkbook() : null,
       clearCache: () => runtime.client.clear(),
+      clearStored: () => runtime.client.clearStored(),
       readKey: () => runtime.settings.read(),
     });
   }
@@ -48,6 +50,12 @@ export function onRefreshAllCommand(event: Office.AddinCommands.Event): void {
   event.completed();
 }
 
+/** "Reload everything": as Refresh all, with the data stored on this computer dropped first. */
+export function onReloadAllCommand(event: Office.AddinCommands.Event): void {
+  void getRefreshController().reloadAll("ribbon");
+  event.completed();
+}
+
 type OfficeActions = { actions?: { associate(id: string, action: (event: Office.AddinCommands.Event) => void): void } };
 
 /** Associates the ribbon commands; false where there is no ribbon (a plain browser). */
@@ -56,6 +64,7 @@ export function registerCommands(
 ): boolean {
   if (typeof office?.actions?.associate !== "function") return false;
   office.actions.associate(REFRESH_ALL_COMMAND, onRefreshAllCommand);
+  office.actions.associate(RELOAD_ALL_COMMAND, onReloadAllCommand);
   return true;
 }
 

@@ -26,6 +26,8 @@ export interface PaneRefreshResult {
 
 export interface PaneRefreshActions {
   refreshAll(): Promise<PaneRefreshResult>;
+  /** Refresh all with the stored data dropped first ("Reload everything"). */
+  reloadAll(): Promise<PaneRefreshResult>;
   getRefreshOnOpen(): Promise<boolean>;
   setRefreshOnOpen(enabled: boolean): Promise<void>;
   freezeToValues(scope: FreezeScope): Promise<PaneRefreshResult>;
@@ -69,12 +71,17 @@ export function createPaneRefreshActions(
 ): PaneRefreshActions {
   /** The controller reports failures in its state rather than throwing; the pane shows them as errors. */
   const failure = () => new Error(controller.getState().error ?? NO_WORKBOOK);
+  const result = (report: RefreshReport | null): PaneRefreshResult => {
+    if (report) return paneRefreshResult(report);
+    if (controller.getState().error === SIGN_IN_TO_REFRESH) return { cells: 0, ms: 0, note: SIGN_IN_TO_REFRESH };
+    throw failure();
+  };
   return {
     async refreshAll() {
-      const report = await controller.refreshAll("pane");
-      if (report) return paneRefreshResult(report);
-      if (controller.getState().error === SIGN_IN_TO_REFRESH) return { cells: 0, ms: 0, note: SIGN_IN_TO_REFRESH };
-      throw failure();
+      return result(await controller.refreshAll("pane"));
+    },
+    async reloadAll() {
+      return result(await controller.reloadAll("pane"));
     },
     getRefreshOnOpen: async () => controller.getRefreshOnOpen(),
     async setRefreshOnOpen(enabled) {

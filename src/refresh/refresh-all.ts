@@ -64,6 +64,8 @@ export interface RefreshProgress {
 export interface RefreshOptions {
   /** Drops the shared client's cached answers. */
   clearCache(): void;
+  /** "Reload everything": drops the data stored on this computer too, before the cache. */
+  clearStored?(): Promise<void>;
   clock?: Clock;
   /** How long to wait for results before reporting cells as still calculating. Insight feeds can take a minute on first call. */
   settleTimeoutMs?: number;
@@ -98,6 +100,7 @@ export async function refreshAll(workbook: WorkbookAdapter, options: RefreshOpti
   };
   const progress = (phase: RefreshPhase, done: number, total: number) => options.onProgress?.({ phase, done, total });
 
+  if (options.clearStored) await options.clearStored();
   options.clearCache();
 
   progress("scanning", 0, 0);

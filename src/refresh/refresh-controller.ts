@@ -43,9 +43,11 @@ export interface RefreshControllerDeps {
   /** Null outside Excel. */
   workbook: WorkbookAdapter | null;
   clearCache(): void;
+  /** Drops the persistent store too ("Reload everything"). */
+  clearStored?(): Promise<void>;
   readKey(): Promise<KeySource>;
   clock?: Clock;
-  refreshOptions?: Omit<RefreshOptions, "clearCache" | "clock" | "onProgress">;
+  refreshOptions?: Omit<RefreshOptions, "clearCache" | "clearStored" | "clock" | "onProgress">;
 }
 
 export const SIGN_IN_TO_REFRESH =
@@ -59,6 +61,7 @@ export class RefreshController {
   private readonly listeners = new Set<Listener>();
   private queue: Promise<unknown> = Promise.resolve();
   private refreshing: Promise<RefreshReport | null> | null = null;
+  private reloading: Promise<RefreshReport | null> | null = null;
 
   constructor(private readonly deps: RefreshControllerDeps) {
     this.state = {
@@ -99,6 +102,24 @@ export class RefreshController {
    */
   refreshAll(trigger: RefreshTrigger = "pane"): Promise<RefreshReport | null> {
     if (this.refreshing) return this.refreshing;
+    return this.runRefresh(trigger, false);
+  }
+
+  /**
+   * "Reload everything": a refresh with the stored data dropped first, so
+   * every value is fetched again (the service revised history). Asked for
+   * while a refresh runs, it follows that refresh rather than joining it.
+   */
+  reloadAll(trigger: RefreshTrigger = "pane"): Promise<RefreshReport | null> {
+    if (this.reloading) return this.reloading;
+    const run = (this.refreshing ?? Promise.resolve(null)).then(() => this.runRefresh(trigger, true));
+    this.reloading = run.finally(() => {
+      this.reloading = null;
+    });
+    return this.reloading;
+  }
+
+  private runRefresh(trigger: RefreshTrigger, dropStored: boolean): Promise<RefreshReport | null> {
     const run = this.exclusive("refresh", async (workbook) => {
       const status = await this.checkKey();
       if (status === "none") {
@@ -108,6 +129,7 @@ export class RefreshController {
       const report = await refreshAll(workbook, {
         ...this.deps.refreshOptions,
         clearCache: this.deps.clearCache,
+        ...(dropStored && this.deps.clearStored ? { clearStored: this.deps.clearStored } : {}),
         clock: this.deps.clock,
         onProgress: (progress) => this.update({ progress }),
       });

@@ -17,6 +17,7 @@ import { readOfficeTheme, useThemeMode } from "./office-theme";
 import { ServicesProvider, useServices, type PaneServices } from "./pane-services";
 import { PickerView } from "./picker-view";
 import { SettingsView } from "./settings-view";
+import { StoredDataNotice } from "./stored-data-notice";
 import { workbookForHost } from "./workbook-actions";
 
 export interface PaneContext {
@@ -91,6 +92,7 @@ function Pane({ initialView }: { initialView: ViewId }) {
             Market Data
           </Title3>
           <HostLine className={styles.host} />
+          <StoredDataNotice />
         </header>
         <TabList className={styles.tabs} selectedValue={view} onTabSelect={(_, data) => setView(data.value as ViewId)} aria-label="Market Data views">
           {VIEWS.map((v) => (

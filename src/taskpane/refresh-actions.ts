@@ -32,6 +32,8 @@ export interface RefreshStatus {
 export interface RefreshActions {
   /** Clears the client's cache and recalculates every MD. cell on every sheet. */
   refreshAll(): Promise<RefreshResult>;
+  /** "Reload everything": refreshAll with the data stored on this computer dropped first. */
+  reloadAll?(): Promise<RefreshResult>;
   /** Per workbook (document settings): whether opening the workbook refreshes it. */
   getRefreshOnOpen(): Promise<boolean>;
   setRefreshOnOpen(enabled: boolean): Promise<void>;

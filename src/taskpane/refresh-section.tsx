@@ -18,7 +18,7 @@ const useStyles = makeStyles({
 
 type Outcome = { intent: "success" | "warning" | "error"; text: string; failures?: RefreshResult["failures"] };
 
-export function summariseRefresh(verb: "Refreshed" | "Froze", result: RefreshResult): Outcome {
+export function summariseRefresh(verb: "Refreshed" | "Reloaded" | "Froze", result: RefreshResult): Outcome {
   if (result.note) return { intent: "warning", text: result.note };
   const failed = result.failures?.length ?? 0;
   const cells = `${result.cells.toLocaleString("en-US")} cell${result.cells === 1 ? "" : "s"}`;
@@ -85,6 +85,15 @@ export function RefreshSection() {
         <Button disabled={busy !== null} onClick={() => void run("Refreshing…", async () => summariseRefresh("Refreshed", await actions.refreshAll()))}>
           Refresh all MD formulas
         </Button>
+        {actions.reloadAll && (
+          <Button
+            disabled={busy !== null}
+            title="Drops the market data stored on this computer and fetches everything again: for when the service has revised past data."
+            onClick={() => void run("Reloading…", async () => summariseRefresh("Reloaded", await actions.reloadAll!()))}
+          >
+            Reload everything
+          </Button>
+        )}
         <Button disabled={busy !== null} onClick={() => void run("Freezing…", async () => summariseRefresh("Froze", await actions.freezeToValues("selection")))}>
           Freeze selection to values
         </Button>

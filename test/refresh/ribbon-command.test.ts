@@ -29,7 +29,7 @@ describe("ribbon command: Refresh all", () => {
       OfficeApp.Outlook,
     );
     expect(registerCommands(office as Parameters<typeof registerCommands>[0])).toBe(true);
-    expect(associated).toEqual([REFRESH_ALL_COMMAND]);
+    expect(associated).toContain(REFRESH_ALL_COMMAND);
   });
 
   it("is skipped where there is no ribbon", () => {
