@@ -13,7 +13,10 @@
  *     off (one symbol and one metric per request, same concurrency);
  * (c) shaping 50 symbols × 5 metrics × 1,000 points into MD.SERIES's
  *     date-union table (src/core/series-table), and the client's merge of a
- *     split window.
+ *     split window;
+ * (d) "reopen": the lookups and a year of daily history calculated cold,
+ *     then by new runtimes over the same persistent store the same day and
+ *     the next day (bench/reopen.ts).
  */
 import { writeFileSync } from "node:fs";
 import { createClient, type Client, type ClientOptions } from "../src/api/client";
@@ -23,6 +26,7 @@ import type { SeriesRequest } from "../src/api/types";
 import { parseOptions } from "../src/core/options";
 import { SERIES_OPTIONS, seriesHeader, shapeSeriesTable, type SeriesColumn } from "../src/core/series-table";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../sandbox/server";
+import { NEXT_DAY_SHARE_LIMIT, reopenSummary, reopenTable, runReopen, share } from "./reopen";
 
 interface Args {
   json?: string;
@@ -251,6 +255,7 @@ async function main(): Promise<void> {
     const serverUnbatched = sandbox.stats().requests;
     sandbox.setLatency(0);
     const shaping = await runShaping(sandbox, symbols, today);
+    const reopen = await runReopen(symbols, lookups, args.latencyMs);
 
     const mismatches = batched.values.filter((v, i) => v !== unbatched.values[i] || v !== trickled.values[i]).length;
     const errors = batched.values.filter((v) => typeof v === "string" && v.startsWith("error")).length;
@@ -270,6 +275,18 @@ async function main(): Promise<void> {
       { name: `1,000 lookups filled at ${args.latencyMs} ms latency, ms`, limit: 2000, value: round(batched.wallMs) },
       { name: "shaping 50 × 5 × 1,000 into a table, median ms", limit: 50, value: round(shaping.shapeMedianMs) },
       { name: "lookups answered identically batched and unbatched", limit: 0, value: mismatches },
+      { name: "reopened the same day: requests", limit: 0, value: reopen.workbook.sameDay.requests },
+      {
+        name: `next day, a year of daily data: series windows other than the new days (${reopen.newDaysWindow})`,
+        limit: 0,
+        value: reopen.history.nextDay.windows.filter((w) => w !== reopen.newDaysWindow).length,
+      },
+      {
+        name: "next day, a year of daily data: % of the cold bytes",
+        limit: NEXT_DAY_SHARE_LIMIT * 100,
+        value: round(share(reopen.history.nextDay, reopen.history.cold) * 100),
+      },
+      { name: "next day: answers that differ from a client without a store", limit: 0, value: reopen.mismatches },
     ].map((b) => ({ ...b, ok: b.value <= b.limit }));
 
     const report = {
@@ -288,11 +305,15 @@ async function main(): Promise<void> {
         source: "src/core/series-table.ts shapeSeriesTable",
         ...roundAll(shaping),
       },
+      reopen,
       budgets,
       ok: budgets.every((b) => b.ok),
     };
 
     printTable(report, batched, trickled, unbatched, shaping);
+    console.log(
+      `### Reopen: the benchmark workbook over the persistent store (cold, same day, next day)\n\n${reopenTable(reopen)}\n\n${reopenSummary(reopen)}\n`,
+    );
     if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
     if (args.check && !report.ok) {
       console.error(

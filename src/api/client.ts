@@ -286,6 +286,7 @@ class BatchingClient implements Client {
           unsettledDays: this.o.unsettledDays,
           revalidateAfterMs: this.o.revalidateAfterMs,
           recentFreshMs: this.o.cacheTtlMs,
+          messageFreshMs: this.o.catalogTtlMs,
           log: this.log,
         })
       : null;

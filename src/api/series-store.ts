@@ -39,8 +39,13 @@ export const STORE_DEFAULTS = {
   maxBytes: 200 * 1024 * 1024,
   /** The session's working set kept in memory (all of the store when IndexedDB is unavailable). */
   memoryMaxBytes: 32 * 1024 * 1024,
-  /** How long reads wait for IndexedDB to open, once per session; then memory only until it has. */
-  openWaitMs: 250,
+  /**
+   * How long reads wait for IndexedDB to open, once per session; then memory
+   * only until it has. Opening takes milliseconds on a healthy machine; on a
+   * loaded one it can take hundreds, and giving up means fetching the whole
+   * workbook again, so the wait is generous, but bounded.
+   */
+  openWaitMs: 1000,
   /** How long one read waits for IndexedDB before counting as a miss. */
   readWaitMs: 1000,
   /** Writes are gathered for this long into one transaction. */

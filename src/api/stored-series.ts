@@ -22,7 +22,7 @@ import { addDays, utcDateOf } from "../core/calendar";
 import type { DataPoint, Granularity, SeriesResult } from "../core/domain";
 import { isFcfDerived } from "../core/metric-knowledge";
 import { NotCachedError, isMarketDataError } from "./errors";
-import type { SeriesStore } from "./series-store";
+import { seriesKey, type SeriesStore } from "./series-store";
 import { planWindow, type DateRange, type StoredPoint } from "./store-plan";
 import type { CallOptions, StoreStatus } from "./types";
 
@@ -45,6 +45,12 @@ export interface StoredSeriesOptions {
   revalidateAfterMs: number;
   /** Unsettled days fetched less than this long ago are answered from the store. */
   recentFreshMs: number;
+  /**
+   * A window the service answered with a message (the pair unsupported, no
+   * data there) is answered with it again for this long: catalog knowledge,
+   * with the catalogs' freshness.
+   */
+  messageFreshMs: number;
   log: (line: string) => void;
 }
 
@@ -84,7 +90,9 @@ export class StoredSeries {
     // As splitWindow reads an open end: today, or the start if that is later.
     const end = window.endDate ?? (today > start ? today : start);
     const id = { baseUrl: await this.o.baseUrl(), symbol, metric, granularity: "DAY" as const };
-    const data = await this.o.store.read(id);
+    const messageKey = `message ${seriesKey(id)} ${start}…${end}`;
+    const [data, said] = await Promise.all([this.o.store.read(id), this.o.store.readAnswer(messageKey)]);
+    const message = said && typeof (said.value as { message?: unknown }).message === "string" ? said : undefined;
     const now = this.o.now();
     const plan = planWindow(
       data,
@@ -101,6 +109,17 @@ export class StoredSeries {
       this.bytesSaved += pointBytes(plan.stored);
       return { kind: "points", points: asPoints(plan.stored) };
     }
+    const messageAge = message ? now - message.fetchedAt : Infinity;
+    if (
+      message &&
+      plan.stored.length === 0 &&
+      messageAge >= 0 &&
+      messageAge < this.o.messageFreshMs &&
+      message.fetchedAt >= this.staleBefore
+    ) {
+      this.hits += 1;
+      return { kind: "message", message: (message.value as { message: string }).message };
+    }
 
     const fetchedAt = now;
     let results: SeriesResult[];
@@ -110,9 +129,10 @@ export class StoredSeries {
       );
     } catch (error) {
       const fallback = plan.fallback;
-      if (fallback && error instanceof NotCachedError) {
+      if (error instanceof NotCachedError) {
         // Value preview: what the store holds, rather than nothing.
-        return { kind: "points", points: asPoints(fallback.points) };
+        if (fallback) return { kind: "points", points: asPoints(fallback.points) };
+        if (message) return { kind: "message", message: (message.value as { message: string }).message };
       }
       if (fallback && isUnreachable(error)) {
         this.noteOffline(fallback.fetchedAt);
@@ -120,6 +140,10 @@ export class StoredSeries {
           `service unreachable: ${symbol} ${metric} ${start}…${end} answered from data stored ${new Date(fallback.fetchedAt).toISOString()}`,
         );
         return { kind: "points", points: asPoints(fallback.points) };
+      }
+      if (message && isUnreachable(error)) {
+        this.noteOffline(message.fetchedAt);
+        return { kind: "message", message: (message.value as { message: string }).message };
       }
       throw error;
     }
@@ -134,7 +158,12 @@ export class StoredSeries {
       fetchedPoints.push(...result.points);
     });
     if (plan.stored.length > 0) this.bytesSaved += pointBytes(plan.stored);
-    if (plan.stored.length === 0 && results.every((r) => r.kind === "message")) return results[0]!;
+    const first = results[0]!;
+    if (plan.stored.length === 0 && results.every((r) => r.kind === "message")) {
+      if (first.kind === "message" && results.length === 1)
+        this.o.store.writeAnswer(messageKey, { message: first.message }, fetchedAt, 64 + first.message.length * 2);
+      return first;
+    }
     return { kind: "points", points: mergeByDate(asPoints(plan.stored), fetchedPoints) };
   }
 

@@ -209,6 +209,27 @@ describe("warm workbooks: a second runtime over the same store", () => {
   });
 });
 
+describe("a pair the service answers with a message", () => {
+  it("is answered with it again within the hour, like the catalogs it belongs with, then asked again", async () => {
+    const factory = new IDBFactory();
+    const req = { symbol: "defi", metric: "PRICE", startDate: "2025-05-01", endDate: "2025-05-31" };
+    const first = runtime(factory, NOON);
+    const said = await first.client.getSeries(req);
+    expect(said).toMatchObject({ kind: "message", message: expect.stringMatching(/not available/) });
+    await first.close();
+
+    sandbox.reset();
+    const soon = runtime(factory, NOON + 30 * MINUTE);
+    expect(await soon.client.getSeries(req)).toEqual(said);
+    expect(seriesRequests()).toEqual([]);
+    await soon.close();
+
+    const late = runtime(factory, NOON + 61 * MINUTE);
+    expect(await late.client.getSeries(req)).toEqual(said);
+    expect(seriesRequests()).toEqual([["defi", "2025-05-01", "2025-05-31"]]);
+  });
+});
+
 describe("Reload everything: a revised history", () => {
   it("is kept from the store on reopen, and picked up once the stored data is dropped", async () => {
     const factory = new IDBFactory();

@@ -1,0 +1,215 @@
+/**
+ * The "reopen" run (DESIGN "Budgets": a workbook reopened sends zero requests
+ * for settled days already fetched; the next day, only the new days, bytes
+ * under 2% of a cold refresh of a year of daily data).
+ *
+ * The benchmark workbook: the 1,000 MD.LATEST-style lookups of bench/run.ts
+ * (30-day windows to today and to the last quarter end) and a year of daily
+ * history, MD.SERIES-style, for 50 symbols × 5 metrics. Each step is a new
+ * runtime — a new client over a new store instance on the same IndexedDB
+ * (fake-indexeddb: IndexedDB's code path, not a browser's speed) — as when
+ * Excel opens the workbook again:
+ *
+ *   cold          an empty store
+ *   same day      reopened a minute later (unsettled days still fresh: 5 min)
+ *   later today   reopened three hours later (the unsettled days are asked again)
+ *   next day      reopened the next day, windows moved on by a day
+ *
+ * The history alone is run the same way for the DESIGN budget's "year of
+ * daily data". The client's clock is its `now` option; the sandbox's data
+ * runs to the next day and every window has explicit dates, so the service
+ * answers the same whatever day the client believes it is.
+ */
+import { IDBFactory } from "fake-indexeddb";
+import { createClient } from "../src/api/client";
+import { openSeriesStore } from "../src/api/series-store";
+import type { SeriesRequest } from "../src/api/types";
+import { addDays } from "../src/core/calendar";
+import type { SeriesResult } from "../src/core/domain";
+import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../sandbox/server";
+
+const DAY_MS = 86_400_000;
+export const HISTORY_METRICS = ["PRICE", "MC", "FEES", "DAU", "TXNS"];
+export const HISTORY_SYMBOLS = 50;
+export const HISTORY_DAYS = 365;
+/** The DESIGN budget: the next day's bytes for a year of daily data, as a share of a cold refresh. */
+export const NEXT_DAY_SHARE_LIMIT = 0.02;
+
+export interface ReopenStep {
+  name: string;
+  requests: number;
+  kb: number;
+  wallMs: number;
+  /** Series calls answered wholly from the store. */
+  storeHits: number;
+  /** Distinct series windows asked for, "start…end". */
+  windows: string[];
+  failures: number;
+}
+
+export interface ReopenRun {
+  date: string;
+  latencyMs: number;
+  calls: number;
+  workbook: { cold: ReopenStep; sameDay: ReopenStep; laterToday: ReopenStep; nextDay: ReopenStep };
+  history: { cold: ReopenStep; nextDay: ReopenStep };
+  /** What the next day must fetch: the days still unsettled the day before, and the new day. */
+  newDaysWindow: string;
+  /** Next-day answers that differ from a client without a store (must be 0). */
+  mismatches: number;
+  store: { series: number; mb: number };
+}
+
+/** A year of daily history ending `today` for each symbol × metric. */
+export function history(tokens: string[], today: string): SeriesRequest[] {
+  const startDate = addDays(today, -(HISTORY_DAYS - 1));
+  return tokens.flatMap((symbol) => HISTORY_METRICS.map((metric) => ({ symbol, metric, startDate, endDate: today })));
+}
+
+async function step(
+  name: string,
+  sandbox: SandboxHandle,
+  factory: IDBFactory,
+  startMs: number,
+  requests: SeriesRequest[],
+): Promise<{ step: ReopenStep; results: PromiseSettledResult<SeriesResult>[]; series: number; bytes: number }> {
+  sandbox.reset();
+  const store = openSeriesStore({ indexedDB: factory });
+  const began = Date.now();
+  const client = createClient({
+    settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }),
+    store,
+    // The runtime's clock starts at `startMs` and runs: the batch window is timed by it.
+    now: () => startMs + (Date.now() - began),
+  });
+  const started = performance.now();
+  const results = await Promise.allSettled(requests.map((r) => client.getSeries(r)));
+  const wallMs = performance.now() - started;
+  await store.flush();
+  const counters = client.counters();
+  const storage = client.storage();
+  store.close();
+  const windows = new Set<string>();
+  for (const entry of sandbox.requestLog()) {
+    if (!entry.path.startsWith("/data/api/")) continue;
+    const q = new URLSearchParams(entry.query);
+    windows.add(`${q.get("startDate") ?? ""}…${q.get("endDate") ?? ""}`);
+  }
+  return {
+    step: {
+      name,
+      requests: counters.requests,
+      kb: counters.bytes / 1024,
+      wallMs,
+      storeHits: storage.hits,
+      windows: [...windows].sort(),
+      failures: results.filter((r) => r.status === "rejected").length,
+    },
+    results,
+    series: storage.series,
+    bytes: storage.bytes,
+  };
+}
+
+export async function runReopen(
+  symbols: string[],
+  lookups: (symbols: string[], today: string) => SeriesRequest[],
+  latencyMs: number,
+): Promise<ReopenRun> {
+  const today = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+  const next = addDays(today, 1);
+  const noon = Date.parse(`${today}T12:00:00Z`);
+  const sandbox = await startSandbox({ port: 0, today: next, latencyMs, insightFirstCallDelayMs: 0 });
+  try {
+    const catalog = await createClient({
+      settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }),
+    }).getAssets();
+    // Filler tokens carry all five metrics (core categories and stablecoins answer messages for some).
+    const tokens = catalog
+      .map((a) => a.symbol)
+      .filter((s) => s.startsWith("sbx"))
+      .slice(0, HISTORY_SYMBOLS);
+    const workbook = (day: string) => [...lookups(symbols, day), ...history(tokens, day)];
+
+    const factory = new IDBFactory();
+    const cold = await step("cold (empty store)", sandbox, factory, noon, workbook(today));
+    const sameDay = await step(
+      "reopened the same day, a minute later",
+      sandbox,
+      factory,
+      noon + 60_000,
+      workbook(today),
+    );
+    const laterToday = await step(
+      "reopened the same day, three hours later",
+      sandbox,
+      factory,
+      noon + 3 * 3_600_000,
+      workbook(today),
+    );
+    const nextDay = await step("reopened the next day", sandbox, factory, noon + DAY_MS, workbook(next));
+
+    // The same next-day workbook from a client without a store: the answers must be the same.
+    const reference = await Promise.allSettled(
+      workbook(next).map((r) =>
+        createClient({ settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }) }).getSeries(r),
+      ),
+    );
+    const mismatches = nextDay.results.filter((r, i) => JSON.stringify(r) !== JSON.stringify(reference[i])).length;
+
+    const historyFactory = new IDBFactory();
+    const historyCold = await step("a year of daily data, cold", sandbox, historyFactory, noon, history(tokens, today));
+    const historyNext = await step(
+      "a year of daily data, the next day",
+      sandbox,
+      historyFactory,
+      noon + DAY_MS,
+      history(tokens, next),
+    );
+
+    return {
+      date: today,
+      latencyMs,
+      calls: workbook(today).length,
+      workbook: { cold: cold.step, sameDay: sameDay.step, laterToday: laterToday.step, nextDay: nextDay.step },
+      history: { cold: historyCold.step, nextDay: historyNext.step },
+      newDaysWindow: `${addDays(today, -2)}…${next}`,
+      mismatches,
+      store: { series: nextDay.series, mb: nextDay.bytes / (1024 * 1024) },
+    };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/** The next day's bytes as a share of the cold run's. */
+export function share(next: ReopenStep, cold: ReopenStep): number {
+  return cold.kb > 0 ? next.kb / cold.kb : 0;
+}
+
+export function reopenTable(r: ReopenRun): string {
+  const { cold, sameDay, laterToday, nextDay } = r.workbook;
+  const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
+  const row = (s: ReopenStep, ofCold: string) =>
+    `| ${s.name} | ${s.requests} | ${s.kb.toFixed(1)} | ${ofCold} | ${Math.round(s.wallMs)} | ${s.storeHits} | ${s.windows.length === 0 ? "none" : s.windows.length <= 3 ? s.windows.join(", ") : `${s.windows.length} windows`} |`;
+  return [
+    "| run | requests | KB received | of cold | wall ms | calls answered from the store | series windows fetched |",
+    "|---|---:|---:|---:|---:|---:|---|",
+    row(cold, "100 %"),
+    row(sameDay, pct(share(sameDay, cold))),
+    row(laterToday, pct(share(laterToday, cold))),
+    row(nextDay, pct(share(nextDay, cold))),
+    row(r.history.cold, "100 %"),
+    row(r.history.nextDay, pct(share(r.history.nextDay, r.history.cold))),
+  ].join("\n");
+}
+
+export function reopenSummary(r: ReopenRun): string {
+  const whole = share(r.workbook.nextDay, r.workbook.cold);
+  return [
+    `The whole workbook the next day: ${(whole * 100).toFixed(2)} % of its cold bytes. The lookups' 30-day windows ending today ask again for their newest four days (the three unsettled ones and the new one: 4 of 30 points), and the pairs the service answers with a message are asked again once their hour has passed; the year of daily data fetches 4 of 365 days.`,
+    `${r.calls.toLocaleString("en-US")} series calls (the 1,000 lookups, and a year of daily history for ${HISTORY_SYMBOLS} symbols × ${HISTORY_METRICS.length} metrics), sandbox latency ${r.latencyMs} ms.`,
+    `Store after the next day: ${r.store.series.toLocaleString("en-US")} series, ${r.store.mb.toFixed(1)} MB (estimated, as the store counts it against its 200 MB cap).`,
+    `Next-day answers identical to a client without a store: ${r.mismatches === 0 ? "yes" : `no, ${r.mismatches} differ`}.`,
+  ].join("\n");
+}
