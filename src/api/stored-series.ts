@@ -22,7 +22,7 @@ import { addDays, utcDateOf } from "../core/calendar";
 import type { DataPoint, Granularity, SeriesResult } from "../core/domain";
 import { isFcfDerived } from "../core/metric-knowledge";
 import { NotCachedError, isMarketDataError } from "./errors";
-import { seriesKey, type SeriesStore } from "./series-store";
+import { seriesKey, type SeriesStore, type StoredAnswer } from "./series-store";
 import { planWindow, type DateRange, type StoredPoint } from "./store-plan";
 import type { CallOptions, StoreStatus } from "./types";
 
@@ -175,6 +175,36 @@ export class StoredSeries {
       ...(openEnd ? {} : { endDate: range.end }),
       ...(window.granularity ? { granularity: window.granularity } : {}),
     };
+  }
+
+  // ------------------------------------------------ catalogs and insight feeds
+
+  /** A stored catalog or insight-feed answer, however old (the client decides what it may serve). */
+  readAnswer(key: string): Promise<StoredAnswer | undefined> {
+    return this.o.store.readAnswer(key);
+  }
+
+  /**
+   * How long a stored answer is still fresh, in milliseconds: its freshness
+   * (`ttlMs`, the catalogs' hour) less its age, and 0 once that has passed or
+   * when it was fetched before the last refresh.
+   */
+  freshFor(answer: StoredAnswer, ttlMs: number): number {
+    const age = this.o.now() - answer.fetchedAt;
+    if (age < 0 || answer.fetchedAt < this.staleBefore) return 0;
+    return Math.max(0, ttlMs - age);
+  }
+
+  /** Keeps a catalog or feed answer the service just gave, for reopening and for offline reading. */
+  keepAnswer(key: string, value: unknown, fetchedAt: number, bytes: number): void {
+    this.o.store.writeAnswer(key, value, fetchedAt, bytes);
+  }
+
+  /** The stored answer to show when a request failed because the service cannot be reached (noted for the pane). */
+  offlineAnswer(answer: StoredAnswer | undefined, error: unknown): StoredAnswer | undefined {
+    if (!answer || !isUnreachable(error)) return undefined;
+    this.noteOffline(answer.fetchedAt);
+    return answer;
   }
 
   /** Cells show data stored at `fetchedAt` because the service could not be reached. */

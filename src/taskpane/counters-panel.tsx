@@ -6,7 +6,7 @@
  */
 import { Button, Caption1, makeStyles, MessageBar, MessageBarBody, tokens } from "@fluentui/react-components";
 import { useEffect, useState } from "react";
-import type { ClientCounters, StoreStatus } from "../api/types";
+import type { ClientCounters, StoreStatus } from "../api";
 import { useServices } from "./pane-services";
 import { formatBytes } from "./value-format";
 
