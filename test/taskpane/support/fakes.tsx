@@ -6,7 +6,7 @@
  * workbook that records what was written.
  */
 import { FluentProvider, webLightTheme } from "@fluentui/react-components";
-import { render, type RenderResult } from "@testing-library/react";
+import { configure, render, type RenderResult } from "@testing-library/react";
 import type { ReactElement, ReactNode } from "react";
 import { CancelledError } from "../../../src/api/errors";
 import type {
@@ -28,6 +28,8 @@ import type { WorkbookActions } from "../../../src/taskpane/workbook-actions";
 import { installDomStubs } from "./dom";
 
 installDomStubs();
+// waitFor/findBy give up after 1 s by default; on a loaded two-core machine a view's first render alone can take longer.
+configure({ asyncUtilTimeout: 10_000 });
 
 export interface Call<A, T> {
   args: A;
