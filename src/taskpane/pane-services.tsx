@@ -5,9 +5,9 @@
  */
 import { createContext, useContext, type ReactNode } from "react";
 import type { MarketDataClient } from "../api/types";
+import type { WorkbookActions } from "../office/pane-workbook";
 import type { StoredSettings } from "../office/settings";
 import type { PaneRefreshActions } from "../refresh/pane-actions";
-import type { WorkbookActions } from "./workbook-actions";
 
 /** The part of SettingsStore the pane uses. */
 export interface PaneSettings {

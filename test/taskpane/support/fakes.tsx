@@ -24,7 +24,7 @@ import type {
 import { SettingsStore, type KeyValueStorage } from "../../../src/office/settings";
 import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../../../src/refresh/pane-actions";
 import { ServicesProvider, type PaneServices } from "../../../src/taskpane/pane-services";
-import type { WorkbookActions } from "../../../src/taskpane/workbook-actions";
+import type { WorkbookActions } from "../../../src/office/pane-workbook";
 import { installDomStubs } from "./dom";
 
 installDomStubs();
