@@ -5,7 +5,7 @@
  */
 import type { CellValue } from "../core/cell";
 import { localToday } from "../core/calendar";
-import { type ExcelCell, toCustomFunctionsError, toExcelCell, toExcelTable } from "../office/errors";
+import { type ExcelCell, isExcelError, toCustomFunctionsError, toExcelCell, toExcelTable } from "../office/errors";
 import { getClient } from "../office/runtime";
 import type { CallContext } from "./call-context";
 
@@ -51,6 +51,6 @@ export async function invokeValue<T extends CellValue>(
   } catch (error) {
     throw toCustomFunctionsError(error);
   }
-  if (cell instanceof CustomFunctions.Error) throw cell;
+  if (isExcelError(cell)) throw cell;
   return cell;
 }

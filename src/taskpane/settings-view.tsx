@@ -60,7 +60,7 @@ export function isHttpAddress(text: string): boolean {
 
 export function SettingsView({ active }: { active: boolean }) {
   const styles = useStyles();
-  const { settings, client, defaults } = useServices();
+  const { settings, client, defaults, refresh } = useServices();
   const [stored, setStored] = useState<StoredSettings | null>(null);
   const [keyInput, setKeyInput] = useState("");
   const [keyShown, setKeyShown] = useState(false);
@@ -103,6 +103,9 @@ export function SettingsView({ active }: { active: boolean }) {
       await settings.setApiKey(keyInput);
       // Answers cached under the previous key may not be what this key is entitled to.
       client.clear();
+      // The refresh logic reads the key again: "Sign in to refresh" goes once the user's own key is saved.
+      // It keeps its state (and the notice) if it cannot read the key; that says nothing about this save.
+      void refresh.checkKey().catch(() => undefined);
       const current = await reload();
       setKeyInput(current.usingDefaultKey ? "" : current.apiKey);
       setKeyNotice(

@@ -1,7 +1,11 @@
-import { createPaneRefreshActions, paneRefreshResult, qualifiedAddress } from "../../src/refresh/pane-actions";
+import {
+  createPaneRefreshActions,
+  paneRefreshResult,
+  qualifiedAddress,
+  type PaneRefreshActions,
+} from "../../src/refresh/pane-actions";
 import type { RefreshReport } from "../../src/refresh/refresh-all";
 import { RefreshController, SIGN_IN_TO_REFRESH } from "../../src/refresh/refresh-controller";
-import type { RefreshActions } from "../../src/taskpane/refresh-actions";
 import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
 import { compsWorkbook } from "./recordings";
 import { installWorkbookStandIn } from "./workbook-stand-in";
@@ -53,8 +57,8 @@ describe("the pane's refresh actions", () => {
       readKey: async () => key,
       refreshOptions: { pollMs: 2 },
     });
-    // Type check: what the pane's Refresh section is written against.
-    const actions: RefreshActions = createPaneRefreshActions(controller);
+    // Type check: the contract the pane's Refresh section is written against.
+    const actions: PaneRefreshActions = createPaneRefreshActions(controller);
     return { fixture, standIn, actions };
   }
 

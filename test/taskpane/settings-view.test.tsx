@@ -2,9 +2,15 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { AuthError, NetworkError, ServerError, TimeoutError, type MarketDataError } from "../../src/api/errors";
 import { SETTING_KEYS } from "../../src/office/settings";
+import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
+import { createPaneRefreshActions } from "../../src/refresh/pane-actions";
+import { RefreshController } from "../../src/refresh/refresh-controller";
+import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
 import { SettingsView } from "../../src/taskpane/settings-view";
 import { formatBytes } from "../../src/taskpane/value-format";
-import { isDisabled, makeHarness, renderWith, type HarnessOptions } from "./support/fakes";
+import { compsWorkbook } from "../refresh/recordings";
+import { installWorkbookStandIn } from "../refresh/workbook-stand-in";
+import { fakeRefresh, isDisabled, makeHarness, renderWith, type HarnessOptions } from "./support/fakes";
 
 const SECRET = "sk-live-7f3a9c1e22";
 const DEMO = "md-sandbox-demo";
@@ -77,6 +83,53 @@ describe("Settings view: API key", () => {
     expect(screen.queryByText(/public demo key/) !== null).toBe(demoNote);
     expect(keyInput().value).toBe("");
     expect(keyInput().placeholder).toBe(placeholder);
+  });
+});
+
+describe("Settings view: a saved key reaches the refresh logic", () => {
+  it("saving a key and removing it each ask the refresh logic to read the key again", async () => {
+    const refresh = fakeRefresh();
+    const harness = makeHarness({ defaults: { apiKey: DEMO, baseUrl: "http://127.0.0.1:3001" } });
+    harness.services.refresh = refresh.actions;
+    renderWith(harness, <SettingsView active />);
+    await waitFor(() => expect(isDisabled(screen.getByRole("button", { name: "Test connection" }))).toBe(false));
+    fireEvent.change(keyInput(), { target: { value: SECRET } });
+    fireEvent.click(screen.getByRole("button", { name: "Save key" }));
+    await screen.findByText("API key saved on this computer.");
+    expect(refresh.asked).toEqual(["checkKey"]);
+    fireEvent.change(keyInput(), { target: { value: "" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save key" }));
+    await screen.findByText("Key removed: requests use the sandbox demo key.");
+    expect(refresh.asked).toEqual(["checkKey", "checkKey"]);
+  });
+
+  it("after a refresh on open skipped for want of a key, saving the user's key takes “Sign in to refresh” away", async () => {
+    // The real controller over a recorded workbook set to refresh on open, reading the key from the view's own store.
+    const harness = makeHarness({ defaults: { apiKey: DEMO, baseUrl: "http://127.0.0.1:3001" } });
+    const globals: Record<string, unknown> = {};
+    const fixture = compsWorkbook();
+    const standIn = installWorkbookStandIn(globals, {
+      ...fixture.recording,
+      documentSettings: { [REFRESH_ON_OPEN_SETTING]: true },
+    });
+    const controller = new RefreshController({
+      workbook: createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals),
+      clearCache: () => harness.client.clear(),
+      readKey: () => harness.settings.read(),
+    });
+    harness.services.refresh = createPaneRefreshActions(controller);
+    // The workbook opened with only the build's demo key: nothing refreshed, the pane asks the user to sign in.
+    expect(await controller.runOnOpen()).toBeNull();
+    renderWith(harness, <SettingsView active />);
+    await screen.findByTestId("refresh-sign-in");
+
+    fireEvent.change(keyInput(), { target: { value: SECRET } });
+    fireEvent.click(screen.getByRole("button", { name: "Save key" }));
+    await screen.findByText("API key saved on this computer.");
+    await waitFor(() => expect(screen.queryByTestId("refresh-sign-in")).toBeNull());
+    expect(controller.getState()).toMatchObject({ signInRequired: false, keyStatus: "user" });
+    // Saving a key only lifts the notice; the workbook is refreshed when the user asks.
+    expect(standIn.log.formulaWrites).toEqual([]);
   });
 });
 
