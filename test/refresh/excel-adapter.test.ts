@@ -7,7 +7,7 @@
  */
 import { OfficeMockObject } from "office-addin-mock";
 import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
-import { latest } from "./recordings";
+import { latest } from "../support/recordings";
 
 
 type Mock = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

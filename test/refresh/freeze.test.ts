@@ -8,8 +8,8 @@ import {
 } from "../../src/office/workbook";
 import type { Clock } from "../../src/refresh/clock";
 import { freezeToValues } from "../../src/refresh/freeze";
-import { build, latest, type LabelledCell } from "./recordings";
-import { installWorkbookStandIn } from "./workbook-stand-in";
+import { build, latest, type LabelledCell } from "../support/recordings";
+import { installWorkbookStandIn } from "../support/workbook-stand-in";
 
 const FROZEN_AT = "2025-03-03T09:30:00.000Z";
 const clock: Clock = { now: () => Date.parse(FROZEN_AT), sleep: async () => {} };

@@ -3,8 +3,8 @@ import type { RefreshReport } from "../../src/refresh/refresh-all";
 import { RefreshController, SIGN_IN_TO_REFRESH } from "../../src/refresh/refresh-controller";
 import type { RefreshActions } from "../../src/taskpane/refresh-actions";
 import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
-import { compsWorkbook } from "./recordings";
-import { installWorkbookStandIn } from "./workbook-stand-in";
+import { compsWorkbook } from "../support/recordings";
+import { installWorkbookStandIn } from "../support/workbook-stand-in";
 
 const report = (patch: Partial<RefreshReport>): RefreshReport => ({
   startedAt: "2025-03-03T09:30:00.000Z",

@@ -1,7 +1,7 @@
 import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
 import { refreshAll, type RefreshOptions } from "../../src/refresh/refresh-all";
-import { build, compsWorkbook, latest, type LabelledWorkbook } from "./recordings";
-import { installWorkbookStandIn, type WorkbookStandIn } from "./workbook-stand-in";
+import { build, compsWorkbook, latest, type LabelledWorkbook } from "../support/recordings";
+import { installWorkbookStandIn, type WorkbookStandIn } from "../support/workbook-stand-in";
 
 function open(fixture: LabelledWorkbook) {
   const globals: Record<string, unknown> = {};

@@ -1,15 +1,15 @@
 /**
  * Refresh on open and the controller the pane uses. The document settings,
  * `Office.addin` and the StartupBehavior enum are office-addin-mock objects;
- * the cells are the recorded workbook stand-in (see workbook-stand-in.ts).
+ * the cells are the recorded workbook stand-in (see test/support/workbook-stand-in.ts).
  */
 import { OfficeMockObject } from "office-addin-mock";
 import { OfficeApp } from "office-addin-manifest";
 import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
 import { RefreshController, SIGN_IN_TO_REFRESH } from "../../src/refresh/refresh-controller";
 import { REFRESH_ON_OPEN_SETTING, type KeySource } from "../../src/refresh/refresh-on-open";
-import { compsWorkbook } from "./recordings";
-import { installWorkbookStandIn } from "./workbook-stand-in";
+import { compsWorkbook } from "../support/recordings";
+import { installWorkbookStandIn } from "../support/workbook-stand-in";
 
 
 interface OfficeCalls {
