@@ -61,7 +61,7 @@ export async function freezeToValues(
   };
   const where = scope === "selection" ? "in the selection" : `on "${sheet}"`;
 
-  const snapshot = await workbook.readSheet(sheet);
+  const snapshot = await workbook.readFormulaCells(sheet);
   if (snapshot.protected) {
     report.protected = true;
     report.message = `Sheet "${sheet}" is protected; unprotect it to freeze its MD formulas.`;

@@ -103,9 +103,9 @@ export async function refreshAll(workbook: WorkbookAdapter, options: RefreshOpti
   progress("scanning", 0, 0);
   const planned: { sheet: string; cells: FormulaCell[]; protected: boolean }[] = [];
   for (const sheet of await workbook.listSheets()) {
-    const snapshot = await workbook.readSheet(sheet);
-    const cells = findMdCells(snapshot);
-    if (cells.length > 0) planned.push({ sheet, cells, protected: snapshot.protected });
+    const scan = await workbook.readFormulaCells(sheet);
+    const cells = findMdCells(scan);
+    if (cells.length > 0) planned.push({ sheet, cells, protected: scan.protected });
   }
 
   const total = planned.reduce((sum, p) => sum + (p.protected ? 0 : p.cells.length), 0);
@@ -120,23 +120,29 @@ export async function refreshAll(workbook: WorkbookAdapter, options: RefreshOpti
       continue;
     }
     const blocks = planBlocks(cells);
-    const refused = await writeBlocks(workbook, sheet, blocks);
-    const refusedCells = new Set(refused.flatMap((r) => cellsOf(r.block.address)));
-    const accepted = cells.filter((cell) => !refusedCells.has(cell.address));
-    if (refused.length > 0) {
+    const outcome = await workbook.rewriteFormulas(sheet, blocks);
+    if (outcome.refused.length > 0) {
       report.skipped.push({
         sheet,
-        cells: cells.length - accepted.length,
-        message: `Excel refused to rewrite ${refused.map((r) => r.block.address).join(", ")} on "${sheet}": ${refused[0].reason}`,
+        cells: outcome.refused.reduce((sum, r) => sum + cellsOf(r.address).length, 0),
+        message: `Excel refused to rewrite ${outcome.refused.map((r) => r.address).join(", ")} on "${sheet}": ${outcome.refused[0].reason}`,
       });
     }
-    if (accepted.length === 0) continue;
-    report.cells += accepted.length;
+    if (outcome.changed.length > 0) {
+      report.skipped.push({
+        sheet,
+        cells: outcome.changed.length,
+        message: `${outcome.changed.length} cell(s) on "${sheet}" changed while refreshing (${outcome.changed.slice(0, 5).join(", ")}${outcome.changed.length > 5 ? ", …" : ""}) and were left as they are now.`,
+      });
+    }
+    const accepted = new Set(outcome.written);
+    if (accepted.size === 0) continue;
+    report.cells += accepted.size;
     report.sheets.push(sheet);
     written.push({
       sheet,
-      blocks: blocks.filter((block) => !refused.some((r) => r.block === block)),
-      waiting: new Map(accepted.map((cell) => [cell.address, cell])),
+      blocks: planBlocks(cells.filter((cell) => accepted.has(cell.address))),
+      waiting: new Map(cells.filter((cell) => accepted.has(cell.address)).map((cell) => [cell.address, cell])),
     });
     progress("writing", report.cells, total);
   }
@@ -144,34 +150,6 @@ export async function refreshAll(workbook: WorkbookAdapter, options: RefreshOpti
   await settle(workbook, written, report, options, clock, started);
   report.ms = clock.now() - started;
   return report;
-}
-
-/**
- * All blocks in one batch; if Excel refuses the batch (a legacy array formula,
- * a locked cell in a partly protected range), each block is tried on its own
- * so one bad cell does not stop the rest of the sheet. Rewriting a block that
- * the failed batch had already applied only runs its functions once more.
- */
-async function writeBlocks(
-  workbook: WorkbookAdapter,
-  sheet: string,
-  blocks: FormulaBlock[],
-): Promise<{ block: FormulaBlock; reason: string }[]> {
-  try {
-    await workbook.writeFormulas(sheet, blocks);
-    return [];
-  } catch (error) {
-    if (blocks.length === 1) return [{ block: blocks[0], reason: reasonOf(error) }];
-  }
-  const refused: { block: FormulaBlock; reason: string }[] = [];
-  for (const block of blocks) {
-    try {
-      await workbook.writeFormulas(sheet, [block]);
-    } catch (error) {
-      refused.push({ block, reason: reasonOf(error) });
-    }
-  }
-  return refused;
 }
 
 async function settle(
@@ -232,8 +210,4 @@ function cellsOf(address: string): string[] {
     for (let col = rect.left; col <= rect.right; col += 1) cells.push(cellAddress(row, col));
   }
   return cells;
-}
-
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

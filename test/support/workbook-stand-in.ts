@@ -5,16 +5,40 @@
  *
  * Why not office-addin-mock for this part: its mocks are property bags. A
  * write to `range.formulas` is stored and nothing else happens, so it cannot
- * show a formula recalculating (#BUSY! then a value), a spill growing into its
- * neighbours, a write into a spill breaking it (#SPILL!), or a sync failing on
- * a protected sheet — the behaviours refresh and freeze exist to handle. Its
- * `load("items/name")` also cannot navigate into a collection's items. The
- * Office.* parts are covered with office-addin-mock in refresh-on-open.test.ts.
+ * show a formula recalculating, a spill growing into its neighbours, a write
+ * into a spill breaking it (#SPILL!), or a sync failing on a protected sheet —
+ * the behaviours refresh and freeze exist to handle. Its `load("items/name")`
+ * also cannot navigate into a collection's items. The Office.* parts are
+ * covered with office-addin-mock in refresh-on-open.test.ts.
  *
  * What this keeps from Office.js: reading a property that was not loaded and
  * synced throws; writes and loads queue and run in order at `sync()`; a sync
  * that fails applies the operations before the failing one; each `sync()` is
  * counted, so tests can hold the feature to its batching.
+ *
+ * What it models from Microsoft's documentation (each a case in
+ * docs/excel-checklist.md, since only real Excel can confirm it):
+ * - `Range.formulas`: "If a cell has no formula, its value is returned
+ *   instead" (Excel.Range, @types/office-js). Text typed or written with a
+ *   leading apostrophe is stored without it, and `formulas` returns the bare
+ *   text — office-js issue #6687 ("range.formulas removes Leading Single
+ *   Quote"). So text such as `=MD.LATEST(…)` reads back exactly like a formula.
+ * - `Range.getSpecialCells(OrNullObject)("Formulas")` (ExcelApi 1.9): the
+ *   cells holding formulas, as a RangeAreas. Whether Excel counts the cells a
+ *   dynamic array spills into is not documented; by default they are
+ *   included, the worst case for refresh.
+ * - `Worksheet.getUsedRangeOrNullObject(valuesOnly)` (ExcelApi 1.4):
+ *   formatting alone extends the used range unless `valuesOnly` is true.
+ * - Recalculation: `Range.calculate()` (1.6) recalculates the range;
+ *   `Range.setDirty()` (1.9) marks it, and Excel recalculates marked cells at
+ *   once in automatic mode, at the next calculation in manual mode;
+ *   `Worksheet.calculate(markAllDirty)` (1.6) and `Application.calculate`
+ *   (1.1). While a custom function runs, current Excel keeps showing the old
+ *   value (with a refresh icon) rather than #BUSY!.
+ * - Protection: a protected sheet refuses writes; calculating is not a write.
+ * - The 1904 date system: `DATE(1904,1,1)` is 0 there and 1462 under 1900.
+ * - `Excel.run(options, batch)` with `mergeUndoGroup` (ExcelApi 1.20).
+ * - Office.context.requirements.isSetSupported against the recorded ExcelApi.
  *
  * `installWorkbookStandIn` is self-contained (no imports, no outer helpers) so
  * the browser test can hand it to `page.addInitScript` as is.
@@ -23,7 +47,7 @@
 export interface RecordedCell {
   /** "=..." for a formula cell. */
   formula?: string;
-  /** The saved value (the formula's last result, or a constant). */
+  /** The saved value (the formula's last result, or a constant). Text entered with a leading apostrophe is stored without it. */
   value?: unknown;
   /** A saved dynamic-array result, anchor included; the cells it covers hold these values. */
   spill?: unknown[][];
@@ -33,13 +57,15 @@ export interface RecordedSheet {
   name: string;
   protected?: boolean;
   cells: Record<string, RecordedCell>;
+  /** The far corner of cells that hold only formatting ("Z1048576"): the used range reaches it unless values only are asked for. */
+  formattedTo?: string;
 }
 
-/** What a formula evaluates to when (re)entered. */
+/** What a formula evaluates to when (re)calculated. */
 export interface RecordedResult {
   value?: unknown;
   spill?: unknown[][];
-  /** Milliseconds of #BUSY! before the result lands, like an async custom function. */
+  /** Milliseconds the custom function runs before the result lands. */
   afterMs?: number;
 }
 
@@ -49,19 +75,51 @@ export interface WorkbookRecording {
   selection: { sheet: string; areas: string[] };
   documentSettings?: Record<string, unknown>;
   customXmlParts?: { namespace: string; xml: string }[];
-  /** By formula text. Formulas not listed are ordinary Excel formulas: re-entering them keeps their value at once. */
+  /** By formula text: the add-in's custom functions. Formulas not listed are ordinary Excel formulas: recalculating them keeps their value. */
   results: Record<string, RecordedResult>;
   /** Cells whose writes Excel refuses (e.g. part of a legacy array formula). */
   refuseWrites?: { sheet: string; address: string }[];
   /** Set to make `setStartupBehavior` reject, as on a host without SharedRuntime 1.1. */
   startupBehaviorFails?: string;
+  /** The newest ExcelApi requirement set the host supports; "1.20" when absent. */
+  excelApi?: string;
+  /** What `Office.addin.getStartupBehavior()` answers before the add-in sets it (saved with the document). */
+  startupBehavior?: "Load" | "None";
+  calculationMode?: "Automatic" | "AutomaticExceptTables" | "Manual";
+  /** The workbook uses the 1904 date system. */
+  date1904?: boolean;
+  /** What a cell shows while its custom function runs: current Excel keeps the old value ("stale"); older builds show #BUSY! (the default). */
+  whileCalculating?: "stale" | "#BUSY!";
+  /** For this many ms after install the MD functions are not registered: formulas read `_xldudf_MD_…`, as while Excel loads the add-in. */
+  registerAfterMs?: number;
+  /** A host whose recalculation does not re-run custom functions (as F9 does not: office-js #1462). */
+  calculateSkipsCustomFunctions?: boolean;
+  /** getSpecialCells(formulas) also returns the cells a dynamic array spills into (undocumented; default true, the worst case). */
+  specialCellsIncludeSpills?: boolean;
+  /** `Range.formulas` of a spilled cell returns the anchor's formula (not what Learn says; a worst case to test against). */
+  spilledCellsReportAnchorFormula?: boolean;
+  /** Custom XML part reads fail with this message. */
+  customXmlFails?: string;
+}
+
+/** How the stand-in reaches the add-in's runtime: each custom function Excel runs is one call the runtime sees start and settle. */
+export interface StandInHooks {
+  calls?: { begin(): () => void };
 }
 
 export interface StandInLog {
   runs: number;
   syncs: number;
+  /** Options passed to `Excel.run(options, batch)`, in order (runs without options are not listed). */
+  runOptions: Record<string, unknown>[];
   formulaWrites: { sheet: string; address: string; formula: string }[];
   valueWrites: { sheet: string; address: string; value: unknown }[];
+  /** Cells whose formulas, values or valueTypes were loaded, counted once per property. */
+  cellsLoaded: number;
+  /** Custom function runs Excel started ("Sheet!A1"), by recalculation or by (re)entering a formula. */
+  calculations: string[];
+  /** API calls that need a requirement set the host lacks (they fail at sync). */
+  unsupportedCalls: string[];
   settingsSaves: number;
   startupBehavior: string[];
   associated: string[];
@@ -80,20 +138,29 @@ export interface WorkbookStandIn {
   customXmlParts(): { namespace: string; xml: string }[];
   /** Calls a ribbon command the add-in associated, with an event whose completion is observed. */
   runCommand(id: string): Promise<{ completed: boolean }>;
-  /** Resolves once no cell is #BUSY!. */
+  /** Resolves once no custom function is running. */
   idle(): Promise<void>;
   select(sheet: string, areas: string[]): void;
+  /** What a user (or a co-author) does by typing into a cell: a formula, or a constant (a leading apostrophe keeps text as text). */
+  edit(sheet: string, address: string, entry: unknown): void;
+  /** Turns sheet protection on or off. */
+  protect(sheet: string, on: boolean): void;
 }
 
 /** Installs `Excel` and `Office` on `target` (globalThis in the page) and returns the handle tests inspect. */
-export function installWorkbookStandIn(target: Record<string, unknown>, recording: WorkbookRecording): WorkbookStandIn {
+export function installWorkbookStandIn(
+  target: Record<string, unknown>,
+  recording: WorkbookRecording,
+  hooks: StandInHooks = {},
+): WorkbookStandIn {
   type Cell = {
     formula: string | null;
     value: unknown;
     spillOf: string | null;
     spill: { rows: number; cols: number } | null;
+    dirty?: boolean;
   };
-  type Sheet = { name: string; protected: boolean; cells: Map<string, Cell> };
+  type Sheet = { name: string; protected: boolean; cells: Map<string, Cell>; formattedTo: string | null };
   type Rect = { top: number; left: number; bottom: number; right: number };
 
   const ERRORS = [
@@ -114,8 +181,12 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
   const log: StandInLog = {
     runs: 0,
     syncs: 0,
+    runOptions: [],
     formulaWrites: [],
     valueWrites: [],
+    cellsLoaded: 0,
+    calculations: [],
+    unsupportedCalls: [],
     settingsSaves: 0,
     startupBehavior: [],
     associated: [],
@@ -127,9 +198,29 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
     ...p,
   }));
   const actions = new Map<string, (event: { completed(): void }) => unknown>();
-  const timers = new Set<unknown>();
+  /** Running custom functions by "Sheet!A1": the timer and the runtime call to settle. */
+  const running = new Map<string, { timer: unknown; end: () => void }>();
   let idleWaiters: (() => void)[] = [];
   let selection = { sheet: recording.selection.sheet, areas: [...recording.selection.areas] };
+  let calculationMode = recording.calculationMode ?? "Automatic";
+  const installedAt = Date.now();
+  const registered = () => Date.now() - installedAt >= (recording.registerAfterMs ?? 0);
+  const whileCalculating = recording.whileCalculating ?? "#BUSY!";
+
+  // ---- requirement sets ----
+  const version = (v: string) => v.split(".").map(Number);
+  const atLeast = (have: string, want: string) => {
+    const [a, b] = version(have);
+    const [c, d] = version(want);
+    return a > c || (a === c && b >= d);
+  };
+  const excelApi = recording.excelApi ?? "1.20";
+  const supports = (set: string, minVersion = "1.1") =>
+    set === "ExcelApi"
+      ? atLeast(excelApi, minVersion)
+      : set === "SharedRuntime"
+        ? !recording.startupBehaviorFails
+        : true;
 
   // ---- addresses ----
   const colIndex = (letters: string) =>
@@ -161,6 +252,9 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
     r.top === r.bottom && r.left === r.right ? key(r.top, r.left) : `${key(r.top, r.left)}:${key(r.bottom, r.right)}`;
   const sheetPrefix = (name: string) =>
     /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`;
+  const cellsIn = (r: Rect) => (r.bottom - r.top + 1) * (r.right - r.left + 1);
+  const inside = (r: Rect, row: number, col: number) =>
+    row >= r.top && row <= r.bottom && col >= r.left && col <= r.right;
   const grid = <T>(r: Rect, f: (row: number, col: number) => T): T[][] => {
     const out: T[][] = [];
     for (let row = r.top; row <= r.bottom; row += 1) {
@@ -181,7 +275,7 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
   // ---- the workbook ----
   const sheets: Sheet[] = recording.sheets.map((s) => {
     const cells = new Map<string, Cell>();
-    const sheet: Sheet = { name: s.name, protected: !!s.protected, cells };
+    const sheet: Sheet = { name: s.name, protected: !!s.protected, cells, formattedTo: s.formattedTo ?? null };
     for (const [address, rec] of Object.entries(s.cells)) {
       const { row, col } = parseCell(address);
       const anchor = key(row, col);
@@ -216,22 +310,80 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
     if (typeof value === "string" && ERRORS.includes(value.toUpperCase())) return "Error";
     return "String";
   };
-  const usedRect = (sheet: Sheet): Rect | null => {
+  /** Before registration Excel shows the add-in's functions as unknown names. */
+  const shownFormula = (formula: string) => (registered() ? formula : formula.replace(/\bMD\./gi, "_xldudf_MD_"));
+  const formulaOf = (sheet: Sheet, cell: Cell): unknown => {
+    if (cell.formula !== null) return shownFormula(cell.formula);
+    if (cell.spillOf && recording.spilledCellsReportAnchorFormula) {
+      const anchor = sheet.cells.get(cell.spillOf);
+      if (anchor?.formula) return shownFormula(anchor.formula);
+    }
+    return cell.value;
+  };
+  const isFormulaCell = (cell: Cell) =>
+    cell.formula !== null || (cell.spillOf !== null && recording.specialCellsIncludeSpills !== false);
+  const extend = (r: Rect | null, row: number, col: number): Rect =>
+    r
+      ? {
+          top: Math.min(r.top, row),
+          left: Math.min(r.left, col),
+          bottom: Math.max(r.bottom, row),
+          right: Math.max(r.right, col),
+        }
+      : { top: row, left: col, bottom: row, right: col };
+  const usedRect = (sheet: Sheet, valuesOnly: boolean): Rect | null => {
     let r: Rect | null = null;
     for (const [address, cell] of sheet.cells) {
       if (cell.formula === null && (cell.value === "" || cell.value === null)) continue;
       const { row, col } = parseCell(address);
-      r = r
-        ? {
-            top: Math.min(r.top, row),
-            left: Math.min(r.left, col),
-            bottom: Math.max(r.bottom, row),
-            right: Math.max(r.right, col),
-          }
-        : { top: row, left: col, bottom: row, right: col };
+      r = extend(r, row, col);
+    }
+    if (!valuesOnly && sheet.formattedTo) {
+      const corner = parseCell(sheet.formattedTo);
+      r = extend(extend(r, 0, 0), corner.row, corner.col);
     }
     return r;
   };
+
+  /** Maximal rectangles covering exactly the cells `pick` accepts inside `within`: row runs, stacked when the next row's run matches. */
+  function areasOf(sheet: Sheet, within: Rect, pick: (cell: Cell) => boolean): Rect[] {
+    const byRow = new Map<number, number[]>();
+    for (const [address, cell] of sheet.cells) {
+      const { row, col } = parseCell(address);
+      if (!inside(within, row, col) || !pick(cell)) continue;
+      byRow.set(row, [...(byRow.get(row) ?? []), col]);
+    }
+    const done: Rect[] = [];
+    let open = new Map<string, Rect>();
+    let previous = Number.NEGATIVE_INFINITY;
+    for (const row of [...byRow.keys()].sort((a, b) => a - b)) {
+      if (row !== previous + 1) {
+        done.push(...open.values());
+        open = new Map();
+      }
+      const next = new Map<string, Rect>();
+      const cols = byRow.get(row)!.sort((a, b) => a - b);
+      for (let i = 0; i < cols.length;) {
+        let j = i;
+        while (j + 1 < cols.length && cols[j + 1] === cols[j] + 1) j += 1;
+        const runKey = `${cols[i]}:${cols[j]}`;
+        const above = open.get(runKey);
+        if (above) {
+          above.bottom = row;
+          open.delete(runKey);
+          next.set(runKey, above);
+        } else {
+          next.set(runKey, { top: row, bottom: row, left: cols[i], right: cols[j] });
+        }
+        i = j + 1;
+      }
+      done.push(...open.values());
+      open = next;
+      previous = row;
+    }
+    done.push(...open.values());
+    return done.sort((a, b) => a.top - b.top || a.left - b.left);
+  }
 
   function clearSpill(sheet: Sheet, anchor: string): void {
     const cell = sheet.cells.get(anchor);
@@ -254,6 +406,7 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
     const cell = sheet.cells.get(address);
     if (!cell || cell.formula !== formula) return; // rewritten or frozen meanwhile
     if (!result.spill) {
+      clearSpill(sheet, address);
       cell.value = result.value ?? "";
       return;
     }
@@ -265,11 +418,13 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
         if (r === 0 && c === 0) continue;
         const other = read(sheet, row + r, col + c);
         if (other.formula !== null || (other.value !== "" && other.spillOf !== address)) {
+          clearSpill(sheet, address);
           cell.value = "#SPILL!";
           return;
         }
       }
     }
+    clearSpill(sheet, address);
     result.spill.forEach((line, r) =>
       line.forEach((value, c) => {
         if (r === 0 && c === 0) return;
@@ -280,39 +435,83 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
     cell.spill = { rows, cols };
   }
 
-  function enterFormula(sheet: Sheet, address: string, formula: string): void {
+  function settleIfIdle(): void {
+    if (running.size > 0) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    waiters.forEach((w) => w());
+  }
+
+  /** Excel runs the cell's formula: an MD function is a call into the add-in's runtime that settles later. */
+  function calculate(sheet: Sheet, address: string, reason: "entered" | "recalculated"): void {
+    const cell = sheet.cells.get(address);
+    if (!cell?.formula) return;
+    cell.dirty = false;
+    const result = recording.results[cell.formula];
+    if (!result) return; // an ordinary formula: same inputs, same value, at once
+    if (reason === "recalculated" && recording.calculateSkipsCustomFunctions) return;
+    const id = `${sheet.name}!${address}`;
+    const previous = running.get(id);
+    if (previous) {
+      // Excel cancels the superseded call; the runtime sees it settle.
+      clearTimeout(previous.timer as ReturnType<typeof setTimeout>);
+      previous.end();
+    }
+    log.calculations.push(id);
+    // Current Excel keeps the last value on screen while the function runs; a new formula has none.
+    if (whileCalculating === "#BUSY!" || cell.value === "") cell.value = "#BUSY!";
+    const calls = hooks.calls ?? runtimeCalls();
+    const end = calls ? calls.begin() : () => undefined;
+    const formula = cell.formula;
+    const timer = setTimeout(() => {
+      running.delete(id);
+      landResult(sheet, address, formula, result);
+      end();
+      settleIfIdle();
+    }, result.afterMs ?? 20);
+    running.set(id, { timer, end });
+  }
+
+  /** In the page, the add-in's runtime registry (src/office/runtime-registry.ts) holds the call counter. */
+  function runtimeCalls(): StandInHooks["calls"] | undefined {
+    const runtime = (globalThis as Record<symbol, { calls?: StandInHooks["calls"] } | undefined>)[
+      Symbol.for("market-data.runtime")
+    ];
+    return runtime?.calls;
+  }
+
+  function calculateRect(sheet: Sheet, r: Rect, onlyDirty: boolean): void {
+    for (const [address, cell] of [...sheet.cells]) {
+      const { row, col } = parseCell(address);
+      if (cell.formula === null || !inside(r, row, col)) continue;
+      if (onlyDirty && !cell.dirty) continue;
+      calculate(sheet, address, "recalculated");
+    }
+  }
+
+  function enterFormula(sheet: Sheet, address: string, formula: string, source: "api" | "user" = "api"): void {
     breakSpillAt(sheet, address);
-    clearSpill(sheet, address);
     const previous = sheet.cells.get(address);
+    if (previous?.formula !== formula) clearSpill(sheet, address);
     const cell: Cell = {
       formula,
       value: previous?.formula === formula ? previous.value : "",
       spillOf: null,
-      spill: null,
+      spill: previous?.formula === formula ? previous.spill : null,
     };
     sheet.cells.set(address, cell);
-    log.formulaWrites.push({ sheet: sheet.name, address, formula });
-    const result = recording.results[formula];
-    if (!result) return; // an ordinary formula: same inputs, same value, at once
-    cell.value = "#BUSY!";
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      landResult(sheet, address, formula, result);
-      if (![...timers].length) {
-        const waiters = idleWaiters;
-        idleWaiters = [];
-        waiters.forEach((w) => w());
-      }
-    }, result.afterMs ?? 20);
-    timers.add(timer);
+    if (source === "api") log.formulaWrites.push({ sheet: sheet.name, address, formula });
+    // Entering a formula calculates it, in manual mode too.
+    calculate(sheet, address, "entered");
   }
 
-  function enterValue(sheet: Sheet, address: string, value: unknown): void {
-    if (typeof value === "string" && value.startsWith("=")) return enterFormula(sheet, address, value);
+  function enterValue(sheet: Sheet, address: string, value: unknown, source: "api" | "user" = "api"): void {
+    if (typeof value === "string" && value.startsWith("=")) return enterFormula(sheet, address, value, source);
     breakSpillAt(sheet, address);
     clearSpill(sheet, address);
-    log.valueWrites.push({ sheet: sheet.name, address, value });
+    if (source === "api") log.valueWrites.push({ sheet: sheet.name, address, value });
     let stored = value;
+    // The apostrophe marks text as text and is not part of the value (office-js #6687).
     if (typeof value === "string" && value.startsWith("'")) stored = value.slice(1);
     else if (typeof value === "string" && value.trim() !== "" && !Number.isNaN(Number(value))) stored = Number(value);
     if (stored === "" || stored === null) sheet.cells.delete(address);
@@ -325,7 +524,7 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
     for (const refused of recording.refuseWrites ?? []) {
       if (refused.sheet !== sheet.name) continue;
       const { row, col } = parseCell(refused.address);
-      if (row >= rect.top && row <= rect.bottom && col >= rect.left && col <= rect.right) {
+      if (inside(rect, row, col)) {
         throw officeError("InvalidOperation", `You can't change part of an array (${refused.address}).`);
       }
     }
@@ -336,8 +535,10 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
   class Context {
     queue: Op[] = [];
     workbook: unknown;
+    application: unknown;
     constructor() {
       this.workbook = makeWorkbook(this);
+      this.application = makeApplication(this);
     }
     async sync(): Promise<void> {
       log.syncs += 1;
@@ -348,12 +549,24 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
     }
   }
 
+  /** An API call that needs `minVersion`: on a host without it the batch fails at sync, as Office.js does. */
+  function needs(context: Context, name: string, minVersion: string, op: Op): void {
+    context.queue.push(() => {
+      if (!supports("ExcelApi", minVersion)) {
+        log.unsupportedCalls.push(name);
+        throw officeError("ApiNotFound", `${name} needs ExcelApi ${minVersion}; this host has ${excelApi}.`);
+      }
+      op();
+    });
+  }
+
   /** A proxy whose listed properties throw until loaded and synced, as Office.js does. */
   function proxy(
     context: Context,
     props: Record<string, () => unknown>,
     extra: Record<string, unknown> = {},
     writable: Record<string, (v: unknown) => void> = {},
+    cellCount: () => number = () => 0,
   ): Record<string, unknown> {
     const loaded: Record<string, unknown> = {};
     const object: Record<string, unknown> = {
@@ -365,6 +578,7 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
         context.queue.push(() => {
           for (const name of list.length ? list : Object.keys(props)) {
             if (!props[name]) throw officeError("PropertyNotLoaded", `Unknown property ${name}`);
+            if (name === "formulas" || name === "values" || name === "valueTypes") log.cellsLoaded += cellCount();
             loaded[name] = props[name]();
           }
           // Office.js fills isNullObject with whatever else is loaded.
@@ -395,6 +609,27 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
     return object;
   }
 
+  /** A collection whose `load("items/…")` loads those properties of each item in the same sync. */
+  function collection(context: Context, list: () => Record<string, unknown>[]): Record<string, unknown> {
+    const result: Record<string, unknown> = { items: [] as unknown[] };
+    result.load = (names?: string) => {
+      const inner = String(names ?? "")
+        .split(",")
+        .map((n) => n.trim().replace(/^items\//, ""))
+        .filter(Boolean)
+        .join(",");
+      context.queue.push(() => {
+        const items = list();
+        items.forEach((item) => (item.load as (p: string) => void)(inner));
+        result.items = items;
+      });
+      // The item loads queued above run in the same sync, right after.
+      context.queue.push(() => context.queue.splice(0).forEach((op) => op()));
+      return result;
+    };
+    return result;
+  }
+
   function makeRange(context: Context, sheet: Sheet, locate: () => Rect | null): Record<string, unknown> {
     const rect = () => {
       const r = locate();
@@ -405,7 +640,12 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
       const r = locate();
       return r ? grid(r, (row, col) => f(read(sheet, row, col))) : null;
     };
-    return proxy(
+    const single = (what: string) => {
+      const r = rect();
+      if (cellsIn(r) !== 1) throw officeError("InvalidArgument", `${what} works on one cell.`);
+      return r;
+    };
+    const range: Record<string, unknown> = proxy(
       context,
       {
         isNullObject: () => locate() === null,
@@ -413,7 +653,7 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
           const r = locate();
           return r ? `${sheetPrefix(sheet.name)}!${rectText(r)}` : null;
         },
-        formulas: () => cells((cell) => cell.formula ?? cell.value),
+        formulas: () => cells((cell) => formulaOf(sheet, cell)),
         values: () => cells((cell) => cell.value),
         valueTypes: () => cells((cell) => typeOf(cell.value)),
       },
@@ -426,11 +666,31 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
               ? { top: r.top, left: r.left, bottom: r.top + cell.spill.rows - 1, right: r.left + cell.spill.cols - 1 }
               : null;
           }),
+        getSpillParentOrNullObject: () =>
+          makeRange(context, sheet, () => {
+            const r = locate();
+            if (!r || cellsIn(r) !== 1) return null;
+            const cell = read(sheet, r.top, r.left);
+            if (cell.spill) return r;
+            if (!cell.spillOf) return null;
+            const anchor = parseCell(cell.spillOf);
+            return { top: anchor.row, left: anchor.col, bottom: anchor.row, right: anchor.col };
+          }),
+        getSpillParent: () => makeRange(context, sheet, () => single("getSpillParent")),
+        getSpecialCellsOrNullObject: (type: string) => makeAreas(context, sheet, () => specialCells(type, locate())),
+        getSpecialCells: (type: string) =>
+          makeAreas(context, sheet, () => {
+            const areas = specialCells(type, locate());
+            if (areas.length === 0) throw officeError("ItemNotFound", "No cells were found.");
+            return areas;
+          }),
         getCell: (row: number, col: number) =>
           makeRange(context, sheet, () => {
             const r = rect();
             return { top: r.top + row, left: r.left + col, bottom: r.top + row, right: r.left + col };
           }),
+        calculate: () => needs(context, "Range.calculate", "1.6", () => calculateRect(sheet, rect(), false)),
+        setDirty: () => needs(context, "Range.setDirty", "1.9", () => markDirty(sheet, rect())),
       },
       {
         formulas: (value) => {
@@ -446,6 +706,52 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
           rows.forEach((line, i) => line.forEach((v, j) => enterValue(sheet, key(r.top + i, r.left + j), v)));
         },
       },
+      () => {
+        const r = locate();
+        return r ? cellsIn(r) : 0;
+      },
+    );
+    return range;
+
+    function specialCells(type: string, within: Rect | null): Rect[] {
+      if (!supports("ExcelApi", "1.9")) {
+        log.unsupportedCalls.push("Range.getSpecialCells");
+        throw officeError("ApiNotFound", `Range.getSpecialCells needs ExcelApi 1.9; this host has ${excelApi}.`);
+      }
+      if (!within) return [];
+      if (String(type).toLowerCase() !== "formulas") throw officeError("InvalidArgument", `Not modelled: ${type}`);
+      return areasOf(sheet, within, isFormulaCell);
+    }
+  }
+
+  function markDirty(sheet: Sheet, r: Rect): void {
+    for (const [address, cell] of sheet.cells) {
+      const { row, col } = parseCell(address);
+      if (cell.formula !== null && inside(r, row, col)) cell.dirty = true;
+    }
+    // Automatic mode recalculates what is marked right away; manual mode waits for a calculation.
+    if (calculationMode !== "Manual") calculateRect(sheet, r, true);
+  }
+
+  function makeAreas(context: Context, sheet: Sheet, locate: () => Rect[]): Record<string, unknown> {
+    const areas = () => locate();
+    return proxy(
+      context,
+      {
+        isNullObject: () => areas().length === 0,
+        areaCount: () => areas().length,
+        cellCount: () => areas().reduce((n, r) => n + cellsIn(r), 0),
+        address: () =>
+          areas()
+            .map((r) => `${sheetPrefix(sheet.name)}!${rectText(r)}`)
+            .join(", "),
+      },
+      {
+        areas: collection(context, () => areas().map((r) => makeRange(context, sheet, () => r))),
+        calculate: () =>
+          needs(context, "RangeAreas.calculate", "1.9", () => areas().forEach((r) => calculateRect(sheet, r, false))),
+        setDirty: () => needs(context, "RangeAreas.setDirty", "1.9", () => areas().forEach((r) => markDirty(sheet, r))),
+      },
     );
   }
 
@@ -457,46 +763,55 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
       {
         protection: proxy(context, { protected: () => sheet().protected }),
         getRange: (address: string) => makeRange(context, sheet(), () => parseRect(address)),
-        getUsedRangeOrNullObject: () => makeRange(context, sheet(), () => usedRect(sheet())),
+        getUsedRangeOrNullObject: (valuesOnly?: boolean) =>
+          makeRange(context, sheet(), () => usedRect(sheet(), valuesOnly === true)),
+        calculate: (markAllDirty: boolean) =>
+          needs(context, "Worksheet.calculate", "1.6", () => {
+            const s = sheet();
+            const all = usedRect(s, true);
+            if (all) calculateRect(s, all, !markAllDirty);
+          }),
+      },
+    );
+  }
+
+  function makeApplication(context: Context): Record<string, unknown> {
+    return proxy(
+      context,
+      { calculationMode: () => calculationMode },
+      {
+        calculate: (type: string) =>
+          context.queue.push(() => {
+            for (const s of sheets) {
+              const all = usedRect(s, true);
+              if (all) calculateRect(s, all, String(type) === "Recalculate");
+            }
+          }),
+      },
+      {
+        calculationMode: (mode) => {
+          if (!supports("ExcelApi", "1.8"))
+            throw officeError("ApiNotFound", "Setting calculationMode needs ExcelApi 1.8.");
+          calculationMode = mode as typeof calculationMode;
+        },
       },
     );
   }
 
   function makeWorkbook(context: Context): Record<string, unknown> {
-    const items: Record<string, unknown>[] = [];
-    const worksheets = proxy(
-      context,
-      { items: () => items },
-      {
-        getItem: (name: string) => makeWorksheet(context, () => name),
-        getActiveWorksheet: () => makeWorksheet(context, () => recording.activeSheet),
-      },
-    );
-    const originalLoad = worksheets.load as (p?: string) => unknown;
-    worksheets.load = (props?: string) => {
-      context.queue.push(() => {
-        items.length = 0;
-        for (const s of sheets) {
-          const ws = makeWorksheet(context, () => s.name);
-          (ws.load as (p: string) => void)("name");
-          items.push(ws);
-        }
-      });
-      // The nested loads queued above run in the same sync, right after.
-      context.queue.push(() => {
-        const ops = context.queue.splice(0);
-        ops.forEach((op) => op());
-      });
-      originalLoad(String(props ?? "").startsWith("items") ? "items" : props);
-      return worksheets;
-    };
+    const worksheets = collection(context, () => sheets.map((s) => makeWorksheet(context, () => s.name)));
+    Object.assign(worksheets, {
+      getItem: (name: string) => makeWorksheet(context, () => name),
+      getActiveWorksheet: () => makeWorksheet(context, () => recording.activeSheet),
+    });
 
     const scoped = (namespace: string) => {
       const found: Record<string, unknown>[] = [];
-      const collection = proxy(context, { items: () => found });
-      const load = collection.load as (p?: string) => unknown;
-      collection.load = () => {
+      const coll = proxy(context, { items: () => found });
+      const load = coll.load as (p?: string) => unknown;
+      coll.load = () => {
         context.queue.push(() => {
+          if (recording.customXmlFails) throw officeError("GeneralException", recording.customXmlFails);
           found.length = 0;
           for (const part of parts.filter((p) => p.namespace === namespace)) {
             let xml: { value: unknown } = { value: undefined };
@@ -516,42 +831,51 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
                 return result;
               },
               setXml: (text: string) => context.queue.push(() => void (part.xml = text)),
+              delete: () =>
+                context.queue.push(() => {
+                  const at = parts.indexOf(part);
+                  if (at >= 0) parts.splice(at, 1);
+                }),
             });
           }
         });
         load("items");
-        return collection;
+        return coll;
       };
-      return collection;
+      return coll;
+    };
+
+    // DATE(1904,1,1) is day 0 of the 1904 system and day 1462 of the 1900 system.
+    const dateSerial = (y: number, m: number, d: number) => {
+      const days = Math.round((Date.UTC(y, m - 1, d) - Date.UTC(1899, 11, 30)) / 86_400_000);
+      return recording.date1904 ? days - 1462 : days;
     };
 
     return {
       worksheets,
+      functions: {
+        date: (y: number, m: number, d: number) =>
+          proxy(context, { value: () => dateSerial(y, m, d), error: () => null }),
+      },
       // The active cell's range: the task pane's Insert writes into its first cell.
-      getSelectedRange: () =>
-        makeRange(context, sheetNamed(selection.sheet), () => parseRect(selection.areas[0])),
+      getSelectedRange: () => makeRange(context, sheetNamed(selection.sheet), () => parseRect(selection.areas[0])),
       getSelectedRanges: () => {
         const sheet = () => sheetNamed(selection.sheet);
-        const areaItems = () => selection.areas.map((area) => makeRange(context, sheet(), () => parseRect(area)));
-        const areas: Record<string, unknown> = {
-          items: [] as unknown[],
-          load: () => {
-            context.queue.push(() => {
-              const list = areaItems();
-              list.forEach((a) => (a.load as (p: string) => void)("address"));
-              areas.items = list;
-            });
-            context.queue.push(() => context.queue.splice(0).forEach((op) => op()));
-            return areas;
-          },
+        return {
+          areas: collection(context, () =>
+            selection.areas.map((area) => makeRange(context, sheet(), () => parseRect(area))),
+          ),
+          worksheet: makeWorksheet(context, () => selection.sheet),
         };
-        return { areas, worksheet: makeWorksheet(context, () => selection.sheet) };
       },
       customXmlParts: {
         getByNamespace: scoped,
         add: (xml: string) => {
           const namespace = /xmlns="([^"]+)"/.exec(xml)?.[1] ?? "";
-          context.queue.push(() => void parts.push({ id: `part-${parts.length}`, namespace, xml }));
+          context.queue.push(() => {
+            if (recording.customXmlFails) throw officeError("GeneralException", recording.customXmlFails);
+            parts.push({ id: `part-${parts.length}-${Date.now()}`, namespace, xml });
+          });
         },
       },
     };
@@ -559,8 +883,15 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
 
   // ---- globals ----
   const excel = {
-    run: async <T>(batch: (context: Context) => Promise<T>): Promise<T> => {
+    SpecialCellType: { formulas: "Formulas" },
+    CalculationType: { recalculate: "Recalculate", full: "Full", fullRebuild: "FullRebuild" },
+    run: async <T>(
+      first: Record<string, unknown> | ((context: Context) => Promise<T>),
+      second?: (context: Context) => Promise<T>,
+    ): Promise<T> => {
       log.runs += 1;
+      const batch = typeof first === "function" ? first : second!;
+      if (typeof first !== "function") log.runOptions.push({ ...first });
       const context = new Context();
       const result = await batch(context);
       if (context.queue.length) await context.sync();
@@ -579,7 +910,7 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
     },
     context: {
       host: "Excel",
-      requirements: { isSetSupported: () => true },
+      requirements: { isSetSupported: (name: string, minVersion?: string) => supports(name, minVersion) },
       document: {
         settings: {
           get: (name: string) => (name in settings ? settings[name] : null),
@@ -587,6 +918,7 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
           remove: (name: string) => void delete settings[name],
           saveAsync: (callback?: (result: { status: string }) => void) => {
             setTimeout(() => {
+              for (const name of Object.keys(savedSettings)) if (!(name in settings)) delete savedSettings[name];
               Object.assign(savedSettings, settings);
               log.settingsSaves += 1;
               callback?.({ status: "succeeded" });
@@ -600,7 +932,8 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
         if (recording.startupBehaviorFails) throw new Error(recording.startupBehaviorFails);
         log.startupBehavior.push(behavior);
       },
-      getStartupBehavior: async () => log.startupBehavior[log.startupBehavior.length - 1] ?? "None",
+      getStartupBehavior: async () =>
+        log.startupBehavior[log.startupBehavior.length - 1] ?? recording.startupBehavior ?? "None",
     },
     actions: {
       associate: (id: string, action: (event: { completed(): void }) => unknown) => {
@@ -631,9 +964,15 @@ export function installWorkbookStandIn(target: Record<string, unknown>, recordin
       await action({ completed: () => void (completed = true) });
       return { completed };
     },
-    idle: () => (timers.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
+    idle: () => (running.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
     select(sheet, areas) {
       selection = { sheet, areas };
+    },
+    edit(sheetName, address, entry) {
+      enterValue(sheetNamed(sheetName), address, entry, "user");
+    },
+    protect(sheetName, on) {
+      sheetNamed(sheetName).protected = on;
     },
   };
 }
