@@ -7,7 +7,6 @@
  * Refresh all and after refresh on open, and edits made while a refresh runs
  * must be kept.
  */
-import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
 import { refreshAll, type RefreshOptions } from "../../src/refresh/refresh-all";
 import { RefreshController } from "../../src/refresh/refresh-controller";
 import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
@@ -21,14 +20,13 @@ import {
   QUOTED_NOTE,
   type LabelledWorkbook,
 } from "../support/recordings";
-import { installWorkbookStandIn, type WorkbookRecording, type WorkbookStandIn } from "../support/workbook-stand-in";
+import { openRecordedWorkbook } from "../support/open-workbook";
+import type { WorkbookRecording, WorkbookStandIn } from "../support/workbook-stand-in";
 
 const fast: Partial<RefreshOptions> = { pollMs: 5, maxPollMs: 20 };
 
 function open(recording: WorkbookRecording) {
-  const globals: Record<string, unknown> = {};
-  const standIn = installWorkbookStandIn(globals, recording);
-  return { standIn, workbook: createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals) };
+  return openRecordedWorkbook(recording);
 }
 
 /** Every text cell of the fixture, and every cell of the catalog spill, is still the same text and no formula. */
@@ -62,8 +60,8 @@ describe("refresh never turns data into formulas", () => {
     "Refresh all: a live spill's formula-like title, frozen text and a quoted note stay text (%s)",
     async (_, extra) => {
       const fixture = injectionWorkbook();
-      const { standIn, workbook } = open({ ...fixture.recording, ...extra });
-      const report = await refreshAll(workbook, { ...fast, clearCache: () => {} });
+      const { standIn, workbook, calls } = open({ ...fixture.recording, ...extra });
+      const report = await refreshAll(workbook, { calls, ...fast, clearCache: () => {} });
       await standIn.idle();
 
       expectTextKept(standIn, fixture);
@@ -80,7 +78,7 @@ describe("refresh never turns data into formulas", () => {
 
   it("refresh on open: the same text stays text when the workbook opens", async () => {
     const fixture = injectionWorkbook();
-    const { standIn, workbook } = open({
+    const { standIn, workbook, calls } = open({
       ...fixture.recording,
       documentSettings: { [REFRESH_ON_OPEN_SETTING]: true },
       startupBehavior: "Load",
@@ -89,6 +87,7 @@ describe("refresh never turns data into formulas", () => {
       workbook,
       clearCache: () => {},
       readKey: async () => ({ apiKey: "user-entered-key", usingDefaultKey: false }),
+      calls,
       refreshOptions: fast,
     });
     const report = await controller.runOnOpen();
@@ -106,7 +105,7 @@ describe("refresh never turns data into formulas", () => {
       fresh: { value: 100 + i, afterMs: 5 },
     }));
     const fixture = build([{ name: "Comps" }], cells);
-    const { standIn, workbook } = open(fixture.recording);
+    const { standIn, workbook, calls } = open(fixture.recording);
     // Between the scan and the write, the user (or a co-author) types into three of the cells.
     const editing: WorkbookAdapter = {
       ...workbook,
@@ -117,7 +116,7 @@ describe("refresh never turns data into formulas", () => {
         return workbook.rewriteFormulas(sheet, blocks);
       },
     };
-    const report = await refreshAll(editing, { ...fast, clearCache: () => {} });
+    const report = await refreshAll(editing, { calls, ...fast, clearCache: () => {} });
     await standIn.idle();
 
     expect(standIn.cell("Comps", "B2")).toMatchObject({ formula: null, value: 42 });

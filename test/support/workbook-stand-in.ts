@@ -88,7 +88,7 @@ export interface WorkbookRecording {
   calculationMode?: "Automatic" | "AutomaticExceptTables" | "Manual";
   /** The workbook uses the 1904 date system. */
   date1904?: boolean;
-  /** What a cell shows while its custom function runs: current Excel keeps the old value ("stale"); older builds show #BUSY! (the default). */
+  /** What a cell shows while its custom function runs: current Excel keeps the old value ("stale", the default); older builds show #BUSY!. */
   whileCalculating?: "stale" | "#BUSY!";
   /** For this many ms after install the MD functions are not registered: formulas read `_xldudf_MD_…`, as while Excel loads the add-in. */
   registerAfterMs?: number;
@@ -205,7 +205,7 @@ export function installWorkbookStandIn(
   let calculationMode = recording.calculationMode ?? "Automatic";
   const installedAt = Date.now();
   const registered = () => Date.now() - installedAt >= (recording.registerAfterMs ?? 0);
-  const whileCalculating = recording.whileCalculating ?? "#BUSY!";
+  const whileCalculating = recording.whileCalculating ?? "stale";
 
   // ---- requirement sets ----
   const version = (v: string) => v.split(".").map(Number);
