@@ -15,7 +15,7 @@ import { aggregateValue } from "./agg";
 import { assetsTable, metricsTable } from "./catalogs";
 import { flowsTable } from "./flows";
 import { insightsTable } from "./insights";
-import { invokeTable, invokeValue } from "./invoke";
+import { invokeSync, invokeTable, invokeValue } from "./invoke";
 import { latestValue } from "./latest";
 import { seriesTable } from "./series";
 import { supplyTable } from "./supply";
@@ -31,7 +31,7 @@ getRuntime();
  * @returns The add-in version, e.g. 0.1.0.
  */
 export function version(): string {
-  return BUILD_INFO.version;
+  return invokeSync(() => BUILD_INFO.version);
 }
 
 /**

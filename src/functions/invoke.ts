@@ -1,12 +1,14 @@
 /**
  * The common frame of every MD function: build the call's context from Excel's
  * invocation, run the work, hand Excel cells it can hold, and turn any failure
- * into a CustomFunctions.Error. Nothing escapes as a raw exception.
+ * into a CustomFunctions.Error. Nothing escapes as a raw exception. Each call
+ * is counted in the runtime's CallTracker from start to settlement, which is
+ * how a refresh knows the functions have finished (src/office/call-tracker.ts).
  */
 import type { CellValue } from "../core/cell";
 import { localToday } from "../core/calendar";
 import { type ExcelCell, isExcelError, toCustomFunctionsError, toExcelCell, toExcelTable } from "../office/errors";
-import { getClient } from "../office/runtime";
+import { getClient, getRuntime } from "../office/runtime";
 import type { CallContext } from "./call-context";
 
 /**
@@ -34,10 +36,13 @@ export async function invokeTable(
   invocation: CustomFunctions.CancelableInvocation | undefined,
   work: (ctx: CallContext) => Promise<CellValue[][]>,
 ): Promise<ExcelCell[][]> {
+  const settle = getRuntime().calls.begin();
   try {
     return toExcelTable(await work(contextFor(invocation)));
   } catch (error) {
     throw toCustomFunctionsError(error);
+  } finally {
+    settle();
   }
 }
 
@@ -45,12 +50,25 @@ export async function invokeValue<T extends CellValue>(
   invocation: CustomFunctions.CancelableInvocation | undefined,
   work: (ctx: CallContext) => Promise<T>,
 ): Promise<number | string | boolean> {
+  const settle = getRuntime().calls.begin();
   let cell: ExcelCell;
   try {
     cell = toExcelCell(await work(contextFor(invocation)));
   } catch (error) {
     throw toCustomFunctionsError(error);
+  } finally {
+    settle();
   }
   if (isExcelError(cell)) throw cell;
   return cell;
+}
+
+/** A synchronous function's call, counted like the others so a refresh sees it run. */
+export function invokeSync<T>(work: () => T): T {
+  const settle = getRuntime().calls.begin();
+  try {
+    return work();
+  } finally {
+    settle();
+  }
 }

@@ -60,14 +60,20 @@ export function paneRefreshResult(report: RefreshReport): PaneRefreshResult {
       message: `${f.error} ${f.message}`,
     })),
   };
-  if (report.cells === 0 || report.skipped.length > 0 || report.pending.length > 0)
+  if (report.cells === 0 || report.skipped.length > 0 || report.pending.length > 0 || report.running > 0)
     result.note = refreshSummary(report);
   return result;
 }
 
 export function paneFreezeResult(report: FreezeReport, ms: number): PaneRefreshResult {
   const result: PaneRefreshResult = { cells: report.cells, ms, failures: [] };
-  if (report.protected || report.formulas === 0 || report.stillCalculating.length > 0 || !report.recorded)
+  if (
+    report.protected ||
+    report.formulas === 0 ||
+    report.stillCalculating.length > 0 ||
+    report.running > 0 ||
+    !report.recorded
+  )
     result.note = report.message;
   return result;
 }
