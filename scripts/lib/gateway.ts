@@ -85,14 +85,21 @@ export function renderGatewayConfig(input: GatewayConfigInput): GatewayFiles {
   const upstream = parseUpstream(input.upstream);
   const times = { ...DEFAULT_TIMES, ...input.times };
   for (const [name, value] of Object.entries(times)) {
-    if (!/^\d+(?:ms|s|m|h|d)?$/.test(value)) throw new Error(`${name} must be an nginx time such as 90s, 5m, 1h or 1d, not "${value}".`);
+    if (!/^\d+(?:ms|s|m|h|d)?$/.test(value))
+      throw new Error(`${name} must be an nginx time such as 90s, 5m, 1h or 1d, not "${value}".`);
   }
   const rate = input.rate ?? 20;
   const burst = input.burst ?? 200;
-  if (!Number.isInteger(rate) || rate < 1) throw new Error(`The rate must be a whole number of requests per second ≥ 1, not ${rate}.`);
+  if (!Number.isInteger(rate) || rate < 1)
+    throw new Error(`The rate must be a whole number of requests per second ≥ 1, not ${rate}.`);
   if (!Number.isInteger(burst) || burst < 0) throw new Error(`The burst must be a whole number ≥ 0, not ${burst}.`);
   assertConfigSafe("content-security-policy", input.paneCsp);
-  for (const [name, value] of Object.entries({ dist: input.distDir, confDir: input.confDir, stateDir: input.stateDir, keyInclude: input.keyInclude })) {
+  for (const [name, value] of Object.entries({
+    dist: input.distDir,
+    confDir: input.confDir,
+    stateDir: input.stateDir,
+    keyInclude: input.keyInclude,
+  })) {
     assertConfigSafe(name, value);
   }
 
@@ -126,7 +133,8 @@ export function renderGatewayConfig(input: GatewayConfigInput): GatewayFiles {
     MD_UPSTREAM_SERVER: upstream.server,
     MD_UPSTREAM_HOST: upstream.host,
     MD_UPSTREAM_PATH: upstream.path,
-    MD_UPSTREAM_TLS: upstream.scheme === "https" ? upstreamTlsLines(upstream.hostname) : "# (plain-HTTP upstream: no TLS settings)",
+    MD_UPSTREAM_TLS:
+      upstream.scheme === "https" ? upstreamTlsLines(upstream.hostname) : "# (plain-HTTP upstream: no TLS settings)",
   };
   return {
     "nginx.conf": fill(readFileSync(path.join(TEMPLATE_DIR, "gateway.conf.template"), "utf8"), values),
@@ -148,10 +156,14 @@ function fill(template: string, values: Record<string, string>): string {
 /** Strings that go into the configuration inside double quotes or as bare words. */
 function assertConfigSafe(name: string, value: string): void {
   if (/["\\$;{}\n\r]/.test(value) && name !== "content-security-policy") {
-    throw new Error(`The ${name} path "${value}" holds a character nginx's configuration cannot take as is (", \\, $, ;, braces).`);
+    throw new Error(
+      `The ${name} path "${value}" holds a character nginx's configuration cannot take as is (", \\, $, ;, braces).`,
+    );
   }
   if (name === "content-security-policy" && /["\\$\n\r]/.test(value)) {
-    throw new Error("The pane's Content-Security-Policy holds a character (\", \\, $) that cannot go into an nginx header.");
+    throw new Error(
+      "The pane's Content-Security-Policy holds a character (\", \\, $) that cannot go into an nginx header.",
+    );
   }
 }
 
@@ -173,21 +185,32 @@ export function parseUpstream(raw: string): Upstream {
   } catch {
     throw new Error(`The upstream "${raw}" is not an address (expected http(s)://host[:port][/path]).`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`The upstream must be http:// or https://, not ${url.protocol}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new Error(`The upstream must be http:// or https://, not ${url.protocol}`);
   if (url.search || url.hash || url.username || url.password) {
-    throw new Error("The upstream address must not carry a query, a fragment or credentials (the key goes in --key-file).");
+    throw new Error(
+      "The upstream address must not carry a query, a fragment or credentials (the key goes in --key-file).",
+    );
   }
   const scheme = url.protocol === "https:" ? "https" : "http";
   const port = url.port || (scheme === "https" ? "443" : "80");
   const basePath = url.pathname.replace(/\/+$/, "");
-  if (!/^(?:\/[A-Za-z0-9._~-]+)*$/.test(basePath)) throw new Error(`The upstream's path "${url.pathname}" holds characters the gateway does not pass on.`);
-  return { scheme, server: `${url.hostname}:${port}`, host: url.host, hostname: url.hostname.replace(/^\[|\]$/g, ""), path: basePath };
+  if (!/^(?:\/[A-Za-z0-9._~-]+)*$/.test(basePath))
+    throw new Error(`The upstream's path "${url.pathname}" holds characters the gateway does not pass on.`);
+  return {
+    scheme,
+    server: `${url.hostname}:${port}`,
+    host: url.host,
+    hostname: url.hostname.replace(/^\[|\]$/g, ""),
+    path: basePath,
+  };
 }
 
 function upstreamTlsLines(hostname: string): string {
   const lines = ["proxy_ssl_server_name on;", `proxy_ssl_name ${hostname};`, "proxy_ssl_protocols TLSv1.2 TLSv1.3;"];
   const bundle = "/etc/ssl/certs/ca-certificates.crt";
-  if (existsSync(bundle)) lines.push("proxy_ssl_verify on;", "proxy_ssl_verify_depth 4;", `proxy_ssl_trusted_certificate ${bundle};`);
+  if (existsSync(bundle))
+    lines.push("proxy_ssl_verify on;", "proxy_ssl_verify_depth 4;", `proxy_ssl_trusted_certificate ${bundle};`);
   else lines.push(`# ${bundle} is missing: the service's certificate is not verified (install ca-certificates).`);
   return lines.join("\n");
 }
@@ -217,7 +240,11 @@ export function beforeDatePattern(cutoff: string): string {
   for (let i = 0; i < digits.length; i++) {
     const d = Number(digits[i]);
     if (d === 0) continue;
-    const parts = [...digits.slice(0, i).split(""), d === 1 ? "0" : `[0-${d - 1}]`, ...Array<string>(digits.length - 1 - i).fill("\\d")];
+    const parts = [
+      ...digits.slice(0, i).split(""),
+      d === 1 ? "0" : `[0-${d - 1}]`,
+      ...Array<string>(digits.length - 1 - i).fill("\\d"),
+    ];
     alternatives.push(`${parts.slice(0, 4).join("")}-${parts.slice(4, 6).join("")}-${parts.slice(6).join("")}`);
   }
   return `(?:${alternatives.join("|")})`;
@@ -250,7 +277,10 @@ export function seriesCalendar(today: Date, days: number): string {
 export function paneCspFromDist(distDir: string): string {
   const html = readFileSync(path.join(distDir, "taskpane.html"), "utf8");
   const match = /http-equiv=["']?Content-Security-Policy["']?\s+content=(["'])(.*?)\1/i.exec(html);
-  if (!match) throw new Error(`${path.join(distDir, "taskpane.html")} has no Content-Security-Policy <meta>: build the add-in first.`);
+  if (!match)
+    throw new Error(
+      `${path.join(distDir, "taskpane.html")} has no Content-Security-Policy <meta>: build the add-in first.`,
+    );
   return gatewayCsp(match[2]);
 }
 
@@ -270,7 +300,8 @@ export function gatewayCsp(metaCsp: string): string {
 export function keyInclude(rawKey: string): string {
   const key = rawKey.trim();
   if (!key) throw new Error("The key file is empty.");
-  if (/[\s\x00-\x1f\x7f]/.test(key)) throw new Error("The key file holds more than one word (spaces or control characters inside the key).");
+  if (/[\s\x00-\x1f\x7f]/.test(key))
+    throw new Error("The key file holds more than one word (spaces or control characters inside the key).");
   if (key.length > 1024) throw new Error("The key file holds more than 1,024 characters: is it the key?");
   const encoded = encodeURIComponent(key);
   // The text form is used only to blank echoes of the key in bodies; it must be safe inside "…".
@@ -289,7 +320,12 @@ export function findNginx(): string | null {
   if (process.env.MD_NGINX && existsSync(process.env.MD_NGINX)) return process.env.MD_NGINX;
   const found = spawnSync("sh", ["-c", "command -v nginx"], { encoding: "utf8" });
   if (found.status === 0 && found.stdout.trim()) return found.stdout.trim();
-  for (const candidate of ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/local/nginx/sbin/nginx", "/opt/homebrew/bin/nginx"]) {
+  for (const candidate of [
+    "/usr/sbin/nginx",
+    "/usr/local/sbin/nginx",
+    "/usr/local/nginx/sbin/nginx",
+    "/opt/homebrew/bin/nginx",
+  ]) {
     if (existsSync(candidate)) return candidate;
   }
   return null;
@@ -303,18 +339,26 @@ export const INSTALL_HINT =
  * is root on a machine with apt-get (as scripts/test.ts does for Chromium).
  * Returns the reason when there is none.
  */
-export function ensureNginx(options: { install?: boolean; log?: (line: string) => void } = {}): { path: string } | { missing: string } {
+export function ensureNginx(
+  options: { install?: boolean; log?: (line: string) => void } = {},
+): { path: string } | { missing: string } {
   const log = options.log ?? console.log;
   const existing = findNginx();
   if (existing) return { path: existing };
   const hasAptGet = spawnSync("sh", ["-c", "command -v apt-get"]).status === 0;
-  if (options.install === false || process.env.MD_NO_NGINX_INSTALL === "1") return { missing: `nginx is not installed (installing it is turned off). ${INSTALL_HINT}` };
+  if (options.install === false || process.env.MD_NO_NGINX_INSTALL === "1")
+    return { missing: `nginx is not installed (installing it is turned off). ${INSTALL_HINT}` };
   if (!hasAptGet) return { missing: `nginx is not installed and this machine has no apt-get. ${INSTALL_HINT}` };
-  if (process.getuid?.() !== 0) return { missing: `nginx is not installed, and installing it needs root. ${INSTALL_HINT}` };
+  if (process.getuid?.() !== 0)
+    return { missing: `nginx is not installed, and installing it needs root. ${INSTALL_HINT}` };
   log("▶ installing Debian nginx (once): apt-get update -qq && apt-get install -y -qq nginx");
-  const result = spawnSync("sh", ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null"], {
-    stdio: "inherit",
-  });
+  const result = spawnSync(
+    "sh",
+    ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null"],
+    {
+      stdio: "inherit",
+    },
+  );
   const installed = findNginx();
   if (result.status === 0 && installed) return { path: installed };
   return { missing: `apt-get could not install nginx (exit ${result.status}). ${INSTALL_HINT}` };
@@ -409,7 +453,10 @@ function accountIds(user: string): { uid: number; gid: number; group: string } |
  * As root, nginx's workers need a `user`: an unprivileged account (www-data,
  * else nobody) when dist/ is readable by others, else root itself (with a warning).
  */
-function chooseWorkerUser(distDir: string, log: (line: string) => void): { user: string; group: string; uid: number; gid: number } | null {
+function chooseWorkerUser(
+  distDir: string,
+  log: (line: string) => void,
+): { user: string; group: string; uid: number; gid: number } | null {
   if (process.getuid?.() !== 0) return null;
   const readable = ["taskpane.html", "functions.js"].every((f) => readableByOthers(path.join(distDir, f)));
   if (readable) {
@@ -418,11 +465,18 @@ function chooseWorkerUser(distDir: string, log: (line: string) => void): { user:
       if (ids) return { user, ...ids };
     }
   }
-  log(`nginx workers run as root: ${readable ? "no www-data or nobody account" : `${distDir} is not readable by other users`}.`);
+  log(
+    `nginx workers run as root: ${readable ? "no www-data or nobody account" : `${distDir} is not readable by other users`}.`,
+  );
   return { user: "root", group: accountIds("root")?.group ?? "root", uid: 0, gid: 0 };
 }
 
-async function waitForHealth(url: string, child: ChildProcess, stderr: () => string, timeoutMs = 15_000): Promise<void> {
+async function waitForHealth(
+  url: string,
+  child: ChildProcess,
+  stderr: () => string,
+  timeoutMs = 15_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
@@ -494,6 +548,8 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
 
     const child = spawn(nginx, ["-p", `${stateDir}/`, "-c", path.join(confDir, "nginx.conf"), "-g", "daemon off;"], {
       stdio: ["ignore", "ignore", "pipe"],
+      // Its own process group: Ctrl-C reaches this script, which stops nginx gracefully.
+      detached: true,
     });
     let stderr = "";
     child.stderr?.on("data", (chunk: Buffer) => {
