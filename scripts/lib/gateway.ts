@@ -300,7 +300,7 @@ export function gatewayCsp(metaCsp: string): string {
 export function keyInclude(rawKey: string): string {
   const key = rawKey.trim();
   if (!key) throw new Error("The key file is empty.");
-  if (/[\s\x00-\x1f\x7f]/.test(key))
+  if (/\s/.test(key) || [...key].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))
     throw new Error("The key file holds more than one word (spaces or control characters inside the key).");
   if (key.length > 1024) throw new Error("The key file holds more than 1,024 characters: is it the key?");
   const encoded = encodeURIComponent(key);
