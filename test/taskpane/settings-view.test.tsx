@@ -133,7 +133,7 @@ describe("Settings view: test connection", () => {
   });
 
   // jsdom's page is http://localhost: the service is on another host, the gateway (/api) on the same one.
-  it.each([
+  it.each<{ where: string; stored: Record<string, string>; text: string }>([
     {
       where: "a service on another host",
       stored: { [SETTING_KEYS.apiKey]: SECRET },
