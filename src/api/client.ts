@@ -629,7 +629,7 @@ class BatchingClient implements Client {
 
   /** Reads and checks the settings; a changed key or base URL empties the cache (answers may differ per account). */
   private async readSettings(): Promise<ResolvedSettings> {
-    let raw: { apiKey?: string; baseUrl?: string };
+    let raw: { apiKey?: string; baseUrl?: string; keyManagedByGateway?: boolean };
     try {
       raw = await this.readSettingsSource();
     } catch (error) {
@@ -638,7 +638,8 @@ class BatchingClient implements Client {
     }
     const baseUrl = normalizeBaseUrl(raw?.baseUrl);
     const apiKey = (raw?.apiKey ?? "").trim();
-    if (!apiKey) throw new ConfigError("No API key is set. Enter your market-data API key in the Market Data pane.");
+    if (!apiKey && !raw?.keyManagedByGateway)
+      throw new ConfigError("No API key is set. Enter your market-data API key in the Market Data pane.");
     const previous = this.current;
     this.current = { baseUrl, apiKey };
     if (previous && (previous.baseUrl !== baseUrl || previous.apiKey !== apiKey)) {

@@ -145,7 +145,7 @@ export async function mountApp(element: HTMLElement, context: PaneContext): Prom
   let initialView: ViewId = "picker";
   try {
     const stored = await runtime.settings.read();
-    if (!stored.apiKey) initialView = "settings";
+    if (!stored.apiKey && !stored.keyManagedByGateway) initialView = "settings";
   } catch {
     initialView = "settings";
   }

@@ -26,6 +26,8 @@ import {
 } from "@fluentui/react-components";
 import { EyeOffRegular, EyeRegular } from "@fluentui/react-icons";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { MarketDataError } from "../api/errors";
+import { unreachableText } from "../office/gateway";
 import type { StoredSettings } from "../office/settings";
 import { CountersPanel } from "./counters-panel";
 import { errorText } from "./error-text";
@@ -45,11 +47,17 @@ type Notice = { intent: "success" | "error" | "info" | "warning"; text: string }
 /** What the key badge says: whose key the requests use. */
 function keyStatus(stored: StoredSettings | null, defaultKey: string): { label: string; color: "success" | "warning" | "danger" | "informative" } {
   if (!stored) return { label: "Reading settings…", color: "informative" };
+  if (stored.keyManagedByGateway) return { label: "Firm key (gateway)", color: "success" };
   if (!stored.usingDefaultKey) return { label: "Your key", color: "success" };
   return defaultKey ? { label: "Sandbox demo key in use", color: "warning" } : { label: "No API key", color: "danger" };
 }
 
+/** What the browser's own validation lets through: an absolute address (scheme:…, checked for http(s) below), or a path on the add-in's host (/api). */
+export const BASE_URL_PATTERN = "\\s*(?:[A-Za-z][A-Za-z0-9+.\\-]*:\\S+|/(?!/)\\S*)\\s*";
+
 export function isHttpAddress(text: string): boolean {
+  // A path on the add-in's own host: the team gateway (/api).
+  if (/^\/(?!\/)\S*$/.test(text.trim())) return true;
   try {
     const url = new URL(text.trim());
     return url.protocol === "http:" || url.protocol === "https:";
@@ -139,7 +147,11 @@ export function SettingsView({ active }: { active: boolean }) {
       const { ms } = await client.testConnection({ signal: controller.signal });
       setTestNotice({ intent: "success", text: `Connected in ${Math.round(ms)} ms${current.usingDefaultKey && current.apiKey ? " (sandbox demo key)" : ""}.` });
     } catch (error) {
-      if (!controller.signal.aborted) setTestNotice({ intent: "error", text: `Connection failed: ${errorText(error, current.apiKey)}` });
+      if (!controller.signal.aborted) {
+        // fetch's bare TypeError: down and CORS-refused look the same to a browser.
+        const text = error instanceof MarketDataError && error.kind === "network" ? unreachableText(current.baseUrl) : errorText(error, current.apiKey);
+        setTestNotice({ intent: "error", text: `Connection failed: ${text}` });
+      }
     } finally {
       if (testAbort.current === controller) setTesting(false);
     }
@@ -149,7 +161,7 @@ export function SettingsView({ active }: { active: boolean }) {
     setUrlNotice(null);
     const trimmed = value.trim();
     if (trimmed && !isHttpAddress(trimmed)) {
-      setUrlError("Enter an address that starts with https:// (or http:// for a local service).");
+      setUrlError("Enter an address that starts with https:// (or http:// for a local service), or a path on the add-in's host such as /api.");
       return;
     }
     setUrlError(null);
@@ -179,6 +191,9 @@ export function SettingsView({ active }: { active: boolean }) {
           <Caption1>Requests use the sandbox&apos;s public demo key until you save your own. It only works against the sandbox.</Caption1>
         )}
         <form className={styles.form} onSubmit={(e) => void onSaveKey(e)} autoComplete="off">
+          {stored?.keyManagedByGateway ? (
+            <Text data-testid="key-managed">The API key is managed by your firm&apos;s gateway: there is nothing to enter here.</Text>
+          ) : (
           <Field
             label="API key"
             hint="Kept in this add-in's storage on this computer — never in the workbook, so sharing a file never shares your key."
@@ -205,10 +220,13 @@ export function SettingsView({ active }: { active: boolean }) {
               }
             />
           </Field>
+          )}
           <div className={styles.buttons}>
+            {!stored?.keyManagedByGateway && (
             <Button type="submit" appearance="primary" disabled={!stored || !keyDirty}>
               Save key
             </Button>
+            )}
             <Button onClick={() => void onTest()} disabled={!stored || testing}>
               Test connection
             </Button>
@@ -262,7 +280,7 @@ export function SettingsView({ active }: { active: boolean }) {
                 validationMessage={urlError ?? undefined}
                 validationState={urlError ? "error" : "none"}
               >
-                <Input type="url" value={urlInput} onChange={(_, data) => setUrlInput(data.value)} placeholder={defaults.baseUrl || "https://"} spellCheck={false} data-testid="base-url-input" />
+                <Input type="text" inputMode="url" pattern={BASE_URL_PATTERN} value={urlInput} onChange={(_, data) => setUrlInput(data.value)} placeholder={defaults.baseUrl || "https://"} spellCheck={false} data-testid="base-url-input" />
               </Field>
               <Text size={200}>
                 Requests go to: <span data-testid="effective-base-url">{stored ? stored.baseUrl || "(not set)" : "…"}</span>

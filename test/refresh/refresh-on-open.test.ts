@@ -53,6 +53,8 @@ const KEYS: Record<string, KeySource> = {
   user: { apiKey: "user-entered-key", usingDefaultKey: false },
   demo: { apiKey: "md-sandbox-demo", usingDefaultKey: true },
   none: { apiKey: "", usingDefaultKey: true },
+  // The firm's gateway holds a real key and the add-in sends none (src/office/gateway.ts).
+  gateway: { apiKey: "", usingDefaultKey: false, keyManagedByGateway: true },
 };
 
 function setUp(options: { refreshOnOpen?: boolean; key?: keyof typeof KEYS; startupFails?: string } = {}) {
@@ -113,6 +115,7 @@ describe("refresh on open: when the workbook opens", () => {
     { refreshOnOpen: true, key: "user", refreshes: true, signIn: false },
     { refreshOnOpen: true, key: "demo", refreshes: false, signIn: true },
     { refreshOnOpen: true, key: "none", refreshes: false, signIn: true },
+    { refreshOnOpen: true, key: "gateway", refreshes: true, signIn: false },
     { refreshOnOpen: false, key: "user", refreshes: false, signIn: false },
     { refreshOnOpen: false, key: "none", refreshes: false, signIn: false },
   ] as const)(

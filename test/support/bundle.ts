@@ -84,10 +84,17 @@ export interface LoadOptions {
   storage?: Record<string, string>;
   fetch?: typeof fetch;
   distDir?: string;
+  /**
+   * The origin the page was served from (Excel's shared runtime is a webview
+   * with a location): relative base addresses such as the gateway's /api resolve against it.
+   */
+  origin?: string;
 }
 
 export function readMetadata(distDir = DIST): FunctionMetadata[] {
-  const json = JSON.parse(readFileSync(path.join(distDir, "functions.json"), "utf8")) as { functions: FunctionMetadata[] };
+  const json = JSON.parse(readFileSync(path.join(distDir, "functions.json"), "utf8")) as {
+    functions: FunctionMetadata[];
+  };
   return json.functions;
 }
 
@@ -127,8 +134,15 @@ export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
       },
       HostType: { Excel: "Excel" },
     },
-    console: { log: capture("log"), info: capture("info"), warn: capture("warn"), error: capture("error"), debug: capture("debug") },
+    console: {
+      log: capture("log"),
+      info: capture("info"),
+      warn: capture("warn"),
+      error: capture("error"),
+      debug: capture("debug"),
+    },
     fetch: options.fetch ?? fetch,
+    ...(options.origin ? { location: new URL(`${options.origin}/taskpane.html`) } : {}),
     Headers,
     Request,
     Response,
@@ -160,7 +174,8 @@ export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
     const excelArgs = meta.parameters.map((param, i) => {
       const value = i < args.length ? args[i] : null;
       if (value === null || value === undefined) return null;
-      if (param.dimensionality === "matrix") return Array.isArray(value) ? value.map((row) => (Array.isArray(row) ? row : [row])) : [[value]];
+      if (param.dimensionality === "matrix")
+        return Array.isArray(value) ? value.map((row) => (Array.isArray(row) ? row : [row])) : [[value]];
       return value;
     });
     const handlers: (() => void)[] = [];
@@ -196,7 +211,12 @@ export function isExcelError(value: unknown): value is CustomFunctionsError {
 }
 
 /** Calls and also captures a rejection/throw as a value, the way Excel shows it in the cell. */
-export async function cellValue(bundle: LoadedBundle, id: string, args?: unknown[], invocation?: InvocationOptions): Promise<unknown> {
+export async function cellValue(
+  bundle: LoadedBundle,
+  id: string,
+  args?: unknown[],
+  invocation?: InvocationOptions,
+): Promise<unknown> {
   try {
     return await bundle.call(id, args, invocation);
   } catch (error) {

@@ -202,6 +202,8 @@ export interface HarnessOptions {
   defaults?: { apiKey: string; baseUrl: string };
   copyAllowed?: boolean;
   stored?: Record<string, string>;
+  /** What a same-origin gateway answers about its key mode (see src/office/gateway.ts). */
+  gatewayKeyMode?: "firm" | "pass-through" | null;
 }
 
 export function makeHarness(options: HarnessOptions = {}): Harness {
@@ -209,7 +211,8 @@ export function makeHarness(options: HarnessOptions = {}): Harness {
   const storage = new MemoryStorage();
   for (const [k, v] of Object.entries(options.stored ?? {})) storage.data.set(k, v);
   const defaults = options.defaults ?? { apiKey: "", baseUrl: "https://api.example.test" };
-  const settings = new SettingsStore(storage, defaults);
+  const gatewayKeyMode = options.gatewayKeyMode;
+  const settings = new SettingsStore(storage, defaults, gatewayKeyMode === undefined ? undefined : async () => gatewayKeyMode);
   const workbook = new FakeWorkbook(options.inExcel ?? true);
   const copied: string[] = [];
   const copyAllowed = options.copyAllowed ?? true;
