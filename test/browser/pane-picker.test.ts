@@ -68,7 +68,8 @@ describeBrowser("task pane Picker over 20,000 assets (headless Chromium, sandbox
   let catalog: Asset[];
 
   beforeAll(async () => {
-    rig = await startPaneRig();
+    // The 20,000-asset catalog, with the markup-like titles the rendering case needs.
+    rig = await startPaneRig({ hostileFixtures: true });
     catalog = (await rig.fetchJson<{ assets: Asset[] }>("/asset/symbols/")).assets;
     watch = await openPane(
       rig.session,
