@@ -39,7 +39,9 @@ async function main() {
     compiler,
   );
   await server.start();
-  console.log(`listening ${server.options.port} host=${devServer.host} address=${server.server.address().address}`);
+  process.stdout.write(
+    `listening ${server.options.port} host=${devServer.host} address=${server.server.address().address}\n`,
+  );
   process.on("SIGTERM", () => {
     server.stop().finally(() => {
       fs.rmSync(work, { recursive: true, force: true });
@@ -49,6 +51,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error);
+  process.stderr.write(`${error.stack}\n`);
   process.exit(1);
 });
