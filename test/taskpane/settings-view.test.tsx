@@ -12,8 +12,8 @@ const DEMO = "md-sandbox-demo";
 async function renderSettings(options: HarnessOptions = {}) {
   const harness = makeHarness(options);
   const view = renderWith(harness, <SettingsView active />);
-  // The view reads the store on mount; the buttons are enabled once it has.
-  await waitFor(() => expect(isDisabled(screen.getByRole("button", { name: "Test connection" }))).toBe(false));
+  // The view reads the store on mount; the buttons are enabled once it has (the first, cold render can take seconds on a busy machine).
+  await waitFor(() => expect(isDisabled(screen.getByRole("button", { name: "Test connection" }))).toBe(false), { timeout: 5000 });
   return { ...harness, view };
 }
 
