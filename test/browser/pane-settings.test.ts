@@ -64,7 +64,7 @@ describeBrowser("task pane Settings view (headless Chromium, sandbox)", () => {
     expect(message).toContain("Enter a valid key");
     // No green "saved" beside the red "failed".
     expect((await watch.page.getByTestId("key-notice").innerText()).trim()).toBe("");
-    expect(await watch.page.locator(".fui-MessageBar").count()).toBe(1);
+    expect(await watch.page.locator('section[aria-labelledby="settings-key-heading"] .fui-MessageBar').count()).toBe(1);
     expect(await watch.page.getByTestId("key-status").textContent()).toBe("Your key");
     await expectKeyOnlyInMaskedInput(watch.page, BAD_KEY);
     // The pane did ask the service with that key (it was not refused locally).

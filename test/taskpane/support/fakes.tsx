@@ -166,6 +166,8 @@ export interface HarnessOptions {
   defaults?: { apiKey: string; baseUrl: string };
   copyAllowed?: boolean;
   stored?: Record<string, string>;
+  /** The locale typed dates follow; default en-US (01/15/2025), whatever the machine's. */
+  dateLocale?: string;
 }
 
 export function makeHarness(options: HarnessOptions = {}): Harness {
@@ -189,6 +191,7 @@ export function makeHarness(options: HarnessOptions = {}): Harness {
     },
     refresh: null,
     today: () => TEST_TODAY,
+    dateLocale: options.dateLocale ?? "en-US",
     host: options.inExcel === false ? null : "Excel",
     version: "0.0.0-test",
   };
