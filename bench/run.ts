@@ -223,7 +223,8 @@ export async function runShaping(sandbox: SandboxHandle, symbols: string[], toda
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const today = iso(Math.floor(Date.now() / DAY_MS) * DAY_MS);
-  const sandbox = await startSandbox({ port: 0, today, latencyMs: args.latencyMs, insightFirstCallDelayMs: 0 });
+  // Grown to 2,000 assets: the workload needs 200 crypto symbols (the named set, then filler tokens).
+  const sandbox = await startSandbox({ port: 0, today, latencyMs: args.latencyMs, insightFirstCallDelayMs: 0, assetCount: 2000 });
   try {
     // Core chains first in the catalog, then filler tokens: the first 200 crypto symbols.
     const catalogClient = createClient({ settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }) });

@@ -22,6 +22,10 @@ export interface ResolvedSymbol {
   /** Activity scale relative to Ethereum. */
   size: number;
   price?: number;
+  /** Typical circulating market cap (named crypto assets). */
+  marketCap?: number;
+  /** Chains: stablecoin supply on the chain, USD. */
+  stablecoins?: number;
   company?: Company;
   metrics: readonly string[];
 }
@@ -35,7 +39,7 @@ const CATEGORY_SLICE_METRICS = ["FEES", "REVENUE", "DAU", "TXNS", "TVL"];
 const EQUITY_METRIC_NAMES = [...EQUITY_METRICS.keys()];
 
 function single(entry: CatalogEntry): ResolvedSymbol {
-  const base = { id: entry.record.platform_id, title: entry.record.title, size: entry.size, price: entry.price };
+  const base = { id: entry.record.platform_id, title: entry.record.title, size: entry.size, price: entry.price, marketCap: entry.marketCap, stablecoins: entry.stablecoins };
   switch (entry.kind) {
     case "equity":
       return { ...base, profile: "equity", company: entry.company, metrics: EQUITY_METRIC_NAMES };

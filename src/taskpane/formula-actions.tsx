@@ -3,7 +3,7 @@
  * "Insert" says so and copies instead, so the button never fails silently.
  */
 import { Button, makeStyles, MessageBar, MessageBarBody, tokens } from "@fluentui/react-components";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useServices } from "./pane-services";
 import { copyFormula, placeFormula, type PlaceOutcome } from "./place-formula";
 
@@ -15,9 +15,10 @@ const useStyles = makeStyles({
     padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalS}`,
     backgroundColor: tokens.colorNeutralBackground3,
     borderRadius: tokens.borderRadiusMedium,
-    // A <pre> never wraps by default; a long formula must wrap inside a narrow pane.
+    // A <pre> never wraps by default; a long formula must wrap inside a narrow pane: between arguments
+    // (the <wbr> after each comma) and at spaces, and inside a word only when one is wider than the pane.
     whiteSpace: "pre-wrap",
-    overflowWrap: "anywhere",
+    overflowWrap: "break-word",
     userSelect: "all",
     margin: 0,
   },
@@ -31,6 +32,11 @@ export interface FormulaActionsProps {
   compact?: boolean;
   /** Shown instead of the formula when it cannot be built yet. */
   placeholder?: string;
+}
+
+/** The formula with a line-break opportunity after each comma (no character added: copying gives the formula). */
+export function breakAfterCommas(formula: string): ReactNode[] {
+  return formula.split(/(?<=,)/).flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]));
 }
 
 export function FormulaActions({ formula, subject, compact, placeholder }: FormulaActionsProps) {
@@ -53,7 +59,7 @@ export function FormulaActions({ formula, subject, compact, placeholder }: Formu
     <div className={styles.root}>
       {(!compact || outcome?.kind === "failed") && (
         <pre className={styles.formula} data-testid="formula-text" aria-label="Formula">
-          {formula ?? placeholder ?? ""}
+          {formula ? breakAfterCommas(formula) : (placeholder ?? "")}
         </pre>
       )}
       <div className={styles.buttons}>

@@ -27,6 +27,8 @@ export interface PaneServices {
   refresh: PaneRefreshActions;
   /** The user's calendar date, YYYY-MM-DD (what TODAY means in a formula). */
   today(): string;
+  /** Locale whose numeric date order (01/15/2025 or 15/01/2025 …) typed dates follow; undefined: the browser's. */
+  dateLocale?: string;
   /** Office host, or null in a plain browser. */
   host: string | null;
   version: string;

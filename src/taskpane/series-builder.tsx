@@ -12,6 +12,7 @@ import { FormulaActions } from "./formula-actions";
 import { DEFAULT_SERIES_OPTIONS, latestFormula, seriesFormula, type SeriesOptions, type SeriesOrder } from "./formula-text";
 import { useServices } from "./pane-services";
 import { SeriesPreview, type PreviewRequest } from "./series-preview";
+import { localeDateExample, localeDatePattern, typedDate } from "./typed-date";
 
 const GRANULARITY_LABEL: Record<Granularity, string> = { DAY: "Day", WEEK: "Week", MONTH: "Month", QUARTER: "Quarter", YEAR: "Year" };
 const QUICK_WINDOWS = ["-1M", "-3M", "-1Y", "-5Y"] as const;
@@ -56,7 +57,7 @@ function fieldMessage(error: unknown): { argument: string; text: string } {
 
 export function SeriesBuilder({ symbol, metric }: SeriesBuilderProps) {
   const styles = useStyles();
-  const { today } = useServices();
+  const { today, dateLocale } = useServices();
   const [kind, setKind] = useState<FormulaKind>("series");
   const [start, setStart] = useState("-1Y");
   const [end, setEnd] = useState("TODAY");
@@ -68,29 +69,38 @@ export function SeriesBuilder({ symbol, metric }: SeriesBuilderProps) {
   // Filing-period financials exist once per fiscal quarter; the service refuses anything else.
   const granularity: Granularity = financial ? "QUARTER" : chosenGranularity;
 
-  const resolved = useMemo((): { request: PreviewRequest | null; errors: FieldErrors } => {
+  const resolved = useMemo((): { request: PreviewRequest | null; errors: FieldErrors; dates: { start: string; end: string; asOf: string } } => {
     const day = today();
+    // A date typed the user's way (01/15/2025) becomes YYYY-MM-DD in the formula.
+    const typed = { start: typedDate(start, dateLocale), end: typedDate(end, dateLocale), asOf: typedDate(asOf, dateLocale) };
+    const dates = { start: typed.start.ok ? typed.start.text : start, end: typed.end.ok ? typed.end.text : end, asOf: typed.asOf.ok ? typed.asOf.text : asOf };
+    const fields = kind === "series" ? (["start", "end"] as const) : (["asOf"] as const);
+    for (const field of fields) {
+      const result = typed[field];
+      if (!result.ok) return { request: null, errors: { [field]: result.message }, dates };
+    }
     try {
       if (kind === "series") {
-        const { start: startDate, end: endDate } = parseDateWindow(start, end, day);
-        return { request: { symbol, metric: metric.name, startDate, endDate, granularity, kind, options }, errors: {} };
+        const { start: startDate, end: endDate } = parseDateWindow(dates.start, dates.end, day);
+        return { request: { symbol, metric: metric.name, startDate, endDate, granularity, kind, options }, errors: {}, dates };
       }
-      const endDate = parseDate(asOf, "as_of", { today: day, anchor: day }) ?? day;
+      const endDate = parseDate(dates.asOf, "as_of", { today: day, anchor: day }) ?? day;
       const startDate = parseDate(financial ? LATEST_LOOKBACK.quarterly : LATEST_LOOKBACK.daily, "as_of", { today: day, anchor: endDate });
-      return { request: { symbol, metric: metric.name, startDate, endDate, granularity: financial ? "QUARTER" : "DAY", kind, options }, errors: {} };
+      return { request: { symbol, metric: metric.name, startDate, endDate, granularity: financial ? "QUARTER" : "DAY", kind, options }, errors: {}, dates };
     } catch (error) {
       const { argument, text } = fieldMessage(error);
       const field = argument === "as_of" ? "asOf" : argument === "end" ? "end" : "start";
-      return { request: null, errors: { [field]: text } };
+      return { request: null, errors: { [field]: text }, dates };
     }
-  }, [kind, start, end, asOf, symbol, metric.name, granularity, financial, options, today]);
+  }, [kind, start, end, asOf, symbol, metric.name, granularity, financial, options, today, dateLocale]);
 
   const formula = useMemo(() => {
     if (resolved.request === null) return null;
+    const { dates } = resolved;
     return kind === "series"
-      ? seriesFormula({ symbol, metric: metric.name, start, end, granularity, options })
-      : latestFormula(symbol, metric.name, asOf);
-  }, [resolved.request, kind, symbol, metric.name, start, end, granularity, options, asOf]);
+      ? seriesFormula({ symbol, metric: metric.name, start: dates.start, end: dates.end, granularity, options })
+      : latestFormula(symbol, metric.name, dates.asOf);
+  }, [resolved, kind, symbol, metric.name, granularity, options]);
 
   return (
     <section className={styles.root} aria-labelledby="builder-heading">
@@ -112,7 +122,9 @@ export function SeriesBuilder({ symbol, metric }: SeriesBuilderProps) {
               <Input value={end} onChange={(_, d) => setEnd(d.value)} placeholder="TODAY" spellCheck={false} data-testid="window-end" />
             </Field>
           </div>
-          <Caption1>Dates: YYYY-MM-DD, TODAY, or relative -30D, -12W, -6M, -2Q, -1Y (the start counts back from the end).</Caption1>
+          <Caption1 data-testid="date-forms">
+            Dates: {localeDateExample(dateLocale)} ({localeDatePattern(dateLocale)}), YYYY-MM-DD, TODAY, or relative -30D, -12W, -6M, -2Q, -1Y (the start counts back from the end).
+          </Caption1>
           <div className={styles.quick} role="group" aria-label="Quick windows">
             {QUICK_WINDOWS.map((w) => (
               <Button
@@ -169,7 +181,7 @@ export function SeriesBuilder({ symbol, metric }: SeriesBuilderProps) {
       ) : (
         <Field
           label="As of (optional)"
-          hint="The last value dated on or before this date. Empty means today."
+          hint={`The last value dated on or before this date (${localeDatePattern(dateLocale)}, YYYY-MM-DD, TODAY or -1M). Empty means today.`}
           validationMessage={resolved.errors.asOf}
           validationState={resolved.errors.asOf ? "error" : "none"}
         >

@@ -106,7 +106,8 @@ export function SettingsView({ active }: { active: boolean }) {
   const savedKeyInput = stored && !stored.usingDefaultKey ? stored.apiKey : "";
   const keyDirty = stored !== null && keyInput.trim() !== savedKeyInput;
 
-  async function saveKey(): Promise<StoredSettings | null> {
+  /** `announce`: say so in the key notice (a save made by Test connection is reported in the test's one message instead). */
+  async function saveKey(announce = true): Promise<StoredSettings | null> {
     try {
       await settings.setApiKey(keyInput);
       // Answers cached under the previous key may not be what this key is entitled to.
@@ -116,11 +117,10 @@ export function SettingsView({ active }: { active: boolean }) {
       void refresh.checkKey().catch(() => undefined);
       const current = await reload();
       setKeyInput(current.usingDefaultKey ? "" : current.apiKey);
-      setKeyNotice(
-        current.usingDefaultKey
-          ? { intent: "info", text: defaults.apiKey ? "Key removed: requests use the sandbox demo key." : "Key removed: add a key to fetch data." }
-          : { intent: "success", text: "API key saved on this computer." },
-      );
+      const notice: Notice = current.usingDefaultKey
+        ? { intent: "info", text: defaults.apiKey ? "Key removed: requests use the sandbox demo key." : "Key removed: add a key to fetch data." }
+        : { intent: "success", text: "API key saved on this computer." };
+      if (announce) setKeyNotice(notice);
       return current;
     } catch (error) {
       setKeyNotice({ intent: "error", text: `Could not save the key: ${errorText(error, keyInput.trim())}` });
@@ -136,22 +136,27 @@ export function SettingsView({ active }: { active: boolean }) {
 
   async function onTest() {
     setTestNotice(null);
+    // One message for the whole action: no "saved" in green beside a "failed" in red.
+    setKeyNotice(null);
     // The client reads the stored settings, so an edited key is saved before it is tested.
-    const current = keyDirty ? await saveKey() : (stored ?? (await reload()));
+    const savedNow = keyDirty;
+    const current = savedNow ? await saveKey(false) : (stored ?? (await reload()));
     if (!current) return;
+    const saved = savedNow ? (current.usingDefaultKey ? "Key removed" : "Key saved") : "";
     testAbort.current?.abort();
     const controller = new AbortController();
     testAbort.current = controller;
     setTesting(true);
     try {
       const { ms } = await client.testConnection({ signal: controller.signal });
-      setTestNotice({ intent: "success", text: `Connected in ${Math.round(ms)} ms${current.usingDefaultKey && current.apiKey ? " (sandbox demo key)" : ""}.` });
+      const connected = `Connected in ${Math.round(ms)} ms${current.usingDefaultKey && current.apiKey ? " (sandbox demo key)" : ""}.`;
+      setTestNotice({ intent: "success", text: saved ? `${saved}. ${connected}` : connected });
     } catch (error) {
-      if (!controller.signal.aborted) {
-        // fetch's bare TypeError: down and CORS-refused look the same to a browser.
-        const text = error instanceof MarketDataError && error.kind === "network" ? unreachableText(current.baseUrl) : errorText(error, current.apiKey);
-        setTestNotice({ intent: "error", text: `Connection failed: ${text}` });
-      }
+      // The reason says what to do (enter a valid key, check the address, try again later).
+      // fetch's bare TypeError: down and CORS-refused look the same to a browser.
+      const reason =
+        error instanceof MarketDataError && error.kind === "network" ? unreachableText(current.baseUrl) : errorText(error, current.apiKey);
+      if (!controller.signal.aborted) setTestNotice({ intent: "error", text: saved ? `${saved}, but the connection test failed: ${reason}` : `Connection failed: ${reason}` });
     } finally {
       if (testAbort.current === controller) setTesting(false);
     }

@@ -11,7 +11,7 @@ import type { Page } from "playwright-core";
 import { OUTSIDE_EXCEL_COPIED } from "../../src/taskpane/place-formula";
 import type { WorkbookRecording } from "../support/workbook-stand-in";
 import { describeBrowser } from "../support/browser";
-import { openPane, type PageWorkbook, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
+import { layout, openPane, type PageWorkbook, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
 import { offMachine, startPaneRig, type PaneRig } from "../support/pane-rig";
 import { DEMO_API_KEY } from "../../sandbox/server";
 
@@ -68,7 +68,8 @@ describeBrowser("task pane Picker over 20,000 assets (headless Chromium, sandbox
   let catalog: Asset[];
 
   beforeAll(async () => {
-    rig = await startPaneRig();
+    // The 20,000-asset catalog, with the markup-like titles the rendering case needs.
+    rig = await startPaneRig({ hostileFixtures: true });
     catalog = (await rig.fetchJson<{ assets: Asset[] }>("/asset/symbols/")).assets;
     watch = await openPane(
       rig.session,
@@ -163,6 +164,44 @@ describeBrowser("task pane Picker over 20,000 assets (headless Chromium, sandbox
     const log = await page.evaluate(() => (window as unknown as PageWorkbook).__workbook.log);
     expect(log.formulaWrites).toEqual([{ sheet: "Sheet1", address: "B2", formula }]);
     expect(await page.getByTestId("place-outcome").innerText()).toMatch(/^Inserted into (Sheet1!)?B2\.$/);
+  });
+
+  it("at 320 px the formula wraps between arguments or at spaces, never inside a name", async () => {
+    const { page } = watch;
+    await page.setViewportSize({ width: 320, height: 900 });
+    try {
+      await page.getByRole("combobox", { name: "Order" }).selectOption("desc");
+      await page.getByTestId("last-rows").fill("12");
+      const formula = '=MD.SERIES("eth","PRICE","-3M","TODAY","WEEK","order=desc; last=12")';
+      await page.waitForFunction((f) => document.querySelector('[data-testid="formula-text"]')?.textContent === f, formula);
+      // Each character's line, by the top of its box: a new line must follow a comma or a space.
+      const lines = await page.getByTestId("formula-text").evaluate((element) => {
+        const chars: { ch: string; top: number }[] = [];
+        const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        const range = document.createRange();
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          for (let i = 0; i < (node.textContent ?? "").length; i++) {
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            const rect = range.getClientRects()[0];
+            if (rect) chars.push({ ch: node.textContent![i], top: Math.round(rect.top) });
+          }
+        }
+        const out: string[] = [""];
+        chars.forEach((c, i) => {
+          if (i > 0 && c.top > chars[i - 1].top) out.push("");
+          out[out.length - 1] += c.ch;
+        });
+        return out;
+      });
+      expect(lines.join("")).toBe(formula);
+      expect(lines.length).toBeGreaterThan(1);
+      for (const line of lines.slice(0, -1)) expect(line).toMatch(/[, ]$/);
+      const report = await layout(page);
+      expect(report.overflowing).toEqual([]);
+    } finally {
+      await page.setViewportSize({ width: 420, height: 900 });
+    }
   });
 
   it("outside Office: the pane says Insert copies, and Insert copies the formula", async () => {

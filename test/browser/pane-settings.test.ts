@@ -58,10 +58,13 @@ describeBrowser("task pane Settings view (headless Chromium, sandbox)", () => {
     expect(await page.getByTestId("key-status").textContent()).toBe("Sandbox demo key in use");
   });
 
-  it("a wrong key: the test says the service rejected it, without quoting the key", async () => {
+  it("a wrong key: one message says it was saved, that the service rejected it and what to do, without quoting the key", async () => {
     const message = await testKey(BAD_KEY);
-    expect(message).toMatch(/^Connection failed: The market-data service rejected the API key \(HTTP 40[13]\b/);
+    expect(message).toMatch(/^Key saved, but the connection test failed: The market-data service rejected the API key \(HTTP 40[13]\b/);
     expect(message).toContain("Enter a valid key");
+    // No green "saved" beside the red "failed".
+    expect((await watch.page.getByTestId("key-notice").innerText()).trim()).toBe("");
+    expect(await watch.page.locator('section[aria-labelledby="settings-key-heading"] .fui-MessageBar').count()).toBe(1);
     expect(await watch.page.getByTestId("key-status").textContent()).toBe("Your key");
     await expectKeyOnlyInMaskedInput(watch.page, BAD_KEY);
     // The pane did ask the service with that key (it was not refused locally).
@@ -70,7 +73,7 @@ describeBrowser("task pane Settings view (headless Chromium, sandbox)", () => {
 
   it("the sandbox's key: the test connects, and the key is saved but shown nowhere", async () => {
     const message = await testKey(GOOD_KEY);
-    expect(message).toMatch(/^Connected in \d+ ms\.$/);
+    expect(message).toMatch(/^Key saved\. Connected in \d+ ms\.$/);
     expect(await watch.page.evaluate(() => localStorage.getItem("md.apiKey"))).toBe(GOOD_KEY);
     await expectKeyOnlyInMaskedInput(watch.page, GOOD_KEY);
     await watch.page.evaluate(() => window.scrollTo(0, 0));

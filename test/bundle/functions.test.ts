@@ -16,7 +16,8 @@ function load(storage: Record<string, string> = {}): LoadedBundle {
 
 beforeAll(async () => {
   // "today" is the sandbox's real date, as for the add-in: TODAY and default as_of agree.
-  sandbox = await startSandbox({ quiet: true, insightFirstCallDelayMs: 10 });
+  // Grown with filler tokens: the 300-cell and 5 MB cases need hundreds of symbols.
+  sandbox = await startSandbox({ quiet: true, insightFirstCallDelayMs: 10, assetCount: 2000 });
   bundle = load();
 });
 

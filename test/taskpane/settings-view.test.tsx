@@ -19,8 +19,8 @@ const DEMO = "md-sandbox-demo";
 async function renderSettings(options: HarnessOptions = {}) {
   const harness = makeHarness(options);
   const view = renderWith(harness, <SettingsView active />);
-  // The view reads the store on mount; the buttons are enabled once it has.
-  await waitFor(() => expect(isDisabled(screen.getByRole("button", { name: "Test connection" }))).toBe(false));
+  // The view reads the store on mount; the buttons are enabled once it has (the first, cold render can take seconds on a busy machine).
+  await waitFor(() => expect(isDisabled(screen.getByRole("button", { name: "Test connection" }))).toBe(false), { timeout: 5000 });
   return { ...harness, view };
 }
 
@@ -224,6 +224,47 @@ describe("Settings view: test connection", () => {
     fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
     await waitFor(() => expect(client.connection.calls).toHaveLength(1));
     expect(storage.data.get(SETTING_KEYS.apiKey)).toBe(SECRET);
+  });
+
+  it("an edited key that fails the test: one message saying it was saved, why the test failed and what to do", async () => {
+    const { client, storage } = await renderSettings();
+    fireEvent.change(keyInput(), { target: { value: SECRET } });
+    fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
+    await waitFor(() => expect(client.connection.calls).toHaveLength(1));
+    const rejected = new AuthError("The market-data service rejected the API key (HTTP 401). Enter a valid key in the Market Data pane.", { status: 401 });
+    act(() => client.connection.last.reject(rejected));
+    const text = `Key saved, but the connection test failed: ${rejected.message}`;
+    await waitFor(() => expect(connectionResult().textContent).toBe(text));
+    expect(storage.data.get(SETTING_KEYS.apiKey)).toBe(SECRET);
+    // No "saved" notice of its own beside the failure.
+    expect(screen.getByTestId("key-notice").textContent).toBe("");
+    expect(document.querySelectorAll(".fui-MessageBar")).toHaveLength(1);
+    expect(screen.queryByText("API key saved on this computer.")).toBeNull();
+    expect(document.body.textContent).not.toContain(SECRET);
+  });
+
+  it("an edited key that passes the test: one message, saved and connected", async () => {
+    const { client } = await renderSettings();
+    fireEvent.change(keyInput(), { target: { value: SECRET } });
+    fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
+    await waitFor(() => expect(client.connection.calls).toHaveLength(1));
+    act(() => client.connection.last.resolve({ ok: true, ms: 12 }));
+    await waitFor(() => expect(connectionResult().textContent).toBe("Key saved. Connected in 12 ms."));
+    expect(document.querySelectorAll(".fui-MessageBar")).toHaveLength(1);
+  });
+
+  it("Save key, then a failing test: the earlier “saved” notice gives way to the one result", async () => {
+    const { client } = await renderSettings();
+    fireEvent.change(keyInput(), { target: { value: SECRET } });
+    fireEvent.click(screen.getByRole("button", { name: "Save key" }));
+    await screen.findByText("API key saved on this computer.");
+    fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
+    await waitFor(() => expect(client.connection.calls).toHaveLength(1));
+    const down = new NetworkError("Could not reach the market-data service.");
+    act(() => client.connection.last.reject(down));
+    await waitFor(() => expect(connectionResult().textContent).toBe(`Connection failed: ${down.message}`));
+    expect(screen.queryByText("API key saved on this computer.")).toBeNull();
+    expect(document.querySelectorAll(".fui-MessageBar")).toHaveLength(1);
   });
 });
 

@@ -204,6 +204,8 @@ export interface HarnessOptions {
   stored?: Record<string, string>;
   /** What a same-origin gateway answers about its key mode (see src/office/gateway.ts). */
   gatewayKeyMode?: "firm" | "pass-through" | null;
+  /** The locale typed dates follow; default en-US (01/15/2025), whatever the machine's. */
+  dateLocale?: string;
 }
 
 export function makeHarness(options: HarnessOptions = {}): Harness {
@@ -228,6 +230,7 @@ export function makeHarness(options: HarnessOptions = {}): Harness {
     },
     refresh: fakeRefresh().actions,
     today: () => TEST_TODAY,
+    dateLocale: options.dateLocale ?? "en-US",
     host: options.inExcel === false ? null : "Excel",
     version: "0.0.0-test",
   };
