@@ -11,14 +11,14 @@
  */
 import { BUILD_INFO } from "../office/build-info";
 import { getRuntime } from "../office/runtime";
-import { aggregateValue } from "./agg";
+import { formattedAggregateValue } from "./agg";
 import { assetsTable, metricsTable } from "./catalogs";
-import { flowsTable } from "./flows";
-import { insightsTable } from "./insights";
+import { formattedFlowsTable } from "./flows";
+import { formattedInsightsTable } from "./insights";
 import { invokeTable, invokeValue } from "./invoke";
-import { latestValue } from "./latest";
-import { seriesTable } from "./series";
-import { supplyTable } from "./supply";
+import { formattedLatestValue } from "./latest";
+import { formattedSeriesTable } from "./series";
+import { formattedSupplyTable } from "./supply";
 
 // The shared runtime (client, cache, settings) is created as this bundle loads:
 // the task pane in the same page uses this instance rather than its own.
@@ -35,7 +35,7 @@ export function version(): string {
 }
 
 /**
- * A table of time series: a date column, then one column per symbol and metric. Format the first column as a date.
+ * A table of time series: a date column, then one column per symbol and metric, dates and values formatted.
  * @customfunction SERIES
  * @helpurl https://localhost:3000/docs/functions.html#mdseries
  * @param symbols One or more symbols: text such as "eth", a comma list such as "eth, btc, eq-aapl", or a range of cells.
@@ -55,7 +55,9 @@ export function series(
   options: unknown[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) => seriesTable(ctx, { symbols, metrics, start, end, granularity, options }));
+  return invokeTable(invocation, (ctx) =>
+    formattedSeriesTable(ctx, { symbols, metrics, start, end, granularity, options }),
+  );
 }
 
 /**
@@ -72,8 +74,10 @@ export function latest(
   metric: string | number,
   as_of: number | string | null,
   invocation: CustomFunctions.CancelableInvocation,
-): Promise<number> {
-  return invokeValue(invocation, (ctx) => latestValue(ctx, { symbol, metric, asOf: as_of })) as Promise<number>;
+): Promise<number | Excel.DoubleCellValue> {
+  return invokeValue(invocation, (ctx) => formattedLatestValue(ctx, { symbol, metric, asOf: as_of })) as Promise<
+    number | Excel.DoubleCellValue
+  >;
 }
 
 /**
@@ -94,10 +98,10 @@ export function agg(
   stat: string | number | null,
   as_of: number | string | null,
   invocation: CustomFunctions.CancelableInvocation,
-): Promise<number> {
+): Promise<number | Excel.DoubleCellValue> {
   return invokeValue(invocation, (ctx) =>
-    aggregateValue(ctx, { symbol, metric, window, stat, asOf: as_of }),
-  ) as Promise<number>;
+    formattedAggregateValue(ctx, { symbol, metric, window, stat, asOf: as_of }),
+  ) as Promise<number | Excel.DoubleCellValue>;
 }
 
 /**
@@ -122,7 +126,7 @@ export function flows(
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return invokeTable(invocation, (ctx) =>
-    flowsTable(ctx, { sourceChains: source_chains, start, end, granularity, flowType: flow_type, options }),
+    formattedFlowsTable(ctx, { sourceChains: source_chains, start, end, granularity, flowType: flow_type, options }),
   );
 }
 
@@ -173,7 +177,7 @@ export function insights(
   flag: string | number | null,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) => insightsTable(ctx, { feed, search, flag }));
+  return invokeTable(invocation, (ctx) => formattedInsightsTable(ctx, { feed, search, flag }));
 }
 
 /**
@@ -193,5 +197,5 @@ export function supply(
   granularity: string | number | null,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) => supplyTable(ctx, { symbol, start, end, granularity }));
+  return invokeTable(invocation, (ctx) => formattedSupplyTable(ctx, { symbol, start, end, granularity }));
 }
