@@ -18,6 +18,7 @@ import { formattedInsightsTable } from "./insights";
 import { invokeTable, invokeValue } from "./invoke";
 import { formattedLatestValue } from "./latest";
 import { formattedSeriesTable } from "./series";
+import { formattedSnapshotTable } from "./snapshot";
 import { formattedSupplyTable } from "./supply";
 
 // The shared runtime (client, cache, settings) is created as this bundle loads:
@@ -198,4 +199,24 @@ export function supply(
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return invokeTable(invocation, (ctx) => formattedSupplyTable(ctx, { symbol, start, end, granularity }));
+}
+
+/**
+ * A comps table in one formula: one row per symbol, one column per metric, each the latest value on or before as_of. Shares requests like MD.LATEST cells.
+ * @customfunction SNAPSHOT
+ * @helpurl https://localhost:3000/docs/functions.html#mdsnapshot
+ * @param symbols Symbols down the table: text such as "eth", a comma list such as "eth, sol, eq-coin", or a range of cells.
+ * @param metrics Metrics across: text such as "PRICE", a comma list such as "PRICE, MC, L30_FEES", or a range of cells.
+ * @param [as_of] The date to read on: an Excel date, "YYYY-MM-DD", "TODAY" or "-1M". Omitted: today.
+ * @param [options] "key=value; key=value" text or a two-column range: headers (true/false), transpose (true/false).
+ * @returns A table: Symbol, then one column per metric; a pair without data is #N/A.
+ */
+export function snapshot(
+  symbols: unknown[][],
+  metrics: unknown[][],
+  as_of: number | string | null,
+  options: unknown[][],
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return invokeTable(invocation, (ctx) => formattedSnapshotTable(ctx, { symbols, metrics, asOf: as_of, options }));
 }
