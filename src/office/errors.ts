@@ -56,7 +56,7 @@ export function toExcelTable(table: readonly (readonly CellValue[])[]): ExcelCel
 }
 
 /** True for a cell Excel shows as an error (a single-value function throws it rather than returning it). */
-export function isExcelError(cell: ExcelCell): cell is CustomFunctions.Error {
+export function isExcelError(cell: unknown): cell is CustomFunctions.Error {
   return cell instanceof CustomFunctions.Error;
 }
 

@@ -89,6 +89,22 @@ export interface LoadOptions {
    * with a location): relative base addresses such as the gateway's /api resolve against it.
    */
   origin?: string;
+  /**
+   * Requirement sets the host declares (Office.context.requirements.isSetSupported),
+   * e.g. { CustomFunctionsRuntime: "1.4", ExcelApi: "1.19" }. Omitted: Office has
+   * no context, as before Office is ready: the bundle sees no data-type support.
+   */
+  requirements?: Record<string, string>;
+}
+
+/** "1.19" ≥ "1.4": requirement set versions compare part by part as numbers. */
+function versionAtLeast(have: string, want: string): boolean {
+  const a = have.split(".").map(Number);
+  const b = want.split(".").map(Number);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
+  }
+  return true;
 }
 
 export function readMetadata(distDir = DIST): FunctionMetadata[] {
@@ -133,6 +149,18 @@ export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
         return Promise.resolve(info);
       },
       HostType: { Excel: "Excel" },
+      ...(options.requirements
+        ? {
+            context: {
+              requirements: {
+                isSetSupported: (name: string, minVersion = "1.1") => {
+                  const have = options.requirements?.[name];
+                  return have !== undefined && versionAtLeast(have, minVersion);
+                },
+              },
+            },
+          }
+        : {}),
     },
     console: {
       log: capture("log"),
