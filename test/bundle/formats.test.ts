@@ -22,7 +22,7 @@ function load(requirements?: Record<string, string>): LoadedBundle {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ quiet: true, insightFirstCallDelayMs: 10 });
+  sandbox = await startSandbox({ quiet: true, insightFirstCallDelayMs: 10, assetCount: 2000 });
 });
 
 afterAll(async () => {

@@ -13,7 +13,7 @@ function load(): LoadedBundle {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ quiet: true });
+  sandbox = await startSandbox({ quiet: true, assetCount: 2000 });
 });
 
 afterAll(async () => {
