@@ -3,8 +3,7 @@
  * failure stays that pair's. (The free-cash-flow ratios' short-window quirk is
  * the client's to undo: api/fcf-widening.ts.)
  */
-import { isMarketDataError } from "../api/errors";
-import type { SeriesRequest } from "../api/types";
+import { isMarketDataError, type SeriesRequest } from "../api";
 import type { DataPoint, Granularity, SeriesResult } from "../core/domain";
 import { NoDataError } from "../core/errors";
 import { inDateOrder } from "../core/series-table";

@@ -11,8 +11,8 @@
  * Only when the host shows formats (ctx.cellFormats); a failed lookup leaves the
  * number plain and never fails the cell.
  */
-import { isMarketDataError } from "../api/errors";
-import type { MarketDataClient } from "../api/types";
+import { isMarketDataError } from "../api";
+import type { MarketDataClient } from "../api";
 import type { MetricDescriptor } from "../core/domain";
 import { PLAIN, type ValueKind, valueKindOf } from "../core/number-format";
 import type { CallContext } from "./call-context";

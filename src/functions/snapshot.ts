@@ -6,7 +6,7 @@
  * MD.LATEST cells would. A pair without data is an #N/A cell carrying the
  * reason; the other cells fill.
  */
-import { isMarketDataError } from "../api/errors";
+import { isMarketDataError } from "../api";
 import { parsePrefixedMetric } from "../core/agg-window";
 import { parseMetrics, parseSymbols } from "../core/arguments";
 import { type CellValue, errorCell, numberCell } from "../core/cell";

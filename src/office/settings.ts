@@ -1,4 +1,4 @@
-import type { ClientSettings } from "../api/types";
+import type { ClientSettings } from "../api";
 import type { GatewayKeyMode } from "./gateway";
 
 /** The storage keys; shared with the task pane, never written to the workbook. */

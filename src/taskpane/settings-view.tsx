@@ -26,7 +26,7 @@ import {
 } from "@fluentui/react-components";
 import { EyeOffRegular, EyeRegular } from "@fluentui/react-icons";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
-import { MarketDataError } from "../api/errors";
+import { MarketDataError } from "../api";
 import { unreachableText } from "../office/gateway";
 import type { StoredSettings } from "../office/settings";
 import { CountersPanel } from "./counters-panel";
