@@ -13,7 +13,8 @@ async function renderSettings(options: HarnessOptions = {}) {
   const harness = makeHarness(options);
   const view = renderWith(harness, <SettingsView active />);
   // The view reads the store on mount; the buttons are enabled once it has.
-  await waitFor(() => expect(isDisabled(screen.getByRole("button", { name: "Test connection" }))).toBe(false));
+  // Generous on a loaded machine: the first render of Fluent's tree under jsdom can take seconds.
+  await waitFor(() => expect(isDisabled(screen.getByRole("button", { name: "Test connection" }))).toBe(false), { timeout: 10_000 });
   return { ...harness, view };
 }
 
