@@ -19,8 +19,9 @@ const DEMO = "md-sandbox-demo";
 async function renderSettings(options: HarnessOptions = {}) {
   const harness = makeHarness(options);
   const view = renderWith(harness, <SettingsView active />);
-  // The view reads the store on mount; the buttons are enabled once it has (the first, cold render can take seconds on a busy machine).
-  await waitFor(() => expect(isDisabled(screen.getByRole("button", { name: "Test connection" }))).toBe(false), { timeout: 5000 });
+  // The view reads the store on mount; the buttons are enabled once it has.
+  // Generous on a loaded machine: the first render of Fluent's tree under jsdom can take seconds.
+  await waitFor(() => expect(isDisabled(screen.getByRole("button", { name: "Test connection" }))).toBe(false), { timeout: 10_000 });
   return { ...harness, view };
 }
 
