@@ -3,8 +3,8 @@ import { Badge, Caption1, Card, makeStyles, Text, tokens } from "@fluentui/react
 import { useId } from "react";
 import type { InsightCard } from "../api/types";
 import { FormulaActions } from "./formula-actions";
-import { insightFormula } from "./formula-text";
 import { changePercent, durationText, insightCadence } from "./insight-filter";
+import { insightFormula } from "./insight-formula";
 import { LineChart } from "./line-chart";
 import { formatPercent, formatValue } from "./value-format";
 

@@ -5,7 +5,7 @@
  * same naming, so the cadence is read from the suffix rather than a fixed list.
  */
 import type { InsightCard } from "../api/types";
-import { normaliseSearchText } from "./asset-search";
+import { normaliseSearchText } from "./search-text";
 
 export type Cadence = "weekly" | "monthly" | "quarterly";
 export const CADENCES: readonly Cadence[] = ["weekly", "monthly", "quarterly"];

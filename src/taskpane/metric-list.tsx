@@ -5,7 +5,7 @@
 import { Caption1, makeStyles, mergeClasses, SearchBox, Text, tokens } from "@fluentui/react-components";
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { MetricDescriptor } from "../api/types";
-import { normaliseSearchText } from "./asset-search";
+import { normaliseSearchText } from "./search-text";
 
 const FILTER_FROM = 8;
 
