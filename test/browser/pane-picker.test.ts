@@ -8,7 +8,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { OUTSIDE_EXCEL_COPIED } from "../../src/taskpane/place-formula";
+import { OUTSIDE_EXCEL_COPIED } from "../../src/taskpane/shared/place-formula";
 import type { WorkbookRecording } from "../refresh/workbook-stand-in";
 import { describeBrowser } from "../support/browser";
 import { openPane, type PageWorkbook, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";

@@ -2,8 +2,8 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { NetworkError, TimeoutError } from "../../src/api/errors";
 import type { InsightCard } from "../../src/api/types";
-import { InsightsView, PAGE_SIZE } from "../../src/taskpane/insights-view";
-import { OUTSIDE_EXCEL_COPIED } from "../../src/taskpane/place-formula";
+import { InsightsView, PAGE_SIZE } from "../../src/taskpane/insights/insights-view";
+import { OUTSIDE_EXCEL_COPIED } from "../../src/taskpane/shared/place-formula";
 import { card, makeHarness, renderWith, type Harness, type HarnessOptions } from "./support/fakes";
 
 const FEED: InsightCard[] = [

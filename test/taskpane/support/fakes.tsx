@@ -23,7 +23,7 @@ import type {
 } from "../../../src/api/types";
 import { SettingsStore, type KeyValueStorage } from "../../../src/office/settings";
 import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../../../src/refresh/pane-actions";
-import { ServicesProvider, type PaneServices } from "../../../src/taskpane/pane-services";
+import { ServicesProvider, type PaneServices } from "../../../src/taskpane/shared/pane-services";
 import type { WorkbookActions } from "../../../src/office/pane-workbook";
 import { installDomStubs } from "./dom";
 

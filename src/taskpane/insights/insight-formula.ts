@@ -1,6 +1,6 @@
 /** The formula behind an insight card, as text (quoting and omitted arguments are core/formula's). */
-import type { Granularity, InsightCard } from "../api/types";
-import { buildFormula } from "../core/formula";
+import type { Granularity, InsightCard } from "../../api/types";
+import { buildFormula } from "../../core/formula";
 import { insightCadence, type Cadence } from "./insight-filter";
 
 const CADENCE_GRANULARITY: Record<Cadence, Granularity> = {

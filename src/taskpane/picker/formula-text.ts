@@ -3,8 +3,8 @@
  * arguments are core/formula's). The functions parse and check their
  * arguments when Excel calls them; here only the pane's choices are encoded.
  */
-import type { Granularity } from "../api/types";
-import { buildFormula } from "../core/formula";
+import type { Granularity } from "../../api/types";
+import { buildFormula } from "../../core/formula";
 
 export type SeriesOrder = "asc" | "desc";
 

@@ -6,9 +6,9 @@
  * `String.includes` over short precomputed strings plus a bucket ranking (no
  * sort), which keeps it linear and allocation-light.
  */
-import type { AssetRecord } from "../api/types";
-import { isEquity } from "../core/assets-table";
-import { normaliseSearchText } from "./search-text";
+import type { AssetRecord } from "../../api/types";
+import { isEquity } from "../../core/assets-table";
+import { normaliseSearchText } from "../shared/search-text";
 
 export type AssetKind = "crypto" | "equity";
 export type AssetFilter = "all" | AssetKind;
