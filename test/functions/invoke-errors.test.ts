@@ -15,7 +15,7 @@ import {
 } from "../../src/api/errors";
 import { errorCell } from "../../src/core/cell";
 import { ArgumentError, NoDataError, ResultTooLargeError } from "../../src/core/errors";
-import { FakeClient, fakePoints } from "./fake-client";
+import { FakeClient, fakePoints } from "../support/fake-client";
 
 class StandInError {
   constructor(
@@ -28,7 +28,7 @@ class StandInError {
   ErrorCode: { invalidValue: "#VALUE!", notAvailable: "#N/A", divisionByZero: "#DIV/0!", invalidNumber: "#NUM!" },
 };
 
-const fake = new FakeClient();
+const fake = FakeClient.answering();
 jest.mock("../../src/office/runtime", () => ({ getClient: () => fake, getRuntime: () => ({ client: fake }) }));
 
 // Imported after the stand-ins exist.
@@ -101,7 +101,7 @@ describe("error mapping", () => {
 
 describe("the invocation frame", () => {
   beforeEach(() => {
-    fake.seriesCalls.length = 0;
+    fake.series.calls.length = 0;
     fake.failWith = undefined;
     // The frame uses the machine's real date: answer whatever window is asked.
     fake.answerSeries = (req) => ({
