@@ -4,22 +4,13 @@
  * `page.addInitScript` installs the stand-in (test/support/workbook-stand-in.ts)
  * as `Excel` and `Office` before any page script runs (test/support/pane-page.ts).
  */
-import { existsSync } from "node:fs";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { REFRESH_ALL_COMMAND } from "../../src/office/commands";
 import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
 import { compsWorkbook, type LabelledWorkbook } from "../support/recordings";
 import type { StandInLog, WorkbookRecording } from "../support/workbook-stand-in";
-import { DIST } from "../support/bundle";
-import {
-  describeBrowser,
-  launchBrowser,
-  serveStatic,
-  type BrowserSession,
-  type StaticServer,
-} from "../support/browser";
-import { addWorkbookStandIn, type PageWorkbook } from "../support/pane-page";
+import { describeBrowser, startPaneBrowser, type PaneBrowser } from "../support/browser";
+import { addWorkbookStandIn, gotoPane, type PageWorkbook } from "../support/pane-page";
 
 /** Retries `read` until it equals `expected` (or the time runs out, then fails showing the last value). */
 async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 5000): Promise<void> {
@@ -34,26 +25,21 @@ async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 50
 const equals = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)", () => {
-  let session: BrowserSession;
-  let server: StaticServer;
+  let browser: PaneBrowser;
 
   beforeAll(async () => {
-    expect(existsSync(path.join(DIST, "taskpane.html"))).toBe(true);
-    server = await serveStatic();
-    session = await launchBrowser();
+    browser = await startPaneBrowser();
   });
   afterAll(async () => {
-    await session?.close();
-    await server?.close();
+    await browser?.close();
   });
 
   async function open(recording: WorkbookRecording, apiKey: string | null): Promise<{ page: Page; errors: string[] }> {
-    const page = await session.context.newPage();
+    const page = await browser.session.context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await addWorkbookStandIn(page, recording, apiKey);
-    await page.goto(`${server.url}/taskpane.html`);
-    await page.getByRole("heading", { name: "Market Data" }).waitFor();
+    await gotoPane(page, browser.pane.url);
     expect(await page.getByTestId("host").textContent()).toMatch(/Running in Excel/);
     return { page, errors };
   }

@@ -7,9 +7,10 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { App, type ViewId } from "../../src/taskpane/app";
 import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../../src/refresh/pane-actions";
-import { RefreshSection } from "../../src/taskpane/refresh-section";
+import { RefreshSection } from "../../src/taskpane/refresh/refresh-section";
 import { matchMediaWhere } from "./support/dom";
-import { asset, fakeRefresh, isDisabled, makeHarness, renderWith, type Harness, type HarnessOptions } from "./support/fakes";
+import { asset } from "../support/fake-client";
+import { fakeRefresh, isDisabled, makeHarness, renderWith, type Harness, type HarnessOptions } from "./support/fakes";
 
 function renderApp(options: HarnessOptions & { initialView?: ViewId; officeTheme?: Parameters<typeof App>[0]["officeTheme"] } = {}) {
   const harness = makeHarness(options);

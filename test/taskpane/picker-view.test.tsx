@@ -2,9 +2,10 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { AuthError, NotFoundError, ServerError } from "../../src/api/errors";
 import type { AssetRecord, DataPoint, MetricDescriptor } from "../../src/core/domain";
-import { PickerView } from "../../src/taskpane/picker-view";
-import { OUTSIDE_EXCEL_COPIED, OUTSIDE_EXCEL_NOT_COPIED } from "../../src/taskpane/place-formula";
-import { asset, isDisabled, makeHarness, metric, renderWith, TEST_TODAY, type Harness, type HarnessOptions } from "./support/fakes";
+import { PickerView } from "../../src/taskpane/picker/picker-view";
+import { OUTSIDE_EXCEL_COPIED, OUTSIDE_EXCEL_NOT_COPIED } from "../../src/taskpane/shared/place-formula";
+import { asset, metric } from "../support/fake-client";
+import { isDisabled, makeHarness, renderWith, TEST_TODAY, type Harness, type HarnessOptions } from "./support/fakes";
 
 const CATALOG: AssetRecord[] = [
   asset("btc", "Bitcoin", { color: "#f7931a" }),

@@ -7,8 +7,8 @@ import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office
 import { createPaneRefreshActions } from "../../src/refresh/pane-actions";
 import { RefreshController } from "../../src/refresh/refresh-controller";
 import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
-import { SettingsView } from "../../src/taskpane/settings-view";
-import { formatBytes } from "../../src/taskpane/value-format";
+import { SettingsView } from "../../src/taskpane/settings/settings-view";
+import { formatBytes } from "../../src/taskpane/shared/value-format";
 import { compsWorkbook } from "../support/recordings";
 import { installWorkbookStandIn } from "../support/workbook-stand-in";
 import { fakeRefresh, isDisabled, makeHarness, renderWith, type HarnessOptions } from "./support/fakes";

@@ -5,10 +5,10 @@
  */
 import { Button, Caption1, makeStyles, MessageBar, MessageBarBody, Spinner, Switch, tokens } from "@fluentui/react-components";
 import { useEffect, useState, useSyncExternalStore } from "react";
-import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../refresh/pane-actions";
-import { formatDuration } from "../refresh/summary";
-import { errorText } from "./error-text";
-import { useServices } from "./pane-services";
+import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../../refresh/pane-actions";
+import { formatDuration } from "../../refresh/summary";
+import { errorText } from "../shared/error-text";
+import { useServices } from "../shared/pane-services";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
