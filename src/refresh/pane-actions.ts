@@ -51,7 +51,13 @@ export function paneRefreshResult(report: RefreshReport): PaneRefreshResult {
       message: `${f.error} ${f.message}`,
     })),
   };
-  if (report.cells === 0 || report.skipped.length > 0 || report.pending.length > 0 || report.running > 0)
+  if (
+    report.cells === 0 ||
+    report.skipped.length > 0 ||
+    report.pending.length > 0 ||
+    report.running > 0 ||
+    report.notes.length > 0
+  )
     result.note = refreshSummary(report);
   return result;
 }
