@@ -56,7 +56,7 @@ export interface OfficeLike {
     document: { settings: Pick<Office.Settings, "get" | "set" | "saveAsync"> };
     requirements?: { isSetSupported(name: string, minVersion?: string): boolean };
   };
-  addin: Pick<Office.Addin, "setStartupBehavior">;
+  addin: Pick<Office.Addin, "setStartupBehavior"> & Partial<Pick<Office.Addin, "getStartupBehavior">>;
   StartupBehavior: { load: Office.StartupBehavior; none: Office.StartupBehavior };
 }
 
@@ -346,6 +346,12 @@ export function createExcelWorkbook(
 
     setStartupBehavior: (behavior: StartupBehavior) =>
       office.addin.setStartupBehavior(behavior === "load" ? office.StartupBehavior.load : office.StartupBehavior.none),
+
+    getStartupBehavior: async () => {
+      if (typeof office.addin.getStartupBehavior !== "function") return null;
+      const behavior = String(await office.addin.getStartupBehavior());
+      return behavior === String(office.StartupBehavior.load) ? "load" : "none";
+    },
 
     readFreezeLog: () =>
       excel.run(async (context) => {

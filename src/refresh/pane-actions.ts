@@ -34,6 +34,9 @@ export interface PaneRefreshActions {
   getState(): RefreshState;
   /** Call after the user saves or clears a key: drops "Sign in to refresh" once the user's own key is set. */
   checkKey(): Promise<void>;
+  /** Per workbook (`Office.DisableTrustUX`): no trust prompt for people who open it without the add-in (Windows, Mac). */
+  getTrustPromptOff(): Promise<boolean>;
+  setTrustPromptOff(off: boolean): Promise<void>;
 }
 
 /** Excel's way of naming a cell on a sheet: quotes when the name is not a plain word, doubled quotes inside. */
@@ -102,6 +105,10 @@ export function createPaneRefreshActions(
     getState: controller.getState,
     async checkKey() {
       await controller.checkKey();
+    },
+    getTrustPromptOff: async () => controller.getState().trustPromptOff,
+    async setTrustPromptOff(off) {
+      if (!(await controller.setTrustPromptOff(off))) throw failure();
     },
   };
 }

@@ -34,7 +34,7 @@ import { cellAddress, parseRange } from "./a1";
 import { explainError, isCalculating } from "./cell-errors";
 import { systemClock, type Clock } from "./clock";
 import { waitForCalls, type CallCounts, type Completion, type CustomFunctionCalls } from "./completion";
-import { findMdCells, planBlocks, type FormulaCell } from "./formula-cells";
+import { countUnregisteredMdCells, findMdCells, planBlocks, type FormulaCell } from "./formula-cells";
 import type { FormulaBlock, WorkbookAdapter } from "./workbook-adapter";
 
 export interface CellRef {
@@ -104,7 +104,16 @@ export interface RefreshOptions {
   /** A more specific message for a failed cell, when the caller knows one. */
   describeError?(failure: Omit<CellFailure, "message">): string | undefined;
   onProgress?(progress: RefreshProgress): void;
+  /**
+   * On open: while Excel registers the add-in's functions, formulas read
+   * `_xldudf_MD_…` and a scan finds no MD cell. Before each of these delays,
+   * a scan that found no MD cell, or found unregistered ones, is repeated.
+   */
+  registrationRetriesMs?: readonly number[];
 }
+
+/** About 15 s in all: Excel loads a shared runtime's functions within seconds of opening. */
+export const OPEN_REGISTRATION_RETRIES_MS = [1_000, 2_000, 4_000, 8_000] as const;
 
 export const DEFAULT_SETTLE_TIMEOUT_MS = 90_000;
 export const DEFAULT_NO_START_MS = 5_000;
@@ -141,11 +150,16 @@ export async function refreshAll(workbook: WorkbookAdapter, options: RefreshOpti
   options.clearCache();
 
   progress("scanning", 0, 0);
-  const planned: PlannedSheet[] = [];
-  for (const sheet of await workbook.listSheets()) {
-    const scan = await workbook.readFormulaCells(sheet);
-    const cells = findMdCells(scan);
-    if (cells.length > 0) planned.push({ sheet, cells, protected: scan.protected });
+  let { planned, unregistered } = await scanWorkbook(workbook);
+  for (const delay of options.registrationRetriesMs ?? []) {
+    if (planned.length > 0 && unregistered === 0) break;
+    await clock.sleep(delay);
+    ({ planned, unregistered } = await scanWorkbook(workbook));
+  }
+  if (unregistered > 0) {
+    report.notes.push(
+      `${unregistered} cell(s) still read _xldudf_MD_…: Excel had not loaded the MD functions yet, so they were not refreshed. Use Refresh all once the add-in has loaded.`,
+    );
   }
   if (planned.length === 0) {
     report.ms = clock.now() - started;
@@ -235,6 +249,18 @@ export async function refreshAll(workbook: WorkbookAdapter, options: RefreshOpti
   if (refreshed.length > 0) await reportResults(workbook, refreshed, report, options);
   report.ms = clock.now() - started;
   return report;
+}
+
+async function scanWorkbook(workbook: WorkbookAdapter): Promise<{ planned: PlannedSheet[]; unregistered: number }> {
+  const planned: PlannedSheet[] = [];
+  let unregistered = 0;
+  for (const sheet of await workbook.listSheets()) {
+    const scan = await workbook.readFormulaCells(sheet);
+    unregistered += countUnregisteredMdCells(scan);
+    const cells = findMdCells(scan);
+    if (cells.length > 0) planned.push({ sheet, cells, protected: scan.protected });
+  }
+  return { planned, unregistered };
 }
 
 /** The rewrite fallback: protected sheets cannot be written and are skipped with the reason. */

@@ -137,6 +137,8 @@ export interface WorkbookAdapter {
   /** Sets and saves; resolves once the document has the value. */
   setDocumentSetting(key: string, value: unknown): Promise<void>;
   setStartupBehavior(behavior: StartupBehavior): Promise<void>;
+  /** Whether Office loads the add-in when this document opens (SharedRuntime 1.1); null where Office cannot say. */
+  getStartupBehavior(): Promise<StartupBehavior | null>;
 
   readFreezeLog(): Promise<FreezeRecord[]>;
   writeFreezeLog(records: readonly FreezeRecord[]): Promise<void>;

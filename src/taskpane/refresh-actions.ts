@@ -27,6 +27,8 @@ export interface RefreshStatus {
   progress: { phase: string; done: number; total: number } | null;
   /** A refresh (on open, from the ribbon) was skipped because no key is set. */
   signInRequired: boolean;
+  /** Something to know that is not a failure, e.g. why the workbook was not refreshed when it opened. */
+  notice?: string | null;
 }
 
 export interface RefreshActions {
@@ -37,6 +39,9 @@ export interface RefreshActions {
   setRefreshOnOpen(enabled: boolean): Promise<void>;
   /** Replaces MD. formulas in the scope with their current values. */
   freezeToValues(scope: FreezeScope): Promise<RefreshResult>;
+  /** Per workbook: no trust prompt for people who open it without the add-in (`Office.DisableTrustUX`). */
+  getTrustPromptOff?(): Promise<boolean>;
+  setTrustPromptOff?(off: boolean): Promise<void>;
   /** Optional live state, in `useSyncExternalStore` form: progress, and "sign in" after a refresh on open. */
   subscribe?(listener: () => void): () => void;
   getState?(): RefreshStatus;

@@ -145,7 +145,12 @@ describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)
 
   it("opening a workbook set to refresh on open, with the user's key, refreshes it without a click", async () => {
     const fixture = compsWorkbook();
-    const recording = { ...fixture.recording, documentSettings: { [REFRESH_ON_OPEN_SETTING]: true } };
+    // Office saved the startup behaviour "Load" with the document: it loads the add-in as the workbook opens.
+    const recording = {
+      ...fixture.recording,
+      documentSettings: { [REFRESH_ON_OPEN_SETTING]: true },
+      startupBehavior: "Load" as const,
+    };
     const { page } = await open(recording, "user-entered-key");
     await eventually(() => ran(page), refreshable(fixture));
     await page.close();
