@@ -401,27 +401,55 @@ function cellsOf(address: string): string[] {
 
 const RECORD_ATTRIBUTES = ["sheet", "address", "range", "frozenAt"] as const;
 
-/** `<freezeLog xmlns="…"><frozen sheet address range frozenAt>formula</frozen>…</freezeLog>`, built and read with the DOM's XML tools. */
+/**
+ * Each field as JSON text with everything outside printable ASCII escaped
+ * (\uXXXX). XML 1.0 cannot hold most control characters, U+FFFE/U+FFFF or a
+ * lone surrogate at all, turns "\r\n" into "\n" in text and tabs and line
+ * breaks into spaces in attributes; a formula may contain any of them (a
+ * pasted string literal). Escaped, every character survives, and the log stays
+ * readable text in the .xlsx package.
+ */
+function encodeField(value: string): string {
+  return JSON.stringify(value).replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** `<freezeLog xmlns="…"><frozen encoding="json" sheet address range frozenAt>formula</frozen>…</freezeLog>`, built with the DOM's XML tools. */
 export function serializeFreezeLog(records: readonly FreezeRecord[]): string {
   const doc = document.implementation.createDocument(FREEZE_LOG_NAMESPACE, "freezeLog", null);
   for (const record of records) {
     const element = doc.createElementNS(FREEZE_LOG_NAMESPACE, "frozen");
-    for (const name of RECORD_ATTRIBUTES) element.setAttribute(name, record[name]);
-    element.textContent = record.formula;
+    element.setAttribute("encoding", "json");
+    for (const name of RECORD_ATTRIBUTES) element.setAttribute(name, encodeField(record[name]));
+    element.textContent = encodeField(record.formula);
     doc.documentElement.appendChild(element);
   }
   return new XMLSerializer().serializeToString(doc);
 }
 
+/** Reads the log; throws when it is not valid XML or an entry is damaged, so a freeze never writes over a log it could not read. */
 export function parseFreezeLog(xml: string): FreezeRecord[] {
   const doc = new DOMParser().parseFromString(xml, "application/xml");
   if (doc.getElementsByTagName("parsererror").length > 0)
     throw new Error("The workbook's freeze log is not valid XML.");
-  return Array.from(doc.getElementsByTagNameNS(FREEZE_LOG_NAMESPACE, "frozen"), (element) => ({
-    sheet: element.getAttribute("sheet") ?? "",
-    address: element.getAttribute("address") ?? "",
-    range: element.getAttribute("range") ?? "",
-    frozenAt: element.getAttribute("frozenAt") ?? "",
-    formula: element.textContent ?? "",
-  }));
+  return Array.from(doc.getElementsByTagNameNS(FREEZE_LOG_NAMESPACE, "frozen"), (element, i) => {
+    // Logs written before the encoding attribute hold the fields as plain text.
+    const json = element.getAttribute("encoding") === "json";
+    const field = (raw: string | null): string => {
+      if (!json) return raw ?? "";
+      try {
+        const value: unknown = JSON.parse(raw ?? "");
+        if (typeof value === "string") return value;
+      } catch {
+        // reported below
+      }
+      throw new Error(`The workbook's freeze log is damaged (entry ${i + 1}).`);
+    };
+    return {
+      sheet: field(element.getAttribute("sheet")),
+      address: field(element.getAttribute("address")),
+      range: field(element.getAttribute("range")),
+      frozenAt: field(element.getAttribute("frozenAt")),
+      formula: field(element.textContent),
+    };
+  });
 }
