@@ -54,6 +54,7 @@ export class FakeWorkbook implements WorkbookActions {
 export function fakeRefresh(overrides: Partial<PaneRefreshActions> = {}) {
   const asked: string[] = [];
   let onOpen = false;
+  let trustOff = false;
   let state: PaneRefreshStatus = { busy: null, progress: null, signInRequired: false };
   const listeners = new Set<() => void>();
   const publish = (next: PaneRefreshStatus) => {
@@ -81,6 +82,11 @@ export function fakeRefresh(overrides: Partial<PaneRefreshActions> = {}) {
     getState: () => state,
     checkKey: async () => {
       asked.push("checkKey");
+    },
+    getTrustPromptOff: async () => trustOff,
+    setTrustPromptOff: async (off) => {
+      asked.push(`setTrustPromptOff(${off})`);
+      trustOff = off;
     },
     ...overrides,
   };
