@@ -33,6 +33,9 @@ import {
   requestBudget,
   runLookups,
   runShaping,
+  runSnapshotComparison,
+  type SnapshotComparison,
+  snapshotTableText,
   SYMBOLS,
   SYMBOLS_PER_REQUEST,
   type ShapingRun,
@@ -114,6 +117,7 @@ interface Figures {
   macrotasks: LookupRun & { serverRequests: number };
   unbatched?: LookupRun & { serverRequests: number };
   shaping?: ShapingRun;
+  snapshot?: SnapshotComparison;
 }
 
 async function measure(write: boolean): Promise<Figures> {
@@ -138,6 +142,7 @@ async function measure(write: boolean): Promise<Figures> {
     };
     if (write) {
       figures.unbatched = await run({ maxSymbolsPerRequest: 1, maxMetricsPerRequest: 1 }, "burst");
+      figures.snapshot = await runSnapshotComparison(sandbox, symbols, date);
       sandbox.setLatency(0);
       figures.shaping = await runShaping(sandbox, symbols, date);
     }
@@ -265,7 +270,7 @@ latency per request, concurrency 6. The budget allows ${f.budgetRequests} reques
 ${SYMBOLS_PER_REQUEST} symbols per distinct metrics/window/granularity group).
 
 ${lookupTable(f)}
-${f.shaping ? `\n## Shaping MD.SERIES's largest everyday table\n\n50 symbols × 5 metrics × 1,000 daily points of sandbox data (src/core/series-table).\n\n${shapingTable(f.shaping)}\n` : ""}`;
+${f.snapshot ? `\n## MD.SNAPSHOT beside MD.LATEST cells\n\nThe same 200 symbols × 5 metrics as of today, each run through src/functions with a fresh client.\n${snapshotTableText(f.snapshot, LATENCY_MS).replace(/^\n### [^\n]*\n/, "")}\n` : ""}${f.shaping ? `\n## Shaping MD.SERIES's largest everyday table\n\n50 symbols × 5 metrics × 1,000 daily points of sandbox data (src/core/series-table).\n\n${shapingTable(f.shaping)}\n` : ""}`;
 }
 
 async function main(): Promise<void> {

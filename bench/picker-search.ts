@@ -10,7 +10,7 @@
  * each kind filter in turn.
  */
 import { performance } from "node:perf_hooks";
-import type { AssetRecord } from "../src/api/types";
+import type { AssetRecord } from "../src/core/domain";
 import { buildAssetIndex, type AssetFilter } from "../src/taskpane/asset-search";
 import { DEMO_API_KEY, startSandbox } from "../sandbox/server";
 

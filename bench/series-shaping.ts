@@ -3,7 +3,7 @@
  * × 1,000 daily points into one table (DESIGN budget: under 50 ms). Prints
  * figures; asserts nothing. Run: npx tsx bench/series-shaping.ts
  */
-import type { DataPoint, SeriesResult } from "../src/api/types";
+import type { DataPoint, SeriesResult } from "../src/core/domain";
 import { addDays } from "../src/core/calendar";
 import { SERIES_OPTIONS, type SeriesColumn, seriesHeader, shapeSeriesTable } from "../src/core/series-table";
 import { parseOptions } from "../src/core/options";

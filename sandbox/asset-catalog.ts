@@ -5,7 +5,7 @@
  * the picker can be tested against tens of thousands of rows. Records are
  * built once per server; a 20,000-row catalog takes a few milliseconds.
  */
-import type { AssetRecord } from "../src/api/types";
+import type { AssetRecordWire } from "./wire-types";
 import { COMPANIES, type Company } from "./companies";
 import { HOSTILE_FIXTURE_ASSETS } from "./hostile-fixtures";
 import { NAMED_CRYPTO_ASSETS, type CryptoKind, type NamedCryptoAsset } from "./named-assets";
@@ -14,7 +14,7 @@ import { between, hashOf, logBetween, mix, unit } from "./rng";
 export type AssetKind = CryptoKind | "equity";
 
 export interface CatalogEntry {
-  record: AssetRecord;
+  record: AssetRecordWire;
   kind: AssetKind;
   /** Activity scale relative to Ethereum (crypto only). */
   size: number;

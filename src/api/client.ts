@@ -4,7 +4,9 @@
  * (batching, chunking, caching, de-duplication, cancellation); executor.ts
  * owns *how* one request is sent (concurrency, retries, timeouts).
  */
+import { utcDateOf } from "../core/calendar";
 import { planRequests } from "./batch-plan";
+import { mayWiden, widenSparseFcf } from "./fcf-widening";
 import {
   BadRequestError,
   BadResponseError,
@@ -41,22 +43,24 @@ import {
   type SeriesTable,
 } from "./responses";
 import { Semaphore } from "./semaphore";
-import { isoDate, mergeParts, splitWindow, type DateWindow } from "./series-windows";
+import { mergeParts, splitWindow, type DateWindow } from "./series-windows";
 import { globalTimers, type Timers } from "./timers";
 import type { FetchLike } from "./transport";
 import type {
   AssetRecord,
-  CallOptions,
-  ClientCounters,
   FlowType,
-  FlowsRequest,
   FlowsResult,
   Granularity,
   InsightCard,
-  MarketDataClient,
   MetricDescriptor,
-  SeriesRequest,
   SeriesResult,
+} from "../core/domain";
+import type {
+  CallOptions,
+  ClientCounters,
+  FlowsRequest,
+  MarketDataClient,
+  SeriesRequest,
   SettingsSource,
 } from "./types";
 
@@ -181,8 +185,6 @@ interface Flight {
   loads: Load<unknown>[];
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * A message in place of a series is the service's own text, shown in cells
  * and in the pane; a careless service may quote the request in it, key
@@ -256,18 +258,24 @@ class BatchingClient implements Client {
   // ---------------------------------------------------------------- series
 
   getSeries(req: SeriesRequest, opts: CallOptions = {}): Promise<SeriesResult> {
+    const first = this.readSeries(req, opts);
+    if (!mayWiden(req)) return first;
+    return first.then((result) =>
+      widenSparseFcf(req, result, utcDateOf(this.now()), opts.keepWidened === true, (wider) =>
+        this.readSeries(wider, opts),
+      ),
+    );
+  }
+
+  /** One caller's series as the service answers it: validated, split into parts the service answers whole, merged. */
+  private readSeries(req: SeriesRequest, opts: CallOptions): Promise<SeriesResult> {
     let window: SeriesWindow;
     let parts: DateWindow[];
     try {
       assertSymbol(req.symbol);
       assertMetricName(req.metric);
       window = validateWindow(req);
-      parts = splitWindow(
-        window,
-        window.granularity,
-        isoDate(Math.floor(this.now() / DAY_MS)),
-        this.o.maxPointsPerRequest,
-      );
+      parts = splitWindow(window, window.granularity, utcDateOf(this.now()), this.o.maxPointsPerRequest);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -621,7 +629,7 @@ class BatchingClient implements Client {
 
   /** Reads and checks the settings; a changed key or base URL empties the cache (answers may differ per account). */
   private async readSettings(): Promise<ResolvedSettings> {
-    let raw: { apiKey?: string; baseUrl?: string };
+    let raw: { apiKey?: string; baseUrl?: string; keyManagedByGateway?: boolean };
     try {
       raw = await this.readSettingsSource();
     } catch (error) {
@@ -630,7 +638,8 @@ class BatchingClient implements Client {
     }
     const baseUrl = normalizeBaseUrl(raw?.baseUrl);
     const apiKey = (raw?.apiKey ?? "").trim();
-    if (!apiKey) throw new ConfigError("No API key is set. Enter your market-data API key in the Market Data pane.");
+    if (!apiKey && !raw?.keyManagedByGateway)
+      throw new ConfigError("No API key is set. Enter your market-data API key in the Market Data pane.");
     const previous = this.current;
     this.current = { baseUrl, apiKey };
     if (previous && (previous.baseUrl !== baseUrl || previous.apiKey !== apiKey)) {

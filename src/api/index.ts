@@ -14,8 +14,6 @@ export {
   requestUrl,
   displayUrl,
   normalizeBaseUrl,
-  GRANULARITIES,
-  FLOW_TYPES,
   MAX_POINTS_PER_SERIES,
 } from "./requests";
 export type { ApiRequest, SeriesQuery, FlowsQuery } from "./requests";

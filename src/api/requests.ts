@@ -5,11 +5,10 @@
  * key: the key is added only when the URL is assembled for sending, so a
  * request can be logged, compared and cached without it.
  */
+import { isIsoDate } from "../core/calendar";
+import { FLOW_TYPES, GRANULARITIES, type FlowType, type Granularity } from "../core/domain";
 import { BadRequestError, ConfigError } from "./errors";
-import type { FlowType, Granularity } from "./types";
 
-export const GRANULARITIES: readonly Granularity[] = ["DAY", "WEEK", "MONTH", "QUARTER", "YEAR"];
-export const FLOW_TYPES: readonly FlowType[] = ["netflow", "inflow", "outflow"];
 /** The service's cap on `limit` and on points per series in one response. */
 export const MAX_POINTS_PER_SERIES = 1000;
 
@@ -35,7 +34,6 @@ export interface SeriesQuery {
 
 const METRIC_NAME = /^[A-Z0-9_]+$/;
 const FEED_NAME = /^[a-z0-9][a-z0-9_-]*$/;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** `GET /data/api/<METRICS>/?symbols=…` (4.1). Metrics are joined in the path, symbols in `symbols`. */
 export function seriesRequest(q: SeriesQuery): ApiRequest {
@@ -101,12 +99,23 @@ export function insightsRequest(feed: string): ApiRequest {
 /**
  * Validates and normalises a base URL: http(s) only, surrounding space and
  * trailing slashes dropped (so "https://host/" and "https://host" are the same
- * service), a path prefix kept ("https://host/v1").
+ * service), a path prefix kept ("https://host/v1"). A path alone ("/api", the
+ * team gateway) is on the add-in's own host: it resolves against the page's
+ * origin (the shared runtime's webview, where functions.js also runs).
  */
 export function normalizeBaseUrl(raw: string | undefined): string {
-  const trimmed = (raw ?? "").trim().replace(/\/+$/, "");
+  let trimmed = (raw ?? "").trim().replace(/\/+$/, "");
   if (!trimmed) {
     throw new ConfigError("No market-data service address is set. Enter the base URL in the Market Data pane.");
+  }
+  if (trimmed.startsWith("/") && !trimmed.startsWith("//")) {
+    const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+    if (!origin || !/^https?:\/\//.test(origin)) {
+      throw new ConfigError(
+        `The market-data base URL "${trimmed}" is a path on the add-in's host, which is not known here.`,
+      );
+    }
+    trimmed = `${origin}${trimmed}`;
   }
   let parsed: URL;
   try {
@@ -124,13 +133,14 @@ export function normalizeBaseUrl(raw: string | undefined): string {
 }
 
 /**
- * The URL to send. With `apiKey` it carries `APIKey` last; without, it is the
- * display form used in logs and messages. Commas stay literal: they are legal
+ * The URL to send. With `apiKey` it carries `APIKey` last; without (or with an
+ * empty one: a gateway that holds the firm's key), it is the display form used
+ * in logs and messages. Commas stay literal: they are legal
  * in paths and queries, keep URLs short (the length cap counts), and match the
  * interface description's examples.
  */
 export function requestUrl(baseUrl: string, request: ApiRequest, apiKey?: string): string {
-  const query = apiKey === undefined ? request.query : [...request.query, ["APIKey", apiKey] as [string, string]];
+  const query = !apiKey ? request.query : [...request.query, ["APIKey", apiKey] as [string, string]];
   const qs = query.map(([name, value]) => `${name}=${encodeQueryValue(value)}`).join("&");
   return `${baseUrl}/${encodePath(request.path)}${qs ? `?${qs}` : ""}`;
 }
@@ -201,10 +211,6 @@ export function assertGranularity(granularity: string): Granularity {
 
 /** `YYYY-MM-DD` and a real calendar date (no 2024-02-30). */
 export function assertIsoDate(value: string, what: string): string {
-  if (ISO_DATE.test(value)) {
-    const [y, m, d] = value.split("-").map(Number) as [number, number, number];
-    const date = new Date(Date.UTC(y, m - 1, d));
-    if (date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d) return value;
-  }
+  if (isIsoDate(value)) return value;
   throw new BadRequestError(`The ${what} "${value}" is not a date in the form YYYY-MM-DD.`);
 }

@@ -8,6 +8,7 @@
  * known to vary (a message string in place of a series or of a whole symbol, an
  * absent metric, numeric strings, fields the older reference omits).
  */
+import { hasIsoDateShape, isIsoDate } from "../core/calendar";
 import { BadResponseError } from "./errors";
 import type {
   AssetRecord,
@@ -17,7 +18,7 @@ import type {
   InsightCard,
   MetricDescriptor,
   SeriesResult,
-} from "./types";
+} from "../core/domain";
 
 type Json = Record<string, unknown>;
 
@@ -95,9 +96,13 @@ function parseSeries(value: unknown, symbol: string, metric: string): SeriesResu
   for (const item of value) {
     if (!isObject(item)) throw malformed(`a point of ${symbol}/${metric} is ${describe(item)}`);
     const date = typeof item.date === "string" ? item.date.slice(0, 10) : "";
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw malformed(`a point of ${symbol}/${metric} has no YYYY-MM-DD date`);
-    if (!isCalendarDate(date))
-      throw malformed(`a point of ${symbol}/${metric} is dated ${date}, which is not a calendar day`);
+    if (!isIsoDate(date)) {
+      throw malformed(
+        hasIsoDateShape(date)
+          ? `a point of ${symbol}/${metric} is dated ${date}, which is not a calendar day`
+          : `a point of ${symbol}/${metric} has no YYYY-MM-DD date`,
+      );
+    }
     const val = toNumber(item.val);
     if (val === null) {
       // A null reading is a gap, not a zero; anything else that is not a number is a broken body.
@@ -217,22 +222,6 @@ export function parseInsightsResponse(body: unknown): InsightCard[] {
     return { ...row, SPARKLINE: sparkline } as InsightCard;
   });
 }
-
-/**
- * `2024-02-30` has the shape but names no day; everything downstream (sorting,
- * Excel serials, weekdays) needs a real one. Plain arithmetic: this runs once
- * per point of every series.
- */
-function isCalendarDate(date: string): boolean {
-  const year = Number(date.slice(0, 4));
-  const month = Number(date.slice(5, 7));
-  const day = Number(date.slice(8, 10));
-  if (month < 1 || month > 12 || day < 1) return false;
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  return day <= (month === 2 ? (leap ? 29 : 28) : MONTH_DAYS[month - 1]);
-}
-
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function lowerKeys(obj: Json): Map<string, unknown> {
   const map = new Map<string, unknown>();

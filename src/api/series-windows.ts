@@ -12,52 +12,41 @@
  * another day sees one extra partial week per cut at most, which is why a
  * weekly part holds 999 weeks, not 1,000.
  */
+import { epochDayOfParts, isoOfEpochDay, partsOfEpochDay, toEpochDay } from "../core/calendar";
+import type { DataPoint, Granularity, SeriesResult } from "../core/domain";
 import { MAX_POINTS_PER_SERIES } from "./requests";
-import type { DataPoint, Granularity, SeriesResult } from "./types";
 
 export interface DateWindow {
   startDate?: string;
   endDate?: string;
 }
 
-const DAY_MS = 86_400_000;
 /** 1970-01-05 was a Monday: day 4 of the epoch. */
 const FIRST_MONDAY = 4;
 
-/** Days since 1970-01-01 of a `YYYY-MM-DD` date (already validated). */
-export function dayNumber(date: string): number {
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  return Math.round(Date.UTC(y, m - 1, d) / DAY_MS);
-}
-
-export function isoDate(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** The index of the period containing `day`, counted from an arbitrary origin. */
-export function periodIndex(day: number, granularity: Granularity): number {
+/** The index of the period containing `day` (an epoch day), counted from an arbitrary origin. */
+function periodIndex(day: number, granularity: Granularity): number {
   if (granularity === "DAY") return day;
   if (granularity === "WEEK") return Math.floor((day - FIRST_MONDAY) / 7);
-  const date = new Date(day * DAY_MS);
-  const y = date.getUTCFullYear();
-  const m = date.getUTCMonth();
-  if (granularity === "MONTH") return y * 12 + m;
-  if (granularity === "QUARTER") return y * 4 + Math.floor(m / 3);
-  return y;
+  const { year, month } = partsOfEpochDay(day);
+  if (granularity === "MONTH") return year * 12 + (month - 1);
+  if (granularity === "QUARTER") return year * 4 + Math.floor((month - 1) / 3);
+  return year;
 }
 
-/** The first day of period `index`. */
-export function periodStart(index: number, granularity: Granularity): number {
+/** The first epoch day of period `index`. */
+function periodStart(index: number, granularity: Granularity): number {
   if (granularity === "DAY") return index;
   if (granularity === "WEEK") return index * 7 + FIRST_MONDAY;
   const months = granularity === "MONTH" ? index : granularity === "QUARTER" ? index * 3 : index * 12;
-  return Math.round(Date.UTC(Math.floor(months / 12), months % 12, 1) / DAY_MS);
+  const year = Math.floor(months / 12);
+  return epochDayOfParts(year, months - year * 12 + 1, 1);
 }
 
 /** The most points a window can hold at a granularity (periods touched, inclusive). */
 export function countPeriods(startDate: string, endDate: string, granularity: Granularity): number {
-  const first = periodIndex(dayNumber(startDate), granularity);
-  const last = periodIndex(dayNumber(endDate), granularity);
+  const first = periodIndex(toEpochDay(startDate), granularity);
+  const last = periodIndex(toEpochDay(endDate), granularity);
   return Math.max(0, last - first + 1);
 }
 
@@ -82,16 +71,16 @@ export function splitWindow(
   const gran = granularity ?? "DAY";
   const end = endDate ?? (today > startDate ? today : startDate);
   const per = periodsPerPart(gran, maxPoints);
-  const first = periodIndex(dayNumber(startDate), gran);
-  const last = periodIndex(dayNumber(end), gran);
+  const first = periodIndex(toEpochDay(startDate), gran);
+  const last = periodIndex(toEpochDay(end), gran);
   if (last - first + 1 <= per) return [window];
 
   const parts: DateWindow[] = [];
   for (let from = first; from <= last; from += per) {
     const to = Math.min(from + per - 1, last);
-    const partStart = from === first ? startDate : isoDate(periodStart(from, gran));
+    const partStart = from === first ? startDate : isoOfEpochDay(periodStart(from, gran));
     const isLast = to === last;
-    const partEnd = isLast ? endDate : isoDate(periodStart(to + 1, gran) - 1);
+    const partEnd = isLast ? endDate : isoOfEpochDay(periodStart(to + 1, gran) - 1);
     parts.push(partEnd === undefined ? { startDate: partStart } : { startDate: partStart, endDate: partEnd });
   }
   return parts;

@@ -2,7 +2,7 @@
  * The statistics MD.AGG computes over a window's readings, and the rolling sums
  * behind the Artemis-style prefixed metrics.
  */
-import type { DataPoint } from "../api/types";
+import type { DataPoint } from "./domain";
 import { type AggWindow, windowStart } from "./agg-window";
 import { parseKeyword } from "./arguments";
 import { type CellValue, errorCell, numberCell } from "./cell";

@@ -5,7 +5,7 @@
  * dates. Every refusal is an ArgumentError that names the argument and the
  * forms it accepts, because that message is all the user sees.
  */
-import type { Granularity } from "../api/types";
+import type { Granularity } from "./domain";
 import { type DateUnit, isIsoDate, shiftDate } from "./calendar";
 import { ArgumentError } from "./errors";
 import { isoToSerial, serialToIso } from "./excel-date";
@@ -197,7 +197,7 @@ export function parseKeyword<T extends string>(
   return keyword;
 }
 
-const GRANULARITIES: Record<string, Granularity> = {
+const GRANULARITY_ALIASES: Record<string, Granularity> = {
   DAY: "DAY",
   D: "DAY",
   DAILY: "DAY",
@@ -221,7 +221,7 @@ export function parseGranularity(value: unknown, metrics: readonly string[], arg
   return parseKeyword<Granularity>(
     value,
     argument,
-    GRANULARITIES,
+    GRANULARITY_ALIASES,
     "DAY, WEEK, MONTH, QUARTER or YEAR (or D, W, M, Q, Y)",
     fallback,
   );

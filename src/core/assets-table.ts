@@ -1,5 +1,5 @@
 /** MD.ASSETS's table: the asset catalog, filtered by text and by asset type. */
-import type { AssetRecord } from "../api/types";
+import type { AssetRecord } from "./domain";
 import { parseKeyword } from "./arguments";
 import { type CellValue, textCell } from "./cell";
 import { NoDataError } from "./errors";

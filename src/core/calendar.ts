@@ -5,7 +5,7 @@
  * date the user sees (what Excel's TODAY() shows).
  */
 
-import type { Granularity } from "../api/types";
+import type { Granularity } from "./domain";
 
 const MS_PER_DAY = 86_400_000;
 
@@ -26,13 +26,48 @@ export function epochDayOf(iso: string): number | null {
   const year = Number(match[1]);
   const month = Number(match[2]);
   const day = Number(match[3]);
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  if (!isCalendarDay(year, month, day)) return null;
+  return epochDayOfParts(year, month, day);
+}
+
+/** Days since 1970-01-01 of a date that must be real: a RangeError otherwise. */
+export function toEpochDay(iso: string): number {
+  const epochDay = epochDayOf(iso);
+  if (epochDay === null) throw new RangeError(`"${iso}" is not a YYYY-MM-DD date`);
+  return epochDay;
+}
+
+/**
+ * `YYYY-MM-DD` naming a real calendar day (no 2024-02-30). Plain arithmetic,
+ * no Date: the client checks every point of every series with it.
+ */
+export function isIsoDate(text: string): boolean {
+  const match = ISO_DATE.exec(text);
+  return match !== null && isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3]));
+}
+
+/** Only the shape `YYYY-MM-DD` (digits and dashes), real day or not: for messages that tell the two apart. */
+export function hasIsoDateShape(text: string): boolean {
+  return ISO_DATE.test(text);
+}
+
+function isCalendarDay(year: number, month: number, day: number): boolean {
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+/**
+ * The epoch day of a year, month (1–12) and day; a month or day out of range
+ * rolls over into the next or previous month, as Date does.
+ */
+export function epochDayOfParts(year: number, month: number, day: number): number {
   // setUTCFullYear, unlike Date.UTC, does not map years 0–99 to 1900–1999.
   return new Date(0).setUTCFullYear(year, month - 1, day) / MS_PER_DAY;
 }
 
-export function isIsoDate(text: string): boolean {
-  return epochDayOf(text) !== null;
+/** Year, month (1–12) and day of month of an epoch day. */
+export function partsOfEpochDay(epochDay: number): { year: number; month: number; day: number } {
+  const date = new Date(epochDay * MS_PER_DAY);
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
 }
 
 /** The date of `YYYY-MM-DD` or of an ISO timestamp (`2024-05-01T00:00:00Z`), or null. */
@@ -56,21 +91,21 @@ function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
+/** The calendar date, in UTC, of an instant given in milliseconds since the epoch. */
+export function utcDateOf(ms: number): string {
+  return isoOfEpochDay(Math.floor(ms / MS_PER_DAY));
+}
+
 function parts(iso: string): { year: number; month: number; day: number } {
-  const epochDay = epochDayOf(iso);
-  if (epochDay === null) throw new RangeError(`"${iso}" is not a YYYY-MM-DD date`);
-  const date = new Date(epochDay * MS_PER_DAY);
-  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+  return partsOfEpochDay(toEpochDay(iso));
 }
 
 function compose(year: number, month: number, day: number): string {
-  return isoOfEpochDay(new Date(0).setUTCFullYear(year, month - 1, day) / MS_PER_DAY);
+  return isoOfEpochDay(epochDayOfParts(year, month, day));
 }
 
 export function addDays(iso: string, days: number): string {
-  const epochDay = epochDayOf(iso);
-  if (epochDay === null) throw new RangeError(`"${iso}" is not a YYYY-MM-DD date`);
-  return isoOfEpochDay(epochDay + days);
+  return isoOfEpochDay(toEpochDay(iso) + days);
 }
 
 /** Calendar months; a day past the target month's end clamps to its last day (2024-03-31 − 1M = 2024-02-29). */
@@ -116,10 +151,8 @@ export function startOfYear(iso: string): string {
 
 /** 0 = Sunday … 6 = Saturday. */
 export function dayOfWeek(iso: string): number {
-  const epochDay = epochDayOf(iso);
-  if (epochDay === null) throw new RangeError(`"${iso}" is not a YYYY-MM-DD date`);
   // 1970-01-01 was a Thursday.
-  return (((epochDay + 4) % 7) + 7) % 7;
+  return (((toEpochDay(iso) + 4) % 7) + 7) % 7;
 }
 
 export function isWeekend(iso: string): boolean {

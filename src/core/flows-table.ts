@@ -2,7 +2,7 @@
  * MD.FLOWS's table: one row per chain, one column per requested flow type,
  * largest first by the first flow column.
  */
-import type { FlowsResult, FlowType } from "../api/types";
+import type { FlowsResult, FlowType } from "./domain";
 import { describeValue, isOmitted } from "./arguments";
 import { BLANK, type CellValue, textCell } from "./cell";
 import { ArgumentError, NoDataError } from "./errors";

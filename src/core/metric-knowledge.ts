@@ -4,7 +4,7 @@
  * back sparse, and the aggregation type of well-known metrics (used only when
  * the metric catalog does not describe a metric).
  */
-import type { DataPoint, Granularity } from "../api/types";
+import type { DataPoint, Granularity } from "./domain";
 import { DAYS_PER_PERIOD, daysBetween, dayOfWeek, epochDayOf } from "./calendar";
 
 /** Reported per fiscal quarter; the service refuses any granularity but QUARTER. */

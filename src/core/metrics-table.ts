@@ -1,5 +1,5 @@
 /** MD.METRICS's table: what a symbol offers, from the metric catalog. */
-import type { MetricDescriptor } from "../api/types";
+import type { MetricDescriptor } from "./domain";
 import { type CellValue, textCell } from "./cell";
 import { NoDataError } from "./errors";
 import { assertFitsExcel } from "./payload-size";

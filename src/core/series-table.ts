@@ -7,7 +7,7 @@
  * sorted by date, the union of dates is built by merging, and each column is
  * laid into the rows by walking its points and the union side by side.
  */
-import type { DataPoint, Granularity, SeriesResult } from "../api/types";
+import type { DataPoint, Granularity, SeriesResult } from "./domain";
 import { DAYS_PER_PERIOD, daysBetween, isWeekend } from "./calendar";
 import { BLANK, type CellValue, errorCell } from "./cell";
 import { NoDataError } from "./errors";

@@ -3,7 +3,7 @@
  * The service does not publish "other locked"; it follows from the identity
  * CIRCULATING = TOTAL − (BRIDGED + PREMINT + PEG_STABILITY + other locked).
  */
-import type { SeriesResult } from "../api/types";
+import type { SeriesResult } from "./domain";
 import { BLANK, type CellValue, isErrorCell, numberCell } from "./cell";
 import { type SeriesColumn, defaultSeriesOptions, shapeSeriesTable } from "./series-table";
 

@@ -1,15 +1,17 @@
 /** MD.AGG: one statistic over a window ending at as_of. */
 import { isMarketDataError } from "../api/errors";
-import type { MetricDescriptor } from "../api/types";
+import type { MetricDescriptor } from "../core/domain";
 import { parseMetric, parseSymbol } from "../core/arguments";
 import { computeStat, defaultStat, parseStat, rollingSums, type Stat, STAT_FORMS } from "../core/agg-stat";
 import { parseAggWindow, parsePrefixedMetric, windowStart } from "../core/agg-window";
 import type { CellValue } from "../core/cell";
 import { ArgumentError, NoDataError } from "../core/errors";
 import { knownAggregationType, naturalGranularity } from "../core/metric-knowledge";
+import { type FormattedValue, numberFormatFor, PERCENT_FORMAT, PLAIN, type ValueKind } from "../core/number-format";
 import type { CallContext } from "./call-context";
 import { fetchReadings } from "./fetch-series";
 import { parseAsOf } from "./latest";
+import { valueKind } from "./metric-units";
 
 export interface AggArgs {
   symbol: unknown;
@@ -17,6 +19,24 @@ export interface AggArgs {
   window: unknown;
   stat?: unknown;
   asOf?: unknown;
+}
+
+/** MD.AGG's number: PCT_CHANGE as a percentage, every other statistic in the metric's unit. */
+export async function formattedAggregateValue(ctx: CallContext, args: AggArgs): Promise<FormattedValue> {
+  const [value, kind] = await Promise.all([
+    aggregateValue(ctx, args),
+    // Arguments are parsed again inside aggregateValue; a bad one fails there first with its message.
+    unitOf(ctx, args).catch(() => PLAIN),
+  ]);
+  if (typeof value !== "number") return { value, format: null };
+  const stat = parseStat(args.stat);
+  return { value, format: stat === "PCT_CHANGE" ? PERCENT_FORMAT : numberFormatFor(kind, value) };
+}
+
+async function unitOf(ctx: CallContext, args: AggArgs): Promise<ValueKind> {
+  const symbol = parseSymbol(args.symbol);
+  const metric = parseMetric(args.metric);
+  return valueKind(ctx, symbol, parsePrefixedMetric(metric)?.base ?? metric);
 }
 
 export async function aggregateValue(ctx: CallContext, args: AggArgs): Promise<CellValue> {

@@ -7,4 +7,9 @@ export interface CallContext {
   today: string;
   /** Passed on every client call: `signal` (Excel cancelled the cell) and `cacheOnly` (value preview). */
   call: CallOptions;
+  /**
+   * True when the host shows formatted numbers (Excel data types from custom
+   * functions): only then is the metric catalog read for units. Omitted: false.
+   */
+  cellFormats?: boolean;
 }

@@ -2,6 +2,7 @@
 import { isOmitted, parseDateWindow, parseGranularity, parseSymbols } from "../core/arguments";
 import type { CellValue } from "../core/cell";
 import { FLOWS_OPTIONS, parseFlowTypes, shapeFlowsTable } from "../core/flows-table";
+import { type FormattedTable, numberFormatFor } from "../core/number-format";
 import { parseOptions } from "../core/options";
 import type { CallContext } from "./call-context";
 
@@ -15,6 +16,13 @@ export interface FlowsArgs {
 }
 
 export async function flowsTable(ctx: CallContext, args: FlowsArgs): Promise<CellValue[][]> {
+  return (await formattedFlowsTable(ctx, args)).rows;
+}
+
+/** Flows are USD amounts (interface 4.2's totals per chain). */
+const USD = { kind: "currency", currency: "USD" } as const;
+
+export async function formattedFlowsTable(ctx: CallContext, args: FlowsArgs): Promise<FormattedTable> {
   const sourceChains = parseSymbols(args.sourceChains, "source_chains");
   const window = parseDateWindow(args.start, args.end, ctx.today);
   const granularity = isOmitted(args.granularity) ? undefined : parseGranularity(args.granularity, []);
@@ -30,5 +38,6 @@ export async function flowsTable(ctx: CallContext, args: FlowsArgs): Promise<Cel
     },
     ctx.call,
   );
-  return shapeFlowsTable(result, flowTypes, options);
+  const rows = shapeFlowsTable(result, flowTypes, options);
+  return { rows, formatAt: (_row, _column, value) => numberFormatFor(USD, value) };
 }

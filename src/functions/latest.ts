@@ -11,9 +11,11 @@ import { lowerBound } from "../core/agg-stat";
 import { addDays, type DateUnit, shiftDate } from "../core/calendar";
 import { NoDataError } from "../core/errors";
 import { naturalGranularity } from "../core/metric-knowledge";
-import type { DataPoint, Granularity } from "../api/types";
+import { type FormattedValue, numberFormatFor } from "../core/number-format";
+import type { DataPoint, Granularity } from "../core/domain";
 import type { CallContext } from "./call-context";
 import { fetchReadings } from "./fetch-series";
+import { valueKind } from "./metric-units";
 
 export interface LatestArgs {
   symbol: unknown;
@@ -40,7 +42,23 @@ export function parseAsOf(value: unknown, today: string): string {
 export async function latestValue(ctx: CallContext, args: LatestArgs): Promise<number> {
   const symbol = parseSymbol(args.symbol);
   const metric = parseMetric(args.metric);
+  return latestReading(ctx, symbol, metric, parseAsOf(args.asOf, ctx.today));
+}
+
+/** MD.LATEST's number in the unit of its metric (a prefixed metric sums its base metric: the base's unit). */
+export async function formattedLatestValue(ctx: CallContext, args: LatestArgs): Promise<FormattedValue> {
+  const symbol = parseSymbol(args.symbol);
+  const metric = parseMetric(args.metric);
   const asOf = parseAsOf(args.asOf, ctx.today);
+  const [value, kind] = await Promise.all([
+    latestReading(ctx, symbol, metric, asOf),
+    valueKind(ctx, symbol, parsePrefixedMetric(metric)?.base ?? metric),
+  ]);
+  return { value, format: numberFormatFor(kind, value) };
+}
+
+/** The last reading of a parsed pair on or before as_of (a prefixed metric: its windowed sum). Throws NoDataError. */
+export async function latestReading(ctx: CallContext, symbol: string, metric: string, asOf: string): Promise<number> {
   const prefixed = parsePrefixedMetric(metric);
   if (prefixed) return prefixedLatest(ctx, symbol, metric, prefixed, asOf);
 

@@ -7,11 +7,20 @@ import {
   parseSymbols,
 } from "../core/arguments";
 import type { CellValue } from "../core/cell";
+import { DATE_FORMAT, type FormattedTable, numberFormatFor, type ValueKind } from "../core/number-format";
 import { parseOptions } from "../core/options";
 import { assertShapeFitsExcel } from "../core/payload-size";
-import { expectedRows, SERIES_OPTIONS, SERIES_SIZE_ADVICE, seriesHeader, shapeSeriesTable } from "../core/series-table";
+import {
+  expectedRows,
+  SERIES_OPTIONS,
+  SERIES_SIZE_ADVICE,
+  type SeriesTableOptions,
+  seriesHeader,
+  shapeSeriesTable,
+} from "../core/series-table";
 import type { CallContext } from "./call-context";
 import { fetchSeriesColumns, type WindowedRequest } from "./fetch-series";
+import { valueKind } from "./metric-units";
 import { describeWindow } from "./window-text";
 
 export interface SeriesArgs {
@@ -24,6 +33,10 @@ export interface SeriesArgs {
 }
 
 export async function seriesTable(ctx: CallContext, args: SeriesArgs): Promise<CellValue[][]> {
+  return (await formattedSeriesTable(ctx, args)).rows;
+}
+
+export async function formattedSeriesTable(ctx: CallContext, args: SeriesArgs): Promise<FormattedTable> {
   const symbols = parseSymbols(args.symbols);
   const metrics = parseMetrics(args.metrics);
   const window = parseDateWindow(args.start, args.end, ctx.today);
@@ -47,7 +60,22 @@ export async function seriesTable(ctx: CallContext, args: SeriesArgs): Promise<C
     ...(window.start ? { startDate: window.start } : {}),
     ...(window.end ? { endDate: window.end } : {}),
   }));
-  const results = await fetchSeriesColumns(ctx, requests);
+  const [results, kinds] = await Promise.all([
+    fetchSeriesColumns(ctx, requests),
+    Promise.all(pairs.map(({ symbol, metric }) => valueKind(ctx, symbol, metric))),
+  ]);
   const columns = pairs.map(({ symbol, metric }, i) => ({ header: seriesHeader(symbol, metric), result: results[i] }));
-  return shapeSeriesTable(columns, options, describeWindow(window));
+  const rows = shapeSeriesTable(columns, options, describeWindow(window));
+  return { rows, formatAt: seriesFormats(options, kinds) };
+}
+
+/** Dates in the date column (row when transposed), each series in its metric's unit. */
+export function seriesFormats(options: SeriesTableOptions, kinds: readonly ValueKind[]) {
+  const first = options.dates ? 1 : 0;
+  return (row: number, column: number, value: number) => {
+    const index = options.transpose ? row : column;
+    if (options.dates && index === 0) return DATE_FORMAT;
+    const kind = kinds[index - first];
+    return kind ? numberFormatFor(kind, value) : null;
+  };
 }

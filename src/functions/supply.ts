@@ -1,10 +1,12 @@
 /** MD.SUPPLY: a stablecoin's supply buckets per date. */
-import type { SeriesResult } from "../api/types";
+import type { SeriesResult } from "../core/domain";
 import { parseDateWindow, parseGranularity, parseSymbol } from "../core/arguments";
 import type { CellValue } from "../core/cell";
+import { DATE_FORMAT, type FormattedTable, numberFormatFor } from "../core/number-format";
 import { SUPPLY_PARTS, type SupplyPart, shapeSupplyTable } from "../core/supply-table";
 import type { CallContext } from "./call-context";
 import { fetchSeries, fetchSeriesColumns, type WindowedRequest } from "./fetch-series";
+import { valueKind } from "./metric-units";
 import { describeWindow } from "./window-text";
 
 /** The legacy name of circulating supply (identical values), asked for only when the preferred name is refused. */
@@ -18,6 +20,11 @@ export interface SupplyArgs {
 }
 
 export async function supplyTable(ctx: CallContext, args: SupplyArgs): Promise<CellValue[][]> {
+  return (await formattedSupplyTable(ctx, args)).rows;
+}
+
+/** Dates in the first column; every bucket in the unit the catalog gives total supply. */
+export async function formattedSupplyTable(ctx: CallContext, args: SupplyArgs): Promise<FormattedTable> {
   const symbol = parseSymbol(args.symbol);
   const window = parseDateWindow(args.start, args.end, ctx.today);
   const granularity = parseGranularity(
@@ -31,10 +38,13 @@ export async function supplyTable(ctx: CallContext, args: SupplyArgs): Promise<C
     ...(window.start ? { startDate: window.start } : {}),
     ...(window.end ? { endDate: window.end } : {}),
   });
-  const results = await fetchSeriesColumns(
-    ctx,
-    SUPPLY_PARTS.map((part) => request(part.metric)),
-  );
+  const [results, kind] = await Promise.all([
+    fetchSeriesColumns(
+      ctx,
+      SUPPLY_PARTS.map((part) => request(part.metric)),
+    ),
+    valueKind(ctx, symbol, SUPPLY_PARTS[0].metric),
+  ]);
   const series = Object.fromEntries(SUPPLY_PARTS.map((part, i) => [part.key, results[i]])) as Record<
     SupplyPart,
     SeriesResult
@@ -43,5 +53,9 @@ export async function supplyTable(ctx: CallContext, args: SupplyArgs): Promise<C
     const legacy = await fetchSeries(ctx, request(LEGACY_CIRCULATING)).catch(() => undefined);
     if (legacy?.kind === "points") series.circulating = legacy;
   }
-  return shapeSupplyTable(symbol, series, describeWindow(window));
+  const rows = shapeSupplyTable(symbol, series, describeWindow(window));
+  return {
+    rows,
+    formatAt: (_row, column, value) => (column === 0 ? DATE_FORMAT : numberFormatFor(kind, value)),
+  };
 }

@@ -55,6 +55,11 @@ export function toExcelTable(table: readonly (readonly CellValue[])[]): ExcelCel
   return table.map((row) => (row.some(isErrorCell) ? row.map(toExcelCell) : (row as ExcelCell[])));
 }
 
+/** True for a cell Excel shows as an error (a single-value function throws it rather than returning it). */
+export function isExcelError(cell: unknown): cell is CustomFunctions.Error {
+  return cell instanceof CustomFunctions.Error;
+}
+
 /** What one failed call shows. Never throws. */
 export function toCustomFunctionsError(error: unknown): CustomFunctions.Error {
   if (error instanceof CustomFunctions.Error) return error;

@@ -1,4 +1,5 @@
 import type { ClientSettings } from "../api/types";
+import type { GatewayKeyMode } from "./gateway";
 
 /** The storage keys; shared with the task pane, never written to the workbook. */
 export const SETTING_KEYS = {
@@ -46,6 +47,8 @@ export interface StoredSettings extends ClientSettings {
   /** True while no key is stored and the build's demo key is in use. */
   usingDefaultKey: boolean;
   usingDefaultBaseUrl: boolean;
+  /** The base address is the team gateway holding the firm's key: no key is sent or asked for. */
+  keyManagedByGateway: boolean;
 }
 
 /** Reads and writes the two settings; every read goes to storage so a change applies on the next calculation. */
@@ -53,6 +56,8 @@ export class SettingsStore {
   constructor(
     private readonly storage: KeyValueStorage,
     private readonly defaults: SettingsDefaults,
+    /** Asks a same-origin base address whether it is a gateway (see gateway.ts); none: never. */
+    private readonly gatewayKeyMode?: (baseUrl: string) => Promise<GatewayKeyMode | null>,
   ) {}
 
   async read(): Promise<StoredSettings> {
@@ -62,11 +67,15 @@ export class SettingsStore {
     ]);
     const key = apiKey?.trim() ?? "";
     const url = baseUrl?.trim() ?? "";
+    const effectiveUrl = url || this.defaults.baseUrl;
+    const firm = this.gatewayKeyMode && effectiveUrl ? (await this.gatewayKeyMode(effectiveUrl)) === "firm" : false;
     return {
-      apiKey: key || this.defaults.apiKey,
-      baseUrl: url || this.defaults.baseUrl,
-      usingDefaultKey: !key,
+      // The firm's gateway adds its key; one stored here is kept for other addresses, but not sent.
+      apiKey: firm ? "" : key || this.defaults.apiKey,
+      baseUrl: effectiveUrl,
+      usingDefaultKey: !firm && !key,
       usingDefaultBaseUrl: !url,
+      keyManagedByGateway: firm,
     };
   }
 

@@ -9,6 +9,7 @@
 import { intersects, parseRange, type Rect } from "./a1";
 import { isCalculating } from "./cell-errors";
 import { systemClock, type Clock } from "./clock";
+import { waitForIdle, type CustomFunctionCalls } from "./completion";
 import { findMdCells } from "./formula-cells";
 import type { CellResult, FreezeRecord, ValueBlock, ValueType, WorkbookAdapter } from "./workbook-adapter";
 
@@ -26,17 +27,31 @@ export interface FreezeReport {
   records: FreezeRecord[];
   /** Formulas left in place because they were still calculating. */
   stillCalculating: string[];
+  /** MD calls still running when the wait for them ran out; nothing was frozen. */
+  running: number;
   protected: boolean;
   /** False when the values were written but the record could not be saved. */
   recorded: boolean;
   message: string;
 }
 
+export interface FreezeOptions {
+  clock?: Clock;
+  /** The runtime's MD call counter: a value is frozen only once every running call has settled. */
+  calls?: CustomFunctionCalls;
+  /** How long to wait for running calls before giving up (nothing is frozen then). Every call settles within 60 s by design. */
+  waitMs?: number;
+  pollMs?: number;
+}
+
+export const DEFAULT_FREEZE_WAIT_MS = 65_000;
+
 export async function freezeToValues(
   workbook: WorkbookAdapter,
   scope: FreezeScope,
-  clock: Clock = systemClock,
+  options: FreezeOptions = {},
 ): Promise<FreezeReport> {
+  const clock = options.clock ?? systemClock;
   let sheet: string;
   let areas: Rect[] | null = null;
   if (scope === "selection") {
@@ -55,17 +70,34 @@ export async function freezeToValues(
     cells: 0,
     records: [],
     stillCalculating: [],
+    running: 0,
     protected: false,
     recorded: true,
     message: "",
   };
   const where = scope === "selection" ? "in the selection" : `on "${sheet}"`;
 
-  const snapshot = await workbook.readSheet(sheet);
+  const snapshot = await workbook.readFormulaCells(sheet);
   if (snapshot.protected) {
     report.protected = true;
     report.message = `Sheet "${sheet}" is protected; unprotect it to freeze its MD formulas.`;
     return report;
+  }
+  // Only settled results: current Excel shows a cell's previous value while its function runs, so a
+  // value read while MD calls run may be the stale one. Wait for them; freeze nothing if they do not end.
+  if (options.calls) {
+    let running = 0;
+    const idle = await waitForIdle(options.calls, {
+      clock,
+      deadline: clock.now() + (options.waitMs ?? DEFAULT_FREEZE_WAIT_MS),
+      pollMs: options.pollMs ?? 250,
+      onWait: (n) => void (running = n),
+    });
+    if (!idle) {
+      report.running = running;
+      report.message = `${running} MD call(s) are still running, so their cells may show old values. Nothing was frozen; freeze again when they have finished.`;
+      return report;
+    }
   }
   const cells = findMdCells(snapshot);
   const results =

@@ -5,16 +5,22 @@
  * recalculation skips them too (they are not volatile and their arguments did
  * not change). Re-entering a formula does re-run it, so refresh writes each MD
  * formula back into its own cell, after emptying the client's cache so the
- * functions ask the service rather than the cache. Only the cells that call an
- * MD function are written; every other formula and value is left alone.
+ * functions ask the service rather than the cache. Only cells that really
+ * hold a formula calling an MD function are written (src/refresh/formula-cells.ts),
+ * each re-checked at the moment of writing; every other cell is left alone.
  *
- * Cost: per sheet, one read of its formulas and one write of all its MD cells
- * (grouped into rectangles); then, while the functions compute, one read per
- * sheet and poll until no refreshed cell shows #BUSY! or the wait runs out.
+ * When it is done is counted where the functions run: the runtime's call
+ * counter (src/refresh/completion.ts), not the cells' display, which keeps the
+ * old value while a function runs in current Excel.
+ *
+ * Cost: per sheet, one read of its formula cells and one re-read and write of
+ * its MD cells (grouped into rectangles); then one read of the refreshed cells
+ * once the calls have settled, to report errors.
  */
 import { cellAddress, parseRange } from "./a1";
 import { explainError, isCalculating } from "./cell-errors";
 import { systemClock, type Clock } from "./clock";
+import { waitForCalls, type CustomFunctionCalls } from "./completion";
 import { findMdCells, planBlocks, type FormulaCell } from "./formula-cells";
 import type { FormulaBlock, WorkbookAdapter } from "./workbook-adapter";
 
@@ -39,16 +45,18 @@ export interface SheetSkipped {
 export interface RefreshReport {
   /** ISO 8601 time the refresh started. */
   startedAt: string;
-  /** From start until every refreshed cell had a value (or the wait ran out). */
+  /** From start until every MD call it started had settled (or the wait ran out). */
   ms: number;
-  /** MD formula cells written back. */
+  /** MD formula cells made to calculate again. */
   cells: number;
-  /** Sheets whose MD cells were written. */
+  /** Sheets whose MD cells were refreshed. */
   sheets: string[];
   failed: CellFailure[];
-  /** Cells still calculating when the wait ran out; they keep computing in Excel. */
+  /** Cells still showing #BUSY! when the refresh ended; they keep computing in Excel. */
   pending: CellRef[];
-  /** Sheets left alone (protected, or Excel refused the write). */
+  /** MD calls still running when the wait ran out (they keep running and fill their cells). */
+  running: number;
+  /** Sheets, or cells, left alone (protected, refused by Excel, edited meanwhile). */
   skipped: SheetSkipped[];
 }
 
@@ -56,7 +64,7 @@ export type RefreshPhase = "scanning" | "writing" | "calculating";
 
 export interface RefreshProgress {
   phase: RefreshPhase;
-  /** Cells written so far, or cells with a value so far while calculating. */
+  /** Cells written so far, or MD calls settled so far while calculating. */
   done: number;
   total: number;
 }
@@ -64,24 +72,30 @@ export interface RefreshProgress {
 export interface RefreshOptions {
   /** Drops the shared client's cached answers. */
   clearCache(): void;
+  /** The runtime's count of MD calls: how a refresh knows the functions have finished. */
+  calls: CustomFunctionCalls;
   clock?: Clock;
-  /** How long to wait for results before reporting cells as still calculating. Insight feeds can take a minute on first call. */
+  /** How long to wait for the calls before reporting them as still running. Every call settles within 60 s by design. */
   settleTimeoutMs?: number;
-  /** First wait between result polls; it doubles up to `maxPollMs`. */
+  /** First wait between polls of the call counts; it doubles up to `maxPollMs`. */
   pollMs?: number;
   maxPollMs?: number;
+  /** No MD call started this long after the trigger: Excel did not run the functions. */
+  noStartMs?: number;
+  /** With fewer calls than cells (a formula that skips its MD part), nothing running for this long ends the wait. */
+  quietMs?: number;
   /** A more specific message for a failed cell, when the caller knows one. */
   describeError?(failure: Omit<CellFailure, "message">): string | undefined;
   onProgress?(progress: RefreshProgress): void;
 }
 
-export const DEFAULT_SETTLE_TIMEOUT_MS = 120_000;
+export const DEFAULT_SETTLE_TIMEOUT_MS = 90_000;
+export const DEFAULT_NO_START_MS = 5_000;
+export const DEFAULT_QUIET_MS = 2_000;
 
-interface WrittenSheet {
+interface RefreshedSheet {
   sheet: string;
-  blocks: FormulaBlock[];
-  /** Formula cells still waiting for a value, by address. */
-  waiting: Map<string, FormulaCell>;
+  cells: FormulaCell[];
 }
 
 export async function refreshAll(workbook: WorkbookAdapter, options: RefreshOptions): Promise<RefreshReport> {
@@ -94,6 +108,7 @@ export async function refreshAll(workbook: WorkbookAdapter, options: RefreshOpti
     sheets: [],
     failed: [],
     pending: [],
+    running: 0,
     skipped: [],
   };
   const progress = (phase: RefreshPhase, done: number, total: number) => options.onProgress?.({ phase, done, total });
@@ -103,13 +118,14 @@ export async function refreshAll(workbook: WorkbookAdapter, options: RefreshOpti
   progress("scanning", 0, 0);
   const planned: { sheet: string; cells: FormulaCell[]; protected: boolean }[] = [];
   for (const sheet of await workbook.listSheets()) {
-    const snapshot = await workbook.readSheet(sheet);
-    const cells = findMdCells(snapshot);
-    if (cells.length > 0) planned.push({ sheet, cells, protected: snapshot.protected });
+    const scan = await workbook.readFormulaCells(sheet);
+    const cells = findMdCells(scan);
+    if (cells.length > 0) planned.push({ sheet, cells, protected: scan.protected });
   }
 
+  const before = options.calls.counts();
   const total = planned.reduce((sum, p) => sum + (p.protected ? 0 : p.cells.length), 0);
-  const written: WrittenSheet[] = [];
+  const refreshed: RefreshedSheet[] = [];
   for (const { sheet, cells, protected: isProtected } of planned) {
     if (isProtected) {
       report.skipped.push({
@@ -119,109 +135,90 @@ export async function refreshAll(workbook: WorkbookAdapter, options: RefreshOpti
       });
       continue;
     }
-    const blocks = planBlocks(cells);
-    const refused = await writeBlocks(workbook, sheet, blocks);
-    const refusedCells = new Set(refused.flatMap((r) => cellsOf(r.block.address)));
-    const accepted = cells.filter((cell) => !refusedCells.has(cell.address));
-    if (refused.length > 0) {
-      report.skipped.push({
-        sheet,
-        cells: cells.length - accepted.length,
-        message: `Excel refused to rewrite ${refused.map((r) => r.block.address).join(", ")} on "${sheet}": ${refused[0].reason}`,
-      });
-    }
-    if (accepted.length === 0) continue;
-    report.cells += accepted.length;
+    const done = await rewrite(workbook, sheet, cells, report);
+    if (done.length === 0) continue;
+    report.cells += done.length;
     report.sheets.push(sheet);
-    written.push({
-      sheet,
-      blocks: blocks.filter((block) => !refused.some((r) => r.block === block)),
-      waiting: new Map(accepted.map((cell) => [cell.address, cell])),
-    });
+    refreshed.push({ sheet, cells: done });
     progress("writing", report.cells, total);
   }
 
-  await settle(workbook, written, report, options, clock, started);
+  if (report.cells > 0) {
+    const completion = await waitForCalls(options.calls, before, {
+      clock,
+      expected: report.cells,
+      deadline: started + (options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS),
+      noStartMs: options.noStartMs ?? DEFAULT_NO_START_MS,
+      quietMs: options.quietMs ?? DEFAULT_QUIET_MS,
+      pollMs: options.pollMs ?? 200,
+      maxPollMs: options.maxPollMs ?? 2_000,
+      onProgress: (settled, expected) => progress("calculating", settled, expected),
+    });
+    if (completion.kind === "timeout") report.running = completion.running;
+    await reportResults(workbook, refreshed, report, options);
+  }
   report.ms = clock.now() - started;
   return report;
 }
 
-/**
- * All blocks in one batch; if Excel refuses the batch (a legacy array formula,
- * a locked cell in a partly protected range), each block is tried on its own
- * so one bad cell does not stop the rest of the sheet. Rewriting a block that
- * the failed batch had already applied only runs its functions once more.
- */
-async function writeBlocks(
+/** Enters the cells' formulas again, re-checked at the moment of writing; returns the cells written. */
+async function rewrite(
   workbook: WorkbookAdapter,
   sheet: string,
-  blocks: FormulaBlock[],
-): Promise<{ block: FormulaBlock; reason: string }[]> {
-  try {
-    await workbook.writeFormulas(sheet, blocks);
-    return [];
-  } catch (error) {
-    if (blocks.length === 1) return [{ block: blocks[0], reason: reasonOf(error) }];
+  cells: FormulaCell[],
+  report: RefreshReport,
+): Promise<FormulaCell[]> {
+  const outcome = await workbook.rewriteFormulas(sheet, planBlocks(cells));
+  if (outcome.refused.length > 0) {
+    report.skipped.push({
+      sheet,
+      cells: outcome.refused.reduce((sum, r) => sum + cellsOf(r.address).length, 0),
+      message: `Excel refused to rewrite ${outcome.refused.map((r) => r.address).join(", ")} on "${sheet}": ${outcome.refused[0].reason}`,
+    });
   }
-  const refused: { block: FormulaBlock; reason: string }[] = [];
-  for (const block of blocks) {
-    try {
-      await workbook.writeFormulas(sheet, [block]);
-    } catch (error) {
-      refused.push({ block, reason: reasonOf(error) });
-    }
+  if (outcome.changed.length > 0) {
+    report.skipped.push({
+      sheet,
+      cells: outcome.changed.length,
+      message: `${outcome.changed.length} cell(s) on "${sheet}" changed while refreshing (${outcome.changed.slice(0, 5).join(", ")}${outcome.changed.length > 5 ? ", …" : ""}) and were left as they are now.`,
+    });
   }
-  return refused;
+  const written = new Set(outcome.written);
+  return cells.filter((cell) => written.has(cell.address));
 }
 
-async function settle(
+/** Once the calls have settled: which refreshed cells show an error, and which still show #BUSY!. */
+async function reportResults(
   workbook: WorkbookAdapter,
-  written: WrittenSheet[],
+  refreshed: RefreshedSheet[],
   report: RefreshReport,
   options: RefreshOptions,
-  clock: Clock,
-  started: number,
 ): Promise<void> {
-  const deadline = started + (options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS);
-  let wait = options.pollMs ?? 200;
-  const maxWait = options.maxPollMs ?? 2_000;
-  const total = report.cells;
-
-  for (;;) {
-    for (const entry of written) {
-      if (entry.waiting.size === 0) continue;
-      const blocks = entry.blocks.filter((block) => cellsOf(block.address).some((a) => entry.waiting.has(a)));
-      const readings = await workbook.readValues(
-        entry.sheet,
-        blocks.map((block) => block.address),
+  for (const { sheet, cells } of refreshed) {
+    const blocks: FormulaBlock[] = planBlocks(cells);
+    const ours = new Set(cells.map((cell) => cell.address));
+    const readings = await workbook.readValues(
+      sheet,
+      blocks.map((block) => block.address),
+    );
+    for (const reading of readings) {
+      const origin = parseRange(reading.address);
+      reading.values.forEach((line, r) =>
+        line.forEach((value, c) => {
+          const address = cellAddress(origin.top + r, origin.left + c);
+          if (!ours.has(address)) return;
+          if (isCalculating(value)) {
+            report.pending.push({ sheet, address });
+          } else if (reading.types[r]?.[c] === "Error") {
+            const failure = { sheet, address, error: String(value) };
+            report.failed.push({
+              ...failure,
+              message: options.describeError?.(failure) ?? explainError(String(value)),
+            });
+          }
+        }),
       );
-      readings.forEach((reading) => {
-        const origin = parseRange(reading.address);
-        reading.values.forEach((line, r) =>
-          line.forEach((value, c) => {
-            const address = cellAddress(origin.top + r, origin.left + c);
-            if (!entry.waiting.has(address) || isCalculating(value)) return;
-            entry.waiting.delete(address);
-            if (reading.types[r]?.[c] === "Error") {
-              const failure = { sheet: entry.sheet, address, error: String(value) };
-              report.failed.push({
-                ...failure,
-                message: options.describeError?.(failure) ?? explainError(String(value)),
-              });
-            }
-          }),
-        );
-      });
     }
-    const waiting = written.reduce((sum, entry) => sum + entry.waiting.size, 0);
-    options.onProgress?.({ phase: "calculating", done: total - waiting, total });
-    if (waiting === 0) return;
-    if (clock.now() + wait > deadline) break;
-    await clock.sleep(wait);
-    wait = Math.min(wait * 2, maxWait);
-  }
-  for (const entry of written) {
-    for (const address of entry.waiting.keys()) report.pending.push({ sheet: entry.sheet, address });
   }
 }
 
@@ -232,8 +229,4 @@ function cellsOf(address: string): string[] {
     for (let col = rect.left; col <= rect.right; col += 1) cells.push(cellAddress(row, col));
   }
   return cells;
-}
-
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -8,6 +8,7 @@
  * running joins it rather than starting another.
  */
 import type { Clock } from "./clock";
+import type { CustomFunctionCalls } from "./completion";
 import { freezeToValues, type FreezeReport, type FreezeScope } from "./freeze";
 import { refreshAll, type RefreshOptions, type RefreshProgress, type RefreshReport } from "./refresh-all";
 import {
@@ -44,8 +45,10 @@ export interface RefreshControllerDeps {
   workbook: WorkbookAdapter | null;
   clearCache(): void;
   readKey(): Promise<KeySource>;
+  /** The runtime's MD call counter (src/office/call-tracker.ts): when a refresh is done, and whether Freeze may read. */
+  calls: CustomFunctionCalls;
   clock?: Clock;
-  refreshOptions?: Omit<RefreshOptions, "clearCache" | "clock" | "onProgress">;
+  refreshOptions?: Omit<RefreshOptions, "clearCache" | "clock" | "onProgress" | "calls">;
 }
 
 export const SIGN_IN_TO_REFRESH =
@@ -107,6 +110,7 @@ export class RefreshController {
       }
       const report = await refreshAll(workbook, {
         ...this.deps.refreshOptions,
+        calls: this.deps.calls,
         clearCache: this.deps.clearCache,
         clock: this.deps.clock,
         onProgress: (progress) => this.update({ progress }),
@@ -122,7 +126,10 @@ export class RefreshController {
 
   freeze(scope: FreezeScope): Promise<FreezeReport | null> {
     return this.exclusive("freeze", async (workbook) => {
-      const report = await freezeToValues(workbook, scope, this.deps.clock);
+      const report = await freezeToValues(workbook, scope, {
+        calls: this.deps.calls,
+        ...(this.deps.clock ? { clock: this.deps.clock } : {}),
+      });
       this.update({ lastFreeze: report });
       return report;
     });

@@ -18,12 +18,15 @@ export const REFRESH_ON_OPEN_SETTING = "md.refreshOnOpen";
 export interface KeySource {
   apiKey: string;
   usingDefaultKey: boolean;
+  /** The firm's gateway holds a real key: refreshing on open is as safe as with the user's own. */
+  keyManagedByGateway?: boolean;
 }
 
 /** "user": a key the user entered; "demo": the build's default; "none": no key at all. */
 export type KeyStatus = "user" | "demo" | "none";
 
 export function keyStatus(settings: KeySource): KeyStatus {
+  if (settings.keyManagedByGateway) return "user";
   if (!settings.apiKey) return "none";
   return settings.usingDefaultKey ? "demo" : "user";
 }

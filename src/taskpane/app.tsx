@@ -10,18 +10,19 @@ import { createRoot } from "react-dom/client";
 import { localToday } from "../core/calendar";
 import { BUILD_INFO } from "../office/build-info";
 import { getRefreshActions } from "../office/commands";
+import { readOfficeTheme, type OfficeTheme } from "../office/host";
+import { workbookForHost } from "../office/pane-workbook";
 import { sharedRuntime } from "../office/runtime-registry";
 import { copyText } from "./clipboard";
 import { InsightsView } from "./insights-view";
-import { readOfficeTheme, useThemeMode } from "./office-theme";
+import { useThemeMode } from "./office-theme";
 import { ServicesProvider, useServices, type PaneServices } from "./pane-services";
 import { PickerView } from "./picker-view";
 import { SettingsView } from "./settings-view";
-import { workbookForHost } from "./workbook-actions";
 
 export interface PaneContext {
-  /** Office host, or null in a plain browser. */
-  host: Office.HostType | null;
+  /** Office host ("Excel"), or null in a plain browser. */
+  host: string | null;
 }
 
 export type ViewId = "settings" | "picker" | "insights";
@@ -63,7 +64,7 @@ const useMessageBarWrapping = makeStaticStyles({
 
 export interface AppProps {
   services: PaneServices;
-  officeTheme?: ReturnType<typeof readOfficeTheme>;
+  officeTheme?: OfficeTheme | null;
   initialView?: ViewId;
 }
 
@@ -129,7 +130,7 @@ function HostLine({ className }: { className: string }) {
  */
 export async function mountApp(element: HTMLElement, context: PaneContext): Promise<void> {
   const runtime = sharedRuntime();
-  const host = context.host ? String(context.host) : null;
+  const host = context.host;
   const services: PaneServices = {
     client: runtime.client,
     settings: runtime.settings,
@@ -144,7 +145,7 @@ export async function mountApp(element: HTMLElement, context: PaneContext): Prom
   let initialView: ViewId = "picker";
   try {
     const stored = await runtime.settings.read();
-    if (!stored.apiKey) initialView = "settings";
+    if (!stored.apiKey && !stored.keyManagedByGateway) initialView = "settings";
   } catch {
     initialView = "settings";
   }

@@ -6,7 +6,7 @@
  * `String.includes` over short precomputed strings plus a bucket ranking (no
  * sort), which keeps it linear and allocation-light.
  */
-import type { AssetRecord } from "../api/types";
+import type { AssetRecord } from "../core/domain";
 import { isEquity } from "../core/assets-table";
 
 export type AssetKind = "crypto" | "equity";

@@ -3,7 +3,7 @@
  * arguments are core/formula's). The functions parse and check their
  * arguments when Excel calls them; here only the pane's choices are encoded.
  */
-import type { Granularity, InsightCard } from "../api/types";
+import type { Granularity, InsightCard } from "../core/domain";
 import { buildFormula } from "../core/formula";
 import { insightCadence, type Cadence } from "./insight-filter";
 

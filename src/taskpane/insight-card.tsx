@@ -1,7 +1,7 @@
 /** One insight card (2.7): what rose or fell, for how long, by how much, and its sparkline. */
 import { Badge, Caption1, Card, makeStyles, Text, tokens } from "@fluentui/react-components";
 import { useId } from "react";
-import type { InsightCard } from "../api/types";
+import type { InsightCard } from "../core/domain";
 import { FormulaActions } from "./formula-actions";
 import { insightFormula } from "./formula-text";
 import { changePercent, durationText, insightCadence } from "./insight-filter";

@@ -4,7 +4,7 @@
  * `decline_streak_weekly` are documented; the other decline cadences follow the
  * same naming, so the cadence is read from the suffix rather than a fixed list.
  */
-import type { InsightCard } from "../api/types";
+import type { InsightCard } from "../core/domain";
 import { normaliseSearchText } from "./asset-search";
 
 export type Cadence = "weekly" | "monthly" | "quarterly";

@@ -21,7 +21,7 @@ import {
   tokens,
 } from "@fluentui/react-components";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { InsightCard } from "../api/types";
+import type { InsightCard } from "../core/domain";
 import { errorText } from "./error-text";
 import { InsightCardView } from "./insight-card";
 import { CADENCES, filterInsights, insightCadence, readableCard, type CadenceFilter } from "./insight-filter";

@@ -4,7 +4,7 @@
  */
 import { Body1, Caption1, Link, makeStyles, Subtitle2, tokens } from "@fluentui/react-components";
 import type { ReactNode } from "react";
-import type { MetricDescriptor } from "../api/types";
+import type { MetricDescriptor } from "../core/domain";
 import { isFinancial } from "../core/metric-knowledge";
 import { httpUrl } from "./safe-url";
 

@@ -4,7 +4,7 @@
  */
 import { Caption1, makeStyles, mergeClasses, SearchBox, Text, tokens } from "@fluentui/react-components";
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
-import type { MetricDescriptor } from "../api/types";
+import type { MetricDescriptor } from "../core/domain";
 import { normaliseSearchText } from "./asset-search";
 
 const FILTER_FROM = 8;

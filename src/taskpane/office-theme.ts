@@ -1,15 +1,12 @@
 /**
  * Light or dark, following Office where it tells us (the host's theme, which
- * the user chose in Office), else the system's preference (a plain browser).
+ * the user chose in Office, read by src/office/host.ts), else the system's
+ * preference (a plain browser).
  */
 import { useEffect, useState } from "react";
+import type { OfficeTheme } from "../office/host";
 
 export type ThemeMode = "light" | "dark";
-
-interface OfficeThemeLike {
-  isDarkTheme?: boolean;
-  bodyBackgroundColor?: string;
-}
 
 /** Relative luminance of #RRGGBB (WCAG), or null for anything else. */
 export function luminance(hex: string): number | null {
@@ -26,21 +23,11 @@ export function luminance(hex: string): number | null {
  * `isDarkTheme` is newer than `officeTheme` itself; older hosts only give the
  * colours, so a dark body background decides.
  */
-export function themeFromOffice(theme: OfficeThemeLike | null | undefined): ThemeMode | null {
+export function themeFromOffice(theme: OfficeTheme | null | undefined): ThemeMode | null {
   if (!theme) return null;
   if (typeof theme.isDarkTheme === "boolean") return theme.isDarkTheme ? "dark" : "light";
   const l = theme.bodyBackgroundColor ? luminance(theme.bodyBackgroundColor) : null;
   return l === null ? null : l < 0.4 ? "dark" : "light";
-}
-
-/** Office.context.officeTheme, guarded: outside Office `Office.context` may be missing or throw. */
-export function readOfficeTheme(): OfficeThemeLike | null {
-  try {
-    const office = (globalThis as { Office?: { context?: { officeTheme?: OfficeThemeLike } } }).Office;
-    return office?.context?.officeTheme ?? null;
-  } catch {
-    return null;
-  }
 }
 
 const DARK_QUERY = "(prefers-color-scheme: dark)";
@@ -50,7 +37,7 @@ function systemTheme(): ThemeMode {
 }
 
 /** The Office theme when Office gives one, else the system's, following system changes live. */
-export function useThemeMode(officeTheme: OfficeThemeLike | null): ThemeMode {
+export function useThemeMode(officeTheme: OfficeTheme | null): ThemeMode {
   const fromOffice = themeFromOffice(officeTheme);
   const [system, setSystem] = useState<ThemeMode>(systemTheme);
   useEffect(() => {

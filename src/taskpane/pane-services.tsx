@@ -5,9 +5,9 @@
  */
 import { createContext, useContext, type ReactNode } from "react";
 import type { MarketDataClient } from "../api/types";
+import type { WorkbookActions } from "../office/pane-workbook";
 import type { StoredSettings } from "../office/settings";
-import type { RefreshActions } from "./refresh-actions";
-import type { WorkbookActions } from "./workbook-actions";
+import type { PaneRefreshActions } from "../refresh/pane-actions";
 
 /** The part of SettingsStore the pane uses. */
 export interface PaneSettings {
@@ -23,8 +23,8 @@ export interface PaneServices {
   defaults: { apiKey: string; baseUrl: string };
   workbook: WorkbookActions;
   copyText(text: string): Promise<boolean>;
-  /** Workbook refresh controls; null until the refresh logic is wired in. */
-  refresh: RefreshActions | null;
+  /** Workbook refresh controls (src/refresh/pane-actions.ts); outside Excel they have no workbook and the section says so. */
+  refresh: PaneRefreshActions;
   /** The user's calendar date, YYYY-MM-DD (what TODAY means in a formula). */
   today(): string;
   /** Locale whose numeric date order (01/15/2025 or 15/01/2025 …) typed dates follow; undefined: the browser's. */

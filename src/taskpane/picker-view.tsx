@@ -4,7 +4,7 @@
  */
 import { Button, Caption1, makeStyles, MessageBar, MessageBarActions, MessageBarBody, Spinner, Subtitle2, Text, tokens } from "@fluentui/react-components";
 import { useEffect, useMemo, useState } from "react";
-import type { AssetRecord, MetricDescriptor } from "../api/types";
+import type { AssetRecord, MetricDescriptor } from "../core/domain";
 import { AssetList } from "./asset-list";
 import { buildAssetIndex } from "./asset-search";
 import { ColorSwatch } from "./color-swatch";

@@ -5,10 +5,10 @@
  */
 import { Button, Caption1, makeStyles, MessageBar, MessageBarBody, Spinner, Switch, tokens } from "@fluentui/react-components";
 import { useEffect, useState, useSyncExternalStore } from "react";
+import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../refresh/pane-actions";
 import { formatDuration } from "../refresh/summary";
 import { errorText } from "./error-text";
 import { useServices } from "./pane-services";
-import type { RefreshActions, RefreshResult, RefreshStatus } from "./refresh-actions";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
@@ -16,9 +16,9 @@ const useStyles = makeStyles({
   failures: { margin: 0, paddingLeft: tokens.spacingHorizontalL },
 });
 
-type Outcome = { intent: "success" | "warning" | "error"; text: string; failures?: RefreshResult["failures"] };
+type Outcome = { intent: "success" | "warning" | "error"; text: string; failures?: PaneRefreshResult["failures"] };
 
-export function summariseRefresh(verb: "Refreshed" | "Froze", result: RefreshResult): Outcome {
+export function summariseRefresh(verb: "Refreshed" | "Froze", result: PaneRefreshResult): Outcome {
   if (result.note) return { intent: "warning", text: result.note };
   const failed = result.failures?.length ?? 0;
   const cells = `${result.cells.toLocaleString("en-US")} cell${result.cells === 1 ? "" : "s"}`;
@@ -27,12 +27,9 @@ export function summariseRefresh(verb: "Refreshed" | "Froze", result: RefreshRes
   return { intent: "warning", text: `${verb} ${cells} in ${took}; ${failed} failed.`, failures: result.failures };
 }
 
-const noSubscription = () => () => undefined;
-const noStatus = () => null;
-
-/** The refresh logic's live state when it offers one (a ribbon click or an open can start a refresh too). */
-function useRefreshStatus(actions: RefreshActions | null): RefreshStatus | null {
-  return useSyncExternalStore(actions?.subscribe ?? noSubscription, actions?.getState ?? noStatus);
+/** The refresh logic's live state (a ribbon click or an open can start a refresh too). */
+function useRefreshStatus(actions: PaneRefreshActions): PaneRefreshStatus {
+  return useSyncExternalStore(actions.subscribe, actions.getState);
 }
 
 const PHASE_TEXT: Record<string, string> = { scanning: "Finding MD formulas…", writing: "Rewriting formulas…", calculating: "Calculating…" };
@@ -45,7 +42,7 @@ export function RefreshSection() {
   const [onOpen, setOnOpen] = useState<boolean | null>(null);
   const status = useRefreshStatus(refresh);
 
-  const usable = refresh !== null && workbook.canInsert;
+  const usable = workbook.canInsert;
 
   useEffect(() => {
     if (!usable) return;
@@ -59,9 +56,6 @@ export function RefreshSection() {
     };
   }, [refresh, usable]);
 
-  if (!refresh) {
-    return <Caption1 data-testid="refresh-unavailable">Refreshing workbook formulas is not available in this version of the pane.</Caption1>;
-  }
   if (!workbook.canInsert) {
     return <Caption1 data-testid="refresh-unavailable">Open this pane in Excel to refresh or freeze MD formulas.</Caption1>;
   }
@@ -91,14 +85,14 @@ export function RefreshSection() {
         <Button disabled={busy !== null} onClick={() => void run("Freezing…", async () => summariseRefresh("Froze", await actions.freezeToValues("sheet")))}>
           Freeze sheet to values
         </Button>
-        {(busy || status?.busy) && (
+        {(busy || status.busy) && (
           <Spinner
             size="tiny"
-            label={status?.progress ? `${PHASE_TEXT[status.progress.phase] ?? "Working…"} ${status.progress.done} of ${status.progress.total}` : (busy ?? "Working…")}
+            label={status.progress ? `${PHASE_TEXT[status.progress.phase] ?? "Working…"} ${status.progress.done} of ${status.progress.total}` : (busy ?? "Working…")}
           />
         )}
       </div>
-      {status?.signInRequired && (
+      {status.signInRequired && (
         <MessageBar intent="warning" data-testid="refresh-sign-in">
           <MessageBarBody>Sign in to refresh: save your API key above. The values saved in the workbook are kept.</MessageBarBody>
         </MessageBar>

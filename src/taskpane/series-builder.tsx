@@ -5,7 +5,7 @@
  */
 import { Button, Caption1, Field, Input, makeStyles, Radio, RadioGroup, Select, Subtitle2, Switch, tokens } from "@fluentui/react-components";
 import { useMemo, useState } from "react";
-import type { Granularity, MetricDescriptor } from "../api/types";
+import { GRANULARITIES, type Granularity, type MetricDescriptor } from "../core/domain";
 import { parseDate, parseDateWindow } from "../core/arguments";
 import { isFinancial } from "../core/metric-knowledge";
 import { FormulaActions } from "./formula-actions";
@@ -14,7 +14,6 @@ import { useServices } from "./pane-services";
 import { SeriesPreview, type PreviewRequest } from "./series-preview";
 import { localeDateExample, localeDatePattern, typedDate } from "./typed-date";
 
-export const GRANULARITIES: readonly Granularity[] = ["DAY", "WEEK", "MONTH", "QUARTER", "YEAR"];
 const GRANULARITY_LABEL: Record<Granularity, string> = { DAY: "Day", WEEK: "Week", MONTH: "Month", QUARTER: "Quarter", YEAR: "Year" };
 const QUICK_WINDOWS = ["-1M", "-3M", "-1Y", "-5Y"] as const;
 /** How far back the LATEST preview looks for the last reading. */

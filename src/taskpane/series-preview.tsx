@@ -4,8 +4,7 @@
  */
 import { Button, Caption1, makeStyles, MessageBar, MessageBarActions, MessageBarBody, Spinner, Text, tokens } from "@fluentui/react-components";
 import { useEffect, useState, type ReactNode } from "react";
-import type { DataPoint, Granularity, SeriesResult } from "../api/types";
-import { isFcfDerived } from "../core/metric-knowledge";
+import type { DataPoint, Granularity, SeriesResult } from "../core/domain";
 import type { SeriesOptions } from "./formula-text";
 import { LineChart } from "./line-chart";
 import { useServices } from "./pane-services";
@@ -92,12 +91,7 @@ export function SeriesPreview({ request, unit }: { request: PreviewRequest | nul
       </MessageBar>
     );
   else if (result.data.points.length === 0)
-    body = (
-      <Text>
-        No data in this window.
-        {isFcfDerived(request.metric) ? " This ratio is sparse in short windows; MD.SERIES widens the window it asks for and shows the values in yours." : " Try a longer window."}
-      </Text>
-    );
+    body = <Text>No data in this window. Try a longer window.</Text>;
   else body = <PreviewData request={request} points={result.data.points} unit={unit} />;
 
   return (

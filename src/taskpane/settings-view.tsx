@@ -26,6 +26,8 @@ import {
 } from "@fluentui/react-components";
 import { EyeOffRegular, EyeRegular } from "@fluentui/react-icons";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { MarketDataError } from "../api/errors";
+import { unreachableText } from "../office/gateway";
 import type { StoredSettings } from "../office/settings";
 import { CountersPanel } from "./counters-panel";
 import { errorText } from "./error-text";
@@ -45,11 +47,17 @@ type Notice = { intent: "success" | "error" | "info" | "warning"; text: string }
 /** What the key badge says: whose key the requests use. */
 function keyStatus(stored: StoredSettings | null, defaultKey: string): { label: string; color: "success" | "warning" | "danger" | "informative" } {
   if (!stored) return { label: "Reading settings…", color: "informative" };
+  if (stored.keyManagedByGateway) return { label: "Firm key (gateway)", color: "success" };
   if (!stored.usingDefaultKey) return { label: "Your key", color: "success" };
   return defaultKey ? { label: "Sandbox demo key in use", color: "warning" } : { label: "No API key", color: "danger" };
 }
 
+/** What the browser's own validation lets through: an absolute address (scheme:…, checked for http(s) below), or a path on the add-in's host (/api). */
+export const BASE_URL_PATTERN = "\\s*(?:[A-Za-z][A-Za-z0-9+.\\-]*:\\S+|/(?!/)\\S*)\\s*";
+
 export function isHttpAddress(text: string): boolean {
+  // A path on the add-in's own host: the team gateway (/api).
+  if (/^\/(?!\/)\S*$/.test(text.trim())) return true;
   try {
     const url = new URL(text.trim());
     return url.protocol === "http:" || url.protocol === "https:";
@@ -60,7 +68,7 @@ export function isHttpAddress(text: string): boolean {
 
 export function SettingsView({ active }: { active: boolean }) {
   const styles = useStyles();
-  const { settings, client, defaults } = useServices();
+  const { settings, client, defaults, refresh } = useServices();
   const [stored, setStored] = useState<StoredSettings | null>(null);
   const [keyInput, setKeyInput] = useState("");
   const [keyShown, setKeyShown] = useState(false);
@@ -104,6 +112,9 @@ export function SettingsView({ active }: { active: boolean }) {
       await settings.setApiKey(keyInput);
       // Answers cached under the previous key may not be what this key is entitled to.
       client.clear();
+      // The refresh logic reads the key again: "Sign in to refresh" goes once the user's own key is saved.
+      // It keeps its state (and the notice) if it cannot read the key; that says nothing about this save.
+      void refresh.checkKey().catch(() => undefined);
       const current = await reload();
       setKeyInput(current.usingDefaultKey ? "" : current.apiKey);
       const notice: Notice = current.usingDefaultKey
@@ -142,7 +153,9 @@ export function SettingsView({ active }: { active: boolean }) {
       setTestNotice({ intent: "success", text: saved ? `${saved}. ${connected}` : connected });
     } catch (error) {
       // The reason says what to do (enter a valid key, check the address, try again later).
-      const reason = errorText(error, current.apiKey);
+      // fetch's bare TypeError: down and CORS-refused look the same to a browser.
+      const reason =
+        error instanceof MarketDataError && error.kind === "network" ? unreachableText(current.baseUrl) : errorText(error, current.apiKey);
       if (!controller.signal.aborted) setTestNotice({ intent: "error", text: saved ? `${saved}, but the connection test failed: ${reason}` : `Connection failed: ${reason}` });
     } finally {
       if (testAbort.current === controller) setTesting(false);
@@ -153,7 +166,7 @@ export function SettingsView({ active }: { active: boolean }) {
     setUrlNotice(null);
     const trimmed = value.trim();
     if (trimmed && !isHttpAddress(trimmed)) {
-      setUrlError("Enter an address that starts with https:// (or http:// for a local service).");
+      setUrlError("Enter an address that starts with https:// (or http:// for a local service), or a path on the add-in's host such as /api.");
       return;
     }
     setUrlError(null);
@@ -183,6 +196,9 @@ export function SettingsView({ active }: { active: boolean }) {
           <Caption1>Requests use the sandbox&apos;s public demo key until you save your own. It only works against the sandbox.</Caption1>
         )}
         <form className={styles.form} onSubmit={(e) => void onSaveKey(e)} autoComplete="off">
+          {stored?.keyManagedByGateway ? (
+            <Text data-testid="key-managed">The API key is managed by your firm&apos;s gateway: there is nothing to enter here.</Text>
+          ) : (
           <Field
             label="API key"
             hint="Kept in this add-in's storage on this computer — never in the workbook, so sharing a file never shares your key."
@@ -209,10 +225,13 @@ export function SettingsView({ active }: { active: boolean }) {
               }
             />
           </Field>
+          )}
           <div className={styles.buttons}>
+            {!stored?.keyManagedByGateway && (
             <Button type="submit" appearance="primary" disabled={!stored || !keyDirty}>
               Save key
             </Button>
+            )}
             <Button onClick={() => void onTest()} disabled={!stored || testing}>
               Test connection
             </Button>
@@ -266,7 +285,7 @@ export function SettingsView({ active }: { active: boolean }) {
                 validationMessage={urlError ?? undefined}
                 validationState={urlError ? "error" : "none"}
               >
-                <Input type="url" value={urlInput} onChange={(_, data) => setUrlInput(data.value)} placeholder={defaults.baseUrl || "https://"} spellCheck={false} data-testid="base-url-input" />
+                <Input type="text" inputMode="url" pattern={BASE_URL_PATTERN} value={urlInput} onChange={(_, data) => setUrlInput(data.value)} placeholder={defaults.baseUrl || "https://"} spellCheck={false} data-testid="base-url-input" />
               </Field>
               <Text size={200}>
                 Requests go to: <span data-testid="effective-base-url">{stored ? stored.baseUrl || "(not set)" : "…"}</span>

@@ -1,4 +1,5 @@
 import { BadRequestError, ConfigError } from "../../src/api/errors";
+import { isIsoDate } from "../../src/core/calendar";
 import {
   assetSymbolsRequest,
   displayUrl,
@@ -97,6 +98,21 @@ describe("request builders", () => {
     expect(() => seriesRequest({ symbols: ["eth"], metrics: ["PRICE"], startDate: "2024-13-01" })).toThrow(
       'The start date "2024-13-01" is not a date in the form YYYY-MM-DD.',
     );
+  });
+
+  it.each([
+    "2024-02-29",
+    "2023-02-29",
+    "1900-02-29",
+    "2000-02-29",
+    "2024-04-31",
+    "0050-06-15",
+    "2024-5-1",
+    " 2024-05-01",
+  ])("accepts %j as a date exactly when the calendar (core/calendar.ts) does", (date) => {
+    const build = () => seriesRequest({ symbols: ["eth"], metrics: ["PRICE"], startDate: date });
+    if (isIsoDate(date)) expect(build().query).toContainEqual(["startDate", date]);
+    else expect(build).toThrow(BadRequestError);
   });
 });
 

@@ -8,7 +8,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { DEMO_API_KEY } from "../../sandbox/server";
-import type { WorkbookRecording } from "../refresh/workbook-stand-in";
+import type { WorkbookRecording } from "../support/workbook-stand-in";
 import { describeBrowser } from "../support/browser";
 import { openPane, type PageWorkbook, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
 import { offMachine, startPaneRig, type PaneRig } from "../support/pane-rig";

@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { OUTSIDE_EXCEL_COPIED } from "../../src/taskpane/place-formula";
-import type { WorkbookRecording } from "../refresh/workbook-stand-in";
+import type { WorkbookRecording } from "../support/workbook-stand-in";
 import { describeBrowser } from "../support/browser";
 import { layout, openPane, type PageWorkbook, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
 import { offMachine, startPaneRig, type PaneRig } from "../support/pane-rig";

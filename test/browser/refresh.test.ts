@@ -1,7 +1,7 @@
 /**
  * Refresh, refresh on open and freeze, driven through the built pane in
  * headless Chromium. The page gets a recorded workbook in place of Excel:
- * `page.addInitScript` installs the stand-in (test/refresh/workbook-stand-in.ts)
+ * `page.addInitScript` installs the stand-in (test/support/workbook-stand-in.ts)
  * as `Excel` and `Office` before any page script runs (test/support/pane-page.ts).
  */
 import { existsSync } from "node:fs";
@@ -9,8 +9,8 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { REFRESH_ALL_COMMAND } from "../../src/office/commands";
 import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
-import { compsWorkbook, type LabelledWorkbook } from "../refresh/recordings";
-import type { StandInLog, WorkbookRecording } from "../refresh/workbook-stand-in";
+import { compsWorkbook, type LabelledWorkbook } from "../support/recordings";
+import type { StandInLog, WorkbookRecording } from "../support/workbook-stand-in";
 import { DIST } from "../support/bundle";
 import {
   describeBrowser,

@@ -1,4 +1,4 @@
-import type { DataPoint } from "../../src/api/types";
+import type { DataPoint } from "../../src/core/domain";
 import { computeStat, defaultStat, lowerBound, parseStat, rollingSums } from "../../src/core/agg-stat";
 import { parseAggWindow, parsePrefixedMetric, windowStart } from "../../src/core/agg-window";
 import { addDays } from "../../src/core/calendar";

@@ -6,12 +6,17 @@ import {
   daysBetween,
   daysInMonth,
   epochDayOf,
+  epochDayOfParts,
+  hasIsoDateShape,
   isIsoDate,
   localToday,
+  partsOfEpochDay,
   shiftDate,
   startOfMonth,
   startOfQuarter,
   startOfYear,
+  toEpochDay,
+  utcDateOf,
 } from "../../src/core/calendar";
 
 describe("calendar", () => {
@@ -107,5 +112,40 @@ describe("calendar", () => {
   it("today is the local calendar date", () => {
     const now = new Date(2024, 4, 31, 23, 59);
     expect(localToday(now)).toBe("2024-05-31");
+  });
+
+  it.each([
+    ["2024-02-30", true, false],
+    ["2024-13-01", true, false],
+    ["2024-05-01", true, true],
+    ["2024-5-1", false, false],
+    ["2024-05-01T00:00", false, false],
+  ])("%s: shaped %s, a calendar day %s", (text, shaped, real) => {
+    expect(hasIsoDateShape(text)).toBe(shaped);
+    expect(isIsoDate(text)).toBe(real);
+  });
+
+  it("toEpochDay reads a real date and refuses anything else with a RangeError", () => {
+    expect(toEpochDay("1970-01-02")).toBe(1);
+    expect(toEpochDay("0050-06-15")).toBe(epochDayOf("0050-06-15"));
+    expect(() => toEpochDay("2024-02-30")).toThrow(new RangeError('"2024-02-30" is not a YYYY-MM-DD date'));
+  });
+
+  it("epoch days and their parts agree with the UTC calendar, years below 100 included", () => {
+    for (let day = -750000; day < 30000; day += 997) {
+      const date = new Date(day * 86_400_000);
+      const parts = { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+      expect(partsOfEpochDay(day)).toEqual(parts);
+      expect(epochDayOfParts(parts.year, parts.month, parts.day)).toBe(day);
+    }
+    // Out-of-range months roll into the neighbouring years, as Date does.
+    expect(epochDayOfParts(2024, 13, 1)).toBe(epochDayOf("2025-01-01"));
+    expect(epochDayOfParts(2024, 0, 1)).toBe(epochDayOf("2023-12-01"));
+  });
+
+  it("utcDateOf is the UTC calendar date of an instant", () => {
+    expect(utcDateOf(Date.UTC(2024, 4, 31, 23, 59))).toBe("2024-05-31");
+    expect(utcDateOf(Date.UTC(2024, 5, 1, 0, 0))).toBe("2024-06-01");
+    expect(utcDateOf(-1)).toBe("1969-12-31");
   });
 });

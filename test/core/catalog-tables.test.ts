@@ -1,4 +1,4 @@
-import type { AssetRecord, FlowsResult, InsightCard, MetricDescriptor } from "../../src/api/types";
+import type { AssetRecord, FlowsResult, InsightCard, MetricDescriptor } from "../../src/core/domain";
 import { filterAssets, parseAssetType, shapeAssetsTable } from "../../src/core/assets-table";
 import { errorCell } from "../../src/core/cell";
 import { NoDataError } from "../../src/core/errors";

@@ -1,4 +1,4 @@
-import type { DataPoint } from "../../src/api/types";
+import type { DataPoint } from "../../src/core/domain";
 import { addDays, isWeekend } from "../../src/core/calendar";
 import {
   FCF_DERIVED_RATIOS,

@@ -1,4 +1,4 @@
-import type { DataPoint, SeriesResult } from "../../src/api/types";
+import type { DataPoint, SeriesResult } from "../../src/core/domain";
 import { addDays } from "../../src/core/calendar";
 import { type CellValue, errorCell } from "../../src/core/cell";
 import { NoDataError, ResultTooLargeError } from "../../src/core/errors";

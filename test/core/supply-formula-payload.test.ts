@@ -1,4 +1,4 @@
-import type { SeriesResult } from "../../src/api/types";
+import type { SeriesResult } from "../../src/core/domain";
 import { type CellValue, errorCell } from "../../src/core/cell";
 import { isoToSerial } from "../../src/core/excel-date";
 import { buildFormula, quoteText } from "../../src/core/formula";

@@ -4,17 +4,13 @@
  */
 import type {
   AssetRecord,
-  CallOptions,
-  ClientCounters,
   DataPoint,
-  FlowsRequest,
   FlowsResult,
   InsightCard,
-  MarketDataClient,
   MetricDescriptor,
-  SeriesRequest,
   SeriesResult,
-} from "../../src/api/types";
+} from "../../src/core/domain";
+import type { CallOptions, ClientCounters, FlowsRequest, MarketDataClient, SeriesRequest } from "../../src/api/types";
 import { addDays, epochDayOf } from "../../src/core/calendar";
 import type { CallContext } from "../../src/functions/call-context";
 

@@ -29,12 +29,28 @@ class StandInError {
 };
 
 const fake = new FakeClient();
-jest.mock("../../src/office/runtime", () => ({ getClient: () => fake, getRuntime: () => ({ client: fake }) }));
+/** The runtime's call counter, as invoke.ts uses it: one call per invocation, settled however it ends. */
+const mockCalls = {
+  started: 0,
+  settled: 0,
+  begin() {
+    mockCalls.started += 1;
+    let done = false;
+    return () => {
+      if (!done) mockCalls.settled += 1;
+      done = true;
+    };
+  },
+};
+jest.mock("../../src/office/runtime", () => ({
+  getClient: () => fake,
+  getRuntime: () => ({ client: fake, calls: mockCalls }),
+}));
 
 // Imported after the stand-ins exist.
 import { PREVIEW_MESSAGE, toCustomFunctionsError, toExcelTable } from "../../src/office/errors";
 import { invokeTable, invokeValue, isValuePreview } from "../../src/functions/invoke";
-import { latest, series } from "../../src/functions/functions";
+import { latest, series, version } from "../../src/functions/functions";
 
 describe("error mapping", () => {
   it.each<[unknown, string, string | RegExp | undefined]>([
@@ -146,6 +162,23 @@ describe("the invocation frame", () => {
         throw new RangeError("bug");
       }),
     ).rejects.toMatchObject({ code: "#VALUE!", message: "Unexpected error in the Market Data add-in: bug" });
+  });
+
+  it("counts every call in the runtime from start to settlement: a value, a failure, a sync function", async () => {
+    const before = { ...mockCalls };
+    let release!: () => void;
+    const pending = invokeValue(undefined, () => new Promise<number>((resolve) => (release = () => resolve(7))));
+    expect(mockCalls.started - before.started).toBe(1);
+    expect(mockCalls.settled - before.settled).toBe(0);
+    release();
+    await expect(pending).resolves.toBe(7);
+    expect(mockCalls.settled - before.settled).toBe(1);
+
+    fake.failWith = new NetworkError("Could not reach the market-data service.");
+    await expect(latest("eth", "PRICE", null, {} as never)).rejects.toMatchObject({ code: "#N/A" });
+    expect(version()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(mockCalls.started - before.started).toBe(3);
+    expect(mockCalls.settled - before.settled).toBe(3);
   });
 
   it("a scalar error cell (PCT_CHANGE from zero) is thrown as its Excel error", async () => {

@@ -1,5 +1,6 @@
 import { BadRequestError } from "../../src/api/errors";
-import type { InsightCard, SeriesRequest } from "../../src/api/types";
+import type { InsightCard } from "../../src/core/domain";
+import type { SeriesRequest } from "../../src/api/types";
 import { errorCell } from "../../src/core/cell";
 import { NoDataError } from "../../src/core/errors";
 import { isoToSerial } from "../../src/core/excel-date";

@@ -15,8 +15,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "playwright-core";
 import { type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { compsWorkbook } from "../refresh/recordings";
-import { installWorkbookStandIn, type WorkbookStandIn } from "../refresh/workbook-stand-in";
+import { compsWorkbook } from "../support/recordings";
+import { installWorkbookStandIn, type WorkbookStandIn } from "../support/workbook-stand-in";
 import { CustomFunctionsError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
 import {
   describeBrowser,

@@ -17,7 +17,7 @@ import {
   parseSeriesResponse,
 } from "../../src/api/responses";
 import { BadResponseError } from "../../src/api/errors";
-import type { FlowType, FlowsResult, SeriesResult } from "../../src/api/types";
+import type { FlowType, FlowsResult, SeriesResult } from "../../src/core/domain";
 import { computeStat, type Stat } from "../../src/core/agg-stat";
 import { shapeAssetsTable } from "../../src/core/assets-table";
 import { isErrorCell } from "../../src/core/cell";

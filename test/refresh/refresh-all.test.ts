@@ -1,12 +1,10 @@
-import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
 import { refreshAll, type RefreshOptions } from "../../src/refresh/refresh-all";
-import { build, compsWorkbook, latest, type LabelledWorkbook } from "./recordings";
-import { installWorkbookStandIn, type WorkbookStandIn } from "./workbook-stand-in";
+import { openRecordedWorkbook } from "../support/open-workbook";
+import { build, compsWorkbook, latest, type LabelledWorkbook } from "../support/recordings";
+import type { WorkbookStandIn } from "../support/workbook-stand-in";
 
 function open(fixture: LabelledWorkbook) {
-  const globals: Record<string, unknown> = {};
-  const standIn = installWorkbookStandIn(globals, fixture.recording);
-  return { standIn, workbook: createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals) };
+  return openRecordedWorkbook(fixture.recording);
 }
 
 const fast: Partial<RefreshOptions> = { pollMs: 5, maxPollMs: 20 };
@@ -15,9 +13,10 @@ const written = (standIn: WorkbookStandIn) => standIn.log.formulaWrites.map((w) 
 describe("refresh all", () => {
   it("empties the cache first, then rewrites exactly the MD cells of every unprotected sheet", async () => {
     const fixture = compsWorkbook();
-    const { standIn, workbook } = open(fixture);
+    const { standIn, workbook, calls } = open(fixture);
     const writesWhenCleared: number[] = [];
     const report = await refreshAll(workbook, {
+      calls,
       ...fast,
       clearCache: () => writesWhenCleared.push(standIn.log.formulaWrites.length),
     });
@@ -35,8 +34,8 @@ describe("refresh all", () => {
 
   it("leaves every other formula and value as it was", async () => {
     const fixture = compsWorkbook();
-    const { standIn, workbook } = open(fixture);
-    await refreshAll(workbook, { ...fast, clearCache: () => {} });
+    const { standIn, workbook, calls } = open(fixture);
+    await refreshAll(workbook, { calls, ...fast, clearCache: () => {} });
     for (const c of fixture.cells.filter((cell) => !cell.md)) {
       const now = standIn.cell(c.sheet, c.address);
       expect({ at: `${c.sheet}!${c.address}`, formula: now.formula, value: now.value }).toEqual({
@@ -49,8 +48,8 @@ describe("refresh all", () => {
 
   it("waits for the recalculated values and reports the cells that came back as errors", async () => {
     const fixture = compsWorkbook();
-    const { standIn, workbook } = open(fixture);
-    const report = await refreshAll(workbook, { ...fast, clearCache: () => {} });
+    const { standIn, workbook, calls } = open(fixture);
+    const report = await refreshAll(workbook, { calls, ...fast, clearCache: () => {} });
 
     const refreshed = fixture.md.filter((c) => c.sheet !== "Locked");
     for (const c of refreshed) {
@@ -67,8 +66,8 @@ describe("refresh all", () => {
 
   it("refreshes a spilled array from its anchor and lets it grow", async () => {
     const fixture = compsWorkbook();
-    const { standIn, workbook } = open(fixture);
-    await refreshAll(workbook, { ...fast, clearCache: () => {} });
+    const { standIn, workbook, calls } = open(fixture);
+    await refreshAll(workbook, { calls, ...fast, clearCache: () => {} });
     const series = fixture.md.find((c) => c.sheet === "Series")!;
     const spill = series.fresh!.spill!;
     expect(standIn.log.formulaWrites.filter((w) => w.sheet === "Series").map((w) => w.address)).toEqual(["A1"]);
@@ -79,8 +78,8 @@ describe("refresh all", () => {
 
   it("reports a protected sheet and leaves its cells alone", async () => {
     const fixture = compsWorkbook();
-    const { standIn, workbook } = open(fixture);
-    const report = await refreshAll(workbook, { ...fast, clearCache: () => {} });
+    const { standIn, workbook, calls } = open(fixture);
+    const report = await refreshAll(workbook, { calls, ...fast, clearCache: () => {} });
     const locked = fixture.md.filter((c) => c.sheet === "Locked");
     expect(report.skipped).toEqual([
       { sheet: "Locked", cells: locked.length, message: expect.stringMatching(/protected/) },
@@ -97,9 +96,9 @@ describe("refresh all", () => {
         md: true,
         fresh: { value: i + 0.5, afterMs: 1 },
       }));
-      const { standIn, workbook } = open(build([{ name: "Big" }], cells));
+      const { standIn, workbook, calls } = open(build([{ name: "Big" }], cells));
       await standIn.idle();
-      await refreshAll(workbook, { pollMs: 50, clearCache: () => {} });
+      await refreshAll(workbook, { calls, pollMs: 50, clearCache: () => {} });
       return standIn.log.syncs;
     };
     const few = await syncsFor(5);
@@ -111,21 +110,33 @@ describe("refresh all", () => {
   it("when Excel refuses a block, still rewrites the others and says which it refused", async () => {
     const fixture = compsWorkbook();
     // C3 belongs to a legacy array formula in this recording: writes that touch it fail.
-    const { standIn, workbook } = open({
+    const { standIn, workbook, calls } = open({
       ...fixture,
       recording: { ...fixture.recording, refuseWrites: [{ sheet: "Comps", address: "C3" }] },
     });
-    const report = await refreshAll(workbook, { ...fast, clearCache: () => {} });
+    const report = await refreshAll(workbook, { calls, ...fast, clearCache: () => {} });
     const comps = report.skipped.find((s) => s.sheet === "Comps");
     expect(comps?.message).toMatch(/refused.*B2:C5/);
     expect(written(standIn)).toEqual(expect.arrayContaining(["Comps!E4", "Comps!E5", "Series!A1"]));
     expect(report.cells).toBe(fixture.md.filter((c) => c.sheet !== "Locked").length - 8);
   });
 
-  it("reports cells still calculating when the wait runs out, without failing them", async () => {
+  it("reports the MD calls still running when the wait runs out, without failing their cells", async () => {
     const fixture = compsWorkbook({ afterMs: 400 });
-    const { standIn, workbook } = open(fixture);
-    const report = await refreshAll(workbook, { ...fast, settleTimeoutMs: 30, clearCache: () => {} });
+    const { standIn, workbook, calls } = open(fixture);
+    const report = await refreshAll(workbook, { calls, ...fast, settleTimeoutMs: 30, clearCache: () => {} });
+    expect(report.running).toBe(report.cells);
+    expect(report.failed).toEqual([]);
+    await standIn.idle();
+  });
+
+  it("on an older Excel that shows #BUSY! while calculating, names the cells still calculating", async () => {
+    const fixture = compsWorkbook({ afterMs: 400 });
+    const { standIn, workbook, calls } = open({
+      ...fixture,
+      recording: { ...fixture.recording, whileCalculating: "#BUSY!" },
+    });
+    const report = await refreshAll(workbook, { calls, ...fast, settleTimeoutMs: 30, clearCache: () => {} });
     expect(report.pending.length).toBe(report.cells);
     expect(report.failed).toEqual([]);
     await standIn.idle();
@@ -136,8 +147,8 @@ describe("refresh all", () => {
       [{ name: "Plain" }],
       [{ sheet: "Plain", address: "A1", cell: { formula: "=1+1", value: 2 }, md: false }],
     );
-    const { standIn, workbook } = open(fixture);
-    const report = await refreshAll(workbook, { ...fast, clearCache: () => {} });
+    const { standIn, workbook, calls } = open(fixture);
+    const report = await refreshAll(workbook, { calls, ...fast, clearCache: () => {} });
     expect(report.cells).toBe(0);
     expect(standIn.log.formulaWrites).toEqual([]);
   });

@@ -1,16 +1,16 @@
 /**
  * Refresh on open and the controller the pane uses. The document settings,
  * `Office.addin` and the StartupBehavior enum are office-addin-mock objects;
- * the cells are the recorded workbook stand-in (see workbook-stand-in.ts).
+ * the cells are the recorded workbook stand-in (see test/support/workbook-stand-in.ts).
  */
 import { OfficeMockObject } from "office-addin-mock";
 import { OfficeApp } from "office-addin-manifest";
+import { CallTracker } from "../../src/office/call-tracker";
 import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
 import { RefreshController, SIGN_IN_TO_REFRESH } from "../../src/refresh/refresh-controller";
 import { REFRESH_ON_OPEN_SETTING, type KeySource } from "../../src/refresh/refresh-on-open";
-import { compsWorkbook } from "./recordings";
-import { installWorkbookStandIn } from "./workbook-stand-in";
-
+import { compsWorkbook } from "../support/recordings";
+import { installWorkbookStandIn } from "../support/workbook-stand-in";
 
 interface OfficeCalls {
   saved: Record<string, unknown>[];
@@ -53,12 +53,15 @@ const KEYS: Record<string, KeySource> = {
   user: { apiKey: "user-entered-key", usingDefaultKey: false },
   demo: { apiKey: "md-sandbox-demo", usingDefaultKey: true },
   none: { apiKey: "", usingDefaultKey: true },
+  // The firm's gateway holds a real key and the add-in sends none (src/office/gateway.ts).
+  gateway: { apiKey: "", usingDefaultKey: false, keyManagedByGateway: true },
 };
 
 function setUp(options: { refreshOnOpen?: boolean; key?: keyof typeof KEYS; startupFails?: string } = {}) {
   const fixture = compsWorkbook({ afterMs: 5 });
   const excelGlobals: Record<string, unknown> = {};
-  const standIn = installWorkbookStandIn(excelGlobals, fixture.recording);
+  const runtimeCalls = new CallTracker();
+  const standIn = installWorkbookStandIn(excelGlobals, fixture.recording, { calls: runtimeCalls });
   const initial = options.refreshOnOpen === undefined ? {} : { [REFRESH_ON_OPEN_SETTING]: options.refreshOnOpen };
   const { mock, calls } = officeMock(initial, { startupFails: options.startupFails });
   const workbook = createExcelWorkbook({ Excel: excelGlobals.Excel, Office: mock } as unknown as ExcelWorkbookGlobals);
@@ -67,6 +70,7 @@ function setUp(options: { refreshOnOpen?: boolean; key?: keyof typeof KEYS; star
     workbook,
     clearCache: () => void (cacheClears += 1),
     readKey: async () => KEYS[options.key ?? "user"],
+    calls: runtimeCalls,
     refreshOptions: { pollMs: 5 },
   });
   return { fixture, standIn, calls, controller, cacheClears: () => cacheClears };
@@ -111,6 +115,7 @@ describe("refresh on open: when the workbook opens", () => {
     { refreshOnOpen: true, key: "user", refreshes: true, signIn: false },
     { refreshOnOpen: true, key: "demo", refreshes: false, signIn: true },
     { refreshOnOpen: true, key: "none", refreshes: false, signIn: true },
+    { refreshOnOpen: true, key: "gateway", refreshes: true, signIn: false },
     { refreshOnOpen: false, key: "user", refreshes: false, signIn: false },
     { refreshOnOpen: false, key: "none", refreshes: false, signIn: false },
   ] as const)(
@@ -176,7 +181,12 @@ describe("the refresh controller", () => {
   });
 
   it("has no workbook outside Excel and says so", async () => {
-    const controller = new RefreshController({ workbook: null, clearCache: () => {}, readKey: async () => KEYS.user });
+    const controller = new RefreshController({
+      workbook: null,
+      clearCache: () => {},
+      readKey: async () => KEYS.user,
+      calls: new CallTracker(),
+    });
     expect(controller.getState().available).toBe(false);
     expect(await controller.refreshAll()).toBeNull();
     expect(controller.getState().error).toMatch(/Open this pane in Excel/);

@@ -9,8 +9,8 @@ import { OfficeMockObject } from "office-addin-mock";
 import { OfficeApp } from "office-addin-manifest";
 import { getRefreshController, REFRESH_ALL_COMMAND, registerCommands } from "../../src/office/commands";
 import { getRuntime } from "../../src/office/runtime";
-import { compsWorkbook } from "./recordings";
-import { installWorkbookStandIn } from "./workbook-stand-in";
+import { compsWorkbook } from "../support/recordings";
+import { installWorkbookStandIn } from "../support/workbook-stand-in";
 
 
 describe("ribbon command: Refresh all", () => {

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { AssetRecord, InsightCard } from "../../src/api/types";
+import type { AssetRecord, InsightCard } from "../../src/core/domain";
 import { AssetCatalog, DEFAULT_ASSET_COUNT } from "../../sandbox/asset-catalog";
 import { COMPANIES } from "../../sandbox/companies";
 import { DATA_START_DAY, isoOfDay, parseIsoDay, weekdayOf } from "../../sandbox/dates";

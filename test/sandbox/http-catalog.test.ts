@@ -4,7 +4,7 @@
  * way the picker and rendering tests use it; "the default catalog" checks what
  * `npm start` serves.
  */
-import type { AssetRecord } from "../../src/api/types";
+import type { AssetRecord } from "../../src/core/domain";
 import type { SandboxHandle } from "../../sandbox/server";
 import { getJson, type Point, type SeriesBody, startTestSandbox } from "./sandbox-helpers";
 

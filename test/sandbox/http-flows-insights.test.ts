@@ -1,5 +1,5 @@
 /** `/flows/top/` and the insight feeds over real HTTP. */
-import type { InsightCard } from "../../src/api/types";
+import type { InsightCard } from "../../src/core/domain";
 import type { SandboxHandle } from "../../sandbox/server";
 import { addDays, expectSameSeries, getJson, type Point, series, startTestSandbox, TODAY } from "./sandbox-helpers";
 

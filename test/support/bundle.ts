@@ -91,10 +91,33 @@ export interface LoadOptions {
    * still passes for timeouts and batching). Default: the real clock.
    */
   now?: number;
+  /**
+   * The origin the page was served from (Excel's shared runtime is a webview
+   * with a location): relative base addresses such as the gateway's /api resolve against it.
+   */
+  origin?: string;
+  /**
+   * Requirement sets the host declares (Office.context.requirements.isSetSupported),
+   * e.g. { CustomFunctionsRuntime: "1.4", ExcelApi: "1.19" }. Omitted: Office has
+   * no context, as before Office is ready: the bundle sees no data-type support.
+   */
+  requirements?: Record<string, string>;
+}
+
+/** "1.19" ≥ "1.4": requirement set versions compare part by part as numbers. */
+function versionAtLeast(have: string, want: string): boolean {
+  const a = have.split(".").map(Number);
+  const b = want.split(".").map(Number);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
+  }
+  return true;
 }
 
 export function readMetadata(distDir = DIST): FunctionMetadata[] {
-  const json = JSON.parse(readFileSync(path.join(distDir, "functions.json"), "utf8")) as { functions: FunctionMetadata[] };
+  const json = JSON.parse(readFileSync(path.join(distDir, "functions.json"), "utf8")) as {
+    functions: FunctionMetadata[];
+  };
   return json.functions;
 }
 
@@ -133,10 +156,29 @@ export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
         return Promise.resolve(info);
       },
       HostType: { Excel: "Excel" },
+      ...(options.requirements
+        ? {
+            context: {
+              requirements: {
+                isSetSupported: (name: string, minVersion = "1.1") => {
+                  const have = options.requirements?.[name];
+                  return have !== undefined && versionAtLeast(have, minVersion);
+                },
+              },
+            },
+          }
+        : {}),
     },
-    console: { log: capture("log"), info: capture("info"), warn: capture("warn"), error: capture("error"), debug: capture("debug") },
+    console: {
+      log: capture("log"),
+      info: capture("info"),
+      warn: capture("warn"),
+      error: capture("error"),
+      debug: capture("debug"),
+    },
     ...(options.now === undefined ? {} : { Date: shiftedClockDate(options.now) }),
     fetch: options.fetch ?? fetch,
+    ...(options.origin ? { location: new URL(`${options.origin}/taskpane.html`) } : {}),
     Headers,
     Request,
     Response,
@@ -168,7 +210,8 @@ export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
     const excelArgs = meta.parameters.map((param, i) => {
       const value = i < args.length ? args[i] : null;
       if (value === null || value === undefined) return null;
-      if (param.dimensionality === "matrix") return Array.isArray(value) ? value.map((row) => (Array.isArray(row) ? row : [row])) : [[value]];
+      if (param.dimensionality === "matrix")
+        return Array.isArray(value) ? value.map((row) => (Array.isArray(row) ? row : [row])) : [[value]];
       return value;
     });
     const handlers: (() => void)[] = [];
@@ -220,7 +263,12 @@ export function isExcelError(value: unknown): value is CustomFunctionsError {
 }
 
 /** Calls and also captures a rejection/throw as a value, the way Excel shows it in the cell. */
-export async function cellValue(bundle: LoadedBundle, id: string, args?: unknown[], invocation?: InvocationOptions): Promise<unknown> {
+export async function cellValue(
+  bundle: LoadedBundle,
+  id: string,
+  args?: unknown[],
+  invocation?: InvocationOptions,
+): Promise<unknown> {
   try {
     return await bundle.call(id, args, invocation);
   } catch (error) {

@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { installWorkbookStandIn, type WorkbookRecording, type WorkbookStandIn } from "../refresh/workbook-stand-in";
+import { installWorkbookStandIn, type WorkbookRecording, type WorkbookStandIn } from "./workbook-stand-in";
 import type { BrowserSession } from "./browser";
 
 /** Test runs write screenshots to test-results/; MD_WRITE_SCREENSHOTS=1 updates the ones kept in docs/. */
@@ -147,7 +147,7 @@ export interface WorkbookStandInInit {
 
 /**
  * Runs in the page before its scripts, installing the recorded workbook
- * (test/refresh/workbook-stand-in.ts) as `Excel` and `Office`. Self-contained:
+ * (test/support/workbook-stand-in.ts) as `Excel` and `Office`. Self-contained:
  * Playwright sends its source text. office.js still loads, finds no host and
  * would replace `window.Office`; the stand-in plays the host, so it keeps the name.
  */

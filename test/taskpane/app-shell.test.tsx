@@ -6,10 +6,10 @@
  */
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { App, type ViewId } from "../../src/taskpane/app";
-import type { RefreshActions, RefreshResult, RefreshStatus } from "../../src/taskpane/refresh-actions";
+import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../../src/refresh/pane-actions";
 import { RefreshSection } from "../../src/taskpane/refresh-section";
 import { matchMediaWhere } from "./support/dom";
-import { asset, isDisabled, makeHarness, renderWith, type Harness, type HarnessOptions } from "./support/fakes";
+import { asset, fakeRefresh, isDisabled, makeHarness, renderWith, type Harness, type HarnessOptions } from "./support/fakes";
 
 function renderApp(options: HarnessOptions & { initialView?: ViewId; officeTheme?: Parameters<typeof App>[0]["officeTheme"] } = {}) {
   const harness = makeHarness(options);
@@ -93,30 +93,7 @@ describe("the pane's theme", () => {
   });
 });
 
-/** Refresh actions whose results the test decides; records what was asked. */
-function fakeRefresh(overrides: Partial<RefreshActions> = {}) {
-  const asked: string[] = [];
-  let onOpen = false;
-  const actions: RefreshActions = {
-    refreshAll: async () => {
-      asked.push("refreshAll");
-      return { cells: 12, ms: 1500 };
-    },
-    getRefreshOnOpen: async () => onOpen,
-    setRefreshOnOpen: async (enabled) => {
-      asked.push(`setRefreshOnOpen(${enabled})`);
-      onOpen = enabled;
-    },
-    freezeToValues: async (scope) => {
-      asked.push(`freeze(${scope})`);
-      return { cells: 3, ms: 200 };
-    },
-    ...overrides,
-  };
-  return { actions, asked };
-}
-
-function renderRefresh(actions: RefreshActions | null, inExcel = true): Harness {
+function renderRefresh(actions: PaneRefreshActions, inExcel = true): Harness {
   const harness = makeHarness({ inExcel });
   harness.services.refresh = actions;
   renderWith(harness, <RefreshSection />);
@@ -126,19 +103,13 @@ function renderRefresh(actions: RefreshActions | null, inExcel = true): Harness 
 const outcome = () => screen.findByTestId("refresh-outcome");
 
 describe("Settings: the Refresh section", () => {
-  it("says so when no refresh logic is wired in", () => {
-    renderRefresh(null);
-    expect(screen.getByTestId("refresh-unavailable").textContent).toMatch(/not available/);
-    expect(screen.queryByRole("button", { name: /Refresh all/ })).toBeNull();
-  });
-
   it("outside Excel it says to open the pane in Excel, and offers no buttons", () => {
     renderRefresh(fakeRefresh().actions, false);
     expect(screen.getByTestId("refresh-unavailable").textContent).toBe("Open this pane in Excel to refresh or freeze MD formulas.");
     expect(screen.queryByRole("button", { name: /Refresh all/ })).toBeNull();
   });
 
-  it.each<[string, RefreshResult, string]>([
+  it.each<[string, PaneRefreshResult, string]>([
     ["a clean refresh", { cells: 12, ms: 1500 }, "Refreshed 12 cells in 1.5 s."],
     ["one cell, quickly", { cells: 1, ms: 40 }, "Refreshed 1 cell in 40 ms."],
     ["a note from the refresh logic wins", { cells: 0, ms: 0, note: "Sign in to refresh." }, "Sign in to refresh."],
@@ -195,9 +166,9 @@ describe("Settings: the Refresh section", () => {
   });
 
   it("shows live state from the refresh logic: progress, and “sign in” after a skipped refresh", async () => {
-    let state: RefreshStatus = { busy: null, progress: null, signInRequired: false };
+    let state: PaneRefreshStatus = { busy: null, progress: null, signInRequired: false };
     const listeners = new Set<() => void>();
-    const publish = (next: RefreshStatus) => {
+    const publish = (next: PaneRefreshStatus) => {
       state = next;
       listeners.forEach((l) => l());
     };

@@ -1,4 +1,4 @@
-import type { AssetRecord } from "../../src/api/types";
+import type { AssetRecord } from "../../src/core/domain";
 import { assetKind, buildAssetIndex, normaliseSearchText, type AssetFilter } from "../../src/taskpane/asset-search";
 
 function asset(symbol: string, title: string, extra: Partial<AssetRecord> = {}): AssetRecord {

@@ -1,7 +1,7 @@
 /** @jest-environment jsdom */
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { NetworkError, TimeoutError } from "../../src/api/errors";
-import type { InsightCard } from "../../src/api/types";
+import type { InsightCard } from "../../src/core/domain";
 import { InsightsView, PAGE_SIZE } from "../../src/taskpane/insights-view";
 import { OUTSIDE_EXCEL_COPIED } from "../../src/taskpane/place-formula";
 import { card, makeHarness, renderWith, type Harness, type HarnessOptions } from "./support/fakes";

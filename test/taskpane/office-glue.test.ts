@@ -7,7 +7,7 @@
 import { copyText } from "../../src/taskpane/clipboard";
 import { luminance, themeFromOffice } from "../../src/taskpane/office-theme";
 import { copyFormula, OUTSIDE_EXCEL_COPIED, OUTSIDE_EXCEL_NOT_COPIED, placeFormula } from "../../src/taskpane/place-formula";
-import { excelWorkbook, NO_WORKBOOK, workbookForHost, type WorkbookActions } from "../../src/taskpane/workbook-actions";
+import { excelWorkbook, NO_WORKBOOK, workbookForHost, type WorkbookActions } from "../../src/office/pane-workbook";
 
 /** A minimal Excel: a selection of cells; writes land only when `sync` is awaited, as in Excel. */
 function excelStandIn(selection: string[][], options: { failSync?: Error } = {}) {

@@ -1,7 +1,7 @@
 /** @jest-environment jsdom */
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { AuthError, NotFoundError, ServerError } from "../../src/api/errors";
-import type { AssetRecord, DataPoint, MetricDescriptor } from "../../src/api/types";
+import type { AssetRecord, DataPoint, MetricDescriptor } from "../../src/core/domain";
 import { PickerView } from "../../src/taskpane/picker-view";
 import { OUTSIDE_EXCEL_COPIED, OUTSIDE_EXCEL_NOT_COPIED } from "../../src/taskpane/place-formula";
 import { asset, isDisabled, makeHarness, metric, renderWith, TEST_TODAY, type Harness, type HarnessOptions } from "./support/fakes";

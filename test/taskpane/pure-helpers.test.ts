@@ -1,4 +1,4 @@
-import type { InsightCard } from "../../src/api/types";
+import type { InsightCard } from "../../src/core/domain";
 import { changePercent, durationText, filterInsights, insightCadence, readableCard, type CadenceFilter } from "../../src/taskpane/insight-filter";
 import { linePlot, type PlotBox } from "../../src/taskpane/line-path";
 import { httpUrl } from "../../src/taskpane/safe-url";

@@ -6,27 +6,26 @@
  * workbook that records what was written.
  */
 import { FluentProvider, webLightTheme } from "@fluentui/react-components";
-import { render, type RenderResult } from "@testing-library/react";
+import { configure, render, type RenderResult } from "@testing-library/react";
 import type { ReactElement, ReactNode } from "react";
 import { CancelledError } from "../../../src/api/errors";
+import type { AssetRecord, FlowsResult, InsightCard, MetricDescriptor, SeriesResult } from "../../../src/core/domain";
 import type {
-  AssetRecord,
   CallOptions,
   ClientCounters,
   FlowsRequest,
-  FlowsResult,
-  InsightCard,
   MarketDataClient,
-  MetricDescriptor,
   SeriesRequest,
-  SeriesResult,
 } from "../../../src/api/types";
 import { SettingsStore, type KeyValueStorage } from "../../../src/office/settings";
+import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../../../src/refresh/pane-actions";
 import { ServicesProvider, type PaneServices } from "../../../src/taskpane/pane-services";
-import type { WorkbookActions } from "../../../src/taskpane/workbook-actions";
+import type { WorkbookActions } from "../../../src/office/pane-workbook";
 import { installDomStubs } from "./dom";
 
 installDomStubs();
+// waitFor/findBy give up after 1 s by default; on a loaded two-core machine a view's first render alone can take longer.
+configure({ asyncUtilTimeout: 10_000 });
 
 export interface Call<A, T> {
   args: A;
@@ -150,6 +149,43 @@ export class FakeWorkbook implements WorkbookActions {
   }
 }
 
+/** Refresh actions whose results the test decides; records what was asked. State changes when the test publishes one. */
+export function fakeRefresh(overrides: Partial<PaneRefreshActions> = {}) {
+  const asked: string[] = [];
+  let onOpen = false;
+  let state: PaneRefreshStatus = { busy: null, progress: null, signInRequired: false };
+  const listeners = new Set<() => void>();
+  const publish = (next: PaneRefreshStatus) => {
+    state = next;
+    listeners.forEach((listener) => listener());
+  };
+  const actions: PaneRefreshActions = {
+    refreshAll: async (): Promise<PaneRefreshResult> => {
+      asked.push("refreshAll");
+      return { cells: 12, ms: 1500 };
+    },
+    getRefreshOnOpen: async () => onOpen,
+    setRefreshOnOpen: async (enabled) => {
+      asked.push(`setRefreshOnOpen(${enabled})`);
+      onOpen = enabled;
+    },
+    freezeToValues: async (scope) => {
+      asked.push(`freeze(${scope})`);
+      return { cells: 3, ms: 200 };
+    },
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    getState: () => state,
+    checkKey: async () => {
+      asked.push("checkKey");
+    },
+    ...overrides,
+  };
+  return { actions, asked, publish };
+}
+
 export const TEST_TODAY = "2024-06-15";
 
 export interface Harness {
@@ -166,6 +202,8 @@ export interface HarnessOptions {
   defaults?: { apiKey: string; baseUrl: string };
   copyAllowed?: boolean;
   stored?: Record<string, string>;
+  /** What a same-origin gateway answers about its key mode (see src/office/gateway.ts). */
+  gatewayKeyMode?: "firm" | "pass-through" | null;
   /** The locale typed dates follow; default en-US (01/15/2025), whatever the machine's. */
   dateLocale?: string;
 }
@@ -175,7 +213,8 @@ export function makeHarness(options: HarnessOptions = {}): Harness {
   const storage = new MemoryStorage();
   for (const [k, v] of Object.entries(options.stored ?? {})) storage.data.set(k, v);
   const defaults = options.defaults ?? { apiKey: "", baseUrl: "https://api.example.test" };
-  const settings = new SettingsStore(storage, defaults);
+  const gatewayKeyMode = options.gatewayKeyMode;
+  const settings = new SettingsStore(storage, defaults, gatewayKeyMode === undefined ? undefined : async () => gatewayKeyMode);
   const workbook = new FakeWorkbook(options.inExcel ?? true);
   const copied: string[] = [];
   const copyAllowed = options.copyAllowed ?? true;
@@ -189,7 +228,7 @@ export function makeHarness(options: HarnessOptions = {}): Harness {
       copied.push(text);
       return true;
     },
-    refresh: null,
+    refresh: fakeRefresh().actions,
     today: () => TEST_TODAY,
     dateLocale: options.dateLocale ?? "en-US",
     host: options.inExcel === false ? null : "Excel",

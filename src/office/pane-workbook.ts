@@ -1,7 +1,7 @@
 /**
- * The pane's only contact with the workbook. Views call this interface; the
- * Excel implementation is the one place that uses `Excel.run`, and tests (and
- * the plain-browser case) supply a different one.
+ * The task pane's only contact with the workbook (`PaneServices.workbook`).
+ * Views call this interface; the Excel implementation here is the pane's one
+ * use of `Excel.run`, and tests (and the plain-browser case) supply another.
  */
 export interface WorkbookActions {
   /** True when the pane runs inside Excel and can write to the sheet. */

