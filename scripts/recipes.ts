@@ -2,7 +2,8 @@
  * Writes docs/recipes.md's generated parts: each recipe's result table —
  * its formula evaluated by the built dist/functions.js against the sandbox
  * `npm start` serves, on the day the document names — and the metric
- * glossary from the sandbox's metric catalog.
+ * glossary from the sandbox's metric catalog. Also recomputes the results of
+ * docs/functions.md's checked examples (```sandbox blocks) the same way.
  *
  *   npx webpack --mode production --env target=test   (once: the bundle)
  *   npx tsx scripts/recipes.ts                         (same day as the document)
@@ -10,14 +11,17 @@
  *
  * test/bundle/recipes.test.ts runs the same evaluation and fails when the
  * document differs, so a recipe that stops working, or a table that no longer
- * matches what the functions return, fails the build.
+ * matches what the functions return, fails the build (and
+ * test/bundle/function-docs.test.ts does so for the reference's examples).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DEMO_API_KEY, startSandbox } from "../sandbox/server";
 import { loadFunctionsBundle } from "../test/support/bundle";
 import { glossaryMarkdown } from "./lib/glossary";
+import { withReferenceResults } from "./lib/reference-examples";
 import {
+  type CallFunction,
   type Evaluated,
   evaluateRecipe,
   parseRecipes,
@@ -28,9 +32,10 @@ import {
 } from "./lib/recipes";
 
 export const RECIPES_DOC = path.resolve(__dirname, "../docs/recipes.md");
+const REFERENCE_DOC = path.resolve(__dirname, "../docs/functions.md");
 
-/** Every recipe of the document evaluated on `today` (the sandbox's last day with data and the bundle's clock). */
-export async function evaluateRecipes(markdown: string, today: string): Promise<Array<Evaluated & { result: string }>> {
+/** Runs `work` with the built bundle's functions against npm start's sandbox, on `today` (its last day with data and the bundle's clock). */
+async function withFunctions<T>(today: string, work: (call: CallFunction) => Promise<T>): Promise<T> {
   const sandbox = await startSandbox({ today, quiet: true, insightFirstCallDelayMs: 0 });
   try {
     // Noon UTC: the same calendar day in every time zone from UTC−11 to UTC+11.
@@ -38,15 +43,22 @@ export async function evaluateRecipes(markdown: string, today: string): Promise<
       storage: { "md.baseUrl": sandbox.url, "md.apiKey": DEMO_API_KEY },
       now: Date.parse(`${today}T12:00:00Z`),
     });
-    const out: Array<Evaluated & { result: string }> = [];
-    for (const recipe of parseRecipes(markdown)) {
-      const evaluated = await evaluateRecipe(recipe, (id, args) => bundle.call(id, args));
-      out.push({ ...evaluated, result: renderResult(evaluated) });
-    }
-    return out;
+    return await work((id, args) => bundle.call(id, args));
   } finally {
     await sandbox.close();
   }
+}
+
+/** Every recipe of the document evaluated on `today`. */
+export function evaluateRecipes(markdown: string, today: string): Promise<Array<Evaluated & { result: string }>> {
+  return withFunctions(today, async (call) => {
+    const out: Array<Evaluated & { result: string }> = [];
+    for (const recipe of parseRecipes(markdown)) {
+      const evaluated = await evaluateRecipe(recipe, call);
+      out.push({ ...evaluated, result: renderResult(evaluated) });
+    }
+    return out;
+  });
 }
 
 async function main(): Promise<void> {
@@ -65,6 +77,11 @@ async function main(): Promise<void> {
   markdown = withSection(markdown, "glossary", glossaryMarkdown());
   writeFileSync(RECIPES_DOC, markdown);
   console.log(`docs/recipes.md: ${results.length} recipes computed for ${today}, glossary from the metric catalog.`);
+  const reference = await withFunctions(today, (call) =>
+    withReferenceResults(readFileSync(REFERENCE_DOC, "utf8"), call),
+  );
+  writeFileSync(REFERENCE_DOC, reference);
+  console.log("docs/functions.md: checked examples recomputed.");
 }
 
 if (require.main === module) {
