@@ -32,6 +32,7 @@ describe("docs/recipes.md", () => {
     expect(recipes.map((r) => r.id)).toEqual([
       "usdc-weekly",
       "coinbase-revenue",
+      "chain-comps",
       "chain-fees",
       "net-flows",
       "usdc-supply",
@@ -58,10 +59,16 @@ describe("docs/recipes.md", () => {
     },
   );
 
-  it("the comps table: MD.AGG over 30 days and L30_FEES agree on every chain", () => {
+  it("the comps tables agree: MD.SNAPSHOT's L30_FEES, MD.AGG over 30 days and MD.LATEST's L30_FEES, chain by chain", () => {
+    const snapshot = results.get("chain-comps")!.table;
+    expect(snapshot[0].slice(0, 2)).toEqual(["Symbol", "L30_FEES"]);
     const sheet = results.get("chain-fees")!.table.slice(1);
     expect(sheet).toHaveLength(10);
-    for (const [, agg, latest] of sheet) expect(agg as number).toBeCloseTo(latest as number, 2);
+    expect(snapshot.slice(1).map((row) => row[0])).toEqual(sheet.map((row) => row[0]));
+    sheet.forEach(([, agg, latest], i) => {
+      expect(agg as number).toBeCloseTo(latest as number, 2);
+      expect(snapshot[i + 1][1] as number).toBeCloseTo(latest as number, 2);
+    });
   });
 
   it("the metric glossary is the sandbox's metric catalog", () => {
