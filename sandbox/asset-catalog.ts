@@ -8,7 +8,7 @@
 import type { AssetRecordWire } from "./wire-types";
 import { COMPANIES, type Company } from "./companies";
 import { HOSTILE_FIXTURE_ASSETS } from "./hostile-fixtures";
-import { NAMED_CRYPTO_ASSETS, type CryptoKind, type NamedCryptoAsset } from "./named-assets";
+import { type ActivityLevels, NAMED_CRYPTO_ASSETS, type CryptoKind, type NamedCryptoAsset } from "./named-assets";
 import { between, hashOf, logBetween, mix, unit } from "./rng";
 
 export type AssetKind = CryptoKind | "equity";
@@ -24,6 +24,8 @@ export interface CatalogEntry {
   marketCap?: number;
   /** Chains: stablecoin supply on the chain, USD. */
   stablecoins?: number;
+  /** Typical levels of some activity metrics (named chains). */
+  levels?: ActivityLevels;
   company?: Company;
   /** A generated filler token (not part of the demo set, not in the insight feeds). */
   filler?: boolean;
@@ -94,6 +96,7 @@ export class AssetCatalog {
       price: asset.price,
       marketCap: asset.marketCap,
       stablecoins: asset.stablecoins,
+      levels: asset.levels,
       record: { platform_id: asset.platformId, symbol: asset.symbol, aggregator_id: asset.aggregatorId, title: asset.title, color: colourOf(seed, asset.platformId) },
     }));
     for (const company of COMPANIES) {

@@ -8,6 +8,7 @@
 import { cryptoMarket, makeCurve, makeDrift, roundSignificant, roundTo, yearsFromAnchor } from "./curve";
 import { between, hashOf, logBetween, mix } from "./rng";
 import { makeStablecoinSeries, stablecoinMetricValue, SUPPLY_AT_SIZE_ONE } from "./stablecoin-supply";
+import type { ActivityLevels } from "./named-assets";
 import type { ResolvedSymbol } from "./symbols";
 
 // Math's functions are bound once: a global lookup per call is slow inside jest's vm contexts, and these run per data point.
@@ -28,7 +29,8 @@ type DayValue = (day: number) => number;
 
 function level(seed: number, entity: ResolvedSymbol, metric: string, noise: number): DayValue {
   const h = hashOf(seed, entity.id, metric);
-  const base = LEVEL_AT_SIZE_ONE[metric] * entity.size * logBetween(mix(h, 50), 0.6, 1.6);
+  const typical = entity.levels?.[metric as keyof ActivityLevels];
+  const base = typical !== undefined ? typical * logBetween(mix(h, 50), 0.8, 1.25) : LEVEL_AT_SIZE_ONE[metric] * entity.size * logBetween(mix(h, 50), 0.6, 1.6);
   const curve = makeCurve(h, { noise });
   return (day) => base * exp(curve(day));
 }

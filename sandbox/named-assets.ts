@@ -29,9 +29,32 @@ export interface NamedCryptoAsset {
   marketCap?: number;
   /** Chains: total stablecoin supply on the chain in USD around the anchor date. */
   stablecoins?: number;
+  /** Typical daily levels of some activity metrics around the anchor date, where `size` alone would mislead (Solana's users, Ethereum's TVL). */
+  levels?: ActivityLevels;
 }
 
-const chain = (symbol: string, platformId: string, title: string, aggregatorId: string | null, size: number, stablecoins: number, price?: number, marketCap?: number): NamedCryptoAsset => ({ kind: "chain", symbol, platformId, title, aggregatorId, size, stablecoins, price, marketCap });
+/** FEES and DEX_VOLUMES in USD a day, DAU and TXNS a day, TVL in USD. */
+export type ActivityLevels = Partial<Record<"FEES" | "DAU" | "TXNS" | "TVL" | "DEX_VOLUMES", number>>;
+
+const chain = (symbol: string, platformId: string, title: string, aggregatorId: string | null, size: number, stablecoins: number, price?: number, marketCap?: number): NamedCryptoAsset => ({ kind: "chain", symbol, platformId, title, aggregatorId, size, stablecoins, price, marketCap, levels: CHAIN_LEVELS[symbol] });
+
+/** Rough mid-2025 daily activity per chain. */
+const CHAIN_LEVELS: Record<string, ActivityLevels> = {
+  btc: { FEES: 6e5, DAU: 7e5, TXNS: 4e5, TVL: 6e9, DEX_VOLUMES: 2e7 },
+  eth: { FEES: 2e6, DAU: 4.5e5, TXNS: 1.4e6, TVL: 6.5e10, DEX_VOLUMES: 1.5e9 },
+  sol: { FEES: 1.5e6, DAU: 3e6, TXNS: 7e7, TVL: 9e9, DEX_VOLUMES: 3e9 },
+  bnb: { FEES: 6e5, DAU: 1.5e6, TXNS: 8e6, TVL: 6e9, DEX_VOLUMES: 2e9 },
+  trx: { FEES: 1.8e6, DAU: 2.5e6, TXNS: 8e6, TVL: 5e9, DEX_VOLUMES: 5e7 },
+  base: { FEES: 3e5, DAU: 1e6, TXNS: 1e7, TVL: 4e9, DEX_VOLUMES: 1e9 },
+  arb: { FEES: 6e4, DAU: 3e5, TXNS: 2e6, TVL: 2.5e9, DEX_VOLUMES: 4e8 },
+  op: { FEES: 2e4, DAU: 1e5, TXNS: 8e5, TVL: 6e8, DEX_VOLUMES: 5e7 },
+  pol: { FEES: 3e4, DAU: 6e5, TXNS: 4e6, TVL: 9e8, DEX_VOLUMES: 1e8 },
+  avax: { FEES: 3e4, DAU: 5e4, TXNS: 5e5, TVL: 1.5e9, DEX_VOLUMES: 1e8 },
+  sui: { FEES: 5e4, DAU: 6e5, TXNS: 7e6, TVL: 1.8e9, DEX_VOLUMES: 2e8 },
+  apt: { FEES: 5e3, DAU: 8e5, TXNS: 3e6, TVL: 1e9, DEX_VOLUMES: 6e7 },
+  near: { FEES: 1e4, DAU: 1.5e6, TXNS: 6e6, TVL: 2e8, DEX_VOLUMES: 1e7 },
+  ton: { FEES: 3e4, DAU: 3e5, TXNS: 3e6, TVL: 3e8, DEX_VOLUMES: 2e7 },
+};
 const token = (symbol: string, platformId: string, title: string, aggregatorId: string | null, size: number, price: number, marketCap: number): NamedCryptoAsset => ({ kind: "token", symbol, platformId, title, aggregatorId, size, price, marketCap });
 /** `size` is the supply relative to Tether's (1). */
 const stablecoin = (symbol: string, platformId: string, title: string, aggregatorId: string | null, size: number): NamedCryptoAsset => ({ kind: "stablecoin", symbol, platformId, title, aggregatorId, size, price: 1 });

@@ -85,6 +85,13 @@ export interface LoadOptions {
   fetch?: typeof fetch;
   distDir?: string;
   /**
+   * Where the bundle's clock starts, ms since the epoch: `new Date()` and
+   * `Date.now()` inside the bundle read this plus the real time elapsed since
+   * loading (so TODAY, relative dates and default as_of are that day, and time
+   * still passes for timeouts and batching). Default: the real clock.
+   */
+  now?: number;
+  /**
    * The origin the page was served from (Excel's shared runtime is a webview
    * with a location): relative base addresses such as the gateway's /api resolve against it.
    */
@@ -169,6 +176,7 @@ export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
       error: capture("error"),
       debug: capture("debug"),
     },
+    ...(options.now === undefined ? {} : { Date: shiftedClockDate(options.now) }),
     fetch: options.fetch ?? fetch,
     ...(options.origin ? { location: new URL(`${options.origin}/taskpane.html`) } : {}),
     Headers,
@@ -222,6 +230,22 @@ export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
   }
 
   return { metadata, registered, storage, console: lines, call, context };
+}
+
+/** A Date whose clock reads `start` at the moment it is made, then runs on; everything else is the real Date's. */
+function shiftedClockDate(start: number): DateConstructor {
+  const Real = Date;
+  const offset = start - Real.now();
+  class ShiftedClockDate extends Real {
+    constructor(...args: ConstructorParameters<DateConstructor> | []) {
+      if (args.length === 0) super(Real.now() + offset);
+      else super(...(args as ConstructorParameters<DateConstructor>));
+    }
+    static override now(): number {
+      return Real.now() + offset;
+    }
+  }
+  return ShiftedClockDate as unknown as DateConstructor;
 }
 
 function safeStringify(value: unknown): string {
