@@ -23,6 +23,8 @@ export const SERIES_OPTIONS = {
   days: { kind: "choice", values: ["all", "weekdays"], default: "all" },
   last: { kind: "count", max: 1_000_000, default: null },
   transpose: { kind: "boolean", default: false },
+  period: { kind: "choice", values: ["start", "end"], default: "start" },
+  partial: { kind: "choice", values: ["keep", "drop"], default: "keep" },
 } as const satisfies OptionSpec;
 
 export type SeriesTableOptions = OptionValues<typeof SERIES_OPTIONS>;

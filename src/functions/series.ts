@@ -6,12 +6,24 @@ import {
   parseMetrics,
   parseSymbols,
 } from "../core/arguments";
+import type { SeriesResult } from "../core/domain";
 import type { CellValue } from "../core/cell";
-import { DATE_FORMAT, type FormattedTable, numberFormatFor, type ValueKind } from "../core/number-format";
+import { isoToSerial } from "../core/excel-date";
+import { isFinancial } from "../core/metric-knowledge";
+import {
+  DATE_FORMAT,
+  type FormattedTable,
+  numberFormatFor,
+  PARTIAL_DATE_FORMAT,
+  type ValueKind,
+} from "../core/number-format";
+import { datedLabel, partialLabels, partialNote, reshapePeriods } from "../core/periods";
 import { parseOptions } from "../core/options";
 import { assertShapeFitsExcel } from "../core/payload-size";
 import {
+  DATE_HEADER,
   expectedRows,
+  inDateOrder,
   SERIES_OPTIONS,
   SERIES_SIZE_ADVICE,
   type SeriesTableOptions,
@@ -64,9 +76,50 @@ export async function formattedSeriesTable(ctx: CallContext, args: SeriesArgs): 
     fetchSeriesColumns(ctx, requests),
     Promise.all(pairs.map(({ symbol, metric }) => valueKind(ctx, symbol, metric))),
   ]);
-  const columns = pairs.map(({ symbol, metric }, i) => ({ header: seriesHeader(symbol, metric), result: results[i] }));
+
+  // Calendar periods: dated and trimmed as asked; financials keep their fiscal period ends.
+  const end = window.end && window.end < ctx.today ? window.end : ctx.today;
+  const labels = partialLabels(window.start, end, granularity);
+  const calendar = pairs.map(({ metric }) => granularity !== "DAY" && !isFinancial(metric));
+  const has = (label: string | null) =>
+    label !== null &&
+    results.some((r, i) => calendar[i] && r.kind === "points" && r.points.some((point) => point.date === label));
+  const partial = { first: has(labels.first), last: has(labels.last) };
+  const reshaped: SeriesResult[] = results.map((result, i) =>
+    calendar[i] && result.kind === "points"
+      ? {
+          kind: "points",
+          points: [...reshapePeriods(inDateOrder(result.points), granularity, options.period, options.partial, labels)],
+        }
+      : result,
+  );
+
+  const columns = pairs.map(({ symbol, metric }, i) => ({ header: seriesHeader(symbol, metric), result: reshaped[i] }));
   const rows = shapeSeriesTable(columns, options, describeWindow(window));
-  return { rows, formatAt: seriesFormats(options, kinds) };
+
+  // Partial periods kept: said in the date column's header (or each calendar series' header), and on their dates.
+  const marked = options.partial === "keep" ? [partial.first && labels.first, partial.last && labels.last] : [];
+  const partialDates = new Set(
+    marked.flatMap((label) => (label ? [isoToSerial(datedLabel(label, granularity, options.period))] : [])),
+  );
+  const note = options.partial === "keep" ? partialNote(partial.first, partial.last) : "";
+  if (note && options.headers) {
+    if (options.dates) rows[0][0] = `${DATE_HEADER}${note}`;
+    else
+      pairs.forEach((_, i) => {
+        if (!calendar[i]) return;
+        if (options.transpose) rows[i][0] = `${rows[i][0] as string}${note}`;
+        else rows[0][i] = `${rows[0][i] as string}${note}`;
+      });
+  }
+  const formats = seriesFormats(options, kinds);
+  return {
+    rows,
+    formatAt: (row, column, value) => {
+      const format = formats(row, column, value);
+      return format === DATE_FORMAT && partialDates.has(value) ? PARTIAL_DATE_FORMAT : format;
+    },
+  };
 }
 
 /** Dates in the date column (row when transposed), each series in its metric's unit. */

@@ -50,7 +50,8 @@ describe("MD.SERIES orchestration", () => {
       symbol: "eth",
       metric: "PRICE",
       granularity: "WEEK",
-      startDate: "2024-04-03",
+      // -1M ending 2024-05-03: the month 2024-04-04 … 2024-05-03, both ends included.
+      startDate: "2024-04-04",
       endDate: "2024-05-03",
     });
   });

@@ -24,7 +24,8 @@ describe("MD.FLOWS orchestration", () => {
     expect(ctx.client.otherCalls[0].args[0]).toEqual({
       sourceChains: ["ethereum", "solana"],
       flowTypes: ["inflow", "outflow"],
-      startDate: "2024-05-03",
+      // -7D ending today (2024-05-10): seven days, 2024-05-04 … 2024-05-10.
+      startDate: "2024-05-04",
     });
     expect(table).toEqual([
       ["solana", 9, 2],
