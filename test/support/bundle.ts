@@ -69,6 +69,10 @@ export interface ConsoleLine {
 
 export interface LoadedBundle {
   metadata: FunctionMetadata[];
+  /** With `lateOfficeRuntime`: defines OfficeRuntime and resolves Office.onReady, as Excel's host scripts do after office.js loads. */
+  officeReady(): void;
+  /** The page's localStorage as the bundle sees it (with `localStorage`). */
+  localStorage: Map<string, string>;
   /** Functions the bundle registered with CustomFunctions.associate, by upper-case id. */
   registered: Map<string, (...args: unknown[]) => unknown>;
   storage: Map<string, string>;
@@ -84,6 +88,16 @@ export interface LoadOptions {
   storage?: Record<string, string>;
   fetch?: typeof fetch;
   distDir?: string;
+  /**
+   * OfficeRuntime is not defined while functions.js loads and Office.onReady
+   * is pending, until the test calls `officeReady()`: the load order Excel's
+   * host scripts can produce (office.js loads them asynchronously).
+   */
+  lateOfficeRuntime?: boolean;
+  /** Gives the bundle a localStorage with this content (a page has one; the custom-functions-only runtime does not). */
+  localStorage?: Record<string, string>;
+  /** Extra globals, e.g. an `Excel` stand-in. */
+  globals?: Record<string, unknown>;
 }
 
 export function readMetadata(distDir = DIST): FunctionMetadata[] {
@@ -102,6 +116,30 @@ export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
     (...parts: unknown[]) =>
       lines.push({ level, text: parts.map((p) => (typeof p === "string" ? p : safeStringify(p))).join(" ") });
 
+  const officeRuntime = {
+    storage: {
+      getItem: async (key: string) => storage.get(key) ?? null,
+      setItem: async (key: string, value: string) => void storage.set(key, value),
+      removeItem: async (key: string) => void storage.delete(key),
+      getItems: async (keys: string[]) => Object.fromEntries(keys.map((k) => [k, storage.get(k) ?? null])),
+    },
+  };
+  const info = { host: "Excel", platform: "PC" };
+  let markReady: (value: typeof info) => void = () => undefined;
+  const ready = options.lateOfficeRuntime
+    ? new Promise<typeof info>((resolve) => (markReady = resolve))
+    : Promise.resolve(info);
+  const local = new Map<string, string>(Object.entries(options.localStorage ?? {}));
+  const webStorage = {
+    getItem: (key: string) => local.get(key) ?? null,
+    setItem: (key: string, value: string) => void local.set(key, String(value)),
+    removeItem: (key: string) => void local.delete(key),
+    clear: () => local.clear(),
+    key: (index: number) => [...local.keys()][index] ?? null,
+    get length() {
+      return local.size;
+    },
+  };
   const sandboxGlobals = {
     CustomFunctions: {
       associate(id: string | Record<string, (...args: unknown[]) => unknown>, fn?: (...args: unknown[]) => unknown) {
@@ -111,22 +149,17 @@ export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
       Error: CustomFunctionsError,
       ErrorCode,
     },
-    OfficeRuntime: {
-      storage: {
-        getItem: async (key: string) => storage.get(key) ?? null,
-        setItem: async (key: string, value: string) => void storage.set(key, value),
-        removeItem: async (key: string) => void storage.delete(key),
-        getItems: async (keys: string[]) => Object.fromEntries(keys.map((k) => [k, storage.get(k) ?? null])),
-      },
-    },
+    ...(options.lateOfficeRuntime ? {} : { OfficeRuntime: officeRuntime }),
+    ...(options.localStorage ? { localStorage: webStorage } : {}),
     Office: {
-      onReady: (callback?: (info: unknown) => void) => {
-        const info = { host: "Excel", platform: "PC" };
-        callback?.(info);
-        return Promise.resolve(info);
-      },
+      onReady: (callback?: (info: unknown) => void) =>
+        ready.then((info) => {
+          callback?.(info);
+          return info;
+        }),
       HostType: { Excel: "Excel" },
     },
+    ...(options.globals ?? {}),
     console: { log: capture("log"), info: capture("info"), warn: capture("warn"), error: capture("error"), debug: capture("debug") },
     fetch: options.fetch ?? fetch,
     Headers,
@@ -178,7 +211,12 @@ export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
     return await result;
   }
 
-  return { metadata, registered, storage, console: lines, call, context };
+  function officeReady(): void {
+    (context as unknown as { OfficeRuntime?: unknown }).OfficeRuntime = officeRuntime;
+    markReady(info);
+  }
+
+  return { metadata, registered, storage, localStorage: local, officeReady, console: lines, call, context };
 }
 
 function safeStringify(value: unknown): string {
