@@ -6,7 +6,7 @@
 import { isMarketDataError } from "../api/errors";
 import type { DataPoint, Granularity, SeriesRequest, SeriesResult } from "../api/types";
 import { addMonths } from "../core/calendar";
-import { NoDataError } from "../core/errors";
+import { MessageSeriesError } from "../core/errors";
 import { inDateOrder } from "../core/series-table";
 import { isFcfDerived, looksSparse } from "../core/metric-knowledge";
 import type { CallContext } from "./call-context";
@@ -47,7 +47,7 @@ export async function fetchSeries(
 }
 
 /** Failures that belong to one (symbol, metric) pair; anything else (key, network, limits) fails the whole formula. */
-function isPairFailure(error: unknown): boolean {
+export function isPairFailure(error: unknown): boolean {
   return isMarketDataError(error) && (error.kind === "bad-request" || error.kind === "not-found");
 }
 
@@ -82,6 +82,6 @@ export async function fetchReadings(
   widened: "slice" | "keep" = "slice",
 ): Promise<readonly DataPoint[]> {
   const result = await fetchSeries(ctx, { symbol, metric, granularity, startDate: start, endDate: end }, widened);
-  if (result.kind === "message") throw new NoDataError(`${symbol} ${metric}: ${result.message}`);
+  if (result.kind === "message") throw new MessageSeriesError(`${symbol} ${metric}: ${result.message}`, result.message);
   return inDateOrder(result.points);
 }
