@@ -36,6 +36,8 @@ export function defaultSeriesOptions(): SeriesTableOptions {
 export interface SeriesColumn {
   header: string;
   result: SeriesResult;
+  /** The symbol or metric is not one the service knows: its cells are #VALUE! with this message. */
+  unknown?: string;
 }
 
 export const DATE_HEADER = "Date";
@@ -83,11 +85,13 @@ export function shapeSeriesTable(
   const carry = options.fill === "prev";
   const values = series.map((points) => (points === null ? null : alignToDates(points, dates, carry)));
   const missing: CellValue[] = columns.map((column) =>
-    column.result.kind === "message"
-      ? errorCell("#N/A", `${column.header}: ${column.result.message}`)
-      : options.fill === "na"
-        ? errorCell("#N/A", `${column.header} has no value on this date.`)
-        : BLANK,
+    column.unknown !== undefined
+      ? errorCell("#VALUE!", column.unknown)
+      : column.result.kind === "message"
+        ? errorCell("#N/A", `${column.header}: ${column.result.message}`)
+        : options.fill === "na"
+          ? errorCell("#N/A", `${column.header} has no value on this date.`)
+          : BLANK,
   );
 
   if (options.order === "desc") kept.reverse();

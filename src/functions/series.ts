@@ -8,6 +8,7 @@ import {
 } from "../core/arguments";
 import type { SeriesResult } from "../core/domain";
 import type { CellValue } from "../core/cell";
+import type { UnknownNameError } from "../core/errors";
 import { isoToSerial } from "../core/excel-date";
 import { isFinancial } from "../core/metric-knowledge";
 import {
@@ -31,7 +32,8 @@ import {
   shapeSeriesTable,
 } from "../core/series-table";
 import type { CallContext } from "./call-context";
-import { fetchSeriesColumns, type WindowedRequest } from "./fetch-series";
+import { diagnosePair, LISTS, withHint } from "./did-you-mean";
+import { fetchSeriesColumns, isPairFailure, type WindowedRequest } from "./fetch-series";
 import { valueKind } from "./metric-units";
 import { describeWindow } from "./window-text";
 
@@ -72,10 +74,15 @@ export async function formattedSeriesTable(ctx: CallContext, args: SeriesArgs): 
     ...(window.start ? { startDate: window.start } : {}),
     ...(window.end ? { endDate: window.end } : {}),
   }));
-  const [results, kinds] = await Promise.all([
-    fetchSeriesColumns(ctx, requests),
+  const [fetched, kinds] = await Promise.all([
+    fetchSeriesColumns(ctx, requests).catch(async (error: unknown) => {
+      // Every pair was refused: a name the catalogs do not know says so; anything else stands.
+      if (isPairFailure(error)) await throwIfUnknown(ctx, pairs);
+      throw error;
+    }),
     Promise.all(pairs.map(({ symbol, metric }) => valueKind(ctx, symbol, metric))),
   ]);
+  const { results, unknown } = await diagnoseMessages(ctx, pairs, fetched);
 
   // Calendar periods: dated and trimmed as asked; financials keep their fiscal period ends.
   const end = window.end && window.end < ctx.today ? window.end : ctx.today;
@@ -94,7 +101,11 @@ export async function formattedSeriesTable(ctx: CallContext, args: SeriesArgs): 
       : result,
   );
 
-  const columns = pairs.map(({ symbol, metric }, i) => ({ header: seriesHeader(symbol, metric), result: reshaped[i] }));
+  const columns = pairs.map(({ symbol, metric }, i) => ({
+    header: seriesHeader(symbol, metric),
+    result: reshaped[i],
+    ...(unknown[i] ? { unknown: unknown[i].message } : {}),
+  }));
   const rows = shapeSeriesTable(columns, options, describeWindow(window));
 
   // Partial periods kept: said in the date column's header (or each calendar series' header), and on their dates.
@@ -119,6 +130,43 @@ export async function formattedSeriesTable(ctx: CallContext, args: SeriesArgs): 
       const format = formats(row, column, value);
       return format === DATE_FORMAT && partialDates.has(value) ? PARTIAL_DATE_FORMAT : format;
     },
+  };
+}
+
+type Pair = { symbol: string; metric: string };
+
+async function throwIfUnknown(ctx: CallContext, pairs: readonly Pair[]): Promise<void> {
+  const diagnoses = await Promise.all(pairs.map(({ symbol, metric }) => diagnosePair(ctx, symbol, metric, LISTS)));
+  const first = diagnoses.find((d) => d?.kind === "unknown");
+  if (first?.kind === "unknown") throw first.error;
+}
+
+/**
+ * The message columns explained: an unknown symbol or metric becomes #VALUE!
+ * cells saying what exists (the whole formula when no column has data), a gap
+ * keeps its #N/A with a pointer to MD.METRICS.
+ */
+async function diagnoseMessages(
+  ctx: CallContext,
+  pairs: readonly Pair[],
+  results: SeriesResult[],
+): Promise<{ results: SeriesResult[]; unknown: (UnknownNameError | undefined)[] }> {
+  const diagnoses = await Promise.all(
+    results.map((result, i) =>
+      result.kind === "message" ? diagnosePair(ctx, pairs[i].symbol, pairs[i].metric, LISTS) : null,
+    ),
+  );
+  const unknown = diagnoses.map((d) => (d?.kind === "unknown" ? d.error : undefined));
+  const firstUnknown = unknown.find((error) => error !== undefined);
+  if (firstUnknown && results.every((result) => result.kind === "message")) throw firstUnknown;
+  return {
+    results: results.map((result, i) => {
+      const diagnosis = diagnoses[i];
+      return result.kind === "message" && diagnosis?.kind === "gap" && diagnosis.hint
+        ? { kind: "message", message: withHint(result.message, diagnosis.hint) }
+        : result;
+    }),
+    unknown,
   };
 }
 

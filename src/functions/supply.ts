@@ -7,6 +7,7 @@ import { DATE_FORMAT, type FormattedTable, numberFormatFor, PARTIAL_DATE_FORMAT 
 import { partialLabels, partialNote } from "../core/periods";
 import { SUPPLY_PARTS, type SupplyPart, shapeSupplyTable } from "../core/supply-table";
 import type { CallContext } from "./call-context";
+import { diagnosePair, SINGLE } from "./did-you-mean";
 import { fetchSeries, fetchSeriesColumns, type WindowedRequest } from "./fetch-series";
 import { valueKind } from "./metric-units";
 import { describeWindow } from "./window-text";
@@ -47,6 +48,11 @@ export async function formattedSupplyTable(ctx: CallContext, args: SupplyArgs): 
     ),
     valueKind(ctx, symbol, SUPPLY_PARTS[0].metric),
   ]);
+  if (results.every((result) => result.kind === "message")) {
+    // Nothing at all: a symbol the asset catalog does not know says what was meant.
+    const diagnosis = await diagnosePair(ctx, symbol, SUPPLY_PARTS[0].metric, SINGLE);
+    if (diagnosis?.kind === "unknown" && diagnosis.error.argument === "symbol") throw diagnosis.error;
+  }
   const series = Object.fromEntries(SUPPLY_PARTS.map((part, i) => [part.key, results[i]])) as Record<
     SupplyPart,
     SeriesResult
