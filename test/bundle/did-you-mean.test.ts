@@ -15,7 +15,8 @@ function load(): LoadedBundle {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ quiet: true });
+  // 200 assets: the named demo catalog plus filler tokens ("sbx…"), for the 40-cell test below.
+  sandbox = await startSandbox({ quiet: true, assetCount: 200 });
   bundle = load();
 });
 
@@ -118,6 +119,7 @@ describe("the catalogs are asked only on the failure path, shared by every cell"
       .filter((a) => a.symbol.startsWith("sbx"))
       .slice(0, 20)
       .map((a) => a.symbol);
+    expect(tokens).toHaveLength(20);
     const fresh = load();
     const assetsBefore = requestsTo(sandbox, "/asset/symbols/");
     const metricsBefore = requestsTo(sandbox, "/supported-metrics/");

@@ -3,7 +3,7 @@ import { addDays } from "../../src/core/calendar";
 import { isErrorCell } from "../../src/core/cell";
 import { latestValue } from "../../src/functions/latest";
 import { snapshotTable } from "../../src/functions/snapshot";
-import { FakeClient, fakeContext, TODAY } from "../support/fake-client";
+import { FakeClient, fakeContext, fakePoints, TODAY } from "../support/fake-client";
 
 describe("MD.SNAPSHOT", () => {
   it("each cell is what MD.LATEST gives its pair, in the order given", async () => {
@@ -37,12 +37,11 @@ describe("MD.SNAPSHOT", () => {
   });
 
   it("a pair without data is an #N/A cell naming it; the rest fill", async () => {
-    const client = new FakeClient();
-    const answer = client.answerSeries;
+    const client = FakeClient.answering();
     client.answerSeries = (req) =>
       req.symbol === "base" && req.metric === "PRICE"
         ? { kind: "message", message: "Metric PRICE is not available for base" }
-        : answer(req);
+        : { kind: "points", points: fakePoints(req.symbol, req.metric, req.startDate!, req.endDate!) };
     const table = await snapshotTable(fakeContext(client), { symbols: "eth,base", metrics: "PRICE,FEES" });
     expect(typeof table[1][1]).toBe("number");
     expect(typeof table[2][2]).toBe("number");

@@ -1,3 +1,5 @@
+/** @jest-environment jsdom */
+// jsdom: the freeze log is written with the DOM's XML serializer, as in the pane's page.
 import {
   createPaneRefreshActions,
   paneRefreshResult,

@@ -213,11 +213,4 @@ describe("Settings: the Refresh section", () => {
     expect(asked).toEqual(["setTrustPromptOff(true)"]);
     expect(toggle.checked).toBe(true);
   });
-
-  it("has no trust-prompt switch when the refresh logic does not offer it", async () => {
-    renderRefresh(fakeRefresh().actions);
-    const onOpen = screen.getByRole("switch", { name: /when this workbook opens/ }) as HTMLInputElement;
-    await waitFor(() => expect(onOpen.disabled).toBe(false));
-    expect(screen.queryByRole("switch", { name: /trust it/ })).toBeNull();
-  });
 });

@@ -53,7 +53,7 @@ export function RefreshSection() {
       (value) => live && setOnOpen(value),
       () => live && setOnOpen(false),
     );
-    refresh.getTrustPromptOff?.().then(
+    refresh.getTrustPromptOff().then(
       (value) => live && setTrustOff(value),
       () => live && setTrustOff(false),
     );
@@ -121,24 +121,20 @@ export function RefreshSection() {
           });
         }}
       />
-      {actions.setTrustPromptOff && (
-        <>
-          <Switch
-            label="Don't ask people without the add-in to trust it (Excel on Windows and Mac)"
-            checked={trustOff ?? false}
-            disabled={trustOff === null || busy !== null}
-            onChange={(_, data) => {
-              const off = data.checked;
-              void run("Saving…", async () => {
-                await actions.setTrustPromptOff!(off);
-                setTrustOff(off);
-                return { intent: "success", text: off ? "People without the add-in will not be asked to trust it." : "People without the add-in will be asked whether to trust it." };
-              });
-            }}
-          />
-          <Caption1 data-testid="trust-prompt-explained">{TRUST_PROMPT_EXPLAINED}</Caption1>
-        </>
-      )}
+      <Switch
+        label="Don't ask people without the add-in to trust it (Excel on Windows and Mac)"
+        checked={trustOff ?? false}
+        disabled={trustOff === null || busy !== null}
+        onChange={(_, data) => {
+          const off = data.checked;
+          void run("Saving…", async () => {
+            await actions.setTrustPromptOff(off);
+            setTrustOff(off);
+            return { intent: "success", text: off ? "People without the add-in will not be asked to trust it." : "People without the add-in will be asked whether to trust it." };
+          });
+        }}
+      />
+      <Caption1 data-testid="trust-prompt-explained">{TRUST_PROMPT_EXPLAINED}</Caption1>
       <div role="status" aria-live="polite">
         {outcome && (
           <MessageBar intent={outcome.intent} data-testid="refresh-outcome">
