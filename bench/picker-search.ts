@@ -1,6 +1,6 @@
 /**
  * The picker's filter time per keystroke over the sandbox's 20,000-asset
- * catalog (src/taskpane/asset-search.ts). Prints figures, asserts nothing.
+ * catalog (src/taskpane/picker/asset-search.ts). Prints figures, asserts nothing.
  *
  *   npx tsx bench/picker-search.ts [--assets 20000]
  *
@@ -11,7 +11,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { AssetRecord } from "../src/core/domain";
-import { buildAssetIndex, type AssetFilter } from "../src/taskpane/asset-search";
+import { buildAssetIndex, type AssetFilter } from "../src/taskpane/picker/asset-search";
 import { DEMO_API_KEY, startSandbox } from "../sandbox/server";
 
 const KEYSTROKES = 200;

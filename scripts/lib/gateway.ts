@@ -25,6 +25,8 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
+import { get as httpGet } from "node:http";
+import { get as httpsGet } from "node:https";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -471,6 +473,19 @@ function chooseWorkerUser(
   return { user: "root", group: accountIds("root")?.group ?? "root", uid: 0, gid: 0 };
 }
 
+/** GET /healthz of our own gateway; with --tls-cert its certificate may be self-signed, so it is not verified here. */
+function healthStatus(url: string): Promise<number | null> {
+  return new Promise((resolve) => {
+    const get = url.startsWith("https:") ? httpsGet : httpGet;
+    const request = get(url, { rejectUnauthorized: false, timeout: 1000 }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? null);
+    });
+    request.on("timeout", () => request.destroy());
+    request.on("error", () => resolve(null));
+  });
+}
+
 async function waitForHealth(
   url: string,
   child: ChildProcess,
@@ -482,12 +497,7 @@ async function waitForHealth(
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`nginx exited (${child.exitCode ?? child.signalCode}): ${stderr().trim() || "no message"}`);
     }
-    try {
-      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
+    if ((await healthStatus(`${url}/healthz`)) === 200) return;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`nginx did not answer ${url}/healthz within ${timeoutMs / 1000} s: ${stderr().trim()}`);

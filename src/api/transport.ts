@@ -47,7 +47,12 @@ export interface AttemptFailure {
   bytes: number;
 }
 
-const decoder = new TextDecoder();
+/**
+ * Made on first use, so that importing the client has no side effect: the
+ * pane reaches api/ through its door (index.ts) for `redact` alone, and its
+ * bundle and its DOM tests (jsdom has no TextDecoder) need none of this.
+ */
+let decoder: TextDecoder | undefined;
 
 /** Sends one GET. Resolves with the parsed 2xx body, or rejects with an `AttemptFailure`. */
 export async function attempt(url: string, o: AttemptOptions): Promise<AttemptResult> {
@@ -84,7 +89,7 @@ export async function attempt(url: string, o: AttemptOptions): Promise<AttemptRe
       );
       const buffer = await raceAbort(response.arrayBuffer(), controller.signal, aborted);
       bytes = buffer.byteLength;
-      text = decoder.decode(buffer);
+      text = (decoder ??= new TextDecoder()).decode(buffer);
     } catch (cause) {
       throw failure(whyAborted() ?? networkError(cause, o), bytes);
     }

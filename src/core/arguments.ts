@@ -6,7 +6,7 @@
  * forms it accepts, because that message is all the user sees.
  */
 import type { Granularity } from "./domain";
-import { type DateUnit, isIsoDate, shiftDate } from "./calendar";
+import { type DateUnit, isIsoDate, shiftDate, spanStart } from "./calendar";
 import { ArgumentError } from "./errors";
 import { isoToSerial, serialToIso } from "./excel-date";
 import { isFinancial } from "./metric-knowledge";
@@ -122,6 +122,12 @@ export interface DateAnchors {
   today: string;
   /** What a relative date counts back from: today for an end date, the end date for a start date. */
   anchor: string;
+  /**
+   * A start date: a relative date is the first day of that many periods ending
+   * on the anchor, inclusive (`-30D` ending 2024-06-30 is 2024-06-01), rather
+   * than the day that far back.
+   */
+  span?: boolean;
 }
 
 /** An Excel date serial, YYYY-MM-DD text, TODAY or a relative date → YYYY-MM-DD; omitted → undefined. */
@@ -139,8 +145,18 @@ export function parseDate(value: unknown, argument: string, anchors: DateAnchors
   const text = value.trim().toUpperCase();
   if (text === "TODAY") return anchors.today;
   const relative = RELATIVE_DATE.exec(text);
-  if (relative)
-    return inExcelRange(shiftDate(anchors.anchor, -Number(relative[1]), relative[2] as DateUnit), argument, value);
+  if (relative) {
+    const count = Number(relative[1]);
+    const unit = relative[2] as DateUnit;
+    if (!anchors.span) return inExcelRange(shiftDate(anchors.anchor, -count, unit), argument, value);
+    if (count === 0)
+      throw new ArgumentError(
+        argument,
+        `${describeValue(value)} covers no day: a relative start counts whole periods ending on the end date, so use -1D or more.`,
+      );
+    const back = shiftDate(anchors.anchor, -count, unit);
+    return inExcelRange(isIsoDate(back) ? spanStart(anchors.anchor, count, unit) : back, argument, value);
+  }
   if (ISO_SHAPE.test(text) && isIsoDate(text)) return inExcelRange(text, argument, value);
   throw new ArgumentError(argument, `${describeValue(value)} is not a date. ${DATE_FORMS}`);
 }
@@ -162,10 +178,15 @@ export interface DateWindow {
   end?: string;
 }
 
-/** The end counts back from today, the start from the end (or from today when no end is given). */
+/**
+ * The end counts back from today; a relative start covers that many periods
+ * ending on the end date (or today when no end is given), both included:
+ * `-30D` is 30 days, `-1M` ending 2024-03-31 is 2024-03-01 … 2024-03-31 — the
+ * days MD.AGG's window `-1M` covers.
+ */
 export function parseDateWindow(start: unknown, end: unknown, today: string): DateWindow {
   const endDate = parseDate(end, "end", { today, anchor: today });
-  const startDate = parseDate(start, "start", { today, anchor: endDate ?? today });
+  const startDate = parseDate(start, "start", { today, anchor: endDate ?? today, span: true });
   if (startDate && endDate && startDate > endDate) {
     throw new ArgumentError(
       "start",

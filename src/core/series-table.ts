@@ -23,6 +23,8 @@ export const SERIES_OPTIONS = {
   days: { kind: "choice", values: ["all", "weekdays"], default: "all" },
   last: { kind: "count", max: 1_000_000, default: null },
   transpose: { kind: "boolean", default: false },
+  period: { kind: "choice", values: ["start", "end"], default: "start" },
+  partial: { kind: "choice", values: ["keep", "drop"], default: "keep" },
 } as const satisfies OptionSpec;
 
 export type SeriesTableOptions = OptionValues<typeof SERIES_OPTIONS>;
@@ -34,6 +36,8 @@ export function defaultSeriesOptions(): SeriesTableOptions {
 export interface SeriesColumn {
   header: string;
   result: SeriesResult;
+  /** The symbol or metric is not one the service knows: its cells are #VALUE! with this message. */
+  unknown?: string;
 }
 
 export const DATE_HEADER = "Date";
@@ -81,11 +85,13 @@ export function shapeSeriesTable(
   const carry = options.fill === "prev";
   const values = series.map((points) => (points === null ? null : alignToDates(points, dates, carry)));
   const missing: CellValue[] = columns.map((column) =>
-    column.result.kind === "message"
-      ? errorCell("#N/A", `${column.header}: ${column.result.message}`)
-      : options.fill === "na"
-        ? errorCell("#N/A", `${column.header} has no value on this date.`)
-        : BLANK,
+    column.unknown !== undefined
+      ? errorCell("#VALUE!", column.unknown)
+      : column.result.kind === "message"
+        ? errorCell("#N/A", `${column.header}: ${column.result.message}`)
+        : options.fill === "na"
+          ? errorCell("#N/A", `${column.header} has no value on this date.`)
+          : BLANK,
   );
 
   if (options.order === "desc") kept.reverse();

@@ -1,14 +1,15 @@
 /** MD.AGG: one statistic over a window ending at as_of. */
-import { isMarketDataError } from "../api/errors";
+import { isMarketDataError } from "../api";
 import type { MetricDescriptor } from "../core/domain";
 import { parseMetric, parseSymbol } from "../core/arguments";
 import { computeStat, defaultStat, parseStat, rollingSums, type Stat, STAT_FORMS } from "../core/agg-stat";
-import { parseAggWindow, parsePrefixedMetric, windowStart } from "../core/agg-window";
+import { type AggWindow, parseAggWindow, parsePrefixedMetric, windowStart } from "../core/agg-window";
 import type { CellValue } from "../core/cell";
 import { ArgumentError, NoDataError } from "../core/errors";
 import { knownAggregationType, naturalGranularity } from "../core/metric-knowledge";
 import { type FormattedValue, numberFormatFor, PERCENT_FORMAT, PLAIN, type ValueKind } from "../core/number-format";
 import type { CallContext } from "./call-context";
+import { SINGLE, withDiagnosis } from "./did-you-mean";
 import { fetchReadings } from "./fetch-series";
 import { parseAsOf } from "./latest";
 import { valueKind } from "./metric-units";
@@ -45,6 +46,17 @@ export async function aggregateValue(ctx: CallContext, args: AggArgs): Promise<C
   const window = parseAggWindow(args.window);
   const stat = parseStat(args.stat);
   const asOf = parseAsOf(args.asOf, ctx.today);
+  return withDiagnosis(ctx, symbol, metric, SINGLE, () => aggregate(ctx, symbol, metric, window, stat, asOf));
+}
+
+async function aggregate(
+  ctx: CallContext,
+  symbol: string,
+  metric: string,
+  window: AggWindow,
+  stat: Stat | undefined,
+  asOf: string,
+): Promise<CellValue> {
   const start = windowStart(window, asOf);
   const prefixed = parsePrefixedMetric(metric);
 
@@ -65,10 +77,15 @@ export async function aggregateValue(ctx: CallContext, args: AggArgs): Promise<C
     chosen = stat ?? "LAST";
   } else {
     const granularity = naturalGranularity(metric);
-    const [points, statToUse] = await Promise.all([
+    const [fetched, defaulted] = await Promise.allSettled([
       fetchReadings(ctx, symbol, metric, granularity, start, asOf),
       stat ?? defaultStatFor(ctx, symbol, metric),
     ]);
+    // The series' failure comes first: an unknown name says what was meant, not that it has no default stat.
+    if (fetched.status === "rejected") throw fetched.reason;
+    if (defaulted.status === "rejected") throw defaulted.reason;
+    const points = fetched.value;
+    const statToUse = defaulted.value;
     values = points.filter((point) => point.date >= start && point.date <= asOf).map((point) => point.val);
     chosen = statToUse;
   }

@@ -14,6 +14,7 @@ import { naturalGranularity } from "../core/metric-knowledge";
 import { type FormattedValue, numberFormatFor } from "../core/number-format";
 import type { DataPoint, Granularity } from "../core/domain";
 import type { CallContext } from "./call-context";
+import { type NameArguments, SINGLE, withDiagnosis } from "./did-you-mean";
 import { fetchReadings } from "./fetch-series";
 import { valueKind } from "./metric-units";
 
@@ -57,8 +58,22 @@ export async function formattedLatestValue(ctx: CallContext, args: LatestArgs): 
   return { value, format: numberFormatFor(kind, value) };
 }
 
-/** The last reading of a parsed pair on or before as_of (a prefixed metric: its windowed sum). Throws NoDataError. */
-export async function latestReading(ctx: CallContext, symbol: string, metric: string, asOf: string): Promise<number> {
+/**
+ * The last reading of a parsed pair on or before as_of (a prefixed metric: its
+ * windowed sum). Throws NoDataError, or UnknownNameError for a name the
+ * catalogs do not know (`names`: the arguments its message names).
+ */
+export async function latestReading(
+  ctx: CallContext,
+  symbol: string,
+  metric: string,
+  asOf: string,
+  names: NameArguments = SINGLE,
+): Promise<number> {
+  return withDiagnosis(ctx, symbol, metric, names, () => readLatest(ctx, symbol, metric, asOf));
+}
+
+async function readLatest(ctx: CallContext, symbol: string, metric: string, asOf: string): Promise<number> {
   const prefixed = parsePrefixedMetric(metric);
   if (prefixed) return prefixedLatest(ctx, symbol, metric, prefixed, asOf);
 

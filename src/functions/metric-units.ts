@@ -11,8 +11,8 @@
  * Only when the host shows formats (ctx.cellFormats); a failed lookup leaves the
  * number plain and never fails the cell.
  */
-import { isMarketDataError } from "../api/errors";
-import type { MarketDataClient } from "../api/types";
+import { isMarketDataError } from "../api";
+import type { MarketDataClient } from "../api";
 import type { MetricDescriptor } from "../core/domain";
 import { PLAIN, type ValueKind, valueKindOf } from "../core/number-format";
 import type { CallContext } from "./call-context";
@@ -30,7 +30,7 @@ function describes(catalog: readonly MetricDescriptor[] | undefined, metric: str
   return catalog?.find((descriptor) => descriptor.name === metric);
 }
 
-async function catalogOf(
+export async function catalogOf(
   ctx: CallContext,
   symbol: string,
   cacheOnly: boolean,
@@ -43,14 +43,17 @@ async function catalogOf(
   }
 }
 
-/** The descriptor of `metric` as the catalog gives it for `symbol` (or its stand-in); undefined when none can be had. */
-export async function metricDescriptor(
+/**
+ * The catalog that stands for `symbol`'s: its own when the client holds it,
+ * otherwise that of the first symbol of its kind asked about (shared by every
+ * cell). `own` tells which it is.
+ */
+export async function sharedCatalog(
   ctx: CallContext,
   symbol: string,
-  metric: string,
-): Promise<MetricDescriptor | undefined> {
-  const own = describes(await catalogOf(ctx, symbol, true), metric);
-  if (own) return own;
+): Promise<{ catalog: MetricDescriptor[] | undefined; own: boolean }> {
+  const cached = await catalogOf(ctx, symbol, true);
+  if (cached) return { catalog: cached, own: true };
   const kind = kindOf(symbol);
   let reps = representatives.get(ctx.client);
   if (!reps) representatives.set(ctx.client, (reps = new Map()));
@@ -58,8 +61,18 @@ export async function metricDescriptor(
   if (!reps.has(kind)) reps.set(kind, symbol);
   const catalog = await catalogOf(ctx, rep, false);
   if (catalog === undefined && reps.get(kind) === rep) reps.delete(kind); // a symbol the catalog refuses stands for nothing
+  return { catalog, own: rep === symbol };
+}
+
+/** The descriptor of `metric` as the catalog gives it for `symbol` (or its stand-in); undefined when none can be had. */
+export async function metricDescriptor(
+  ctx: CallContext,
+  symbol: string,
+  metric: string,
+): Promise<MetricDescriptor | undefined> {
+  const { catalog, own } = await sharedCatalog(ctx, symbol);
   const shared = describes(catalog, metric);
-  if (shared || rep === symbol) return shared;
+  if (shared || own) return shared;
   return describes(await catalogOf(ctx, symbol, false), metric);
 }
 

@@ -6,12 +6,25 @@ import {
   parseMetrics,
   parseSymbols,
 } from "../core/arguments";
+import type { SeriesResult } from "../core/domain";
 import type { CellValue } from "../core/cell";
-import { DATE_FORMAT, type FormattedTable, numberFormatFor, type ValueKind } from "../core/number-format";
+import type { UnknownNameError } from "../core/errors";
+import { isoToSerial } from "../core/excel-date";
+import { isFinancial } from "../core/metric-knowledge";
+import {
+  DATE_FORMAT,
+  type FormattedTable,
+  numberFormatFor,
+  PARTIAL_DATE_FORMAT,
+  type ValueKind,
+} from "../core/number-format";
+import { datedLabel, partialLabels, partialNote, reshapePeriods } from "../core/periods";
 import { parseOptions } from "../core/options";
 import { assertShapeFitsExcel } from "../core/payload-size";
 import {
+  DATE_HEADER,
   expectedRows,
+  inDateOrder,
   SERIES_OPTIONS,
   SERIES_SIZE_ADVICE,
   type SeriesTableOptions,
@@ -19,7 +32,8 @@ import {
   shapeSeriesTable,
 } from "../core/series-table";
 import type { CallContext } from "./call-context";
-import { fetchSeriesColumns, type WindowedRequest } from "./fetch-series";
+import { diagnosePair, LISTS, withHint } from "./did-you-mean";
+import { fetchSeriesColumns, isPairFailure, type WindowedRequest } from "./fetch-series";
 import { valueKind } from "./metric-units";
 import { describeWindow } from "./window-text";
 
@@ -60,13 +74,100 @@ export async function formattedSeriesTable(ctx: CallContext, args: SeriesArgs): 
     ...(window.start ? { startDate: window.start } : {}),
     ...(window.end ? { endDate: window.end } : {}),
   }));
-  const [results, kinds] = await Promise.all([
-    fetchSeriesColumns(ctx, requests),
+  const [fetched, kinds] = await Promise.all([
+    fetchSeriesColumns(ctx, requests).catch(async (error: unknown) => {
+      // Every pair was refused: a name the catalogs do not know says so; anything else stands.
+      if (isPairFailure(error)) await throwIfUnknown(ctx, pairs);
+      throw error;
+    }),
     Promise.all(pairs.map(({ symbol, metric }) => valueKind(ctx, symbol, metric))),
   ]);
-  const columns = pairs.map(({ symbol, metric }, i) => ({ header: seriesHeader(symbol, metric), result: results[i] }));
+  const { results, unknown } = await diagnoseMessages(ctx, pairs, fetched);
+
+  // Calendar periods: dated and trimmed as asked; financials keep their fiscal period ends.
+  const end = window.end && window.end < ctx.today ? window.end : ctx.today;
+  const labels = partialLabels(window.start, end, granularity);
+  const calendar = pairs.map(({ metric }) => granularity !== "DAY" && !isFinancial(metric));
+  const has = (label: string | null) =>
+    label !== null &&
+    results.some((r, i) => calendar[i] && r.kind === "points" && r.points.some((point) => point.date === label));
+  const partial = { first: has(labels.first), last: has(labels.last) };
+  const reshaped: SeriesResult[] = results.map((result, i) =>
+    calendar[i] && result.kind === "points"
+      ? {
+          kind: "points",
+          points: [...reshapePeriods(inDateOrder(result.points), granularity, options.period, options.partial, labels)],
+        }
+      : result,
+  );
+
+  const columns = pairs.map(({ symbol, metric }, i) => ({
+    header: seriesHeader(symbol, metric),
+    result: reshaped[i],
+    ...(unknown[i] ? { unknown: unknown[i].message } : {}),
+  }));
   const rows = shapeSeriesTable(columns, options, describeWindow(window));
-  return { rows, formatAt: seriesFormats(options, kinds) };
+
+  // Partial periods kept: said in the date column's header (or each calendar series' header), and on their dates.
+  const marked = options.partial === "keep" ? [partial.first && labels.first, partial.last && labels.last] : [];
+  const partialDates = new Set(
+    marked.flatMap((label) => (label ? [isoToSerial(datedLabel(label, granularity, options.period))] : [])),
+  );
+  const note = options.partial === "keep" ? partialNote(partial.first, partial.last) : "";
+  if (note && options.headers) {
+    if (options.dates) rows[0][0] = `${DATE_HEADER}${note}`;
+    else
+      pairs.forEach((_, i) => {
+        if (!calendar[i]) return;
+        if (options.transpose) rows[i][0] = `${rows[i][0] as string}${note}`;
+        else rows[0][i] = `${rows[0][i] as string}${note}`;
+      });
+  }
+  const formats = seriesFormats(options, kinds);
+  return {
+    rows,
+    formatAt: (row, column, value) => {
+      const format = formats(row, column, value);
+      return format === DATE_FORMAT && partialDates.has(value) ? PARTIAL_DATE_FORMAT : format;
+    },
+  };
+}
+
+type Pair = { symbol: string; metric: string };
+
+async function throwIfUnknown(ctx: CallContext, pairs: readonly Pair[]): Promise<void> {
+  const diagnoses = await Promise.all(pairs.map(({ symbol, metric }) => diagnosePair(ctx, symbol, metric, LISTS)));
+  const first = diagnoses.find((d) => d?.kind === "unknown");
+  if (first?.kind === "unknown") throw first.error;
+}
+
+/**
+ * The message columns explained: an unknown symbol or metric becomes #VALUE!
+ * cells saying what exists (the whole formula when no column has data), a gap
+ * keeps its #N/A with a pointer to MD.METRICS.
+ */
+async function diagnoseMessages(
+  ctx: CallContext,
+  pairs: readonly Pair[],
+  results: SeriesResult[],
+): Promise<{ results: SeriesResult[]; unknown: (UnknownNameError | undefined)[] }> {
+  const diagnoses = await Promise.all(
+    results.map((result, i) =>
+      result.kind === "message" ? diagnosePair(ctx, pairs[i].symbol, pairs[i].metric, LISTS) : null,
+    ),
+  );
+  const unknown = diagnoses.map((d) => (d?.kind === "unknown" ? d.error : undefined));
+  const firstUnknown = unknown.find((error) => error !== undefined);
+  if (firstUnknown && results.every((result) => result.kind === "message")) throw firstUnknown;
+  return {
+    results: results.map((result, i) => {
+      const diagnosis = diagnoses[i];
+      return result.kind === "message" && diagnosis?.kind === "gap" && diagnosis.hint
+        ? { kind: "message", message: withHint(result.message, diagnosis.hint) }
+        : result;
+    }),
+    unknown,
+  };
 }
 
 /** Dates in the date column (row when transposed), each series in its metric's unit. */

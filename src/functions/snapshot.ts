@@ -4,17 +4,19 @@
  * together, so the shared client batches the whole grid exactly as it batches
  * a sheet of MD.LATEST cells: a 200 × 5 snapshot sends the requests 1,000
  * MD.LATEST cells would. A pair without data is an #N/A cell carrying the
- * reason; the other cells fill.
+ * reason, a symbol or metric the catalogs do not know a #VALUE! cell saying
+ * what was meant; the other cells fill.
  */
-import { isMarketDataError } from "../api/errors";
+import { isMarketDataError } from "../api";
 import { parsePrefixedMetric } from "../core/agg-window";
 import { parseMetrics, parseSymbols } from "../core/arguments";
 import { type CellValue, errorCell, numberCell } from "../core/cell";
-import { NoDataError } from "../core/errors";
+import { NoDataError, UnknownNameError } from "../core/errors";
 import { type FormattedTable, numberFormatFor, PLAIN, type ValueKind } from "../core/number-format";
 import { parseOptions } from "../core/options";
 import { assertSnapshotFits, shapeSnapshotTable, SNAPSHOT_OPTIONS, snapshotPairAt } from "../core/snapshot-table";
 import type { CallContext } from "./call-context";
+import { LISTS } from "./did-you-mean";
 import { latestReading, parseAsOf } from "./latest";
 import { valueKind } from "./metric-units";
 
@@ -29,6 +31,7 @@ export interface SnapshotArgs {
 function isPairFailure(error: unknown): boolean {
   return (
     error instanceof NoDataError ||
+    error instanceof UnknownNameError ||
     (isMarketDataError(error) && (error.kind === "bad-request" || error.kind === "not-found"))
   );
 }
@@ -45,7 +48,7 @@ export async function formattedSnapshotTable(ctx: CallContext, args: SnapshotArg
   assertSnapshotFits(symbols.length, metrics.length, options);
 
   // Every pair at once: the client coalesces them into as few requests as MD.LATEST cells would.
-  const pending = symbols.map((symbol) => metrics.map((metric) => latestReading(ctx, symbol, metric, asOf)));
+  const pending = symbols.map((symbol) => metrics.map((metric) => latestReading(ctx, symbol, metric, asOf, LISTS)));
   const units: Promise<ValueKind[][]> = Promise.all(
     symbols.map((symbol) =>
       Promise.all(metrics.map((metric) => valueKind(ctx, symbol, parsePrefixedMetric(metric)?.base ?? metric))),
@@ -63,7 +66,9 @@ export async function formattedSnapshotTable(ctx: CallContext, args: SnapshotArg
     row.map((outcome, m) =>
       outcome.status === "fulfilled"
         ? numberCell(outcome.value, `${symbols[s]} ${metrics[m]}`)
-        : errorCell("#N/A", pairMessage(symbols[s], metrics[m], outcome.reason)),
+        : outcome.reason instanceof UnknownNameError
+          ? errorCell("#VALUE!", outcome.reason.message)
+          : errorCell("#N/A", pairMessage(symbols[s], metrics[m], outcome.reason)),
     ),
   );
   const rows = shapeSnapshotTable(symbols, metrics, cells, options);

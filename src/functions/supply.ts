@@ -2,9 +2,12 @@
 import type { SeriesResult } from "../core/domain";
 import { parseDateWindow, parseGranularity, parseSymbol } from "../core/arguments";
 import type { CellValue } from "../core/cell";
-import { DATE_FORMAT, type FormattedTable, numberFormatFor } from "../core/number-format";
+import { isoToSerial } from "../core/excel-date";
+import { DATE_FORMAT, type FormattedTable, numberFormatFor, PARTIAL_DATE_FORMAT } from "../core/number-format";
+import { partialLabels, partialNote } from "../core/periods";
 import { SUPPLY_PARTS, type SupplyPart, shapeSupplyTable } from "../core/supply-table";
 import type { CallContext } from "./call-context";
+import { diagnosePair, SINGLE } from "./did-you-mean";
 import { fetchSeries, fetchSeriesColumns, type WindowedRequest } from "./fetch-series";
 import { valueKind } from "./metric-units";
 import { describeWindow } from "./window-text";
@@ -45,6 +48,11 @@ export async function formattedSupplyTable(ctx: CallContext, args: SupplyArgs): 
     ),
     valueKind(ctx, symbol, SUPPLY_PARTS[0].metric),
   ]);
+  if (results.every((result) => result.kind === "message")) {
+    // Nothing at all: a symbol the asset catalog does not know says what was meant.
+    const diagnosis = await diagnosePair(ctx, symbol, SUPPLY_PARTS[0].metric, SINGLE);
+    if (diagnosis?.kind === "unknown" && diagnosis.error.argument === "symbol") throw diagnosis.error;
+  }
   const series = Object.fromEntries(SUPPLY_PARTS.map((part, i) => [part.key, results[i]])) as Record<
     SupplyPart,
     SeriesResult
@@ -54,8 +62,24 @@ export async function formattedSupplyTable(ctx: CallContext, args: SupplyArgs): 
     if (legacy?.kind === "points") series.circulating = legacy;
   }
   const rows = shapeSupplyTable(symbol, series, describeWindow(window));
+  // Rows as the service dates them (period starts); incomplete first and last periods are marked, as in MD.SERIES.
+  const labels = partialLabels(
+    window.start,
+    window.end && window.end < ctx.today ? window.end : ctx.today,
+    granularity,
+  );
+  const dates = new Set(rows.slice(1).map((row) => row[0]));
+  const partial = [labels.first, labels.last].flatMap((label) =>
+    label !== null && dates.has(isoToSerial(label)) ? [isoToSerial(label)] : [],
+  );
+  const note = partialNote(
+    labels.first !== null && partial.includes(isoToSerial(labels.first)),
+    labels.last !== null && partial.includes(isoToSerial(labels.last)),
+  );
+  if (note) rows[0][0] = `${rows[0][0] as string}${note}`;
   return {
     rows,
-    formatAt: (_row, column, value) => (column === 0 ? DATE_FORMAT : numberFormatFor(kind, value)),
+    formatAt: (_row, column, value) =>
+      column === 0 ? (partial.includes(value) ? PARTIAL_DATE_FORMAT : DATE_FORMAT) : numberFormatFor(kind, value),
   };
 }

@@ -12,7 +12,7 @@
  * request there would be one more request to a host for nothing. So one build
  * serves every deployment: the gateway's configuration decides.
  */
-import { normalizeBaseUrl } from "../api/requests";
+import { normalizeBaseUrl } from "../api";
 
 export type GatewayKeyMode = "firm" | "pass-through";
 

@@ -30,6 +30,7 @@ import type {
   RangeValues,
   RewriteOutcome,
   SheetScan,
+  CalculationMode,
   StartupBehavior,
   ValueBlock,
   ValueType,
@@ -55,7 +56,7 @@ export interface OfficeLike {
     document: { settings: Pick<Office.Settings, "get" | "set" | "saveAsync"> };
     requirements?: { isSetSupported(name: string, minVersion?: string): boolean };
   };
-  addin: Pick<Office.Addin, "setStartupBehavior">;
+  addin: Pick<Office.Addin, "setStartupBehavior"> & Partial<Pick<Office.Addin, "getStartupBehavior">>;
   StartupBehavior: { load: Office.StartupBehavior; none: Office.StartupBehavior };
 }
 
@@ -122,6 +123,28 @@ export function createExcelWorkbook(
   }
 
   return {
+    capabilities: () => ({ calculate: supports("1.6"), mergeUndo: supports("1.20") }),
+
+    calculationMode: () =>
+      excel.run(async (context) => {
+        context.application.load("calculationMode");
+        await context.sync();
+        return context.application.calculationMode as CalculationMode;
+      }),
+
+    recalculate: (name, addresses) =>
+      // Range.calculate (ExcelApi 1.6): "Calculates a range of cells on a worksheet."
+      // https://learn.microsoft.com/javascript/api/excel/excel.range#excel-excel-range-calculate-member(1)
+      // It re-runs custom functions in the range (office-js #576, where Excel on the web re-ran too many).
+      excel.run({ delayForCellEdit: true }, async (context) => {
+        const sheet = context.workbook.worksheets.getItem(name);
+        await inChunks(
+          context,
+          addresses.map((address) => ({ address })),
+          ({ address }) => sheet.getRange(address).calculate(),
+        );
+      }),
+
     listSheets: () =>
       excel.run(async (context) => {
         const sheets = context.workbook.worksheets;
@@ -177,79 +200,86 @@ export function createExcelWorkbook(
 
     rewriteFormulas: (name, blocks: readonly FormulaBlock[]) =>
       // delayForCellEdit: wait while the user is typing in a cell rather than fail the batch.
-      excel.run({ delayForCellEdit: true }, async (context): Promise<RewriteOutcome> => {
-        const sheet = context.workbook.worksheets.getItem(name);
-        const expected = new Map<string, string>();
-        for (const block of blocks) {
-          const rect = parseRange(block.address);
-          block.formulas.forEach((line, r) =>
-            line.forEach((formula, c) => expected.set(cellAddress(rect.top + r, rect.left + c), formula)),
-          );
-        }
-
-        // Re-read at the moment of writing: the scan may be seconds old, and the user or a co-author may have typed since.
-        const reads: { block: FormulaBlock; range: Excel.Range }[] = [];
-        const parents = new Map<string, Excel.Range>();
-        await inChunks(context, blocks, (block) => {
-          const range = sheet.getRange(block.address);
-          range.load("formulas,values");
-          reads.push({ block, range });
-          if (spillsSupported()) {
+      // mergeUndoGroup (ExcelApi 1.20): "all context.sync() calls in a single Excel.run are merged into one undo group".
+      excel.run(
+        { delayForCellEdit: true, ...(supports("1.20") ? { mergeUndoGroup: true } : {}) },
+        async (context): Promise<RewriteOutcome> => {
+          const sheet = context.workbook.worksheets.getItem(name);
+          const expected = new Map<string, string>();
+          for (const block of blocks) {
             const rect = parseRange(block.address);
-            for (let row = rect.top; row <= rect.bottom; row += 1) {
-              for (let col = rect.left; col <= rect.right; col += 1) {
-                const parent = range.getCell(row - rect.top, col - rect.left).getSpillParentOrNullObject();
-                parent.load("address");
-                parents.set(cellAddress(row, col), parent);
+            block.formulas.forEach((line, r) =>
+              line.forEach((formula, c) => expected.set(cellAddress(rect.top + r, rect.left + c), formula)),
+            );
+          }
+
+          // Re-read at the moment of writing: the scan may be seconds old, and the user or a co-author may have typed since.
+          const reads: { block: FormulaBlock; range: Excel.Range }[] = [];
+          const parents = new Map<string, Excel.Range>();
+          await inChunks(context, blocks, (block) => {
+            const range = sheet.getRange(block.address);
+            range.load("formulas,values");
+            reads.push({ block, range });
+            if (spillsSupported()) {
+              const rect = parseRange(block.address);
+              for (let row = rect.top; row <= rect.bottom; row += 1) {
+                for (let col = rect.left; col <= rect.right; col += 1) {
+                  const parent = range.getCell(row - rect.top, col - rect.left).getSpillParentOrNullObject();
+                  parent.load("address");
+                  parents.set(cellAddress(row, col), parent);
+                }
+              }
+            }
+          });
+
+          const unchanged: FormulaCell[] = [];
+          const changed: string[] = [];
+          const spilled: string[] = [];
+          for (const { block, range } of reads) {
+            const rect = parseRange(block.address);
+            range.formulas.forEach((line, r) =>
+              line.forEach((formula, c) => {
+                const address = cellAddress(rect.top + r, rect.left + c);
+                const parent = parents.get(address);
+                const spilledFromElsewhere = parent && !parent.isNullObject && withoutSheet(parent.address) !== address;
+                if (spilledFromElsewhere) spilled.push(address);
+                else if (formula === expected.get(address) && holdsFormula({ formula, value: range.values[r][c] }))
+                  unchanged.push({ row: rect.top + r, col: rect.left + c, address, formula: formula as string });
+                else changed.push(address);
+              }),
+            );
+          }
+
+          const writes = planBlocks(unchanged);
+          const refused: RewriteOutcome["refused"] = [];
+          try {
+            await inChunks(context, writes, (block) => {
+              sheet.getRange(block.address).formulas = block.formulas;
+            });
+          } catch {
+            // One refused block (a legacy array formula, a locked cell) fails the batch: try each on its own.
+            // Rewriting a block the failed batch had already applied only runs its functions once more.
+            for (const block of writes) {
+              try {
+                sheet.getRange(block.address).formulas = block.formulas;
+                await context.sync();
+              } catch (error) {
+                refused.push({
+                  address: block.address,
+                  reason: error instanceof Error ? error.message : String(error),
+                });
               }
             }
           }
-        });
-
-        const unchanged: FormulaCell[] = [];
-        const changed: string[] = [];
-        const spilled: string[] = [];
-        for (const { block, range } of reads) {
-          const rect = parseRange(block.address);
-          range.formulas.forEach((line, r) =>
-            line.forEach((formula, c) => {
-              const address = cellAddress(rect.top + r, rect.left + c);
-              const parent = parents.get(address);
-              const spilledFromElsewhere = parent && !parent.isNullObject && withoutSheet(parent.address) !== address;
-              if (spilledFromElsewhere) spilled.push(address);
-              else if (formula === expected.get(address) && holdsFormula({ formula, value: range.values[r][c] }))
-                unchanged.push({ row: rect.top + r, col: rect.left + c, address, formula: formula as string });
-              else changed.push(address);
-            }),
-          );
-        }
-
-        const writes = planBlocks(unchanged);
-        const refused: RewriteOutcome["refused"] = [];
-        try {
-          await inChunks(context, writes, (block) => {
-            sheet.getRange(block.address).formulas = block.formulas;
-          });
-        } catch {
-          // One refused block (a legacy array formula, a locked cell) fails the batch: try each on its own.
-          // Rewriting a block the failed batch had already applied only runs its functions once more.
-          for (const block of writes) {
-            try {
-              sheet.getRange(block.address).formulas = block.formulas;
-              await context.sync();
-            } catch (error) {
-              refused.push({ address: block.address, reason: error instanceof Error ? error.message : String(error) });
-            }
-          }
-        }
-        const refusedCells = new Set(refused.flatMap((r) => cellsOf(r.address)));
-        return {
-          written: unchanged.map((cell) => cell.address).filter((address) => !refusedCells.has(address)),
-          changed,
-          spilled,
-          refused,
-        };
-      }),
+          const refusedCells = new Set(refused.flatMap((r) => cellsOf(r.address)));
+          return {
+            written: unchanged.map((cell) => cell.address).filter((address) => !refusedCells.has(address)),
+            changed,
+            spilled,
+            refused,
+          };
+        },
+      ),
 
     readValues: (name, addresses) =>
       excel.run((context) => loadValues(context, context.workbook.worksheets.getItem(name), addresses)),
@@ -317,6 +347,12 @@ export function createExcelWorkbook(
     setStartupBehavior: (behavior: StartupBehavior) =>
       office.addin.setStartupBehavior(behavior === "load" ? office.StartupBehavior.load : office.StartupBehavior.none),
 
+    getStartupBehavior: async () => {
+      if (typeof office.addin.getStartupBehavior !== "function") return null;
+      const behavior = String(await office.addin.getStartupBehavior());
+      return behavior === String(office.StartupBehavior.load) ? "load" : "none";
+    },
+
     readFreezeLog: () =>
       excel.run(async (context) => {
         const parts = context.workbook.customXmlParts.getByNamespace(FREEZE_LOG_NAMESPACE);
@@ -365,27 +401,55 @@ function cellsOf(address: string): string[] {
 
 const RECORD_ATTRIBUTES = ["sheet", "address", "range", "frozenAt"] as const;
 
-/** `<freezeLog xmlns="…"><frozen sheet address range frozenAt>formula</frozen>…</freezeLog>`, built and read with the DOM's XML tools. */
+/**
+ * Each field as JSON text with everything outside printable ASCII escaped
+ * (\uXXXX). XML 1.0 cannot hold most control characters, U+FFFE/U+FFFF or a
+ * lone surrogate at all, turns "\r\n" into "\n" in text and tabs and line
+ * breaks into spaces in attributes; a formula may contain any of them (a
+ * pasted string literal). Escaped, every character survives, and the log stays
+ * readable text in the .xlsx package.
+ */
+function encodeField(value: string): string {
+  return JSON.stringify(value).replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** `<freezeLog xmlns="…"><frozen encoding="json" sheet address range frozenAt>formula</frozen>…</freezeLog>`, built with the DOM's XML tools. */
 export function serializeFreezeLog(records: readonly FreezeRecord[]): string {
   const doc = document.implementation.createDocument(FREEZE_LOG_NAMESPACE, "freezeLog", null);
   for (const record of records) {
     const element = doc.createElementNS(FREEZE_LOG_NAMESPACE, "frozen");
-    for (const name of RECORD_ATTRIBUTES) element.setAttribute(name, record[name]);
-    element.textContent = record.formula;
+    element.setAttribute("encoding", "json");
+    for (const name of RECORD_ATTRIBUTES) element.setAttribute(name, encodeField(record[name]));
+    element.textContent = encodeField(record.formula);
     doc.documentElement.appendChild(element);
   }
   return new XMLSerializer().serializeToString(doc);
 }
 
+/** Reads the log; throws when it is not valid XML or an entry is damaged, so a freeze never writes over a log it could not read. */
 export function parseFreezeLog(xml: string): FreezeRecord[] {
   const doc = new DOMParser().parseFromString(xml, "application/xml");
   if (doc.getElementsByTagName("parsererror").length > 0)
     throw new Error("The workbook's freeze log is not valid XML.");
-  return Array.from(doc.getElementsByTagNameNS(FREEZE_LOG_NAMESPACE, "frozen"), (element) => ({
-    sheet: element.getAttribute("sheet") ?? "",
-    address: element.getAttribute("address") ?? "",
-    range: element.getAttribute("range") ?? "",
-    frozenAt: element.getAttribute("frozenAt") ?? "",
-    formula: element.textContent ?? "",
-  }));
+  return Array.from(doc.getElementsByTagNameNS(FREEZE_LOG_NAMESPACE, "frozen"), (element, i) => {
+    // Logs written before the encoding attribute hold the fields as plain text.
+    const json = element.getAttribute("encoding") === "json";
+    const field = (raw: string | null): string => {
+      if (!json) return raw ?? "";
+      try {
+        const value: unknown = JSON.parse(raw ?? "");
+        if (typeof value === "string") return value;
+      } catch {
+        // reported below
+      }
+      throw new Error(`The workbook's freeze log is damaged (entry ${i + 1}).`);
+    };
+    return {
+      sheet: field(element.getAttribute("sheet")),
+      address: field(element.getAttribute("address")),
+      range: field(element.getAttribute("range")),
+      frozenAt: field(element.getAttribute("frozenAt")),
+      formula: field(element.textContent),
+    };
+  });
 }

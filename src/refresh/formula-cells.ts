@@ -44,6 +44,17 @@ export function findMdCells(scan: Pick<SheetScan, "cells">): FormulaCell[] {
 }
 
 /**
+ * While Excel is still loading the add-in, its functions are unknown names and
+ * formulas read `=_xldudf_MD_LATEST(…)` instead of `=MD.LATEST(…)`. Such cells
+ * cannot be refreshed yet; counting them tells a refresh on open to wait.
+ */
+const UNREGISTERED_MD = /(^|[^A-Za-z0-9_.])_xldudf_MD_[A-Za-z0-9_.]*\(/i;
+
+export function countUnregisteredMdCells(scan: Pick<SheetScan, "cells">): number {
+  return scan.cells.filter((reading) => holdsFormula(reading) && UNREGISTERED_MD.test(reading.formula)).length;
+}
+
+/**
  * Groups cells into rectangles that contain nothing else: runs of adjacent
  * cells in a row, stacked while the next row has a run over exactly the same
  * columns. A comps sheet with a 200 × 5 block of MD.LATEST becomes one

@@ -4,7 +4,9 @@
  * numbers instead of #NAME?. Each frozen formula is recorded — sheet, cell,
  * formula, range, time — in the workbook's freeze log (see the Excel adapter
  * for where it lives), so the owner can tell what was frozen and when, and put
- * the formulas back.
+ * the formulas back. The log is written before the values: a log that cannot
+ * be read, parsed or saved stops the freeze, so no formula is ever replaced
+ * without its record.
  */
 import { intersects, parseRange, type Rect } from "./a1";
 import { isCalculating } from "./cell-errors";
@@ -30,7 +32,7 @@ export interface FreezeReport {
   /** MD calls still running when the wait for them ran out; nothing was frozen. */
   running: number;
   protected: boolean;
-  /** False when the values were written but the record could not be saved. */
+  /** False when the freeze stopped because the log could not be read or saved (then nothing was frozen). */
   recorded: boolean;
   message: string;
 }
@@ -126,16 +128,42 @@ export async function freezeToValues(
   report.formulas = report.records.length;
 
   if (blocks.length > 0) {
-    await workbook.writeValues(sheet, blocks);
+    // Record first, write second: a formula is replaced only once the log that can bring it back is saved.
+    let earlier: FreezeRecord[];
     try {
-      await workbook.writeFreezeLog([...(await workbook.readFreezeLog()), ...report.records]);
+      earlier = await workbook.readFreezeLog();
     } catch (error) {
-      report.recorded = false;
-      report.message = `Froze ${report.formulas} MD formula(s) ${where}, but the freeze log could not be saved: ${error instanceof Error ? error.message : String(error)}`;
+      return stopped(report, `the workbook's freeze log could not be read (${reasonOf(error)})`);
+    }
+    try {
+      await workbook.writeFreezeLog([...earlier, ...report.records]);
+    } catch (error) {
+      return stopped(report, `the freeze log could not be saved (${reasonOf(error)})`);
+    }
+    try {
+      await workbook.writeValues(sheet, blocks);
+    } catch (error) {
+      // The formulas stay; take their records out again (they would claim cells that were not frozen).
+      await workbook.writeFreezeLog(earlier).catch(() => undefined);
+      return stopped(report, `Excel refused to write the values (${reasonOf(error)})`);
     }
   }
   if (!report.message) report.message = summary(report, where);
   return report;
+}
+
+/** Nothing was frozen: every formula is still in its cell. */
+function stopped(report: FreezeReport, why: string): FreezeReport {
+  report.recorded = false;
+  report.message = `Nothing was frozen: ${why}. Every MD formula is still in its cell.`;
+  report.formulas = 0;
+  report.cells = 0;
+  report.records = [];
+  return report;
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function summary(report: FreezeReport, where: string): string {

@@ -28,7 +28,10 @@ export interface PaneRefreshResult {
 }
 
 /** The part of the controller's live state the Refresh section shows. */
-export type PaneRefreshStatus = Pick<RefreshState, "busy" | "progress" | "signInRequired">;
+export type PaneRefreshStatus = Pick<RefreshState, "busy" | "progress" | "signInRequired"> & {
+  /** Something to know that is not a failure, e.g. why the workbook was not refreshed when it opened. */
+  notice?: string | null;
+};
 
 export interface PaneRefreshActions {
   /** Clears the client's cache and recalculates every MD. cell on every sheet. */
@@ -43,6 +46,9 @@ export interface PaneRefreshActions {
   getState(): PaneRefreshStatus;
   /** Call after the user saves or clears a key: drops "Sign in to refresh" once the user's own key is set. */
   checkKey(): Promise<void>;
+  /** Per workbook (`Office.DisableTrustUX`): no trust prompt for people who open it without the add-in (Windows, Mac). */
+  getTrustPromptOff(): Promise<boolean>;
+  setTrustPromptOff(off: boolean): Promise<void>;
 }
 
 /** Excel's way of naming a cell on a sheet: quotes when the name is not a plain word, doubled quotes inside. */
@@ -60,7 +66,13 @@ export function paneRefreshResult(report: RefreshReport): PaneRefreshResult {
       message: `${f.error} ${f.message}`,
     })),
   };
-  if (report.cells === 0 || report.skipped.length > 0 || report.pending.length > 0 || report.running > 0)
+  if (
+    report.cells === 0 ||
+    report.skipped.length > 0 ||
+    report.pending.length > 0 ||
+    report.running > 0 ||
+    report.notes.length > 0
+  )
     result.note = refreshSummary(report);
   return result;
 }
@@ -105,6 +117,10 @@ export function createPaneRefreshActions(
     getState: controller.getState,
     async checkKey() {
       await controller.checkKey();
+    },
+    getTrustPromptOff: async () => controller.getState().trustPromptOff,
+    async setTrustPromptOff(off) {
+      if (!(await controller.setTrustPromptOff(off))) throw failure();
     },
   };
 }

@@ -1,27 +1,40 @@
 /**
  * "Refresh all": make every MD formula in the workbook compute again.
  *
- * Excel does not re-run custom functions when a workbook opens, and a normal
- * recalculation skips them too (they are not volatile and their arguments did
- * not change). Re-entering a formula does re-run it, so refresh writes each MD
- * formula back into its own cell, after emptying the client's cache so the
- * functions ask the service rather than the cache. Only cells that really
- * hold a formula calling an MD function are written (src/refresh/formula-cells.ts),
- * each re-checked at the moment of writing; every other cell is left alone.
+ * Excel does not re-run custom functions when asked to "Calculate Now" (F9
+ * skips them: office-js #1462; they are not volatile and their arguments did
+ * not change). Two ways make them run, in this order of preference:
  *
+ * 1. `Range.calculate()` on exactly the MD cells (ExcelApi 1.6; Learn:
+ *    "Calculates a range of cells on a worksheet"; it re-runs custom functions,
+ *    office-js #576). Nothing is written: values, formats, other formulas and
+ *    the undo list stay, and a protected sheet can be refreshed.
+ * 2. Entering each MD formula again (`Range.formulas`), only where the first
+ *    is unavailable (before ExcelApi 1.6) or did not run any function (no call
+ *    started within `noStartMs`). Only cells that really hold a formula calling
+ *    MD are written, each re-checked at the moment of writing, in one undo
+ *    group where Excel allows it (ExcelApi 1.20); protected sheets are skipped.
+ *
+ * The recalculation API Microsoft announced for custom functions (office-js
+ * #6575, "the API to force recalculation of Custom Functions is now available
+ * for all production users", 2026-03-12) is not named in the material this
+ * project can consult, and neither @types/office-js 1.0.612 nor office.js
+ * 1.1.110 declares it; `WorkbookAdapter.recalculate` is where it would go.
+ *
+ * The client's cache is emptied first, so the functions ask the service.
  * When it is done is counted where the functions run: the runtime's call
  * counter (src/refresh/completion.ts), not the cells' display, which keeps the
  * old value while a function runs in current Excel.
  *
- * Cost: per sheet, one read of its formula cells and one re-read and write of
- * its MD cells (grouped into rectangles); then one read of the refreshed cells
- * once the calls have settled, to report errors.
+ * Cost: per sheet, one read of its formula cells, one request to calculate
+ * (or re-read and write) its MD cells grouped into rectangles, and one read of
+ * their results once the calls have settled, to report errors.
  */
 import { cellAddress, parseRange } from "./a1";
 import { explainError, isCalculating } from "./cell-errors";
 import { systemClock, type Clock } from "./clock";
-import { waitForCalls, type CustomFunctionCalls } from "./completion";
-import { findMdCells, planBlocks, type FormulaCell } from "./formula-cells";
+import { waitForCalls, type CallCounts, type Completion, type CustomFunctionCalls } from "./completion";
+import { countUnregisteredMdCells, findMdCells, planBlocks, type FormulaCell } from "./formula-cells";
 import type { FormulaBlock, WorkbookAdapter } from "./workbook-adapter";
 
 export interface CellRef {
@@ -51,6 +64,8 @@ export interface RefreshReport {
   cells: number;
   /** Sheets whose MD cells were refreshed. */
   sheets: string[];
+  /** How: Excel recalculated the cells (nothing written), their formulas were entered again, or some of each. */
+  method: "recalculate" | "rewrite" | "both" | "none";
   failed: CellFailure[];
   /** Cells still showing #BUSY! when the refresh ended; they keep computing in Excel. */
   pending: CellRef[];
@@ -58,6 +73,8 @@ export interface RefreshReport {
   running: number;
   /** Sheets, or cells, left alone (protected, refused by Excel, edited meanwhile). */
   skipped: SheetSkipped[];
+  /** What else the user should know: manual calculation, a fallback taken. */
+  notes: string[];
 }
 
 export type RefreshPhase = "scanning" | "writing" | "calculating";
@@ -87,7 +104,16 @@ export interface RefreshOptions {
   /** A more specific message for a failed cell, when the caller knows one. */
   describeError?(failure: Omit<CellFailure, "message">): string | undefined;
   onProgress?(progress: RefreshProgress): void;
+  /**
+   * On open: while Excel registers the add-in's functions, formulas read
+   * `_xldudf_MD_…` and a scan finds no MD cell. Before each of these delays,
+   * a scan that found no MD cell, or found unregistered ones, is repeated.
+   */
+  registrationRetriesMs?: readonly number[];
 }
+
+/** About 15 s in all: Excel loads a shared runtime's functions within seconds of opening. */
+export const OPEN_REGISTRATION_RETRIES_MS = [1_000, 2_000, 4_000, 8_000] as const;
 
 export const DEFAULT_SETTLE_TIMEOUT_MS = 90_000;
 export const DEFAULT_NO_START_MS = 5_000;
@@ -98,6 +124,12 @@ interface RefreshedSheet {
   cells: FormulaCell[];
 }
 
+interface PlannedSheet {
+  sheet: string;
+  cells: FormulaCell[];
+  protected: boolean;
+}
+
 export async function refreshAll(workbook: WorkbookAdapter, options: RefreshOptions): Promise<RefreshReport> {
   const clock = options.clock ?? systemClock;
   const started = clock.now();
@@ -106,59 +138,157 @@ export async function refreshAll(workbook: WorkbookAdapter, options: RefreshOpti
     ms: 0,
     cells: 0,
     sheets: [],
+    method: "none",
     failed: [],
     pending: [],
     running: 0,
     skipped: [],
+    notes: [],
   };
   const progress = (phase: RefreshPhase, done: number, total: number) => options.onProgress?.({ phase, done, total });
 
   options.clearCache();
 
   progress("scanning", 0, 0);
-  const planned: { sheet: string; cells: FormulaCell[]; protected: boolean }[] = [];
-  for (const sheet of await workbook.listSheets()) {
-    const scan = await workbook.readFormulaCells(sheet);
-    const cells = findMdCells(scan);
-    if (cells.length > 0) planned.push({ sheet, cells, protected: scan.protected });
+  let { planned, unregistered } = await scanWorkbook(workbook);
+  for (const delay of options.registrationRetriesMs ?? []) {
+    if (planned.length > 0 && unregistered === 0) break;
+    await clock.sleep(delay);
+    ({ planned, unregistered } = await scanWorkbook(workbook));
+  }
+  if (unregistered > 0) {
+    report.notes.push(
+      `${unregistered} cell(s) still read _xldudf_MD_…: Excel had not loaded the MD functions yet, so they were not refreshed. Use Refresh all once the add-in has loaded.`,
+    );
+  }
+  if (planned.length === 0) {
+    report.ms = clock.now() - started;
+    return report;
   }
 
-  const before = options.calls.counts();
-  const total = planned.reduce((sum, p) => sum + (p.protected ? 0 : p.cells.length), 0);
-  const refreshed: RefreshedSheet[] = [];
-  for (const { sheet, cells, protected: isProtected } of planned) {
-    if (isProtected) {
-      report.skipped.push({
-        sheet,
-        cells: cells.length,
-        message: `Sheet "${sheet}" is protected; unprotect it to refresh its ${cells.length} MD cell(s).`,
-      });
-      continue;
-    }
-    const done = await rewrite(workbook, sheet, cells, report);
-    if (done.length === 0) continue;
-    report.cells += done.length;
-    report.sheets.push(sheet);
-    refreshed.push({ sheet, cells: done });
-    progress("writing", report.cells, total);
-  }
-
-  if (report.cells > 0) {
-    const completion = await waitForCalls(options.calls, before, {
+  const mode = await workbook.calculationMode().catch(() => null);
+  const wait = (before: CallCounts, expected: number) =>
+    waitForCalls(options.calls, before, {
       clock,
-      expected: report.cells,
+      expected,
       deadline: started + (options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS),
       noStartMs: options.noStartMs ?? DEFAULT_NO_START_MS,
       quietMs: options.quietMs ?? DEFAULT_QUIET_MS,
       pollMs: options.pollMs ?? 200,
       maxPollMs: options.maxPollMs ?? 2_000,
-      onProgress: (settled, expected) => progress("calculating", settled, expected),
+      onProgress: (settled, total) => progress("calculating", settled, total),
     });
-    if (completion.kind === "timeout") report.running = completion.running;
-    await reportResults(workbook, refreshed, report, options);
+
+  // First choice: ask Excel to calculate the MD cells again. Nothing is written.
+  let refreshed: RefreshedSheet[] = [];
+  let completion: Completion | null = null;
+  if (workbook.capabilities().calculate) {
+    const before = options.calls.counts();
+    const toRewrite: PlannedSheet[] = [];
+    for (const plan of planned) {
+      try {
+        await workbook.recalculate(
+          plan.sheet,
+          planBlocks(plan.cells).map((block) => block.address),
+        );
+        refreshed.push({ sheet: plan.sheet, cells: plan.cells });
+      } catch {
+        toRewrite.push(plan);
+      }
+    }
+    const expected = refreshed.reduce((sum, r) => sum + r.cells.length, 0);
+    if (expected > 0) {
+      completion = await wait(before, expected);
+      if (completion.kind === "no-calls") {
+        // This Excel calculated the cells without calling the functions: enter them again instead.
+        report.notes.push(
+          "Excel did not run the MD functions when asked to recalculate them, so their formulas were entered again.",
+        );
+        toRewrite.unshift(...planned.filter((plan) => refreshed.some((r) => r.sheet === plan.sheet)));
+        refreshed = [];
+        completion = null;
+      } else {
+        report.method = "recalculate";
+      }
+    }
+    if (toRewrite.length > 0) {
+      const beforeRewrite = options.calls.counts();
+      const rewritten = await rewriteAll(workbook, toRewrite, report, progress);
+      if (rewritten.length > 0) {
+        report.method = report.method === "recalculate" ? "both" : "rewrite";
+        refreshed.push(...rewritten);
+        // The running count is the runtime's, so this last wait covers calls from the first round too.
+        completion = await wait(
+          beforeRewrite,
+          rewritten.reduce((sum, r) => sum + r.cells.length, 0),
+        );
+      }
+    }
+  } else {
+    const before = options.calls.counts();
+    refreshed = await rewriteAll(workbook, planned, report, progress);
+    if (refreshed.length > 0) {
+      report.method = "rewrite";
+      completion = await wait(
+        before,
+        refreshed.reduce((sum, r) => sum + r.cells.length, 0),
+      );
+    }
   }
+
+  for (const { sheet, cells } of refreshed) {
+    report.cells += cells.length;
+    report.sheets.push(sheet);
+  }
+  if (completion?.kind === "timeout") report.running = completion.running;
+  if (mode === "Manual" && report.cells > 0) {
+    report.notes.push(
+      "Excel is set to calculate manually: the MD cells were calculated, and formulas that use their results update when you press F9 (Calculate Now).",
+    );
+  }
+  if (refreshed.length > 0) await reportResults(workbook, refreshed, report, options);
   report.ms = clock.now() - started;
   return report;
+}
+
+async function scanWorkbook(workbook: WorkbookAdapter): Promise<{ planned: PlannedSheet[]; unregistered: number }> {
+  const planned: PlannedSheet[] = [];
+  let unregistered = 0;
+  for (const sheet of await workbook.listSheets()) {
+    const scan = await workbook.readFormulaCells(sheet);
+    unregistered += countUnregisteredMdCells(scan);
+    const cells = findMdCells(scan);
+    if (cells.length > 0) planned.push({ sheet, cells, protected: scan.protected });
+  }
+  return { planned, unregistered };
+}
+
+/** The rewrite fallback: protected sheets cannot be written and are skipped with the reason. */
+async function rewriteAll(
+  workbook: WorkbookAdapter,
+  planned: PlannedSheet[],
+  report: RefreshReport,
+  progress: (phase: RefreshPhase, done: number, total: number) => void,
+): Promise<RefreshedSheet[]> {
+  const total = planned.reduce((sum, p) => sum + (p.protected ? 0 : p.cells.length), 0);
+  const refreshed: RefreshedSheet[] = [];
+  let done = 0;
+  for (const { sheet, cells, protected: isProtected } of planned) {
+    if (isProtected) {
+      report.skipped.push({
+        sheet,
+        cells: cells.length,
+        message: `Sheet "${sheet}" is protected, and this Excel can refresh its ${cells.length} MD cell(s) only by entering them again; unprotect it to refresh them.`,
+      });
+      continue;
+    }
+    const written = await rewrite(workbook, sheet, cells, report);
+    if (written.length === 0) continue;
+    refreshed.push({ sheet, cells: written });
+    done += written.length;
+    progress("writing", done, total);
+  }
+  return refreshed;
 }
 
 /** Enters the cells' formulas again, re-checked at the moment of writing; returns the cells written. */

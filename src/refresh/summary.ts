@@ -21,5 +21,6 @@ export function refreshSummary(report: RefreshReport): string {
   if (report.running > 0)
     parts.push(`${plural(report.running, "MD call")} still running; their cells fill in when they finish.`);
   for (const skipped of report.skipped) parts.push(skipped.message);
+  parts.push(...report.notes);
   return parts.join(" ");
 }

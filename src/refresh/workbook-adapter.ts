@@ -94,6 +94,16 @@ export interface FreezeRecord {
 
 export type StartupBehavior = "load" | "none";
 
+export type CalculationMode = "Automatic" | "AutomaticExceptTables" | "Manual";
+
+/** What this Excel can do for a refresh, by requirement set (Office.context.requirements.isSetSupported). */
+export interface RefreshCapabilities {
+  /** `Range.calculate()`, ExcelApi 1.6. */
+  calculate: boolean;
+  /** `Excel.run({ mergeUndoGroup: true }, …)`: the batch's syncs make one undo entry. ExcelApi 1.20. */
+  mergeUndo: boolean;
+}
+
 export interface WorkbookAdapter {
   /** Every sheet's name, hidden and very hidden ones included, in tab order. */
   listSheets(): Promise<string[]>;
@@ -105,6 +115,15 @@ export interface WorkbookAdapter {
    * spill). Never rejects for one refused block; the others are still written.
    */
   rewriteFormulas(sheet: string, blocks: readonly FormulaBlock[]): Promise<RewriteOutcome>;
+  capabilities(): RefreshCapabilities;
+  /** Excel's calculation mode (`Application.calculationMode`, ExcelApi 1.1). */
+  calculationMode(): Promise<CalculationMode>;
+  /**
+   * Makes Excel calculate exactly these ranges again (`Range.calculate()`),
+   * in one `Excel.run`. Writes nothing: values, formulas, formats and the
+   * user's edits stay as they are, and a protected sheet may be calculated.
+   */
+  recalculate(sheet: string, addresses: readonly string[]): Promise<void>;
   /** What each range shows now, in the order asked. */
   readValues(sheet: string, addresses: readonly string[]): Promise<RangeValues[]>;
   /** The whole current result of each formula cell, with its spill, in the order asked. */
@@ -118,6 +137,8 @@ export interface WorkbookAdapter {
   /** Sets and saves; resolves once the document has the value. */
   setDocumentSetting(key: string, value: unknown): Promise<void>;
   setStartupBehavior(behavior: StartupBehavior): Promise<void>;
+  /** Whether Office loads the add-in when this document opens (SharedRuntime 1.1); null where Office cannot say. */
+  getStartupBehavior(): Promise<StartupBehavior | null>;
 
   readFreezeLog(): Promise<FreezeRecord[]>;
   writeFreezeLog(records: readonly FreezeRecord[]): Promise<void>;

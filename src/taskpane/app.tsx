@@ -13,12 +13,12 @@ import { getRefreshActions } from "../office/commands";
 import { readOfficeTheme, type OfficeTheme } from "../office/host";
 import { workbookForHost } from "../office/pane-workbook";
 import { sharedRuntime } from "../office/runtime-registry";
-import { copyText } from "./clipboard";
-import { InsightsView } from "./insights-view";
-import { useThemeMode } from "./office-theme";
-import { ServicesProvider, useServices, type PaneServices } from "./pane-services";
-import { PickerView } from "./picker-view";
-import { SettingsView } from "./settings-view";
+import { copyText } from "./shared/clipboard";
+import { InsightsView } from "./insights/insights-view";
+import { useThemeMode } from "./shared/office-theme";
+import { ServicesProvider, useServices, type PaneServices } from "./shared/pane-services";
+import { PickerView } from "./picker/picker-view";
+import { SettingsView } from "./settings/settings-view";
 
 export interface PaneContext {
   /** Office host ("Excel"), or null in a plain browser. */

@@ -8,9 +8,8 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { DEMO_API_KEY } from "../../sandbox/server";
-import type { WorkbookRecording } from "../support/workbook-stand-in";
 import { describeBrowser } from "../support/browser";
-import { openPane, type PageWorkbook, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
+import { emptyWorkbook, type PageWorkbook, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
 import { offMachine, startPaneRig, type PaneRig } from "../support/pane-rig";
 
 interface Card {
@@ -21,12 +20,7 @@ interface Card {
   PERIOD_END_DATE: string;
 }
 
-const EMPTY_WORKBOOK: WorkbookRecording = {
-  sheets: [{ name: "Sheet1", cells: {} }],
-  activeSheet: "Sheet1",
-  selection: { sheet: "Sheet1", areas: ["C3"] },
-  results: {},
-};
+const EMPTY_WORKBOOK = emptyWorkbook("C3");
 
 const GRANULARITY: Record<string, string> = { weekly: "WEEK", monthly: "MONTH", quarterly: "QUARTER" };
 const cadenceOf = (flag: string) => /_(weekly|monthly|quarterly)$/.exec(flag)?.[1] ?? null;
@@ -54,12 +48,7 @@ describeBrowser("task pane Insights with slow first calls (headless Chromium, sa
 
   beforeAll(async () => {
     rig = await startPaneRig({ insightFirstCallDelayMs: 1500 });
-    watch = await openPane(
-      rig.session,
-      rig.pane.url,
-      { baseUrl: rig.sandbox.url, apiKey: DEMO_API_KEY },
-      { workbook: EMPTY_WORKBOOK },
-    );
+    watch = await rig.openPane(DEMO_API_KEY, { workbook: EMPTY_WORKBOOK });
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 60_000);
   afterAll(async () => {

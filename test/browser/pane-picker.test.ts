@@ -8,10 +8,9 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { OUTSIDE_EXCEL_COPIED } from "../../src/taskpane/place-formula";
-import type { WorkbookRecording } from "../support/workbook-stand-in";
+import { OUTSIDE_EXCEL_COPIED } from "../../src/taskpane/shared/place-formula";
 import { describeBrowser } from "../support/browser";
-import { layout, openPane, type PageWorkbook, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
+import { emptyWorkbook, layout, type PageWorkbook, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
 import { offMachine, startPaneRig, type PaneRig } from "../support/pane-rig";
 import { DEMO_API_KEY } from "../../sandbox/server";
 
@@ -24,12 +23,7 @@ interface Asset {
 type Descriptor = { label: string; description: string; source: string; methodology: string | null };
 
 /** An empty sheet with B2 selected: Insert writes there. */
-const EMPTY_WORKBOOK: WorkbookRecording = {
-  sheets: [{ name: "Sheet1", cells: {} }],
-  activeSheet: "Sheet1",
-  selection: { sheet: "Sheet1", areas: ["B2"] },
-  results: {},
-};
+const EMPTY_WORKBOOK = emptyWorkbook("B2");
 
 /** Types a query and waits until the list shows the results for it (not the previous query's, still on screen). */
 async function search(page: Page, query: string): Promise<void> {
@@ -71,12 +65,7 @@ describeBrowser("task pane Picker over 20,000 assets (headless Chromium, sandbox
     // The 20,000-asset catalog, with the markup-like titles the rendering case needs.
     rig = await startPaneRig({ hostileFixtures: true });
     catalog = (await rig.fetchJson<{ assets: Asset[] }>("/asset/symbols/")).assets;
-    watch = await openPane(
-      rig.session,
-      rig.pane.url,
-      { baseUrl: rig.sandbox.url, apiKey: DEMO_API_KEY },
-      { workbook: EMPTY_WORKBOOK },
-    );
+    watch = await rig.openPane(DEMO_API_KEY, { workbook: EMPTY_WORKBOOK });
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 60_000);
   afterAll(async () => {
@@ -206,7 +195,7 @@ describeBrowser("task pane Picker over 20,000 assets (headless Chromium, sandbox
 
   it("outside Office: the pane says Insert copies, and Insert copies the formula", async () => {
     await rig.session.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: rig.pane.url });
-    const outside = await openPane(rig.session, rig.pane.url, { baseUrl: rig.sandbox.url, apiKey: DEMO_API_KEY });
+    const outside = await rig.openPane(DEMO_API_KEY);
     const { page } = outside;
     expect(await page.getByTestId("host").textContent()).toMatch(/^Running outside Office/);
     await pickEthPrice(page);

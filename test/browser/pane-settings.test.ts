@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { describeBrowser } from "../support/browser";
-import { openPane, pageTextOutsideInputs, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
+import { pageTextOutsideInputs, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
 import { offMachine, startPaneRig, type PaneRig } from "../support/pane-rig";
 
 const GOOD_KEY = `md-browser-${randomUUID()}`;
@@ -34,7 +34,7 @@ describeBrowser("task pane Settings view (headless Chromium, sandbox)", () => {
     // The catalog npm start serves (no filler): the counters in settings.png are a first run's.
     rig = await startPaneRig({ apiKey: GOOD_KEY, assetCount: undefined });
     // No key of the user's own (the test build's default is the sandbox demo key).
-    watch = await openPane(rig.session, rig.pane.url, { baseUrl: rig.sandbox.url, apiKey: null });
+    watch = await rig.openPane(null);
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 60_000);
   afterAll(async () => {

@@ -15,7 +15,7 @@ import {
 } from "../../src/api/errors";
 import { errorCell } from "../../src/core/cell";
 import { ArgumentError, NoDataError, ResultTooLargeError } from "../../src/core/errors";
-import { FakeClient, fakePoints } from "./fake-client";
+import { FakeClient, fakePoints } from "../support/fake-client";
 
 class StandInError {
   constructor(
@@ -28,7 +28,7 @@ class StandInError {
   ErrorCode: { invalidValue: "#VALUE!", notAvailable: "#N/A", divisionByZero: "#DIV/0!", invalidNumber: "#NUM!" },
 };
 
-const fake = new FakeClient();
+const fake = FakeClient.answering();
 /** The runtime's call counter, as invoke.ts uses it: one call per invocation, settled however it ends. */
 const mockCalls = {
   started: 0,
@@ -117,7 +117,7 @@ describe("error mapping", () => {
 
 describe("the invocation frame", () => {
   beforeEach(() => {
-    fake.seriesCalls.length = 0;
+    fake.series.calls.length = 0;
     fake.failWith = undefined;
     // The frame uses the machine's real date: answer whatever window is asked.
     fake.answerSeries = (req) => ({

@@ -3,7 +3,7 @@ import { addDays } from "../../src/core/calendar";
 import { isErrorCell } from "../../src/core/cell";
 import { latestValue } from "../../src/functions/latest";
 import { snapshotTable } from "../../src/functions/snapshot";
-import { FakeClient, fakeContext, TODAY } from "./fake-client";
+import { FakeClient, fakeContext, TODAY } from "../support/fake-client";
 
 describe("MD.SNAPSHOT", () => {
   it("each cell is what MD.LATEST gives its pair, in the order given", async () => {

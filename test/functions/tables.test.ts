@@ -8,12 +8,12 @@ import { assetsTable, metricsTable } from "../../src/functions/catalogs";
 import { flowsTable } from "../../src/functions/flows";
 import { insightsTable } from "../../src/functions/insights";
 import { supplyTable } from "../../src/functions/supply";
-import { descriptor, fakeContext, fakePoints } from "./fake-client";
+import { descriptor, fakeContext, fakePoints } from "../support/fake-client";
 
 describe("MD.FLOWS orchestration", () => {
   it("asks for the chains, window and flow types, and shapes the answer", async () => {
     const ctx = fakeContext();
-    ctx.client.flows = { inflow: { ethereum: 5, solana: 9 }, outflow: { ethereum: 1, solana: 2 } };
+    ctx.client.flows.answer(() => ({ inflow: { ethereum: 5, solana: 9 }, outflow: { ethereum: 1, solana: 2 } }));
     const table = await flowsTable(ctx, {
       sourceChains: "Ethereum, solana",
       start: "-7D",
@@ -24,7 +24,8 @@ describe("MD.FLOWS orchestration", () => {
     expect(ctx.client.otherCalls[0].args[0]).toEqual({
       sourceChains: ["ethereum", "solana"],
       flowTypes: ["inflow", "outflow"],
-      startDate: "2024-05-03",
+      // -7D ending today (2024-05-10): seven days, 2024-05-04 … 2024-05-10.
+      startDate: "2024-05-04",
     });
     expect(table).toEqual([
       ["solana", 9, 2],
@@ -34,7 +35,7 @@ describe("MD.FLOWS orchestration", () => {
 
   it("sends a granularity only when one is given", async () => {
     const ctx = fakeContext();
-    ctx.client.flows = { netflow: { ethereum: 1 } };
+    ctx.client.flows.answer(() => ({ netflow: { ethereum: 1 } }));
     await flowsTable(ctx, { sourceChains: "ethereum", granularity: "m" });
     expect(ctx.client.otherCalls[0].args[0]).toEqual({
       sourceChains: ["ethereum"],
@@ -51,10 +52,10 @@ describe("MD.FLOWS orchestration", () => {
 describe("MD.ASSETS and MD.METRICS orchestration", () => {
   it("filters the catalog by search and type", async () => {
     const ctx = fakeContext();
-    ctx.client.assets = [
+    ctx.client.assets.answer(() => [
       { platform_id: "ethereum", symbol: "eth", title: "Ethereum", aggregator_id: "ethereum", color: "#111111" },
       { platform_id: "eq-aapl", symbol: "eq-aapl", title: "Apple", aggregator_id: null, color: "#222222" },
-    ];
+    ]);
     expect(await assetsTable(ctx, { search: null, type: "equity" })).toEqual([
       ["platform_id", "symbol", "title", "aggregator_id", "color"],
       ["eq-aapl", "eq-aapl", "Apple", "", "#222222"],
@@ -64,7 +65,8 @@ describe("MD.ASSETS and MD.METRICS orchestration", () => {
 
   it("lists a symbol's metrics, asking the catalog for that symbol", async () => {
     const ctx = fakeContext();
-    ctx.client.metrics["eq-aapl"] = [descriptor("PRICE", "LAST"), descriptor("TOTAL_REVENUE", "SUM")];
+    const catalog = [descriptor("PRICE", "LAST"), descriptor("TOTAL_REVENUE", "SUM")];
+    ctx.client.metrics.answer((symbol) => (symbol === "eq-aapl" ? catalog : []));
     const table = await metricsTable(ctx, { symbol: "EQ-AAPL", search: "revenue" });
     expect(ctx.client.otherCalls[0].args).toEqual(["eq-aapl"]);
     expect(table.map((row) => row[0])).toEqual(["Metric", "TOTAL_REVENUE"]);
@@ -84,7 +86,8 @@ describe("MD.INSIGHTS orchestration", () => {
       PERIOD_START_DATE: "2024-04-01",
       PERIOD_END_DATE: "2024-04-22",
     } as InsightCard;
-    ctx.client.insights["decline-streaks"] = [card, { ...card, ENTITY_ID: "sol", FLAG: "decline_streak_monthly" }];
+    const cards = [card, { ...card, ENTITY_ID: "sol", FLAG: "decline_streak_monthly" }];
+    ctx.client.insights.answer((feed) => (feed === "decline-streaks" ? cards : []));
     const table = await insightsTable(ctx, { feed: "DECLINE-STREAKS", search: null, flag: "weekly" });
     expect(ctx.client.otherCalls[0].args).toEqual(["decline-streaks"]);
     expect(table.slice(1)).toEqual([

@@ -8,6 +8,9 @@
  */
 import { readdirSync } from "node:fs";
 import { DEMO_API_KEY } from "../../sandbox/server";
+import { createClient } from "../../src/api/client";
+import { GatewayProbe } from "../../src/office/gateway";
+import { SettingsStore, type KeyValueStorage } from "../../src/office/settings";
 import { cellValue, DIST, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
 import {
   accessLog,
@@ -75,6 +78,31 @@ describeGateway("gateway, firm key mode (nginx + sandbox + built bundle)", () =>
     expect(sent.every((url) => url.startsWith(`${rig.gateway.url}/api/`))).toBe(true);
     // Not even the test build's sandbox demo key: the client sends no APIKey at all.
     expect(sent.filter((url) => /apikey/i.test(url))).toEqual([]);
+  });
+
+  it("a production build (no default key) on the gateway's page never reports a missing key", async () => {
+    // runtime.ts's composition: the settings store asks the same-origin /api whether it is a gateway.
+    const storage = new Map<string, string>([["md.baseUrl", "/api"]]);
+    const kv: KeyValueStorage = {
+      getItem: async (k) => storage.get(k) ?? null,
+      setItem: async (k, v) => void storage.set(k, v),
+      removeItem: async (k) => void storage.delete(k),
+    };
+    const g = globalThis as { location?: unknown };
+    const before = g.location;
+    g.location = new URL(`${rig.gateway.url}/taskpane.html`);
+    try {
+      const probe = new GatewayProbe();
+      const firm = createClient({
+        settings: () => new SettingsStore(kv, { apiKey: "", baseUrl: "" }, (b) => probe.keyMode(b)).read(),
+      });
+      expect((await firm.getAssets()).length).toBeGreaterThan(10);
+      // The same settings without asking the gateway: the client asks for a key, as it must for a service.
+      const plain = createClient({ settings: () => new SettingsStore(kv, { apiKey: "", baseUrl: "" }).read() });
+      await expect(plain.getAssets()).rejects.toThrow("No API key is set");
+    } finally {
+      g.location = before;
+    }
   });
 
   it("MD.SERIES and MD.LATEST through the gateway equal the service's own answers", async () => {

@@ -34,19 +34,18 @@ describe("refresh knows it is done by counting the calls", () => {
   it("waits for every call to settle, although the cells kept their old values all along", async () => {
     const fixture = comps(150);
     const { standIn, workbook, calls } = openRecordedWorkbook(fixture.recording);
-    const shownAfterWrite: unknown[] = [];
+    const shownAfterTrigger: unknown[] = [];
     const watched: WorkbookAdapter = {
       ...workbook,
-      rewriteFormulas: async (sheet, blocks) => {
-        const outcome = await workbook.rewriteFormulas(sheet, blocks);
-        for (const c of fixture.md) shownAfterWrite.push(standIn.cell(c.sheet, c.address).value);
-        return outcome;
+      recalculate: async (sheet, addresses) => {
+        await workbook.recalculate(sheet, addresses);
+        for (const c of fixture.md) shownAfterTrigger.push(standIn.cell(c.sheet, c.address).value);
       },
     };
     const report = await refreshAll(watched, { calls, ...fast, clearCache: () => {} });
 
     // What the cells showed while the functions ran: the saved values, nothing to wait on.
-    expect(shownAfterWrite).toEqual(fixture.md.map((c) => c.cell.value));
+    expect(shownAfterTrigger).toEqual(fixture.md.map((c) => c.cell.value));
     // When the refresh resolved, without waiting any further: every call settled, every cell fresh.
     expect(calls.inFlight).toBe(0);
     for (const c of fixture.md) expect(standIn.cell(c.sheet, c.address).value).toBe(c.fresh?.value);

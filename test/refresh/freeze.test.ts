@@ -84,7 +84,7 @@ describe("freeze to values", () => {
     const attributes = new Set(
       Array.from(doc.getElementsByTagNameNS(FREEZE_LOG_NAMESPACE, "frozen")).flatMap((e) => e.getAttributeNames()),
     );
-    expect([...attributes].sort()).toEqual(["address", "frozenAt", "range", "sheet"]);
+    expect([...attributes].sort()).toEqual(["address", "encoding", "frozenAt", "range", "sheet"]);
   });
 
   it("freezes only what the selection touches, a whole table when part of it is selected", async () => {

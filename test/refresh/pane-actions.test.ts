@@ -17,9 +17,11 @@ const report = (patch: Partial<RefreshReport>): RefreshReport => ({
   cells: 12,
   sheets: ["Comps"],
   failed: [],
+  method: "recalculate",
   pending: [],
   running: 0,
   skipped: [],
+  notes: [],
   ...patch,
 });
 
@@ -70,6 +72,7 @@ describe("the pane's refresh actions", () => {
     const { actions, standIn } = actionsFor({ apiKey: "", usingDefaultKey: true });
     expect(await actions.refreshAll()).toEqual({ cells: 0, ms: 0, note: SIGN_IN_TO_REFRESH });
     expect(standIn.log.formulaWrites).toEqual([]);
+    expect(standIn.log.calculations).toEqual([]);
   });
 
   it("freezes and reports the cells now holding values", async () => {

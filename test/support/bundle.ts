@@ -69,6 +69,10 @@ export interface ConsoleLine {
 
 export interface LoadedBundle {
   metadata: FunctionMetadata[];
+  /** With `lateOfficeRuntime`: defines OfficeRuntime and resolves Office.onReady, as Excel's host scripts do after office.js loads. */
+  officeReady(): void;
+  /** The page's localStorage as the bundle sees it (with `localStorage`). */
+  localStorage: Map<string, string>;
   /** Functions the bundle registered with CustomFunctions.associate, by upper-case id. */
   registered: Map<string, (...args: unknown[]) => unknown>;
   storage: Map<string, string>;
@@ -102,6 +106,16 @@ export interface LoadOptions {
    * no context, as before Office is ready: the bundle sees no data-type support.
    */
   requirements?: Record<string, string>;
+  /**
+   * OfficeRuntime is not defined while functions.js loads and Office.onReady
+   * is pending, until the test calls `officeReady()`: the load order Excel's
+   * host scripts can produce (office.js loads them asynchronously).
+   */
+  lateOfficeRuntime?: boolean;
+  /** Gives the bundle a localStorage with this content (a page has one; the custom-functions-only runtime does not). */
+  localStorage?: Record<string, string>;
+  /** Extra globals, e.g. an `Excel` stand-in. */
+  globals?: Record<string, unknown>;
 }
 
 /** "1.19" ≥ "1.4": requirement set versions compare part by part as numbers. */
@@ -132,6 +146,30 @@ export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
     (...parts: unknown[]) =>
       lines.push({ level, text: parts.map((p) => (typeof p === "string" ? p : safeStringify(p))).join(" ") });
 
+  const officeRuntime = {
+    storage: {
+      getItem: async (key: string) => storage.get(key) ?? null,
+      setItem: async (key: string, value: string) => void storage.set(key, value),
+      removeItem: async (key: string) => void storage.delete(key),
+      getItems: async (keys: string[]) => Object.fromEntries(keys.map((k) => [k, storage.get(k) ?? null])),
+    },
+  };
+  const info = { host: "Excel", platform: "PC" };
+  let markReady: (value: typeof info) => void = () => undefined;
+  const ready = options.lateOfficeRuntime
+    ? new Promise<typeof info>((resolve) => (markReady = resolve))
+    : Promise.resolve(info);
+  const local = new Map<string, string>(Object.entries(options.localStorage ?? {}));
+  const webStorage = {
+    getItem: (key: string) => local.get(key) ?? null,
+    setItem: (key: string, value: string) => void local.set(key, String(value)),
+    removeItem: (key: string) => void local.delete(key),
+    clear: () => local.clear(),
+    key: (index: number) => [...local.keys()][index] ?? null,
+    get length() {
+      return local.size;
+    },
+  };
   const sandboxGlobals = {
     CustomFunctions: {
       associate(id: string | Record<string, (...args: unknown[]) => unknown>, fn?: (...args: unknown[]) => unknown) {
@@ -141,20 +179,14 @@ export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
       Error: CustomFunctionsError,
       ErrorCode,
     },
-    OfficeRuntime: {
-      storage: {
-        getItem: async (key: string) => storage.get(key) ?? null,
-        setItem: async (key: string, value: string) => void storage.set(key, value),
-        removeItem: async (key: string) => void storage.delete(key),
-        getItems: async (keys: string[]) => Object.fromEntries(keys.map((k) => [k, storage.get(k) ?? null])),
-      },
-    },
+    ...(options.lateOfficeRuntime ? {} : { OfficeRuntime: officeRuntime }),
+    ...(options.localStorage ? { localStorage: webStorage } : {}),
     Office: {
-      onReady: (callback?: (info: unknown) => void) => {
-        const info = { host: "Excel", platform: "PC" };
-        callback?.(info);
-        return Promise.resolve(info);
-      },
+      onReady: (callback?: (info: unknown) => void) =>
+        ready.then((info) => {
+          callback?.(info);
+          return info;
+        }),
       HostType: { Excel: "Excel" },
       ...(options.requirements
         ? {
@@ -177,6 +209,7 @@ export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
       debug: capture("debug"),
     },
     ...(options.now === undefined ? {} : { Date: shiftedClockDate(options.now) }),
+    ...(options.globals ?? {}),
     fetch: options.fetch ?? fetch,
     ...(options.origin ? { location: new URL(`${options.origin}/taskpane.html`) } : {}),
     Headers,
@@ -229,7 +262,12 @@ export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
     return await result;
   }
 
-  return { metadata, registered, storage, console: lines, call, context };
+  function officeReady(): void {
+    (context as unknown as { OfficeRuntime?: unknown }).OfficeRuntime = officeRuntime;
+    markReady(info);
+  }
+
+  return { metadata, registered, storage, localStorage: local, officeReady, console: lines, call, context };
 }
 
 /** A Date whose clock reads `start` at the moment it is made, then runs on; everything else is the real Date's. */

@@ -7,9 +7,10 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { App, type ViewId } from "../../src/taskpane/app";
 import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../../src/refresh/pane-actions";
-import { RefreshSection } from "../../src/taskpane/refresh-section";
+import { RefreshSection } from "../../src/taskpane/refresh/refresh-section";
 import { matchMediaWhere } from "./support/dom";
-import { asset, fakeRefresh, isDisabled, makeHarness, renderWith, type Harness, type HarnessOptions } from "./support/fakes";
+import { asset } from "../support/fake-client";
+import { fakeRefresh, isDisabled, makeHarness, renderWith, type Harness, type HarnessOptions } from "./support/fakes";
 
 function renderApp(options: HarnessOptions & { initialView?: ViewId; officeTheme?: Parameters<typeof App>[0]["officeTheme"] } = {}) {
   const harness = makeHarness(options);
@@ -187,6 +188,36 @@ describe("Settings: the Refresh section", () => {
 
     act(() => publish({ busy: null, progress: null, signInRequired: true }));
     expect(screen.getByTestId("refresh-sign-in").textContent).toMatch(/^Sign in to refresh/);
+
+    act(() => publish({ busy: null, progress: null, signInRequired: false, notice: "Not refreshed on open." }));
+    expect(screen.getByTestId("refresh-notice").textContent).toBe("Not refreshed on open.");
     await act(async () => undefined);
+  });
+
+  it("offers the trust-prompt switch with what people without the add-in will see", async () => {
+    let off = false;
+    const { actions, asked } = fakeRefresh({
+      getTrustPromptOff: async () => off,
+      setTrustPromptOff: async (value) => {
+        asked.push(`setTrustPromptOff(${value})`);
+        off = value;
+      },
+    });
+    renderRefresh(actions);
+    const toggle = screen.getByRole("switch", { name: /Don't ask people without the add-in to trust it/ }) as HTMLInputElement;
+    await waitFor(() => expect(toggle.disabled).toBe(false));
+    expect(toggle.checked).toBe(false);
+    expect(screen.getByTestId("trust-prompt-explained").textContent).toMatch(/see the values saved in it.*#NAME\?/);
+    fireEvent.click(toggle);
+    expect((await outcome()).textContent).toBe("People without the add-in will not be asked to trust it.");
+    expect(asked).toEqual(["setTrustPromptOff(true)"]);
+    expect(toggle.checked).toBe(true);
+  });
+
+  it("has no trust-prompt switch when the refresh logic does not offer it", async () => {
+    renderRefresh(fakeRefresh().actions);
+    const onOpen = screen.getByRole("switch", { name: /when this workbook opens/ }) as HTMLInputElement;
+    await waitFor(() => expect(onOpen.disabled).toBe(false));
+    expect(screen.queryByRole("switch", { name: /trust it/ })).toBeNull();
   });
 });

@@ -2,9 +2,10 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { NetworkError, TimeoutError } from "../../src/api/errors";
 import type { InsightCard } from "../../src/core/domain";
-import { InsightsView, PAGE_SIZE } from "../../src/taskpane/insights-view";
-import { OUTSIDE_EXCEL_COPIED } from "../../src/taskpane/place-formula";
-import { card, makeHarness, renderWith, type Harness, type HarnessOptions } from "./support/fakes";
+import { InsightsView, PAGE_SIZE } from "../../src/taskpane/insights/insights-view";
+import { OUTSIDE_EXCEL_COPIED } from "../../src/taskpane/shared/place-formula";
+import { card } from "../support/fake-client";
+import { makeHarness, renderWith, type Harness, type HarnessOptions } from "./support/fakes";
 
 const FEED: InsightCard[] = [
   card({ ENTITY_ID: "eth", METRIC_NAME: "PRICE", FLAG: "streak_weekly", DURATION: 6, START_VALUE: 100, END_VALUE: 150 }),

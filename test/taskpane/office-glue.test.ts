@@ -4,9 +4,9 @@
  * choosing a workbook by host, copying with and without the async clipboard,
  * placing a formula (insert, or copy and say why), and reading Office's theme.
  */
-import { copyText } from "../../src/taskpane/clipboard";
-import { luminance, themeFromOffice } from "../../src/taskpane/office-theme";
-import { copyFormula, OUTSIDE_EXCEL_COPIED, OUTSIDE_EXCEL_NOT_COPIED, placeFormula } from "../../src/taskpane/place-formula";
+import { copyText } from "../../src/taskpane/shared/clipboard";
+import { luminance, themeFromOffice } from "../../src/taskpane/shared/office-theme";
+import { copyFormula, OUTSIDE_EXCEL_COPIED, OUTSIDE_EXCEL_NOT_COPIED, placeFormula } from "../../src/taskpane/shared/place-formula";
 import { excelWorkbook, NO_WORKBOOK, workbookForHost, type WorkbookActions } from "../../src/office/pane-workbook";
 
 /** A minimal Excel: a selection of cells; writes land only when `sync` is awaited, as in Excel. */

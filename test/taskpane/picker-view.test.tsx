@@ -2,9 +2,10 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { AuthError, NotFoundError, ServerError } from "../../src/api/errors";
 import type { AssetRecord, DataPoint, MetricDescriptor } from "../../src/core/domain";
-import { PickerView } from "../../src/taskpane/picker-view";
-import { OUTSIDE_EXCEL_COPIED, OUTSIDE_EXCEL_NOT_COPIED } from "../../src/taskpane/place-formula";
-import { asset, isDisabled, makeHarness, metric, renderWith, TEST_TODAY, type Harness, type HarnessOptions } from "./support/fakes";
+import { PickerView } from "../../src/taskpane/picker/picker-view";
+import { OUTSIDE_EXCEL_COPIED, OUTSIDE_EXCEL_NOT_COPIED } from "../../src/taskpane/shared/place-formula";
+import { asset, metric } from "../support/fake-client";
+import { isDisabled, makeHarness, renderWith, TEST_TODAY, type Harness, type HarnessOptions } from "./support/fakes";
 
 const CATALOG: AssetRecord[] = [
   asset("btc", "Bitcoin", { color: "#f7931a" }),
@@ -324,7 +325,8 @@ describe("Picker: preview and formula", () => {
     const { client } = await toBuilder();
     expect(screen.getByText("Loading preview…")).toBeTruthy();
     await waitFor(() => expect(client.series.calls).toHaveLength(1));
-    const oneYearBack = `${Number(TEST_TODAY.slice(0, 4)) - 1}${TEST_TODAY.slice(4)}`;
+    // The 1Y preset covers one year ending today (2024-06-15), both ends included: from the day after its date a year ago.
+    const oneYearBack = "2023-06-16";
     expect(client.series.last.args).toEqual({ symbol: "eth", metric: "PRICE", startDate: oneYearBack, endDate: TEST_TODAY, granularity: "DAY" });
     act(() => client.series.last.resolve({ kind: "points", points: POINTS }));
     await screen.findByTestId("preview-table");

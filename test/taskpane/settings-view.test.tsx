@@ -7,8 +7,8 @@ import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office
 import { createPaneRefreshActions } from "../../src/refresh/pane-actions";
 import { RefreshController } from "../../src/refresh/refresh-controller";
 import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
-import { SettingsView } from "../../src/taskpane/settings-view";
-import { formatBytes } from "../../src/taskpane/value-format";
+import { SettingsView } from "../../src/taskpane/settings/settings-view";
+import { formatBytes } from "../../src/taskpane/shared/value-format";
 import { compsWorkbook } from "../support/recordings";
 import { installWorkbookStandIn } from "../support/workbook-stand-in";
 import { fakeRefresh, isDisabled, makeHarness, renderWith, type HarnessOptions } from "./support/fakes";
@@ -19,8 +19,9 @@ const DEMO = "md-sandbox-demo";
 async function renderSettings(options: HarnessOptions = {}) {
   const harness = makeHarness(options);
   const view = renderWith(harness, <SettingsView active />);
-  // The view reads the store on mount; the buttons are enabled once it has (the first, cold render can take seconds on a busy machine).
-  await waitFor(() => expect(isDisabled(screen.getByRole("button", { name: "Test connection" }))).toBe(false), { timeout: 5000 });
+  // The view reads the store on mount; the buttons are enabled once it has.
+  // Generous on a loaded machine: the first render of Fluent's tree under jsdom can take seconds.
+  await waitFor(() => expect(isDisabled(screen.getByRole("button", { name: "Test connection" }))).toBe(false), { timeout: 10_000 });
   return { ...harness, view };
 }
 

@@ -5,12 +5,12 @@
  */
 import { Button, Caption1, Field, Input, makeStyles, Radio, RadioGroup, Select, Subtitle2, Switch, tokens } from "@fluentui/react-components";
 import { useMemo, useState } from "react";
-import { GRANULARITIES, type Granularity, type MetricDescriptor } from "../core/domain";
-import { parseDate, parseDateWindow } from "../core/arguments";
-import { isFinancial } from "../core/metric-knowledge";
-import { FormulaActions } from "./formula-actions";
+import { GRANULARITIES, type Granularity, type MetricDescriptor } from "../../core/domain";
+import { parseDate, parseDateWindow } from "../../core/arguments";
+import { isFinancial } from "../../core/metric-knowledge";
+import { FormulaActions } from "../shared/formula-actions";
 import { DEFAULT_SERIES_OPTIONS, latestFormula, seriesFormula, type SeriesOptions, type SeriesOrder } from "./formula-text";
-import { useServices } from "./pane-services";
+import { useServices } from "../shared/pane-services";
 import { SeriesPreview, type PreviewRequest } from "./series-preview";
 import { localeDateExample, localeDatePattern, typedDate } from "./typed-date";
 

@@ -4,15 +4,15 @@
  */
 import { Button, Caption1, makeStyles, MessageBar, MessageBarActions, MessageBarBody, Spinner, Subtitle2, Text, tokens } from "@fluentui/react-components";
 import { useEffect, useMemo, useState } from "react";
-import type { AssetRecord, MetricDescriptor } from "../core/domain";
+import type { AssetRecord, MetricDescriptor } from "../../core/domain";
 import { AssetList } from "./asset-list";
 import { buildAssetIndex } from "./asset-search";
 import { ColorSwatch } from "./color-swatch";
 import { MetricDetails } from "./metric-details";
 import { MetricList } from "./metric-list";
-import { useServices } from "./pane-services";
+import { useServices } from "../shared/pane-services";
 import { SeriesBuilder } from "./series-builder";
-import { useRequest } from "./use-request";
+import { useRequest } from "../shared/use-request";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalXL },

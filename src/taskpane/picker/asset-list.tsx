@@ -6,7 +6,7 @@
 import { Badge, Caption1, makeStyles, mergeClasses, Radio, RadioGroup, SearchBox, Text, tokens } from "@fluentui/react-components";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
-import type { AssetRecord } from "../core/domain";
+import type { AssetRecord } from "../../core/domain";
 import { assetKind, type AssetFilter, type AssetIndex } from "./asset-search";
 import { ColorSwatch } from "./color-swatch";
 

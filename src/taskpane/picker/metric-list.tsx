@@ -4,8 +4,8 @@
  */
 import { Caption1, makeStyles, mergeClasses, SearchBox, Text, tokens } from "@fluentui/react-components";
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
-import type { MetricDescriptor } from "../core/domain";
-import { normaliseSearchText } from "./asset-search";
+import type { MetricDescriptor } from "../../core/domain";
+import { normaliseSearchText } from "../shared/search-text";
 
 const FILTER_FROM = 8;
 

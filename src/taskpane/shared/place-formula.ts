@@ -3,7 +3,7 @@
  * otherwise, and always end with a sentence the user can act on.
  */
 import { errorText } from "./error-text";
-import type { WorkbookActions } from "../office/pane-workbook";
+import type { WorkbookActions } from "../../office/pane-workbook";
 
 export type PlaceOutcome =
   | { kind: "inserted"; address: string; message: string }

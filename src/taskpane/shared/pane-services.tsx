@@ -4,10 +4,10 @@
  * custom functions use); component tests fill it with stand-ins.
  */
 import { createContext, useContext, type ReactNode } from "react";
-import type { MarketDataClient } from "../api/types";
-import type { WorkbookActions } from "../office/pane-workbook";
-import type { StoredSettings } from "../office/settings";
-import type { PaneRefreshActions } from "../refresh/pane-actions";
+import type { MarketDataClient } from "../../api";
+import type { WorkbookActions } from "../../office/pane-workbook";
+import type { StoredSettings } from "../../office/settings";
+import type { PaneRefreshActions } from "../../refresh/pane-actions";
 
 /** The part of SettingsStore the pane uses. */
 export interface PaneSettings {

@@ -4,12 +4,12 @@
  */
 import { Button, Caption1, makeStyles, MessageBar, MessageBarActions, MessageBarBody, Spinner, Text, tokens } from "@fluentui/react-components";
 import { useEffect, useState, type ReactNode } from "react";
-import type { DataPoint, Granularity, SeriesResult } from "../core/domain";
+import type { DataPoint, Granularity, SeriesResult } from "../../core/domain";
 import type { SeriesOptions } from "./formula-text";
-import { LineChart } from "./line-chart";
-import { useServices } from "./pane-services";
-import { useRequest } from "./use-request";
-import { formatExact, formatValue } from "./value-format";
+import { LineChart } from "../shared/line-chart";
+import { useServices } from "../shared/pane-services";
+import { useRequest } from "../shared/use-request";
+import { formatExact, formatValue } from "../shared/value-format";
 
 export const PREVIEW_DEBOUNCE_MS = 300;
 export const PREVIEW_ROWS = 5;

@@ -26,13 +26,13 @@ import {
 } from "@fluentui/react-components";
 import { EyeOffRegular, EyeRegular } from "@fluentui/react-icons";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
-import { MarketDataError } from "../api/errors";
-import { unreachableText } from "../office/gateway";
-import type { StoredSettings } from "../office/settings";
+import { MarketDataError } from "../../api";
+import { unreachableText } from "../../office/gateway";
+import type { StoredSettings } from "../../office/settings";
 import { CountersPanel } from "./counters-panel";
-import { errorText } from "./error-text";
-import { useServices } from "./pane-services";
-import { RefreshSection } from "./refresh-section";
+import { errorText } from "../shared/error-text";
+import { useServices } from "../shared/pane-services";
+import { RefreshSection } from "../refresh/refresh-section";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalXL },

@@ -5,10 +5,11 @@
  */
 import { Button, Caption1, makeStyles, MessageBar, MessageBarBody, Spinner, Switch, tokens } from "@fluentui/react-components";
 import { useEffect, useState, useSyncExternalStore } from "react";
-import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../refresh/pane-actions";
-import { formatDuration } from "../refresh/summary";
-import { errorText } from "./error-text";
-import { useServices } from "./pane-services";
+import { TRUST_PROMPT_EXPLAINED } from "../../refresh/refresh-on-open";
+import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../../refresh/pane-actions";
+import { formatDuration } from "../../refresh/summary";
+import { errorText } from "../shared/error-text";
+import { useServices } from "../shared/pane-services";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
@@ -40,6 +41,7 @@ export function RefreshSection() {
   const [busy, setBusy] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [onOpen, setOnOpen] = useState<boolean | null>(null);
+  const [trustOff, setTrustOff] = useState<boolean | null>(null);
   const status = useRefreshStatus(refresh);
 
   const usable = workbook.canInsert;
@@ -50,6 +52,10 @@ export function RefreshSection() {
     refresh.getRefreshOnOpen().then(
       (value) => live && setOnOpen(value),
       () => live && setOnOpen(false),
+    );
+    refresh.getTrustPromptOff?.().then(
+      (value) => live && setTrustOff(value),
+      () => live && setTrustOff(false),
     );
     return () => {
       live = false;
@@ -97,6 +103,11 @@ export function RefreshSection() {
           <MessageBarBody>Sign in to refresh: save your API key above. The values saved in the workbook are kept.</MessageBarBody>
         </MessageBar>
       )}
+      {status?.notice && (
+        <MessageBar intent="info" data-testid="refresh-notice">
+          <MessageBarBody>{status.notice}</MessageBarBody>
+        </MessageBar>
+      )}
       <Switch
         label="Refresh MD formulas when this workbook opens"
         checked={onOpen ?? false}
@@ -110,6 +121,24 @@ export function RefreshSection() {
           });
         }}
       />
+      {actions.setTrustPromptOff && (
+        <>
+          <Switch
+            label="Don't ask people without the add-in to trust it (Excel on Windows and Mac)"
+            checked={trustOff ?? false}
+            disabled={trustOff === null || busy !== null}
+            onChange={(_, data) => {
+              const off = data.checked;
+              void run("Saving…", async () => {
+                await actions.setTrustPromptOff!(off);
+                setTrustOff(off);
+                return { intent: "success", text: off ? "People without the add-in will not be asked to trust it." : "People without the add-in will be asked whether to trust it." };
+              });
+            }}
+          />
+          <Caption1 data-testid="trust-prompt-explained">{TRUST_PROMPT_EXPLAINED}</Caption1>
+        </>
+      )}
       <div role="status" aria-live="polite">
         {outcome && (
           <MessageBar intent={outcome.intent} data-testid="refresh-outcome">

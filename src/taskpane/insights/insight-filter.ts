@@ -4,8 +4,8 @@
  * `decline_streak_weekly` are documented; the other decline cadences follow the
  * same naming, so the cadence is read from the suffix rather than a fixed list.
  */
-import type { InsightCard } from "../core/domain";
-import { normaliseSearchText } from "./asset-search";
+import type { InsightCard } from "../../core/domain";
+import { normaliseSearchText } from "../shared/search-text";
 
 export type Cadence = "weekly" | "monthly" | "quarterly";
 export const CADENCES: readonly Cadence[] = ["weekly", "monthly", "quarterly"];

@@ -4,7 +4,7 @@
  * preference (a plain browser).
  */
 import { useEffect, useState } from "react";
-import type { OfficeTheme } from "../office/host";
+import type { OfficeTheme } from "../../office/host";
 
 export type ThemeMode = "light" | "dark";
 

@@ -6,8 +6,9 @@
  * `String.includes` over short precomputed strings plus a bucket ranking (no
  * sort), which keeps it linear and allocation-light.
  */
-import type { AssetRecord } from "../core/domain";
-import { isEquity } from "../core/assets-table";
+import type { AssetRecord } from "../../core/domain";
+import { isEquity } from "../../core/assets-table";
+import { normaliseSearchText } from "../shared/search-text";
 
 export type AssetKind = "crypto" | "equity";
 export type AssetFilter = "all" | AssetKind;
@@ -16,16 +17,6 @@ const EQUITY_PREFIX = "eq-";
 
 export function assetKind(asset: AssetRecord): AssetKind {
   return isEquity(asset) ? "equity" : "crypto";
-}
-
-/** Lowercase, accents folded (so "é" finds "e"), whitespace runs collapsed. */
-export function normaliseSearchText(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/\s+/g, " ")
-    .trim();
 }
 
 /** How well one asset matches, best first; the list shows bucket 0, then 1, ... each in catalog order. */

@@ -21,11 +21,11 @@ import {
   tokens,
 } from "@fluentui/react-components";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { InsightCard } from "../core/domain";
-import { errorText } from "./error-text";
+import type { InsightCard } from "../../core/domain";
+import { errorText } from "../shared/error-text";
 import { InsightCardView } from "./insight-card";
 import { CADENCES, filterInsights, insightCadence, readableCard, type CadenceFilter } from "./insight-filter";
-import { useServices } from "./pane-services";
+import { useServices } from "../shared/pane-services";
 
 export type FeedId = "streaks" | "decline-streaks";
 export const FEEDS: readonly { id: FeedId; label: string }[] = [

@@ -1,12 +1,12 @@
 /** One insight card (2.7): what rose or fell, for how long, by how much, and its sparkline. */
 import { Badge, Caption1, Card, makeStyles, Text, tokens } from "@fluentui/react-components";
 import { useId } from "react";
-import type { InsightCard } from "../core/domain";
-import { FormulaActions } from "./formula-actions";
-import { insightFormula } from "./formula-text";
+import type { InsightCard } from "../../core/domain";
+import { FormulaActions } from "../shared/formula-actions";
 import { changePercent, durationText, insightCadence } from "./insight-filter";
-import { LineChart } from "./line-chart";
-import { formatPercent, formatValue } from "./value-format";
+import { insightFormula } from "./insight-formula";
+import { LineChart } from "../shared/line-chart";
+import { formatPercent, formatValue } from "../shared/value-format";
 
 const useStyles = makeStyles({
   card: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalXS },

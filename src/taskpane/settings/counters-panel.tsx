@@ -5,9 +5,9 @@
  */
 import { Button, makeStyles, MessageBar, MessageBarBody, tokens } from "@fluentui/react-components";
 import { useEffect, useState } from "react";
-import type { ClientCounters } from "../api/types";
-import { useServices } from "./pane-services";
-import { formatBytes } from "./value-format";
+import type { ClientCounters } from "../../api";
+import { useServices } from "../shared/pane-services";
+import { formatBytes } from "../shared/value-format";
 
 export const COUNTER_POLL_MS = 1000;
 

@@ -4,8 +4,8 @@
  */
 import { Body1, Caption1, Link, makeStyles, Subtitle2, tokens } from "@fluentui/react-components";
 import type { ReactNode } from "react";
-import type { MetricDescriptor } from "../core/domain";
-import { isFinancial } from "../core/metric-knowledge";
+import type { MetricDescriptor } from "../../core/domain";
+import { isFinancial } from "../../core/metric-knowledge";
 import { httpUrl } from "./safe-url";
 
 const useStyles = makeStyles({
