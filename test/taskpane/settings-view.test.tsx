@@ -261,7 +261,7 @@ describe("Settings view: test connection", () => {
     await screen.findByText("API key saved on this computer.");
     fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
     await waitFor(() => expect(client.connection.calls).toHaveLength(1));
-    const down = new NetworkError("Could not reach the market-data service.");
+    const down = new ServerError("The market-data service failed (HTTP 503).", { status: 503 });
     act(() => client.connection.last.reject(down));
     await waitFor(() => expect(connectionResult().textContent).toBe(`Connection failed: ${down.message}`));
     expect(screen.queryByText("API key saved on this computer.")).toBeNull();
