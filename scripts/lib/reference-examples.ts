@@ -7,7 +7,7 @@
  * date, a percentage a percentage). test/bundle/function-docs.test.ts checks
  * the result.
  */
-import { parseFormula } from "../../test/support/doc-examples";
+import { cellMismatch, parseFormula } from "../../test/support/doc-examples";
 import type { CallFunction } from "./recipes";
 
 const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
@@ -32,8 +32,9 @@ function numberText(value: number): string {
   return String(Number(value.toFixed(decimals)));
 }
 
-/** The text for a cell, in the style of the text it replaces. */
+/** The text for a cell: the text it replaces while that still matches, else new text in its style. */
 function cellText(raw: unknown, style: string | undefined): string {
+  if (style !== undefined && cellMismatch(raw, style) === null) return style;
   const value = plain(raw);
   const error = errorText(value);
   if (error) return error;
@@ -47,12 +48,12 @@ function cellText(raw: unknown, style: string | undefined): string {
   return value === null || value === undefined ? "" : String(value);
 }
 
-/** Cells separated by at least two spaces, columns aligned (errors, being long, are not measured). */
+/** Cells separated by at least two spaces, columns aligned (errors and long headers are not measured). */
 function layoutRows(rows: string[][]): string[] {
   const widths: number[] = [];
   for (const row of rows)
     row.forEach((cell, c) => {
-      if (!cell.startsWith("#")) widths[c] = Math.max(widths[c] ?? 0, cell.length);
+      if (!cell.startsWith("#") && cell.length <= 24) widths[c] = Math.max(widths[c] ?? 0, cell.length);
     });
   return rows.map((row) =>
     row
@@ -106,6 +107,7 @@ export async function withReferenceResults(markdown: string, call: CallFunction)
     }
     // A table: the old rows up to a blank line, the next formula or the end of the block.
     const oldRows: string[][] = [];
+    const oldLines: string[] = [];
     let more = false;
     while (
       i + 1 < lines.length &&
@@ -114,6 +116,7 @@ export async function withReferenceResults(markdown: string, call: CallFunction)
       lines[i + 1].trim() !== "```"
     ) {
       i++;
+      oldLines.push(lines[i]);
       if (lines[i].trim() === "…") more = true;
       else oldRows.push(lines[i].trim().split(/\s{2,}/));
     }
@@ -124,7 +127,10 @@ export async function withReferenceResults(markdown: string, call: CallFunction)
     const rows = shown.map((row, r) =>
       row.map((cell, c) => cellText(cell, (oldRows[r] ?? oldRows[oldRows.length - 1])?.[c])),
     );
-    out.push(line, ...layoutRows(rows), ...(more ? ["…"] : []));
+    const unchanged =
+      rows.length === oldRows.length &&
+      rows.every((row, r) => row.length === oldRows[r].length && row.every((cell, c) => cell === oldRows[r][c]));
+    out.push(line, ...(unchanged ? oldLines : layoutRows(rows)), ...(more && !unchanged ? ["…"] : []));
   }
   return out.join("\n");
 }
