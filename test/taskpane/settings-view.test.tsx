@@ -65,7 +65,10 @@ describe("Settings view: API key", () => {
   });
 
   it("removing the key returns to the demo key and says so", async () => {
-    const { storage } = await renderSettings({ stored: { [SETTING_KEYS.apiKey]: SECRET }, defaults: { apiKey: DEMO, baseUrl: "http://127.0.0.1:3001" } });
+    const { storage } = await renderSettings({
+      stored: { [SETTING_KEYS.apiKey]: SECRET },
+      defaults: { apiKey: DEMO, baseUrl: "http://127.0.0.1:3001" },
+    });
     expect(screen.getByTestId("key-status").textContent).toBe("Your key");
     fireEvent.change(keyInput(), { target: { value: "" } });
     fireEvent.click(screen.getByRole("button", { name: "Save key" }));
@@ -75,8 +78,20 @@ describe("Settings view: API key", () => {
   });
 
   it.each([
-    { name: "a build with the sandbox demo key", defaults: { apiKey: DEMO, baseUrl: "http://127.0.0.1:3001" }, badge: "Sandbox demo key in use", demoNote: true, placeholder: "Using the sandbox demo key" },
-    { name: "a production build without a key", defaults: { apiKey: "", baseUrl: "https://api.example.test" }, badge: "No API key", demoNote: false, placeholder: "Paste your API key" },
+    {
+      name: "a build with the sandbox demo key",
+      defaults: { apiKey: DEMO, baseUrl: "http://127.0.0.1:3001" },
+      badge: "Sandbox demo key in use",
+      demoNote: true,
+      placeholder: "Using the sandbox demo key",
+    },
+    {
+      name: "a production build without a key",
+      defaults: { apiKey: "", baseUrl: "https://api.example.test" },
+      badge: "No API key",
+      demoNote: false,
+      placeholder: "Paste your API key",
+    },
   ])("with nothing stored, $name shows “$badge”", async ({ defaults, badge, demoNote, placeholder }) => {
     await renderSettings({ defaults });
     expect(screen.getByTestId("key-status").textContent).toBe(badge);
@@ -140,7 +155,9 @@ describe("Settings view: test connection", () => {
     { ms: 7, demo: true, text: "Connected in 7 ms (sandbox demo key)." },
   ])("success after $ms ms (demo key: $demo) reads “$text”", async ({ ms, demo, text }) => {
     const { client } = await renderSettings(
-      demo ? { defaults: { apiKey: DEMO, baseUrl: "http://127.0.0.1:3001" } } : { stored: { [SETTING_KEYS.apiKey]: SECRET } },
+      demo
+        ? { defaults: { apiKey: DEMO, baseUrl: "http://127.0.0.1:3001" } }
+        : { stored: { [SETTING_KEYS.apiKey]: SECRET } },
     );
     fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
     await waitFor(() => expect(client.connection.calls).toHaveLength(1));
@@ -170,7 +187,11 @@ describe("Settings view: test connection", () => {
     const { client } = await renderSettings({ stored: { [SETTING_KEYS.apiKey]: SECRET } });
     fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
     await waitFor(() => expect(client.connection.calls).toHaveLength(1));
-    act(() => client.connection.last.reject(new Error(`GET https://api.example.test/assets/?APIKey=${SECRET} failed for key ${SECRET}`)));
+    act(() =>
+      client.connection.last.reject(
+        new Error(`GET https://api.example.test/assets/?APIKey=${SECRET} failed for key ${SECRET}`),
+      ),
+    );
     await waitFor(() => expect(connectionResult().textContent).toMatch(/^Connection failed: /));
     expect(connectionResult().textContent).not.toContain(SECRET);
     expect(connectionResult().textContent).toContain("***");
@@ -208,29 +229,38 @@ describe("Settings view: base URL", () => {
     expect(client.clears).toBe(1);
   });
 
-  it.each(["md.example.com", "not a url"])("“%s” is not a URL: the browser's own validation stops the save", async (typed) => {
-    const { storage } = await renderSettings();
-    const input = await openAdvanced();
-    fireEvent.change(input, { target: { value: typed } });
-    expect(input.validity.typeMismatch).toBe(true);
-    fireEvent.click(screen.getByRole("button", { name: "Save address" }));
-    await act(async () => undefined);
-    expect(storage.writes).toEqual([]);
-    expect(screen.queryByText("Service address saved.")).toBeNull();
-  });
+  it.each(["md.example.com", "not a url"])(
+    "“%s” is not a URL: the browser's own validation stops the save",
+    async (typed) => {
+      const { storage } = await renderSettings();
+      const input = await openAdvanced();
+      fireEvent.change(input, { target: { value: typed } });
+      expect(input.validity.typeMismatch).toBe(true);
+      fireEvent.click(screen.getByRole("button", { name: "Save address" }));
+      await act(async () => undefined);
+      expect(storage.writes).toEqual([]);
+      expect(screen.queryByText("Service address saved.")).toBeNull();
+    },
+  );
 
-  it.each(["ftp://md.example.com", "javascript:alert(1)", "file:///etc/hosts"])("refuses the non-http address “%s” without writing", async (typed) => {
-    const { storage } = await renderSettings();
-    const input = await openAdvanced();
-    fireEvent.change(input, { target: { value: typed } });
-    fireEvent.click(screen.getByRole("button", { name: "Save address" }));
-    await screen.findByText(/Enter an address that starts with https:\/\//);
-    expect(storage.writes).toEqual([]);
-  });
+  it.each(["ftp://md.example.com", "javascript:alert(1)", "file:///etc/hosts"])(
+    "refuses the non-http address “%s” without writing",
+    async (typed) => {
+      const { storage } = await renderSettings();
+      const input = await openAdvanced();
+      fireEvent.change(input, { target: { value: typed } });
+      fireEvent.click(screen.getByRole("button", { name: "Save address" }));
+      await screen.findByText(/Enter an address that starts with https:\/\//);
+      expect(storage.writes).toEqual([]);
+    },
+  );
 
   it("“Use default” removes the stored address", async () => {
     const defaults = { apiKey: "", baseUrl: "https://api.example.test" };
-    const { storage } = await renderSettings({ defaults, stored: { [SETTING_KEYS.baseUrl]: "https://other.example.com" } });
+    const { storage } = await renderSettings({
+      defaults,
+      stored: { [SETTING_KEYS.baseUrl]: "https://other.example.com" },
+    });
     await openAdvanced();
     expect(screen.getByTestId("effective-base-url").textContent).toBe("https://other.example.com");
     fireEvent.click(screen.getByRole("button", { name: "Use default" }));

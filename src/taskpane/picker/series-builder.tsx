@@ -3,18 +3,42 @@
  * options) or MD.LATEST (as-of date), with a live preview of what the formula
  * will return and the Insert / Copy actions.
  */
-import { Button, Caption1, Field, Input, makeStyles, Radio, RadioGroup, Select, Subtitle2, Switch, tokens } from "@fluentui/react-components";
+import {
+  Button,
+  Caption1,
+  Field,
+  Input,
+  makeStyles,
+  Radio,
+  RadioGroup,
+  Select,
+  Subtitle2,
+  Switch,
+  tokens,
+} from "@fluentui/react-components";
 import { useMemo, useState } from "react";
 import type { Granularity, MetricDescriptor } from "../../api/types";
 import { parseDate, parseDateWindow } from "../../core/arguments";
 import { isFinancial } from "../../core/metric-knowledge";
 import { FormulaActions } from "../shared/formula-actions";
-import { DEFAULT_SERIES_OPTIONS, latestFormula, seriesFormula, type SeriesOptions, type SeriesOrder } from "./formula-text";
+import {
+  DEFAULT_SERIES_OPTIONS,
+  latestFormula,
+  seriesFormula,
+  type SeriesOptions,
+  type SeriesOrder,
+} from "./formula-text";
 import { useServices } from "../shared/pane-services";
 import { SeriesPreview, type PreviewRequest } from "./series-preview";
 
 export const GRANULARITIES: readonly Granularity[] = ["DAY", "WEEK", "MONTH", "QUARTER", "YEAR"];
-const GRANULARITY_LABEL: Record<Granularity, string> = { DAY: "Day", WEEK: "Week", MONTH: "Month", QUARTER: "Quarter", YEAR: "Year" };
+const GRANULARITY_LABEL: Record<Granularity, string> = {
+  DAY: "Day",
+  WEEK: "Week",
+  MONTH: "Month",
+  QUARTER: "Quarter",
+  YEAR: "Year",
+};
 const QUICK_WINDOWS = ["-1M", "-3M", "-1Y", "-5Y"] as const;
 /** How far back the LATEST preview looks for the last reading. */
 const LATEST_LOOKBACK = { daily: "-3M", quarterly: "-2Y" };
@@ -50,9 +74,13 @@ interface FieldErrors {
 
 /** "start: x is not a date…" → "x is not a date…" under the field it belongs to. */
 function fieldMessage(error: unknown): { argument: string; text: string } {
-  const argument = typeof (error as { argument?: unknown }).argument === "string" ? (error as { argument: string }).argument : "";
+  const argument =
+    typeof (error as { argument?: unknown }).argument === "string" ? (error as { argument: string }).argument : "";
   const message = error instanceof Error ? error.message : String(error);
-  return { argument, text: argument && message.startsWith(`${argument}: `) ? message.slice(argument.length + 2) : message };
+  return {
+    argument,
+    text: argument && message.startsWith(`${argument}: `) ? message.slice(argument.length + 2) : message,
+  };
 }
 
 export function SeriesBuilder({ symbol, metric }: SeriesBuilderProps) {
@@ -77,8 +105,22 @@ export function SeriesBuilder({ symbol, metric }: SeriesBuilderProps) {
         return { request: { symbol, metric: metric.name, startDate, endDate, granularity, kind, options }, errors: {} };
       }
       const endDate = parseDate(asOf, "as_of", { today: day, anchor: day }) ?? day;
-      const startDate = parseDate(financial ? LATEST_LOOKBACK.quarterly : LATEST_LOOKBACK.daily, "as_of", { today: day, anchor: endDate });
-      return { request: { symbol, metric: metric.name, startDate, endDate, granularity: financial ? "QUARTER" : "DAY", kind, options }, errors: {} };
+      const startDate = parseDate(financial ? LATEST_LOOKBACK.quarterly : LATEST_LOOKBACK.daily, "as_of", {
+        today: day,
+        anchor: endDate,
+      });
+      return {
+        request: {
+          symbol,
+          metric: metric.name,
+          startDate,
+          endDate,
+          granularity: financial ? "QUARTER" : "DAY",
+          kind,
+          options,
+        },
+        errors: {},
+      };
     } catch (error) {
       const { argument, text } = fieldMessage(error);
       const field = argument === "as_of" ? "asOf" : argument === "end" ? "end" : "start";
@@ -98,7 +140,12 @@ export function SeriesBuilder({ symbol, metric }: SeriesBuilderProps) {
       <Subtitle2 as="h2" id="builder-heading" className={styles.heading}>
         3. Formula
       </Subtitle2>
-      <RadioGroup layout="horizontal" aria-label="Function" value={kind} onChange={(_, data) => setKind(data.value as FormulaKind)}>
+      <RadioGroup
+        layout="horizontal"
+        aria-label="Function"
+        value={kind}
+        onChange={(_, data) => setKind(data.value as FormulaKind)}
+      >
         <Radio value="series" label="MD.SERIES (a table)" />
         <Radio value="latest" label="MD.LATEST (one value)" />
       </RadioGroup>
@@ -106,14 +153,36 @@ export function SeriesBuilder({ symbol, metric }: SeriesBuilderProps) {
       {kind === "series" ? (
         <>
           <div className={styles.row}>
-            <Field label="Start" validationMessage={resolved.errors.start} validationState={resolved.errors.start ? "error" : "none"}>
-              <Input value={start} onChange={(_, d) => setStart(d.value)} placeholder="-1Y" spellCheck={false} data-testid="window-start" />
+            <Field
+              label="Start"
+              validationMessage={resolved.errors.start}
+              validationState={resolved.errors.start ? "error" : "none"}
+            >
+              <Input
+                value={start}
+                onChange={(_, d) => setStart(d.value)}
+                placeholder="-1Y"
+                spellCheck={false}
+                data-testid="window-start"
+              />
             </Field>
-            <Field label="End" validationMessage={resolved.errors.end} validationState={resolved.errors.end ? "error" : "none"}>
-              <Input value={end} onChange={(_, d) => setEnd(d.value)} placeholder="TODAY" spellCheck={false} data-testid="window-end" />
+            <Field
+              label="End"
+              validationMessage={resolved.errors.end}
+              validationState={resolved.errors.end ? "error" : "none"}
+            >
+              <Input
+                value={end}
+                onChange={(_, d) => setEnd(d.value)}
+                placeholder="TODAY"
+                spellCheck={false}
+                data-testid="window-end"
+              />
             </Field>
           </div>
-          <Caption1>Dates: YYYY-MM-DD, TODAY, or relative -30D, -12W, -6M, -2Q, -1Y (the start counts back from the end).</Caption1>
+          <Caption1>
+            Dates: YYYY-MM-DD, TODAY, or relative -30D, -12W, -6M, -2Q, -1Y (the start counts back from the end).
+          </Caption1>
           <div className={styles.quick} role="group" aria-label="Quick windows">
             {QUICK_WINDOWS.map((w) => (
               <Button
@@ -132,9 +201,15 @@ export function SeriesBuilder({ symbol, metric }: SeriesBuilderProps) {
           </div>
           <Field
             label="Granularity"
-            hint={financial ? `${metric.name} is reported per fiscal quarter, so only Quarter is available.` : undefined}
+            hint={
+              financial ? `${metric.name} is reported per fiscal quarter, so only Quarter is available.` : undefined
+            }
           >
-            <Select value={granularity} onChange={(_, d) => setChosenGranularity(d.value as Granularity)} data-testid="granularity">
+            <Select
+              value={granularity}
+              onChange={(_, d) => setChosenGranularity(d.value as Granularity)}
+              data-testid="granularity"
+            >
               {GRANULARITIES.map((g) => (
                 <option key={g} value={g} disabled={financial && g !== "QUARTER"}>
                   {GRANULARITY_LABEL[g]}
@@ -143,10 +218,17 @@ export function SeriesBuilder({ symbol, metric }: SeriesBuilderProps) {
             </Select>
           </Field>
           <div className={styles.options} role="group" aria-label="Table options">
-            <Switch label="Header row" checked={options.headers} onChange={(_, d) => setOptions((o) => ({ ...o, headers: d.checked }))} />
+            <Switch
+              label="Header row"
+              checked={options.headers}
+              onChange={(_, d) => setOptions((o) => ({ ...o, headers: d.checked }))}
+            />
             <div className={styles.row}>
               <Field label="Order">
-                <Select value={options.order} onChange={(_, d) => setOptions((o) => ({ ...o, order: d.value as SeriesOrder }))}>
+                <Select
+                  value={options.order}
+                  onChange={(_, d) => setOptions((o) => ({ ...o, order: d.value as SeriesOrder }))}
+                >
                   <option value="asc">Oldest first</option>
                   <option value="desc">Newest first</option>
                 </Select>
@@ -159,7 +241,10 @@ export function SeriesBuilder({ symbol, metric }: SeriesBuilderProps) {
                   value={options.last === null ? "" : String(options.last)}
                   onChange={(_, d) => {
                     const n = Number(d.value);
-                    setOptions((o) => ({ ...o, last: d.value.trim() !== "" && Number.isInteger(n) && n >= 1 ? n : null }));
+                    setOptions((o) => ({
+                      ...o,
+                      last: d.value.trim() !== "" && Number.isInteger(n) && n >= 1 ? n : null,
+                    }));
                   }}
                   data-testid="last-rows"
                 />
@@ -174,13 +259,23 @@ export function SeriesBuilder({ symbol, metric }: SeriesBuilderProps) {
           validationMessage={resolved.errors.asOf}
           validationState={resolved.errors.asOf ? "error" : "none"}
         >
-          <Input value={asOf} onChange={(_, d) => setAsOf(d.value)} placeholder="TODAY" spellCheck={false} data-testid="as-of" />
+          <Input
+            value={asOf}
+            onChange={(_, d) => setAsOf(d.value)}
+            placeholder="TODAY"
+            spellCheck={false}
+            data-testid="as-of"
+          />
         </Field>
       )}
 
       <SeriesPreview request={resolved.request} unit={metric.unit} />
 
-      <FormulaActions formula={formula} subject={`${symbol} ${metric.name}`} placeholder="Fix the fields above to build the formula." />
+      <FormulaActions
+        formula={formula}
+        subject={`${symbol} ${metric.name}`}
+        placeholder="Fix the fields above to build the formula."
+      />
     </section>
   );
 }

@@ -2,7 +2,17 @@
  * The live preview: what the formula will return, fetched through the shared
  * client (so inserting the formula right after is answered from its cache).
  */
-import { Button, Caption1, makeStyles, MessageBar, MessageBarActions, MessageBarBody, Spinner, Text, tokens } from "@fluentui/react-components";
+import {
+  Button,
+  Caption1,
+  makeStyles,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  Spinner,
+  Text,
+  tokens,
+} from "@fluentui/react-components";
 import { useEffect, useState, type ReactNode } from "react";
 import type { DataPoint, Granularity, SeriesResult } from "../../api/types";
 import { isFcfDerived } from "../../core/metric-knowledge";
@@ -36,8 +46,17 @@ const useStyles = makeStyles({
     minHeight: "64px",
   },
   heading: { display: "flex", justifyContent: "space-between", alignItems: "baseline", gap: tokens.spacingHorizontalS },
-  table: { borderCollapse: "collapse", width: "100%", fontSize: tokens.fontSizeBase200, fontVariantNumeric: "tabular-nums" },
-  cell: { padding: `${tokens.spacingVerticalXXS} ${tokens.spacingHorizontalS}`, borderBottom: `1px solid ${tokens.colorNeutralStroke3}`, textAlign: "left" },
+  table: {
+    borderCollapse: "collapse",
+    width: "100%",
+    fontSize: tokens.fontSizeBase200,
+    fontVariantNumeric: "tabular-nums",
+  },
+  cell: {
+    padding: `${tokens.spacingVerticalXXS} ${tokens.spacingHorizontalS}`,
+    borderBottom: `1px solid ${tokens.colorNeutralStroke3}`,
+    textAlign: "left",
+  },
   number: { textAlign: "right" },
   latest: { fontSize: tokens.fontSizeBase500, fontWeight: tokens.fontWeightSemibold },
 });
@@ -61,19 +80,31 @@ export function SeriesPreview({ request, unit }: { request: PreviewRequest | nul
   const styles = useStyles();
   const { client } = useServices();
   // Only what changes the answer makes a new request; order/last/headers reshape the one already here.
-  const fetchKey = request ? JSON.stringify([request.symbol, request.metric, request.startDate, request.endDate, request.granularity]) : null;
+  const fetchKey = request
+    ? JSON.stringify([request.symbol, request.metric, request.startDate, request.endDate, request.granularity])
+    : null;
   const key = useDebounced(fetchKey, PREVIEW_DEBOUNCE_MS);
   const result = useRequest<SeriesResult>(
     key && request
       ? (signal) =>
-          client.getSeries({ symbol: request.symbol, metric: request.metric, startDate: request.startDate, endDate: request.endDate, granularity: request.granularity }, { signal })
+          client.getSeries(
+            {
+              symbol: request.symbol,
+              metric: request.metric,
+              startDate: request.startDate,
+              endDate: request.endDate,
+              granularity: request.granularity,
+            },
+            { signal },
+          )
       : null,
     [key],
   );
 
   let body: ReactNode;
   if (!request) body = <Caption1>The preview appears once the fields above are valid.</Caption1>;
-  else if (key !== fetchKey || result.status === "loading" || result.status === "idle") body = <Spinner size="tiny" label="Loading preview…" labelPosition="after" />;
+  else if (key !== fetchKey || result.status === "loading" || result.status === "idle")
+    body = <Spinner size="tiny" label="Loading preview…" labelPosition="after" />;
   else if (result.status === "error")
     body = (
       <MessageBar intent="error">
@@ -95,13 +126,20 @@ export function SeriesPreview({ request, unit }: { request: PreviewRequest | nul
     body = (
       <Text>
         No data in this window.
-        {isFcfDerived(request.metric) ? " This ratio is sparse in short windows; MD.SERIES widens the window it asks for and shows the values in yours." : " Try a longer window."}
+        {isFcfDerived(request.metric)
+          ? " This ratio is sparse in short windows; MD.SERIES widens the window it asks for and shows the values in yours."
+          : " Try a longer window."}
       </Text>
     );
   else body = <PreviewData request={request} points={result.data.points} unit={unit} />;
 
   return (
-    <section className={styles.root} aria-labelledby="preview-heading" aria-busy={result.status === "loading"} data-testid="preview">
+    <section
+      className={styles.root}
+      aria-labelledby="preview-heading"
+      aria-busy={result.status === "loading"}
+      data-testid="preview"
+    >
       <div className={styles.heading}>
         <Text weight="semibold" id="preview-heading">
           Preview
@@ -129,7 +167,11 @@ function PreviewData({ request, points, unit }: { request: PreviewRequest; point
     return (
       <>
         <Text>
-          Latest value: <span className={styles.latest} data-testid="latest-value">{formatExact(last.val)}</span> on {last.date}
+          Latest value:{" "}
+          <span className={styles.latest} data-testid="latest-value">
+            {formatExact(last.val)}
+          </span>{" "}
+          on {last.date}
         </Text>
         {chart}
       </>

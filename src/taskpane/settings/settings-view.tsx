@@ -43,7 +43,10 @@ const useStyles = makeStyles({
 type Notice = { intent: "success" | "error" | "info" | "warning"; text: string } | null;
 
 /** What the key badge says: whose key the requests use. */
-function keyStatus(stored: StoredSettings | null, defaultKey: string): { label: string; color: "success" | "warning" | "danger" | "informative" } {
+function keyStatus(
+  stored: StoredSettings | null,
+  defaultKey: string,
+): { label: string; color: "success" | "warning" | "danger" | "informative" } {
   if (!stored) return { label: "Reading settings…", color: "informative" };
   if (!stored.usingDefaultKey) return { label: "Your key", color: "success" };
   return defaultKey ? { label: "Sandbox demo key in use", color: "warning" } : { label: "No API key", color: "danger" };
@@ -87,7 +90,8 @@ export function SettingsView({ active }: { active: boolean }) {
         setKeyInput(current.usingDefaultKey ? "" : current.apiKey);
         setUrlInput(current.usingDefaultBaseUrl ? "" : current.baseUrl);
       },
-      (error: unknown) => live && setKeyNotice({ intent: "error", text: `Could not read the settings: ${errorText(error)}` }),
+      (error: unknown) =>
+        live && setKeyNotice({ intent: "error", text: `Could not read the settings: ${errorText(error)}` }),
     );
     return () => {
       live = false;
@@ -110,7 +114,12 @@ export function SettingsView({ active }: { active: boolean }) {
       setKeyInput(current.usingDefaultKey ? "" : current.apiKey);
       setKeyNotice(
         current.usingDefaultKey
-          ? { intent: "info", text: defaults.apiKey ? "Key removed: requests use the sandbox demo key." : "Key removed: add a key to fetch data." }
+          ? {
+              intent: "info",
+              text: defaults.apiKey
+                ? "Key removed: requests use the sandbox demo key."
+                : "Key removed: add a key to fetch data.",
+            }
           : { intent: "success", text: "API key saved on this computer." },
       );
       return current;
@@ -137,9 +146,13 @@ export function SettingsView({ active }: { active: boolean }) {
     setTesting(true);
     try {
       const { ms } = await client.testConnection({ signal: controller.signal });
-      setTestNotice({ intent: "success", text: `Connected in ${Math.round(ms)} ms${current.usingDefaultKey && current.apiKey ? " (sandbox demo key)" : ""}.` });
+      setTestNotice({
+        intent: "success",
+        text: `Connected in ${Math.round(ms)} ms${current.usingDefaultKey && current.apiKey ? " (sandbox demo key)" : ""}.`,
+      });
     } catch (error) {
-      if (!controller.signal.aborted) setTestNotice({ intent: "error", text: `Connection failed: ${errorText(error, current.apiKey)}` });
+      if (!controller.signal.aborted)
+        setTestNotice({ intent: "error", text: `Connection failed: ${errorText(error, current.apiKey)}` });
     } finally {
       if (testAbort.current === controller) setTesting(false);
     }
@@ -158,7 +171,10 @@ export function SettingsView({ active }: { active: boolean }) {
       client.clear();
       const current = await reload();
       setUrlInput(current.usingDefaultBaseUrl ? "" : current.baseUrl);
-      setUrlNotice({ intent: "success", text: current.usingDefaultBaseUrl ? "Using the default service address." : "Service address saved." });
+      setUrlNotice({
+        intent: "success",
+        text: current.usingDefaultBaseUrl ? "Using the default service address." : "Service address saved.",
+      });
     } catch (error) {
       setUrlNotice({ intent: "error", text: `Could not save the address: ${errorText(error)}` });
     }
@@ -176,7 +192,9 @@ export function SettingsView({ active }: { active: boolean }) {
           </Badge>
         </Subtitle2>
         {stored?.usingDefaultKey && defaults.apiKey && (
-          <Caption1>Requests use the sandbox&apos;s public demo key until you save your own. It only works against the sandbox.</Caption1>
+          <Caption1>
+            Requests use the sandbox&apos;s public demo key until you save your own. It only works against the sandbox.
+          </Caption1>
         )}
         <form className={styles.form} onSubmit={(e) => void onSaveKey(e)} autoComplete="off">
           <Field
@@ -258,14 +276,26 @@ export function SettingsView({ active }: { active: boolean }) {
             >
               <Field
                 label="Service address (base URL)"
-                hint={defaults.baseUrl ? `Leave empty for the default: ${defaults.baseUrl}` : "The market-data service's address."}
+                hint={
+                  defaults.baseUrl
+                    ? `Leave empty for the default: ${defaults.baseUrl}`
+                    : "The market-data service's address."
+                }
                 validationMessage={urlError ?? undefined}
                 validationState={urlError ? "error" : "none"}
               >
-                <Input type="url" value={urlInput} onChange={(_, data) => setUrlInput(data.value)} placeholder={defaults.baseUrl || "https://"} spellCheck={false} data-testid="base-url-input" />
+                <Input
+                  type="url"
+                  value={urlInput}
+                  onChange={(_, data) => setUrlInput(data.value)}
+                  placeholder={defaults.baseUrl || "https://"}
+                  spellCheck={false}
+                  data-testid="base-url-input"
+                />
               </Field>
               <Text size={200}>
-                Requests go to: <span data-testid="effective-base-url">{stored ? stored.baseUrl || "(not set)" : "…"}</span>
+                Requests go to:{" "}
+                <span data-testid="effective-base-url">{stored ? stored.baseUrl || "(not set)" : "…"}</span>
               </Text>
               <div className={styles.buttons}>
                 <Button type="submit" appearance="primary" disabled={!stored}>
