@@ -40,6 +40,9 @@ export function excelWorkbook(excel: ExcelLike = Excel): WorkbookActions {
 }
 
 /** Excel when the host says so and the Excel API is present, otherwise none. */
-export function workbookForHost(host: string | null, globals: { Excel?: ExcelLike } = globalThis as { Excel?: ExcelLike }): WorkbookActions {
+export function workbookForHost(
+  host: string | null,
+  globals: { Excel?: ExcelLike } = globalThis as { Excel?: ExcelLike },
+): WorkbookActions {
   return host === "Excel" && typeof globals.Excel?.run === "function" ? excelWorkbook(globals.Excel) : NO_WORKBOOK;
 }

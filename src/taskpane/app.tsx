@@ -4,7 +4,18 @@
  * loaded feed survives switching tabs; `active` tells a view when it is on
  * screen (to start its first request, or to poll).
  */
-import { Caption1, FluentProvider, makeStaticStyles, makeStyles, Tab, TabList, Title3, tokens, webDarkTheme, webLightTheme } from "@fluentui/react-components";
+import {
+  Caption1,
+  FluentProvider,
+  makeStaticStyles,
+  makeStyles,
+  Tab,
+  TabList,
+  Title3,
+  tokens,
+  webDarkTheme,
+  webLightTheme,
+} from "@fluentui/react-components";
 import { useState } from "react";
 import { createRoot } from "react-dom/client";
 import { localToday } from "../core/calendar";
@@ -93,7 +104,12 @@ function Pane({ initialView }: { initialView: ViewId }) {
           </Title3>
           <HostLine className={styles.host} />
         </header>
-        <TabList className={styles.tabs} selectedValue={view} onTabSelect={(_, data) => setView(data.value as ViewId)} aria-label="Market Data views">
+        <TabList
+          className={styles.tabs}
+          selectedValue={view}
+          onTabSelect={(_, data) => setView(data.value as ViewId)}
+          aria-label="Market Data views"
+        >
           {VIEWS.map((v) => (
             <Tab key={v.id} id={`tab-${v.id}`} value={v.id} aria-controls={`panel-${v.id}`}>
               {v.label}
@@ -102,7 +118,14 @@ function Pane({ initialView }: { initialView: ViewId }) {
         </TabList>
         <main>
           {VIEWS.map((v) => (
-            <div key={v.id} id={`panel-${v.id}`} role="tabpanel" aria-labelledby={`tab-${v.id}`} hidden={view !== v.id} className={styles.panel}>
+            <div
+              key={v.id}
+              id={`panel-${v.id}`}
+              role="tabpanel"
+              aria-labelledby={`tab-${v.id}`}
+              hidden={view !== v.id}
+              className={styles.panel}
+            >
               {v.id === "settings" && <SettingsView active={view === "settings"} />}
               {v.id === "picker" && <PickerView active={view === "picker"} />}
               {v.id === "insights" && <InsightsView active={view === "insights"} />}

@@ -27,7 +27,12 @@ const cadenceOf = (flag: string) => /_(weekly|monthly|quarterly)$/.exec(flag)?.[
 /** The formula a card stands for, written out here from the card's own fields. */
 const formulaFor = (card: Card) => {
   const cadence = cadenceOf(card.FLAG);
-  const args = [card.ENTITY_ID.toLowerCase(), card.METRIC_NAME.toUpperCase(), card.PERIOD_START_DATE, card.PERIOD_END_DATE];
+  const args = [
+    card.ENTITY_ID.toLowerCase(),
+    card.METRIC_NAME.toUpperCase(),
+    card.PERIOD_START_DATE,
+    card.PERIOD_END_DATE,
+  ];
   if (cadence) args.push(GRANULARITY[cadence]);
   return `=MD.SERIES(${args.map((a) => `"${a}"`).join(",")})`;
 };
@@ -78,10 +83,14 @@ describeBrowser("task pane Insights with slow first calls (headless Chromium, sa
   it("the cadence filter keeps that cadence's cards, and Insert writes the card's formula", async () => {
     const { page } = watch;
     const rows = (await rig.fetchJson<{ rows: Card[] }>("/insights/streaks/")).rows;
-    const cadence = (["weekly", "monthly", "quarterly"] as const).find((c) => rows.some((r) => cadenceOf(r.FLAG) === c));
+    const cadence = (["weekly", "monthly", "quarterly"] as const).find((c) =>
+      rows.some((r) => cadenceOf(r.FLAG) === c),
+    );
     expect(cadence).toBeDefined();
     const kept = rows.filter((r) => cadenceOf(r.FLAG) === cadence);
-    await page.getByRole("radio", { name: new RegExp(`^${cadence![0].toUpperCase()}${cadence!.slice(1)} \\(`) }).check();
+    await page
+      .getByRole("radio", { name: new RegExp(`^${cadence![0].toUpperCase()}${cadence!.slice(1)} \\(`) })
+      .check();
     const count = kept.length === rows.length ? `${rows.length} cards` : `${kept.length} of ${rows.length} cards`;
     await page.getByText(count, { exact: true }).waitFor();
     const headings = await page.getByTestId("insight-card").locator("h3").allTextContents();
@@ -91,7 +100,9 @@ describeBrowser("task pane Insights with slow first calls (headless Chromium, sa
     await page
       .getByTestId("insight-card")
       .first()
-      .getByRole("button", { name: `Insert the formula for ${card.ENTITY_ID} ${card.METRIC_NAME} into the selected cell` })
+      .getByRole("button", {
+        name: `Insert the formula for ${card.ENTITY_ID} ${card.METRIC_NAME} into the selected cell`,
+      })
       .click();
     await page.getByTestId("place-outcome").first().waitFor();
     const log = await page.evaluate(() => (window as unknown as PageWorkbook).__workbook.log);

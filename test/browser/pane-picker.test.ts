@@ -34,9 +34,11 @@ async function search(page: Page, query: string): Promise<void> {
 
 /** Symbol and title of each rendered option (the list is virtualised: only the rows on screen exist). */
 const shownOptions = (page: Page) =>
-  page.getByTestId("asset-option").evaluateAll((rows) =>
-    rows.map((row) => ({ symbol: row.getAttribute("data-symbol") ?? "", text: (row as HTMLElement).innerText })),
-  );
+  page
+    .getByTestId("asset-option")
+    .evaluateAll((rows) =>
+      rows.map((row) => ({ symbol: row.getAttribute("data-symbol") ?? "", text: (row as HTMLElement).innerText })),
+    );
 
 async function pickEthPrice(page: Page): Promise<void> {
   await showView(page, "Picker");
@@ -49,7 +51,8 @@ async function pickEthPrice(page: Page): Promise<void> {
 /** Waits until the preview shows its table (its debounce keeps the previous answer for a moment). */
 async function previewRows(page: Page): Promise<number> {
   await page.waitForFunction(
-    () => /First \d+ of/.test((document.querySelector('[data-testid="preview"]') as HTMLElement | null)?.innerText ?? ""),
+    () =>
+      /First \d+ of/.test((document.querySelector('[data-testid="preview"]') as HTMLElement | null)?.innerText ?? ""),
     undefined,
     { timeout: 20_000 },
   );
@@ -78,7 +81,9 @@ describeBrowser("task pane Picker over 20,000 assets (headless Chromium, sandbox
     await showView(page, "Picker");
     await page.getByTestId("asset-option").first().waitFor({ timeout: 20_000 });
     expect(catalog.length).toBeGreaterThanOrEqual(20_000);
-    expect(await page.getByTestId("asset-count").textContent()).toBe(`${catalog.length.toLocaleString("en-US")} assets`);
+    expect(await page.getByTestId("asset-count").textContent()).toBe(
+      `${catalog.length.toLocaleString("en-US")} assets`,
+    );
     // Virtualised: a screenful of rows exist, not 20,000.
     expect(await page.getByTestId("asset-option").count()).toBeLessThan(60);
   });
@@ -116,7 +121,8 @@ describeBrowser("task pane Picker over 20,000 assets (headless Chromium, sandbox
   it("picking eth and PRICE shows the metric's descriptor from the metric catalog", async () => {
     const { page } = watch;
     await pickEthPrice(page);
-    const metrics = (await rig.fetchJson<{ metrics: Record<string, Descriptor>[] }>("/supported-metrics/?symbol=eth")).metrics;
+    const metrics = (await rig.fetchJson<{ metrics: Record<string, Descriptor>[] }>("/supported-metrics/?symbol=eth"))
+      .metrics;
     const price = metrics.map((m) => m.PRICE).find(Boolean);
     expect(price).toBeDefined();
     const details = await page.getByTestId("metric-details").innerText();

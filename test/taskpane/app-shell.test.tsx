@@ -12,9 +12,13 @@ import { matchMediaWhere } from "./support/dom";
 import { asset } from "../support/fake-client";
 import { fakeRefresh, isDisabled, makeHarness, renderWith, type Harness, type HarnessOptions } from "./support/fakes";
 
-function renderApp(options: HarnessOptions & { initialView?: ViewId; officeTheme?: Parameters<typeof App>[0]["officeTheme"] } = {}) {
+function renderApp(
+  options: HarnessOptions & { initialView?: ViewId; officeTheme?: Parameters<typeof App>[0]["officeTheme"] } = {},
+) {
   const harness = makeHarness(options);
-  const view = render(<App services={harness.services} initialView={options.initialView} officeTheme={options.officeTheme ?? null} />);
+  const view = render(
+    <App services={harness.services} initialView={options.initialView} officeTheme={options.officeTheme ?? null} />,
+  );
   return { harness, view };
 }
 
@@ -81,7 +85,12 @@ describe("the pane's theme", () => {
 
   it.each([
     ["Office says dark", "dark", { isDarkTheme: true, bodyBackgroundColor: "#ffffff" }, false],
-    ["Office says light, whatever the system prefers", "light", { isDarkTheme: false, bodyBackgroundColor: "#000000" }, true],
+    [
+      "Office says light, whatever the system prefers",
+      "light",
+      { isDarkTheme: false, bodyBackgroundColor: "#000000" },
+      true,
+    ],
     ["an older host's dark body colour", "dark", { bodyBackgroundColor: "#262626" }, false],
     ["an older host's light body colour", "light", { bodyBackgroundColor: "#F3F2F1" }, true],
     ["no Office theme, the system prefers dark", "dark", null, true],
@@ -106,7 +115,9 @@ const outcome = () => screen.findByTestId("refresh-outcome");
 describe("Settings: the Refresh section", () => {
   it("outside Excel it says to open the pane in Excel, and offers no buttons", () => {
     renderRefresh(fakeRefresh().actions, false);
-    expect(screen.getByTestId("refresh-unavailable").textContent).toBe("Open this pane in Excel to refresh or freeze MD formulas.");
+    expect(screen.getByTestId("refresh-unavailable").textContent).toBe(
+      "Open this pane in Excel to refresh or freeze MD formulas.",
+    );
     expect(screen.queryByRole("button", { name: /Refresh all/ })).toBeNull();
   });
 
@@ -131,13 +142,17 @@ describe("Settings: the Refresh section", () => {
     fireEvent.click(screen.getByRole("button", { name: "Refresh all MD formulas" }));
     const bar = await outcome();
     expect(bar.textContent).toContain("Refreshed 40 cells in 2.5 s; 2 failed.");
-    const items = within(bar).getAllByRole("listitem").map((li) => li.textContent);
+    const items = within(bar)
+      .getAllByRole("listitem")
+      .map((li) => li.textContent);
     expect(items).toEqual(failures.map((f) => `${f.address}: ${f.message}`));
     expect(bar.querySelector("b")).toBeNull();
   });
 
   it("a refresh that throws is shown as an error, and the buttons come back", async () => {
-    renderRefresh(fakeRefresh({ refreshAll: async () => Promise.reject(new Error("Excel is busy editing a cell.")) }).actions);
+    renderRefresh(
+      fakeRefresh({ refreshAll: async () => Promise.reject(new Error("Excel is busy editing a cell.")) }).actions,
+    );
     const button = screen.getByRole("button", { name: "Refresh all MD formulas" });
     fireEvent.click(button);
     expect((await outcome()).textContent).toBe("Excel is busy editing a cell.");

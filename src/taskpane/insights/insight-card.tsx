@@ -10,12 +10,28 @@ import { formatPercent, formatValue } from "../shared/value-format";
 
 const useStyles = makeStyles({
   card: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalXS },
-  header: { display: "flex", justifyContent: "space-between", gap: tokens.spacingHorizontalS, alignItems: "flex-start" },
+  header: {
+    display: "flex",
+    justifyContent: "space-between",
+    gap: tokens.spacingHorizontalS,
+    alignItems: "flex-start",
+  },
   titles: { display: "flex", flexDirection: "column", minWidth: 0 },
-  entity: { margin: 0, fontSize: tokens.fontSizeBase400, fontWeight: tokens.fontWeightSemibold, overflowWrap: "anywhere" },
+  entity: {
+    margin: 0,
+    fontSize: tokens.fontSizeBase400,
+    fontWeight: tokens.fontWeightSemibold,
+    overflowWrap: "anywhere",
+  },
   metric: { fontFamily: tokens.fontFamilyMonospace, color: tokens.colorNeutralForeground3, overflowWrap: "anywhere" },
   badges: { display: "flex", gap: tokens.spacingHorizontalXS, flexShrink: 0 },
-  values: { display: "flex", alignItems: "baseline", gap: tokens.spacingHorizontalS, flexWrap: "wrap", fontVariantNumeric: "tabular-nums" },
+  values: {
+    display: "flex",
+    alignItems: "baseline",
+    gap: tokens.spacingHorizontalS,
+    flexWrap: "wrap",
+    fontVariantNumeric: "tabular-nums",
+  },
   up: { color: tokens.colorPaletteGreenForeground1, fontWeight: tokens.fontWeightSemibold },
   down: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
 });

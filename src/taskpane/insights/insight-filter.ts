@@ -44,8 +44,15 @@ export function changePercent(start: number, end: number): number | null {
  */
 export function readableCard(card: InsightCard): InsightCard {
   const text = (value: unknown): string =>
-    typeof value === "string" ? value : value === null || value === undefined ? "" : typeof value === "object" ? JSON.stringify(value) : String(value);
-  const number = (value: unknown): number => (typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN);
+    typeof value === "string"
+      ? value
+      : value === null || value === undefined
+        ? ""
+        : typeof value === "object"
+          ? JSON.stringify(value)
+          : String(value);
+  const number = (value: unknown): number =>
+    typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
   const sparkline: unknown[] = Array.isArray(card.SPARKLINE) ? card.SPARKLINE : [];
   return {
     ...card,
@@ -63,7 +70,10 @@ export function readableCard(card: InsightCard): InsightCard {
     END_VALUE: number(card.END_VALUE),
     SPARKLINE: sparkline.filter(
       (p): p is { date: string; value: number } =>
-        typeof p === "object" && p !== null && typeof (p as { date?: unknown }).date === "string" && Number.isFinite((p as { value?: unknown }).value),
+        typeof p === "object" &&
+        p !== null &&
+        typeof (p as { date?: unknown }).date === "string" &&
+        Number.isFinite((p as { value?: unknown }).value),
     ),
   };
 }

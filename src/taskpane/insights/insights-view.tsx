@@ -45,11 +45,23 @@ const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalM },
   heading: { margin: 0 },
   loading: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
-  loadingRow: { display: "flex", justifyContent: "space-between", alignItems: "center", gap: tokens.spacingHorizontalS },
+  loadingRow: {
+    display: "flex",
+    justifyContent: "space-between",
+    alignItems: "center",
+    gap: tokens.spacingHorizontalS,
+  },
   filters: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
   // Horizontal radio groups wrap in a narrow pane instead of running past its edge.
   radios: { flexWrap: "wrap" },
-  list: { listStyle: "none", margin: 0, padding: 0, display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
+  list: {
+    listStyle: "none",
+    margin: 0,
+    padding: 0,
+    display: "flex",
+    flexDirection: "column",
+    gap: tokens.spacingVerticalS,
+  },
 });
 
 function Elapsed({ since }: { since: number }) {
@@ -65,7 +77,10 @@ export function InsightsView({ active }: { active: boolean }) {
   const styles = useStyles();
   const { client, workbook } = useServices();
   const [feed, setFeed] = useState<FeedId>("streaks");
-  const [feeds, setFeeds] = useState<Record<FeedId, FeedState>>({ streaks: { status: "idle" }, "decline-streaks": { status: "idle" } });
+  const [feeds, setFeeds] = useState<Record<FeedId, FeedState>>({
+    streaks: { status: "idle" },
+    "decline-streaks": { status: "idle" },
+  });
   const [cadence, setCadence] = useState<CadenceFilter>("all");
   const [search, setSearch] = useState("");
   const [shown, setShown] = useState(PAGE_SIZE);
@@ -126,10 +141,18 @@ export function InsightsView({ active }: { active: boolean }) {
     <div className={styles.root}>
       {!workbook.canInsert && (
         <MessageBar intent="info">
-          <MessageBarBody>Running outside Excel: Insert copies a card&apos;s formula instead of writing it into a cell.</MessageBarBody>
+          <MessageBarBody>
+            Running outside Excel: Insert copies a card&apos;s formula instead of writing it into a cell.
+          </MessageBarBody>
         </MessageBar>
       )}
-      <RadioGroup className={styles.radios} layout="horizontal" aria-label="Insight feed" value={feed} onChange={(_, data) => setFeed(data.value as FeedId)}>
+      <RadioGroup
+        className={styles.radios}
+        layout="horizontal"
+        aria-label="Insight feed"
+        value={feed}
+        onChange={(_, data) => setFeed(data.value as FeedId)}
+      >
         {FEEDS.map((f) => (
           <Radio key={f.id} value={f.id} label={f.label} />
         ))}
@@ -142,7 +165,10 @@ export function InsightsView({ active }: { active: boolean }) {
 
         {state.status === "loading" && (
           <div className={styles.loading} data-testid="insights-loading">
-            <Field validationMessage="The first load of a feed can take up to a minute; later loads are quick." validationState="none">
+            <Field
+              validationMessage="The first load of a feed can take up to a minute; later loads are quick."
+              validationState="none"
+            >
               <ProgressBar aria-label={`Loading ${label.toLowerCase()}`} />
             </Field>
             <div className={styles.loadingRow}>
@@ -167,7 +193,9 @@ export function InsightsView({ active }: { active: boolean }) {
 
         {state.status === "error" && (
           <MessageBar intent="error" data-testid="insights-error">
-            <MessageBarBody>Could not load {label.toLowerCase()}: {state.message}</MessageBarBody>
+            <MessageBarBody>
+              Could not load {label.toLowerCase()}: {state.message}
+            </MessageBarBody>
             <MessageBarActions>
               <Button size="small" onClick={() => load(feed)}>
                 Try again
@@ -179,15 +207,29 @@ export function InsightsView({ active }: { active: boolean }) {
         {cards && (
           <>
             <div className={styles.filters}>
-              <SearchBox placeholder="Search entity or metric" aria-label="Search insight cards" value={search} onChange={(_, data) => setSearch(data.value)} data-testid="insight-search" />
-              <RadioGroup className={styles.radios} layout="horizontal" aria-label="Cadence" value={cadence} onChange={(_, data) => setCadence(data.value as CadenceFilter)}>
+              <SearchBox
+                placeholder="Search entity or metric"
+                aria-label="Search insight cards"
+                value={search}
+                onChange={(_, data) => setSearch(data.value)}
+                data-testid="insight-search"
+              />
+              <RadioGroup
+                className={styles.radios}
+                layout="horizontal"
+                aria-label="Cadence"
+                value={cadence}
+                onChange={(_, data) => setCadence(data.value as CadenceFilter)}
+              >
                 <Radio value="all" label={`All (${counts.all})`} />
                 {CADENCES.map((c) => (
                   <Radio key={c} value={c} label={`${c[0].toUpperCase()}${c.slice(1)} (${counts[c]})`} />
                 ))}
               </RadioGroup>
               <Caption1 role="status" aria-live="polite" data-testid="insight-count">
-                {filtered.length === cards.length ? `${cards.length} cards` : `${filtered.length} of ${cards.length} cards`}
+                {filtered.length === cards.length
+                  ? `${cards.length} cards`
+                  : `${filtered.length} of ${cards.length} cards`}
               </Caption1>
             </div>
             {cards.length === 0 ? (

@@ -3,7 +3,17 @@
  * the rows in view exist in the DOM, so 20,000 assets cost what 20 do; the
  * filtering itself is the precomputed index in asset-search.ts.
  */
-import { Badge, Caption1, makeStyles, mergeClasses, Radio, RadioGroup, SearchBox, Text, tokens } from "@fluentui/react-components";
+import {
+  Badge,
+  Caption1,
+  makeStyles,
+  mergeClasses,
+  Radio,
+  RadioGroup,
+  SearchBox,
+  Text,
+  tokens,
+} from "@fluentui/react-components";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { AssetRecord } from "../../core/domain";
@@ -15,7 +25,13 @@ const LIST_HEIGHT = 264;
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
-  filters: { display: "flex", alignItems: "center", justifyContent: "space-between", flexWrap: "wrap", gap: tokens.spacingHorizontalS },
+  filters: {
+    display: "flex",
+    alignItems: "center",
+    justifyContent: "space-between",
+    flexWrap: "wrap",
+    gap: tokens.spacingHorizontalS,
+  },
   list: {
     height: `${LIST_HEIGHT}px`,
     overflowY: "auto",
@@ -45,7 +61,13 @@ const useStyles = makeStyles({
   },
   text: { display: "flex", flexDirection: "column", minWidth: 0, flexGrow: 1 },
   title: { overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" },
-  symbol: { fontFamily: tokens.fontFamilyMonospace, color: tokens.colorNeutralForeground3, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" },
+  symbol: {
+    fontFamily: tokens.fontFamilyMonospace,
+    color: tokens.colorNeutralForeground3,
+    overflow: "hidden",
+    textOverflow: "ellipsis",
+    whiteSpace: "nowrap",
+  },
   empty: { padding: tokens.spacingHorizontalM, color: tokens.colorNeutralForeground3 },
 });
 
@@ -129,13 +151,20 @@ export function AssetList({ index, onSelect, autoFocus }: AssetListProps) {
         data-testid="asset-search"
       />
       <div className={styles.filters}>
-        <RadioGroup layout="horizontal" aria-label="Asset type" value={filter} onChange={(_, data) => setFilter(data.value as AssetFilter)}>
+        <RadioGroup
+          layout="horizontal"
+          aria-label="Asset type"
+          value={filter}
+          onChange={(_, data) => setFilter(data.value as AssetFilter)}
+        >
           <Radio value="all" label="All" />
           <Radio value="crypto" label="Crypto" />
           <Radio value="equity" label="Equity" />
         </RadioGroup>
         <Caption1 role="status" aria-live="polite" data-testid="asset-count">
-          {results.length === total ? `${total.toLocaleString("en-US")} assets` : `${results.length.toLocaleString("en-US")} of ${total.toLocaleString("en-US")}`}
+          {results.length === total
+            ? `${total.toLocaleString("en-US")} assets`
+            : `${results.length.toLocaleString("en-US")} of ${total.toLocaleString("en-US")}`}
         </Caption1>
       </div>
       <div
@@ -152,7 +181,9 @@ export function AssetList({ index, onSelect, autoFocus }: AssetListProps) {
         data-filter={filter}
       >
         {results.length === 0 ? (
-          <div className={styles.empty}>{query.trim() ? `No assets match “${query.trim()}”.` : "No assets of this type."}</div>
+          <div className={styles.empty}>
+            {query.trim() ? `No assets match “${query.trim()}”.` : "No assets of this type."}
+          </div>
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
             {virtualizer.getVirtualItems().map((item) => {

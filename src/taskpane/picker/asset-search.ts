@@ -51,7 +51,12 @@ export function buildAssetIndex(assets: readonly AssetRecord[]): AssetIndex {
     tickers[i] = symbol.startsWith(EQUITY_PREFIX) ? symbol.slice(EQUITY_PREFIX.length) : symbol;
     titles[i] = " " + title;
     // \u0001 keeps a query from matching across two fields.
-    haystacks[i] = [symbol, title, normaliseSearchText(asset.platform_id), normaliseSearchText(asset.aggregator_id ?? "")].join("\u0001");
+    haystacks[i] = [
+      symbol,
+      title,
+      normaliseSearchText(asset.platform_id),
+      normaliseSearchText(asset.aggregator_id ?? ""),
+    ].join("\u0001");
     all[i] = i;
     if (assetKind(asset) === "equity") equities.push(i);
     else crypto.push(i);

@@ -23,5 +23,12 @@ const useStyles = makeStyles({
 export function ColorSwatch({ color }: { color: string | null | undefined }) {
   const styles = useStyles();
   const valid = swatchColor(color);
-  return <span aria-hidden="true" className={styles.swatch} data-color={valid ?? ""} style={valid ? { backgroundColor: valid } : undefined} />;
+  return (
+    <span
+      aria-hidden="true"
+      className={styles.swatch}
+      data-color={valid ?? ""}
+      style={valid ? { backgroundColor: valid } : undefined}
+    />
+  );
 }

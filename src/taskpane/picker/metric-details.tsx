@@ -21,7 +21,13 @@ const useStyles = makeStyles({
   name: { fontFamily: tokens.fontFamilyMonospace, color: tokens.colorNeutralForeground3, overflowWrap: "anywhere" },
   // Service text may hold words longer than the pane is wide.
   text: { overflowWrap: "anywhere" },
-  list: { display: "grid", gridTemplateColumns: "max-content 1fr", columnGap: tokens.spacingHorizontalM, rowGap: tokens.spacingVerticalXXS, margin: 0 },
+  list: {
+    display: "grid",
+    gridTemplateColumns: "max-content 1fr",
+    columnGap: tokens.spacingHorizontalM,
+    rowGap: tokens.spacingVerticalXXS,
+    margin: 0,
+  },
   term: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200 },
   value: { margin: 0, fontSize: tokens.fontSizeBase200, overflowWrap: "anywhere", whiteSpace: "pre-line" },
 });
@@ -38,8 +44,13 @@ export function MetricDetails({ metric }: { metric: MetricDescriptor }) {
   const styles = useStyles();
   const link = httpUrl(metric.source_link);
   const rows: [string, ReactNode][] = [];
-  if (metric.unit) rows.push(["Unit", `${UNIT_TEXT[metric.unit] ?? metric.unit}${metric.currency_type ? ` (${metric.currency_type})` : ""}`]);
-  if (metric.aggregation_type) rows.push(["Aggregation", AGGREGATION_TEXT[metric.aggregation_type] ?? metric.aggregation_type]);
+  if (metric.unit)
+    rows.push([
+      "Unit",
+      `${UNIT_TEXT[metric.unit] ?? metric.unit}${metric.currency_type ? ` (${metric.currency_type})` : ""}`,
+    ]);
+  if (metric.aggregation_type)
+    rows.push(["Aggregation", AGGREGATION_TEXT[metric.aggregation_type] ?? metric.aggregation_type]);
   if (metric.source || link) {
     rows.push([
       "Source",

@@ -26,7 +26,10 @@ const useStyles = makeStyles({
     borderBottom: `1px solid ${tokens.colorNeutralStroke3}`,
     ":hover": { backgroundColor: tokens.colorNeutralBackground1Hover },
   },
-  selected: { backgroundColor: tokens.colorNeutralBackground1Selected, boxShadow: `inset 3px 0 0 ${tokens.colorBrandStroke1}` },
+  selected: {
+    backgroundColor: tokens.colorNeutralBackground1Selected,
+    boxShadow: `inset 3px 0 0 ${tokens.colorBrandStroke1}`,
+  },
   name: { fontFamily: tokens.fontFamilyMonospace, color: tokens.colorNeutralForeground3, overflowWrap: "anywhere" },
   empty: { padding: tokens.spacingHorizontalM, color: tokens.colorNeutralForeground3 },
 });
@@ -57,7 +60,8 @@ export function MetricList({ symbol, metrics, selected, onSelect }: MetricListPr
   const optionId = (i: number) => `${listId}-metric-${i}`;
 
   useEffect(() => {
-    if (selectedIndex >= 0) document.getElementById(`${listId}-metric-${selectedIndex}`)?.scrollIntoView?.({ block: "nearest" });
+    if (selectedIndex >= 0)
+      document.getElementById(`${listId}-metric-${selectedIndex}`)?.scrollIntoView?.({ block: "nearest" });
   }, [selectedIndex, listId]);
 
   function onKeyDown(event: KeyboardEvent) {
@@ -78,7 +82,13 @@ export function MetricList({ symbol, metrics, selected, onSelect }: MetricListPr
   return (
     <div className={styles.root}>
       {metrics.length >= FILTER_FROM && (
-        <SearchBox size="small" placeholder="Filter metrics" aria-label={`Filter metrics for ${symbol}`} value={query} onChange={(_, data) => setQuery(data.value)} />
+        <SearchBox
+          size="small"
+          placeholder="Filter metrics"
+          aria-label={`Filter metrics for ${symbol}`}
+          value={query}
+          onChange={(_, data) => setQuery(data.value)}
+        />
       )}
       <div
         ref={listRef}

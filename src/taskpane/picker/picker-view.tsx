@@ -2,7 +2,18 @@
  * The asset and metric picker: 1. find an asset, 2. choose one of its metrics
  * (with its descriptor), 3. build, preview and insert the formula.
  */
-import { Button, Caption1, makeStyles, MessageBar, MessageBarActions, MessageBarBody, Spinner, Subtitle2, Text, tokens } from "@fluentui/react-components";
+import {
+  Button,
+  Caption1,
+  makeStyles,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  Spinner,
+  Subtitle2,
+  Text,
+  tokens,
+} from "@fluentui/react-components";
 import { useEffect, useMemo, useState } from "react";
 import type { AssetRecord, MetricDescriptor } from "../../core/domain";
 import { AssetList } from "./asset-list";
@@ -46,13 +57,18 @@ export function PickerView({ active }: { active: boolean }) {
 
   const [asset, setAsset] = useState<AssetRecord | null>(null);
   const [metric, setMetric] = useState<MetricDescriptor | null>(null);
-  const metrics = useRequest(asset ? (signal) => client.getMetrics(asset.symbol, { signal }) : null, [asset?.symbol, client]);
+  const metrics = useRequest(asset ? (signal) => client.getMetrics(asset.symbol, { signal }) : null, [
+    asset?.symbol,
+    client,
+  ]);
 
   return (
     <div className={styles.root}>
       {!workbook.canInsert && (
         <MessageBar intent="info">
-          <MessageBarBody>Running outside Excel: Insert copies the formula instead of writing it into a cell.</MessageBarBody>
+          <MessageBarBody>
+            Running outside Excel: Insert copies the formula instead of writing it into a cell.
+          </MessageBarBody>
         </MessageBar>
       )}
 
@@ -112,7 +128,9 @@ export function PickerView({ active }: { active: boolean }) {
           </Subtitle2>
           {metrics.status === "error" ? (
             <MessageBar intent="error">
-              <MessageBarBody>Could not load the metrics for {asset.symbol}: {metrics.message}</MessageBarBody>
+              <MessageBarBody>
+                Could not load the metrics for {asset.symbol}: {metrics.message}
+              </MessageBarBody>
               <MessageBarActions>
                 <Button size="small" onClick={metrics.retry}>
                   Try again
@@ -121,7 +139,12 @@ export function PickerView({ active }: { active: boolean }) {
             </MessageBar>
           ) : metrics.status === "ready" ? (
             <>
-              <MetricList symbol={asset.symbol} metrics={metrics.data} selected={metric?.name ?? null} onSelect={setMetric} />
+              <MetricList
+                symbol={asset.symbol}
+                metrics={metrics.data}
+                selected={metric?.name ?? null}
+                onSelect={setMetric}
+              />
               {metric && <MetricDetails metric={metric} />}
             </>
           ) : (

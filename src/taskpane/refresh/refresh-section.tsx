@@ -3,7 +3,16 @@
  * all MD. formulas, refresh when the workbook opens, freeze to values. The
  * logic is not the pane's; this section renders its results.
  */
-import { Button, Caption1, makeStyles, MessageBar, MessageBarBody, Spinner, Switch, tokens } from "@fluentui/react-components";
+import {
+  Button,
+  Caption1,
+  makeStyles,
+  MessageBar,
+  MessageBarBody,
+  Spinner,
+  Switch,
+  tokens,
+} from "@fluentui/react-components";
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { TRUST_PROMPT_EXPLAINED } from "../../refresh/refresh-on-open";
 import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../../refresh/pane-actions";
@@ -33,7 +42,11 @@ function useRefreshStatus(actions: PaneRefreshActions): PaneRefreshStatus {
   return useSyncExternalStore(actions.subscribe, actions.getState);
 }
 
-const PHASE_TEXT: Record<string, string> = { scanning: "Finding MD formulas…", writing: "Rewriting formulas…", calculating: "Calculating…" };
+const PHASE_TEXT: Record<string, string> = {
+  scanning: "Finding MD formulas…",
+  writing: "Rewriting formulas…",
+  calculating: "Calculating…",
+};
 
 export function RefreshSection() {
   const styles = useStyles();
@@ -63,7 +76,9 @@ export function RefreshSection() {
   }, [refresh, usable]);
 
   if (!workbook.canInsert) {
-    return <Caption1 data-testid="refresh-unavailable">Open this pane in Excel to refresh or freeze MD formulas.</Caption1>;
+    return (
+      <Caption1 data-testid="refresh-unavailable">Open this pane in Excel to refresh or freeze MD formulas.</Caption1>
+    );
   }
 
   async function run(label: string, action: () => Promise<Outcome>) {
@@ -82,25 +97,44 @@ export function RefreshSection() {
   return (
     <div className={styles.root} data-testid="refresh-section">
       <div className={styles.buttons}>
-        <Button disabled={busy !== null} onClick={() => void run("Refreshing…", async () => summariseRefresh("Refreshed", await actions.refreshAll()))}>
+        <Button
+          disabled={busy !== null}
+          onClick={() => void run("Refreshing…", async () => summariseRefresh("Refreshed", await actions.refreshAll()))}
+        >
           Refresh all MD formulas
         </Button>
-        <Button disabled={busy !== null} onClick={() => void run("Freezing…", async () => summariseRefresh("Froze", await actions.freezeToValues("selection")))}>
+        <Button
+          disabled={busy !== null}
+          onClick={() =>
+            void run("Freezing…", async () => summariseRefresh("Froze", await actions.freezeToValues("selection")))
+          }
+        >
           Freeze selection to values
         </Button>
-        <Button disabled={busy !== null} onClick={() => void run("Freezing…", async () => summariseRefresh("Froze", await actions.freezeToValues("sheet")))}>
+        <Button
+          disabled={busy !== null}
+          onClick={() =>
+            void run("Freezing…", async () => summariseRefresh("Froze", await actions.freezeToValues("sheet")))
+          }
+        >
           Freeze sheet to values
         </Button>
         {(busy || status.busy) && (
           <Spinner
             size="tiny"
-            label={status.progress ? `${PHASE_TEXT[status.progress.phase] ?? "Working…"} ${status.progress.done} of ${status.progress.total}` : (busy ?? "Working…")}
+            label={
+              status.progress
+                ? `${PHASE_TEXT[status.progress.phase] ?? "Working…"} ${status.progress.done} of ${status.progress.total}`
+                : (busy ?? "Working…")
+            }
           />
         )}
       </div>
       {status.signInRequired && (
         <MessageBar intent="warning" data-testid="refresh-sign-in">
-          <MessageBarBody>Sign in to refresh: save your API key above. The values saved in the workbook are kept.</MessageBarBody>
+          <MessageBarBody>
+            Sign in to refresh: save your API key above. The values saved in the workbook are kept.
+          </MessageBarBody>
         </MessageBar>
       )}
       {status?.notice && (
@@ -117,7 +151,12 @@ export function RefreshSection() {
           void run("Saving…", async () => {
             await actions.setRefreshOnOpen(enabled);
             setOnOpen(enabled);
-            return { intent: "success", text: enabled ? "This workbook refreshes its MD formulas when it opens." : "Refresh on open is off for this workbook." };
+            return {
+              intent: "success",
+              text: enabled
+                ? "This workbook refreshes its MD formulas when it opens."
+                : "Refresh on open is off for this workbook.",
+            };
           });
         }}
       />

@@ -26,7 +26,12 @@ const useStyles = makeStyles({
     backgroundColor: tokens.colorNeutralBackground2,
   },
   term: { fontSize: tokens.fontSizeBase200, color: tokens.colorNeutralForeground3 },
-  value: { margin: 0, fontSize: tokens.fontSizeBase500, fontWeight: tokens.fontWeightSemibold, fontVariantNumeric: "tabular-nums" },
+  value: {
+    margin: 0,
+    fontSize: tokens.fontSizeBase500,
+    fontWeight: tokens.fontWeightSemibold,
+    fontVariantNumeric: "tabular-nums",
+  },
   row: { display: "flex", gap: tokens.spacingHorizontalS, alignItems: "center", marginTop: tokens.spacingVerticalS },
 });
 
@@ -57,7 +62,9 @@ export function CountersPanel({ active }: { active: boolean }) {
         {LABELS.map(([key, label]) => (
           <div key={key} className={styles.item} data-testid={`counter-${key}`}>
             <dt className={styles.term}>{label}</dt>
-            <dd className={styles.value}>{key === "bytes" ? formatBytes(counters[key]) : counters[key].toLocaleString("en-US")}</dd>
+            <dd className={styles.value}>
+              {key === "bytes" ? formatBytes(counters[key]) : counters[key].toLocaleString("en-US")}
+            </dd>
           </div>
         ))}
       </dl>

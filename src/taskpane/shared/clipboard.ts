@@ -3,7 +3,11 @@
  * an Office iframe, the host's clipboard-write permission, which some hosts do
  * not grant; the hidden-textarea `execCommand("copy")` route still works there.
  */
-export async function copyText(text: string, doc: Document = document, nav: Navigator | undefined = globalThis.navigator): Promise<boolean> {
+export async function copyText(
+  text: string,
+  doc: Document = document,
+  nav: Navigator | undefined = globalThis.navigator,
+): Promise<boolean> {
   try {
     if (nav?.clipboard?.writeText) {
       await nav.clipboard.writeText(text);

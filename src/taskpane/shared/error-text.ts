@@ -15,7 +15,12 @@ interface KindedError {
 }
 
 function isKinded(value: unknown): value is KindedError {
-  return typeof value === "object" && value !== null && typeof (value as KindedError).kind === "string" && typeof (value as KindedError).message === "string";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as KindedError).kind === "string" &&
+    typeof (value as KindedError).message === "string"
+  );
 }
 
 export function isCancellation(error: unknown): boolean {

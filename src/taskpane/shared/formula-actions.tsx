@@ -72,13 +72,21 @@ export function FormulaActions({ formula, subject, compact, placeholder }: Formu
         >
           {workbook.canInsert ? "Insert into selected cell" : "Insert"}
         </Button>
-        <Button size={compact ? "small" : "medium"} disabled={!formula || busy} aria-label={`Copy the formula for ${subject}`} onClick={() => formula && void run(() => copyFormula(formula, copyText))}>
+        <Button
+          size={compact ? "small" : "medium"}
+          disabled={!formula || busy}
+          aria-label={`Copy the formula for ${subject}`}
+          onClick={() => formula && void run(() => copyFormula(formula, copyText))}
+        >
           Copy
         </Button>
       </div>
       <div role="status" aria-live="polite">
         {outcome && (
-          <MessageBar intent={outcome.kind === "inserted" ? "success" : outcome.kind === "copied" ? "info" : "error"} data-testid="place-outcome">
+          <MessageBar
+            intent={outcome.kind === "inserted" ? "success" : outcome.kind === "copied" ? "info" : "error"}
+            data-testid="place-outcome"
+          >
             <MessageBarBody>{outcome.message}</MessageBarBody>
           </MessageBar>
         )}

@@ -14,7 +14,15 @@ export interface LineChartProps {
   testId?: string;
 }
 
-export function LineChart({ values, width, height, label, color = tokens.colorBrandForeground1, guides, testId }: LineChartProps) {
+export function LineChart({
+  values,
+  width,
+  height,
+  label,
+  color = tokens.colorBrandForeground1,
+  guides,
+  testId,
+}: LineChartProps) {
   const padding = 3;
   const plot = linePlot(values, { width, height, padding });
   return (
@@ -30,11 +38,37 @@ export function LineChart({ values, width, height, label, color = tokens.colorBr
     >
       {guides && (
         <>
-          <line x1={0} x2={width} y1={padding} y2={padding} stroke={tokens.colorNeutralStroke2} strokeDasharray="2 3" vectorEffect="non-scaling-stroke" />
-          <line x1={0} x2={width} y1={height - padding} y2={height - padding} stroke={tokens.colorNeutralStroke2} strokeDasharray="2 3" vectorEffect="non-scaling-stroke" />
+          <line
+            x1={0}
+            x2={width}
+            y1={padding}
+            y2={padding}
+            stroke={tokens.colorNeutralStroke2}
+            strokeDasharray="2 3"
+            vectorEffect="non-scaling-stroke"
+          />
+          <line
+            x1={0}
+            x2={width}
+            y1={height - padding}
+            y2={height - padding}
+            stroke={tokens.colorNeutralStroke2}
+            strokeDasharray="2 3"
+            vectorEffect="non-scaling-stroke"
+          />
         </>
       )}
-      {plot.path && <path d={plot.path} fill="none" stroke={color} strokeWidth={1.75} strokeLinejoin="round" strokeLinecap="round" vectorEffect="non-scaling-stroke" />}
+      {plot.path && (
+        <path
+          d={plot.path}
+          fill="none"
+          stroke={color}
+          strokeWidth={1.75}
+          strokeLinejoin="round"
+          strokeLinecap="round"
+          vectorEffect="non-scaling-stroke"
+        />
+      )}
       {plot.last && <circle cx={plot.last.x} cy={plot.last.y} r={2.5} fill={color} />}
     </svg>
   );

@@ -11,11 +11,18 @@ export type PlaceOutcome =
   | { kind: "failed"; message: string };
 
 export const OUTSIDE_EXCEL_COPIED = "Open this pane in Excel to insert formulas — formula copied instead.";
-export const OUTSIDE_EXCEL_NOT_COPIED = "Open this pane in Excel to insert formulas. Copying was blocked too: select the formula text and press Ctrl+C.";
+export const OUTSIDE_EXCEL_NOT_COPIED =
+  "Open this pane in Excel to insert formulas. Copying was blocked too: select the formula text and press Ctrl+C.";
 
-export async function placeFormula(formula: string, workbook: WorkbookActions, copy: (text: string) => Promise<boolean>): Promise<PlaceOutcome> {
+export async function placeFormula(
+  formula: string,
+  workbook: WorkbookActions,
+  copy: (text: string) => Promise<boolean>,
+): Promise<PlaceOutcome> {
   if (!workbook.canInsert) {
-    return (await copy(formula)) ? { kind: "copied", message: OUTSIDE_EXCEL_COPIED } : { kind: "failed", message: OUTSIDE_EXCEL_NOT_COPIED };
+    return (await copy(formula))
+      ? { kind: "copied", message: OUTSIDE_EXCEL_COPIED }
+      : { kind: "failed", message: OUTSIDE_EXCEL_NOT_COPIED };
   }
   try {
     const { address } = await workbook.insertFormula(formula);

@@ -7,12 +7,12 @@ import { useCallback, useEffect, useState } from "react";
 import { errorText, isCancellation } from "./error-text";
 
 export type RequestState<T> =
-  | { status: "idle" }
-  | { status: "loading" }
-  | { status: "ready"; data: T }
-  | { status: "error"; message: string };
+  { status: "idle" } | { status: "loading" } | { status: "ready"; data: T } | { status: "error"; message: string };
 
-export function useRequest<T>(run: ((signal: AbortSignal) => Promise<T>) | null, deps: readonly unknown[]): RequestState<T> & { retry(): void } {
+export function useRequest<T>(
+  run: ((signal: AbortSignal) => Promise<T>) | null,
+  deps: readonly unknown[],
+): RequestState<T> & { retry(): void } {
   const [state, setState] = useState<RequestState<T>>({ status: "idle" });
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {

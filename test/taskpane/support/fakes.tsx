@@ -17,6 +17,8 @@ import { installDomStubs } from "./dom";
 installDomStubs();
 // waitFor/findBy give up after 1 s by default; on a loaded two-core machine a view's first render alone can take longer.
 configure({ asyncUtilTimeout: 10_000 });
+// A component test renders Fluent UI in jsdom several times over: seconds on an idle machine, past jest's 30 s under load.
+jest.setTimeout(120_000);
 
 /** KeyValueStorage over a Map, with every write kept for inspection. */
 export class MemoryStorage implements KeyValueStorage {
