@@ -8,7 +8,7 @@
 import type { Granularity } from "../api/types";
 import { type DateUnit, isIsoDate, shiftDate } from "./calendar";
 import { ArgumentError } from "./errors";
-import { isoToSerial, serialToIso } from "./excel-date";
+import { type DateSystem, isoToSerialIn, serialToIsoIn } from "./excel-date";
 import { isFinancial } from "./metric-knowledge";
 
 /** Omitted: null or undefined (Excel), an empty or blank text, or a range of blank cells. */
@@ -122,6 +122,8 @@ export interface DateAnchors {
   today: string;
   /** What a relative date counts back from: today for an end date, the end date for a start date. */
   anchor: string;
+  /** The workbook's date system, for a date given as a serial (1900 when not said). */
+  dateSystem?: DateSystem;
 }
 
 /** An Excel date serial, YYYY-MM-DD text, TODAY or a relative date → YYYY-MM-DD; omitted → undefined. */
@@ -129,7 +131,7 @@ export function parseDate(value: unknown, argument: string, anchors: DateAnchors
   if (isOmitted(value)) return undefined;
   if (typeof value === "number") {
     try {
-      return serialToIso(value);
+      return serialToIsoIn(value, anchors.dateSystem ?? 1900);
     } catch (error) {
       throw new ArgumentError(argument, `${(error as Error).message}. ${DATE_FORMS}`);
     }
@@ -140,14 +142,19 @@ export function parseDate(value: unknown, argument: string, anchors: DateAnchors
   if (text === "TODAY") return anchors.today;
   const relative = RELATIVE_DATE.exec(text);
   if (relative)
-    return inExcelRange(shiftDate(anchors.anchor, -Number(relative[1]), relative[2] as DateUnit), argument, value);
-  if (ISO_SHAPE.test(text) && isIsoDate(text)) return inExcelRange(text, argument, value);
+    return inExcelRange(
+      shiftDate(anchors.anchor, -Number(relative[1]), relative[2] as DateUnit),
+      argument,
+      value,
+      anchors.dateSystem ?? 1900,
+    );
+  if (ISO_SHAPE.test(text) && isIsoDate(text)) return inExcelRange(text, argument, value, anchors.dateSystem ?? 1900);
   throw new ArgumentError(argument, `${describeValue(value)} is not a date. ${DATE_FORMS}`);
 }
 
-function inExcelRange(iso: string, argument: string, original: unknown): string {
+function inExcelRange(iso: string, argument: string, original: unknown, system: DateSystem): string {
   try {
-    isoToSerial(iso);
+    isoToSerialIn(iso, system);
     return iso;
   } catch (error) {
     throw new ArgumentError(
@@ -163,9 +170,14 @@ export interface DateWindow {
 }
 
 /** The end counts back from today, the start from the end (or from today when no end is given). */
-export function parseDateWindow(start: unknown, end: unknown, today: string): DateWindow {
-  const endDate = parseDate(end, "end", { today, anchor: today });
-  const startDate = parseDate(start, "start", { today, anchor: endDate ?? today });
+export function parseDateWindow(
+  start: unknown,
+  end: unknown,
+  today: string,
+  dateSystem: DateSystem = 1900,
+): DateWindow {
+  const endDate = parseDate(end, "end", { today, anchor: today, dateSystem });
+  const startDate = parseDate(start, "start", { today, anchor: endDate ?? today, dateSystem });
   if (startDate && endDate && startDate > endDate) {
     throw new ArgumentError(
       "start",

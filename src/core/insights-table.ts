@@ -10,7 +10,7 @@ import { describeValue, isOmitted } from "./arguments";
 import { calendarDateOf } from "./calendar";
 import { BLANK, type CellValue, errorCell, numberCell, textCell } from "./cell";
 import { ArgumentError, NoDataError } from "./errors";
-import { isoToSerial } from "./excel-date";
+import { type DateSystem, isoToSerialIn } from "./excel-date";
 import { assertFitsExcel } from "./payload-size";
 import { matchesWords, searchWords } from "./text-search";
 
@@ -35,7 +35,7 @@ interface Column {
   header: string;
   /** The card fields the column reads; a card "has" the column when it has them all. */
   fields: string[];
-  value(card: Record<string, unknown>): CellValue;
+  value(card: Record<string, unknown>, dateSystem: DateSystem): CellValue;
 }
 
 const STANDARD_COLUMNS: Column[] = [
@@ -75,7 +75,7 @@ const DESCRIBED_FIELDS = new Set([
 ]);
 
 function plain(header: string, field: string): Column {
-  return { header, fields: [field], value: (card) => toCell(card[field]) };
+  return { header, fields: [field], value: (card, dateSystem) => toCell(card[field], dateSystem) };
 }
 
 /** Change as a fraction of |start| (format as %); #DIV/0! from a zero start. */
@@ -86,14 +86,14 @@ function changeFraction(start: unknown, end: unknown): CellValue {
 }
 
 /** Numbers and booleans as they are, ISO dates as Excel serials, other text as text, null as blank. */
-function toCell(value: unknown): CellValue {
+function toCell(value: unknown, system: DateSystem): CellValue {
   if (typeof value === "number") return numberCell(value, "A value of the card");
   if (typeof value === "boolean") return value;
   if (typeof value === "string") {
     const date = calendarDateOf(value);
     if (date === null) return textCell(value);
     try {
-      return isoToSerial(date);
+      return isoToSerialIn(date, system);
     } catch {
       return textCell(value); // a date Excel cannot hold (before 1900) stays text
     }
@@ -114,6 +114,7 @@ export function shapeInsightsTable(
   feed: string,
   cards: readonly InsightCard[],
   filters: InsightFilters,
+  dateSystem: DateSystem = 1900,
 ): CellValue[][] {
   const words = searchWords(filters.search);
   const flag = filters.flag.trim().toLowerCase();
@@ -128,7 +129,7 @@ export function shapeInsightsTable(
   }
   const columns = isKnownFeed(feed) ? STANDARD_COLUMNS : columnsFromCards(found);
   const rows: CellValue[][] = [columns.map((c) => textCell(c.header))];
-  for (const card of found) rows.push(columns.map((c) => c.value(card)));
+  for (const card of found) rows.push(columns.map((c) => c.value(card, dateSystem)));
   assertFitsExcel(rows, "Narrow it with a search text or a flag.");
   return rows;
 }

@@ -24,7 +24,7 @@ export async function aggregateValue(ctx: CallContext, args: AggArgs): Promise<C
   const metric = parseMetric(args.metric);
   const window = parseAggWindow(args.window);
   const stat = parseStat(args.stat);
-  const asOf = parseAsOf(args.asOf, ctx.today);
+  const asOf = parseAsOf(args.asOf, ctx.today, ctx.dateSystem);
   const start = windowStart(window, asOf);
   const prefixed = parsePrefixedMetric(metric);
 

@@ -16,7 +16,7 @@ export interface FlowsArgs {
 
 export async function flowsTable(ctx: CallContext, args: FlowsArgs): Promise<CellValue[][]> {
   const sourceChains = parseSymbols(args.sourceChains, "source_chains");
-  const window = parseDateWindow(args.start, args.end, ctx.today);
+  const window = parseDateWindow(args.start, args.end, ctx.today, ctx.dateSystem);
   const granularity = isOmitted(args.granularity) ? undefined : parseGranularity(args.granularity, []);
   const flowTypes = parseFlowTypes(args.flowType);
   const options = parseOptions(args.options, FLOWS_OPTIONS);

@@ -13,5 +13,5 @@ export interface InsightsArgs {
 export async function insightsTable(ctx: CallContext, args: InsightsArgs): Promise<CellValue[][]> {
   const feed = parseFeed(args.feed);
   const filters = { search: parseSearch(args.search), flag: parseSearch(args.flag) };
-  return shapeInsightsTable(feed, await ctx.client.getInsights(feed, ctx.call), filters);
+  return shapeInsightsTable(feed, await ctx.client.getInsights(feed, ctx.call), filters, ctx.dateSystem);
 }

@@ -21,7 +21,7 @@ export function isValuePreview(invocation: CustomFunctions.Invocation | undefine
   return flag === true || flag === "true";
 }
 
-export function contextFor(invocation: CustomFunctions.CancelableInvocation | undefined): CallContext {
+export async function contextFor(invocation: CustomFunctions.CancelableInvocation | undefined): Promise<CallContext> {
   const controller = new AbortController();
   if (invocation) invocation.onCanceled = () => controller.abort();
   return {
@@ -29,6 +29,7 @@ export function contextFor(invocation: CustomFunctions.CancelableInvocation | un
     today: localToday(),
     // A preview must never start a request: the client answers from its cache or an in-flight request, or refuses.
     call: { signal: controller.signal, cacheOnly: isValuePreview(invocation) },
+    dateSystem: await getRuntime().dateSystem(),
   };
 }
 
@@ -38,7 +39,7 @@ export async function invokeTable(
 ): Promise<ExcelCell[][]> {
   const settle = getRuntime().calls.begin();
   try {
-    return toExcelTable(await work(contextFor(invocation)));
+    return toExcelTable(await work(await contextFor(invocation)));
   } catch (error) {
     throw toCustomFunctionsError(error);
   } finally {
@@ -53,7 +54,7 @@ export async function invokeValue<T extends CellValue>(
   const settle = getRuntime().calls.begin();
   let cell: ExcelCell;
   try {
-    cell = toExcelCell(await work(contextFor(invocation)));
+    cell = toExcelCell(await work(await contextFor(invocation)));
   } catch (error) {
     throw toCustomFunctionsError(error);
   } finally {

@@ -26,7 +26,7 @@ export interface SeriesArgs {
 export async function seriesTable(ctx: CallContext, args: SeriesArgs): Promise<CellValue[][]> {
   const symbols = parseSymbols(args.symbols);
   const metrics = parseMetrics(args.metrics);
-  const window = parseDateWindow(args.start, args.end, ctx.today);
+  const window = parseDateWindow(args.start, args.end, ctx.today, ctx.dateSystem);
   const granularity = parseGranularity(args.granularity, metrics);
   assertFinancialGranularity(metrics, granularity);
   const options = parseOptions(args.options, SERIES_OPTIONS);
@@ -49,5 +49,5 @@ export async function seriesTable(ctx: CallContext, args: SeriesArgs): Promise<C
   }));
   const results = await fetchSeriesColumns(ctx, requests);
   const columns = pairs.map(({ symbol, metric }, i) => ({ header: seriesHeader(symbol, metric), result: results[i] }));
-  return shapeSeriesTable(columns, options, describeWindow(window));
+  return shapeSeriesTable(columns, options, describeWindow(window), ctx.dateSystem);
 }

@@ -19,7 +19,7 @@ export interface SupplyArgs {
 
 export async function supplyTable(ctx: CallContext, args: SupplyArgs): Promise<CellValue[][]> {
   const symbol = parseSymbol(args.symbol);
-  const window = parseDateWindow(args.start, args.end, ctx.today);
+  const window = parseDateWindow(args.start, args.end, ctx.today, ctx.dateSystem);
   const granularity = parseGranularity(
     args.granularity,
     SUPPLY_PARTS.map((part) => part.metric),
@@ -43,5 +43,5 @@ export async function supplyTable(ctx: CallContext, args: SupplyArgs): Promise<C
     const legacy = await fetchSeries(ctx, request(LEGACY_CIRCULATING)).catch(() => undefined);
     if (legacy?.kind === "points") series.circulating = legacy;
   }
-  return shapeSupplyTable(symbol, series, describeWindow(window));
+  return shapeSupplyTable(symbol, series, describeWindow(window), ctx.dateSystem);
 }

@@ -2,6 +2,7 @@ import { createClient } from "../api/client";
 import type { MarketDataClient } from "../api/types";
 import { BUILD_INFO } from "./build-info";
 import { CallTracker } from "./call-tracker";
+import { dateSystemOfWorkbook } from "./date-system";
 import { findRuntime, registerRuntime, type MarketDataRuntime } from "./runtime-registry";
 import { defaultStorage, SettingsStore } from "./settings";
 
@@ -16,7 +17,13 @@ export function getRuntime(): MarketDataRuntime {
     apiKey: BUILD_INFO.defaultApiKey,
   });
   const client = createClient({ settings: () => settings.read() });
-  return registerRuntime({ client, settings, calls: new CallTracker(), version: BUILD_INFO.version });
+  return registerRuntime({
+    client,
+    settings,
+    calls: new CallTracker(),
+    dateSystem: dateSystemOfWorkbook(),
+    version: BUILD_INFO.version,
+  });
 }
 
 export function getClient(): MarketDataClient {

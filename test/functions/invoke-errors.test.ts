@@ -44,7 +44,7 @@ const mockCalls = {
 };
 jest.mock("../../src/office/runtime", () => ({
   getClient: () => fake,
-  getRuntime: () => ({ client: fake, calls: mockCalls }),
+  getRuntime: () => ({ client: fake, calls: mockCalls, dateSystem: async () => 1900 }),
 }));
 
 // Imported after the stand-ins exist.
@@ -166,9 +166,10 @@ describe("the invocation frame", () => {
 
   it("counts every call in the runtime from start to settlement: a value, a failure, a sync function", async () => {
     const before = { ...mockCalls };
-    let release!: () => void;
+    let release: (() => void) | undefined;
     const pending = invokeValue(undefined, () => new Promise<number>((resolve) => (release = () => resolve(7))));
     expect(mockCalls.started - before.started).toBe(1);
+    while (!release) await new Promise((resolve) => setTimeout(resolve, 0)); // the work has started
     expect(mockCalls.settled - before.settled).toBe(0);
     release();
     await expect(pending).resolves.toBe(7);
