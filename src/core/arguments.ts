@@ -19,6 +19,17 @@ export function isOmitted(value: unknown): boolean {
   return false;
 }
 
+/**
+ * Older desktop builds of Excel hand a custom function 0 for an empty cell in
+ * a range, or for a reference to a blank cell. Where 0 can never be a valid
+ * value — symbols, metrics, dates, keywords (granularity, stat, flow type),
+ * option keys — it is read as blank. (Where 0 can mean something, e.g.
+ * `headers` = 0 for FALSE, it is left alone.)
+ */
+export function blankIfZero(value: unknown): unknown {
+  return value === 0 ? null : value;
+}
+
 /** A value as the user would recognise it in a message. */
 export function describeValue(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value);
@@ -63,7 +74,7 @@ function parseNameList(value: unknown, argument: string, rules: NameListRules): 
   const names: string[] = [];
   const seen = new Set<string>();
   for (const cell of cellsOf(value)) {
-    if (cell === null || cell === undefined) continue;
+    if (cell === null || cell === undefined || cell === 0) continue;
     if (typeof cell !== "string") {
       const what =
         typeof cell === "number" ? "a number" : typeof cell === "boolean" ? "a TRUE/FALSE value" : "not text";
@@ -128,7 +139,8 @@ export interface DateAnchors {
 
 /** An Excel date serial, YYYY-MM-DD text, TODAY or a relative date → YYYY-MM-DD; omitted → undefined. */
 export function parseDate(value: unknown, argument: string, anchors: DateAnchors): string | undefined {
-  if (isOmitted(value)) return undefined;
+  // 0 is a blank cell from an older Excel, never a market-data date (1900-01-00, or 1904-01-01).
+  if (isOmitted(blankIfZero(value))) return undefined;
   if (typeof value === "number") {
     try {
       return serialToIsoIn(value, anchors.dateSystem ?? 1900);
@@ -198,7 +210,7 @@ export function parseKeyword<T extends string>(
   listed: string,
   fallback?: T,
 ): T {
-  if (isOmitted(value)) {
+  if (isOmitted(blankIfZero(value))) {
     if (fallback !== undefined) return fallback;
     throw new ArgumentError(argument, `is required. Use ${listed}.`);
   }
