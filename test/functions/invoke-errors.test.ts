@@ -78,12 +78,12 @@ describe("error mapping", () => {
     [
       new RateLimitError("Rate limited by the market-data service (HTTP 429)."),
       "#N/A",
-      "Rate limited by the market-data service (HTTP 429). Wait a moment, then recalculate.",
+      "Rate limited by the market-data service (HTTP 429). Wait a moment, then use Refresh all (Data tab ▸ Market Data) or re-enter the formula.",
     ],
     [
       new NetworkError("Could not reach the market-data service at http://h/: refused."),
       "#N/A",
-      /Could not reach.*Recalculate to try again\.$/,
+      /Could not reach.*To try again, use Refresh all \(Data tab ▸ Market Data\) or re-enter the formula\.$/,
     ],
     [new TimeoutError("The market-data service did not answer within 30 s."), "#N/A", /did not answer.*Recalculate/],
     [new ServerError("The market-data service failed (HTTP 503)."), "#N/A", /HTTP 503/],
