@@ -3,7 +3,7 @@
  * largest first by the first flow column.
  */
 import type { FlowsResult, FlowType } from "./domain";
-import { describeValue, isOmitted } from "./arguments";
+import { blankIfZero, describeValue, isOmitted } from "./arguments";
 import { BLANK, type CellValue, textCell } from "./cell";
 import { ArgumentError, NoDataError } from "./errors";
 import type { OptionSpec, OptionValues } from "./options";
@@ -32,7 +32,7 @@ const FLOW_HEADERS: Record<FlowType, string> = { netflow: "Netflow", inflow: "In
 
 /** Omitted → NETFLOW. Columns follow the order given; ALL is netflow, inflow, outflow. */
 export function parseFlowTypes(value: unknown, argument = "flow_type"): FlowType[] {
-  if (isOmitted(value)) return ["netflow"];
+  if (isOmitted(blankIfZero(value))) return ["netflow"];
   if (typeof value !== "string")
     throw new ArgumentError(argument, `${describeValue(value)} is not a flow type. ${FLOW_FORMS}`);
   const types: FlowType[] = [];

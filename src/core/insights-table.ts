@@ -10,7 +10,7 @@ import { describeValue, isOmitted } from "./arguments";
 import { calendarDateOf } from "./calendar";
 import { BLANK, type CellValue, errorCell, numberCell, textCell } from "./cell";
 import { ArgumentError, NoDataError } from "./errors";
-import { isoToSerial } from "./excel-date";
+import { type DateSystem, isoToSerialIn } from "./excel-date";
 import {
   DATE_FORMAT,
   type FormattedTable,
@@ -43,7 +43,7 @@ interface Column {
   header: string;
   /** The card fields the column reads; a card "has" the column when it has them all. */
   fields: string[];
-  value(card: Record<string, unknown>): CellValue;
+  value(card: Record<string, unknown>, dateSystem: DateSystem): CellValue;
   /** The number format of this column's value on this card; null: plain. */
   format(card: Record<string, unknown>, value: number): NumberFormat | null;
 }
@@ -100,7 +100,7 @@ function plain(header: string, field: string): Column {
   return {
     header,
     fields: [field],
-    value: (card) => toCell(card[field]),
+    value: (card, dateSystem) => toCell(card[field], dateSystem),
     // A field that came as an ISO date is a date serial in the cell.
     format: (card) => (typeof card[field] === "string" && calendarDateOf(card[field]) !== null ? DATE_FORMAT : null),
   };
@@ -114,14 +114,14 @@ function changeFraction(start: unknown, end: unknown): CellValue {
 }
 
 /** Numbers and booleans as they are, ISO dates as Excel serials, other text as text, null as blank. */
-function toCell(value: unknown): CellValue {
+function toCell(value: unknown, system: DateSystem): CellValue {
   if (typeof value === "number") return numberCell(value, "A value of the card");
   if (typeof value === "boolean") return value;
   if (typeof value === "string") {
     const date = calendarDateOf(value);
     if (date === null) return textCell(value);
     try {
-      return isoToSerial(date);
+      return isoToSerialIn(date, system);
     } catch {
       return textCell(value); // a date Excel cannot hold (before 1900) stays text
     }
@@ -142,8 +142,9 @@ export function shapeInsightsTable(
   feed: string,
   cards: readonly InsightCard[],
   filters: InsightFilters,
+  dateSystem: DateSystem = 1900,
 ): CellValue[][] {
-  return shapeFormattedInsightsTable(feed, cards, filters).rows;
+  return shapeFormattedInsightsTable(feed, cards, filters, dateSystem).rows;
 }
 
 /** The table, with dates as dates, values in the card's unit and the change as a percentage. */
@@ -151,6 +152,7 @@ export function shapeFormattedInsightsTable(
   feed: string,
   cards: readonly InsightCard[],
   filters: InsightFilters,
+  dateSystem: DateSystem = 1900,
 ): FormattedTable {
   const words = searchWords(filters.search);
   const flag = filters.flag.trim().toLowerCase();
@@ -165,7 +167,7 @@ export function shapeFormattedInsightsTable(
   }
   const columns = isKnownFeed(feed) ? STANDARD_COLUMNS : columnsFromCards(found);
   const rows: CellValue[][] = [columns.map((c) => textCell(c.header))];
-  for (const card of found) rows.push(columns.map((c) => c.value(card)));
+  for (const card of found) rows.push(columns.map((c) => c.value(card, dateSystem)));
   assertFitsExcel(rows, "Narrow it with a search text or a flag.");
   return { rows, formatAt: (row, column, value) => columns[column].format(found[row - 1], value) };
 }

@@ -11,7 +11,7 @@ import type { DataPoint, Granularity, SeriesResult } from "./domain";
 import { DAYS_PER_PERIOD, daysBetween, isWeekend } from "./calendar";
 import { BLANK, type CellValue, errorCell } from "./cell";
 import { NoDataError } from "./errors";
-import { isoToSerial } from "./excel-date";
+import { type DateSystem, isoToSerialIn } from "./excel-date";
 import { type OptionSpec, type OptionValues, parseOptions } from "./options";
 import { assertFitsExcel, assertShapeFitsExcel } from "./payload-size";
 
@@ -67,6 +67,7 @@ export function shapeSeriesTable(
   columns: readonly SeriesColumn[],
   options: SeriesTableOptions,
   window = "",
+  dateSystem: DateSystem = 1900,
 ): CellValue[][] {
   const series = columns.map((column) => (column.result.kind === "points" ? inDateOrder(column.result.points) : null));
   const dates = unionDates(series.filter((points) => points !== null));
@@ -103,12 +104,13 @@ export function shapeSeriesTable(
   const rows: CellValue[][] = [];
   if (options.transpose) {
     // One row per series: reading each series' array front to back.
-    if (options.dates) rows.push([...(options.headers ? [DATE_HEADER] : []), ...kept.map((d) => dateCell(dates[d]))]);
+    if (options.dates)
+      rows.push([...(options.headers ? [DATE_HEADER] : []), ...kept.map((d) => dateCell(dates[d], dateSystem))]);
     columns.forEach((_, c) => rows.push([...(options.headers ? [headers[c]] : []), ...kept.map((d) => cellAt(c, d))]));
   } else {
     if (options.headers) rows.push(options.dates ? [DATE_HEADER, ...headers] : headers);
     for (const d of kept) {
-      const row: CellValue[] = options.dates ? [dateCell(dates[d])] : [];
+      const row: CellValue[] = options.dates ? [dateCell(dates[d], dateSystem)] : [];
       for (let c = 0; c < columns.length; c++) row.push(cellAt(c, d));
       rows.push(row);
     }
@@ -117,10 +119,10 @@ export function shapeSeriesTable(
   return rows;
 }
 
-/** A date as Excel's serial; one Excel cannot hold (before 1900) stays text, as in MD.INSIGHTS, rather than failing the table. */
-function dateCell(iso: string): CellValue {
+/** A date as a serial of the workbook's date system; one it cannot hold (before 1900 or 1904) stays text, as in MD.INSIGHTS, rather than failing the table. */
+function dateCell(iso: string, system: DateSystem): CellValue {
   try {
-    return isoToSerial(iso);
+    return isoToSerialIn(iso, system);
   } catch {
     return iso;
   }

@@ -45,7 +45,7 @@ export async function aggregateValue(ctx: CallContext, args: AggArgs): Promise<C
   const metric = parseMetric(args.metric);
   const window = parseAggWindow(args.window);
   const stat = parseStat(args.stat);
-  const asOf = parseAsOf(args.asOf, ctx.today);
+  const asOf = parseAsOf(args.asOf, ctx.today, ctx.dateSystem);
   return withDiagnosis(ctx, symbol, metric, SINGLE, () => aggregate(ctx, symbol, metric, window, stat, asOf));
 }
 

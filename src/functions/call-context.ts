@@ -1,4 +1,5 @@
 import type { CallOptions, MarketDataClient } from "../api";
+import type { DateSystem } from "../core/excel-date";
 
 /** What one function call works with: the shared client, the user's date, and Excel's cancellation / preview state. */
 export interface CallContext {
@@ -12,4 +13,6 @@ export interface CallContext {
    * functions): only then is the metric catalog read for units. Omitted: false.
    */
   cellFormats?: boolean;
+  /** The workbook's date system: how date serials are read from arguments and written into tables (1900 when absent). */
+  dateSystem?: DateSystem;
 }

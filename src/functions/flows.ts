@@ -24,7 +24,7 @@ const USD = { kind: "currency", currency: "USD" } as const;
 
 export async function formattedFlowsTable(ctx: CallContext, args: FlowsArgs): Promise<FormattedTable> {
   const sourceChains = parseSymbols(args.sourceChains, "source_chains");
-  const window = parseDateWindow(args.start, args.end, ctx.today);
+  const window = parseDateWindow(args.start, args.end, ctx.today, ctx.dateSystem);
   const granularity = isOmitted(args.granularity) ? undefined : parseGranularity(args.granularity, []);
   const flowTypes = parseFlowTypes(args.flowType);
   const options = parseOptions(args.options, FLOWS_OPTIONS);

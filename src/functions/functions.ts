@@ -22,8 +22,9 @@ import { formattedSnapshotTable } from "./snapshot";
 import { formattedSupplyTable } from "./supply";
 
 // The shared runtime (client, cache, settings) is created as this bundle loads:
-// the task pane in the same page uses this instance rather than its own.
-getRuntime();
+// the task pane in the same page uses this instance rather than its own. The
+// workbook's date system is asked for now, once Office is ready, not inside a calculation.
+void getRuntime().dateSystem();
 
 /**
  * The version of the Market Data add-in that is running.

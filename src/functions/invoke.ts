@@ -29,10 +29,10 @@ export function isValuePreview(invocation: CustomFunctions.Invocation | undefine
   return flag === true || flag === "true";
 }
 
-export function contextFor(
+export async function contextFor(
   invocation: CustomFunctions.CancelableInvocation | undefined,
   support: DataTypeSupport = "none",
-): CallContext {
+): Promise<CallContext> {
   const controller = new AbortController();
   if (invocation) invocation.onCanceled = () => controller.abort();
   return {
@@ -41,6 +41,7 @@ export function contextFor(
     // A preview must never start a request: the client answers from its cache or an in-flight request, or refuses.
     call: { signal: controller.signal, cacheOnly: isValuePreview(invocation) },
     cellFormats: support !== "none",
+    dateSystem: await getRuntime().dateSystem(),
   };
 }
 
@@ -51,7 +52,7 @@ export async function invokeTable(
   const settle = getRuntime().calls.begin();
   try {
     const support = dataTypeSupport();
-    const result = await work(contextFor(invocation, support));
+    const result = await work(await contextFor(invocation, support));
     return isFormattedTable(result)
       ? toExcelValues(result.rows, result.formatAt, support)
       : toExcelValues(result, undefined, support);
@@ -70,7 +71,7 @@ export async function invokeValue(
   let cell: ExcelValue;
   try {
     const support = dataTypeSupport();
-    const result = await work(contextFor(invocation, support));
+    const result = await work(await contextFor(invocation, support));
     cell = isFormattedValue(result)
       ? toExcelValue(result.value, result.format, support)
       : toExcelValue(result, null, support);

@@ -6,6 +6,7 @@
  * window holds no reading looks further back.
  */
 import { parseDate, parseMetric, parseSymbol } from "../core/arguments";
+import type { DateSystem } from "../core/excel-date";
 import { parsePrefixedMetric, type PrefixedMetric, windowStart } from "../core/agg-window";
 import { lowerBound } from "../core/agg-stat";
 import { addDays, type DateUnit, shiftDate } from "../core/calendar";
@@ -36,21 +37,21 @@ export const LATEST_LOOKBACKS: Readonly<Record<"DAY" | "QUARTER", readonly { cou
   ],
 };
 
-export function parseAsOf(value: unknown, today: string): string {
-  return parseDate(value, "as_of", { today, anchor: today }) ?? today;
+export function parseAsOf(value: unknown, today: string, dateSystem?: DateSystem): string {
+  return parseDate(value, "as_of", { today, anchor: today, dateSystem }) ?? today;
 }
 
 export async function latestValue(ctx: CallContext, args: LatestArgs): Promise<number> {
   const symbol = parseSymbol(args.symbol);
   const metric = parseMetric(args.metric);
-  return latestReading(ctx, symbol, metric, parseAsOf(args.asOf, ctx.today));
+  return latestReading(ctx, symbol, metric, parseAsOf(args.asOf, ctx.today, ctx.dateSystem));
 }
 
 /** MD.LATEST's number in the unit of its metric (a prefixed metric sums its base metric: the base's unit). */
 export async function formattedLatestValue(ctx: CallContext, args: LatestArgs): Promise<FormattedValue> {
   const symbol = parseSymbol(args.symbol);
   const metric = parseMetric(args.metric);
-  const asOf = parseAsOf(args.asOf, ctx.today);
+  const asOf = parseAsOf(args.asOf, ctx.today, ctx.dateSystem);
   const [value, kind] = await Promise.all([
     latestReading(ctx, symbol, metric, asOf),
     valueKind(ctx, symbol, parsePrefixedMetric(metric)?.base ?? metric),

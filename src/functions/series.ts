@@ -9,7 +9,7 @@ import {
 import type { SeriesResult } from "../core/domain";
 import type { CellValue } from "../core/cell";
 import type { UnknownNameError } from "../core/errors";
-import { isoToSerial } from "../core/excel-date";
+import { isoToSerialIn } from "../core/excel-date";
 import { isFinancial } from "../core/metric-knowledge";
 import {
   DATE_FORMAT,
@@ -53,7 +53,7 @@ export async function seriesTable(ctx: CallContext, args: SeriesArgs): Promise<C
 export async function formattedSeriesTable(ctx: CallContext, args: SeriesArgs): Promise<FormattedTable> {
   const symbols = parseSymbols(args.symbols);
   const metrics = parseMetrics(args.metrics);
-  const window = parseDateWindow(args.start, args.end, ctx.today);
+  const window = parseDateWindow(args.start, args.end, ctx.today, ctx.dateSystem);
   const granularity = parseGranularity(args.granularity, metrics);
   assertFinancialGranularity(metrics, granularity);
   const options = parseOptions(args.options, SERIES_OPTIONS);
@@ -106,12 +106,12 @@ export async function formattedSeriesTable(ctx: CallContext, args: SeriesArgs): 
     result: reshaped[i],
     ...(unknown[i] ? { unknown: unknown[i].message } : {}),
   }));
-  const rows = shapeSeriesTable(columns, options, describeWindow(window));
+  const rows = shapeSeriesTable(columns, options, describeWindow(window), ctx.dateSystem);
 
   // Partial periods kept: said in the date column's header (or each calendar series' header), and on their dates.
   const marked = options.partial === "keep" ? [partial.first && labels.first, partial.last && labels.last] : [];
   const partialDates = new Set(
-    marked.flatMap((label) => (label ? [isoToSerial(datedLabel(label, granularity, options.period))] : [])),
+    marked.flatMap((label) => (label ? [isoToSerialIn(datedLabel(label, granularity, options.period), ctx.dateSystem ?? 1900)] : [])),
   );
   const note = options.partial === "keep" ? partialNote(partial.first, partial.last) : "";
   if (note && options.headers) {

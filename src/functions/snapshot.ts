@@ -43,7 +43,7 @@ export async function snapshotTable(ctx: CallContext, args: SnapshotArgs): Promi
 export async function formattedSnapshotTable(ctx: CallContext, args: SnapshotArgs): Promise<FormattedTable> {
   const symbols = parseSymbols(args.symbols);
   const metrics = parseMetrics(args.metrics);
-  const asOf = parseAsOf(args.asOf, ctx.today);
+  const asOf = parseAsOf(args.asOf, ctx.today, ctx.dateSystem);
   const options = parseOptions(args.options, SNAPSHOT_OPTIONS);
   assertSnapshotFits(symbols.length, metrics.length, options);
 

@@ -2,7 +2,7 @@
 import type { SeriesResult } from "../core/domain";
 import { parseDateWindow, parseGranularity, parseSymbol } from "../core/arguments";
 import type { CellValue } from "../core/cell";
-import { isoToSerial } from "../core/excel-date";
+import { isoToSerialIn } from "../core/excel-date";
 import { DATE_FORMAT, type FormattedTable, numberFormatFor, PARTIAL_DATE_FORMAT } from "../core/number-format";
 import { partialLabels, partialNote } from "../core/periods";
 import { SUPPLY_PARTS, type SupplyPart, shapeSupplyTable } from "../core/supply-table";
@@ -29,7 +29,7 @@ export async function supplyTable(ctx: CallContext, args: SupplyArgs): Promise<C
 /** Dates in the first column; every bucket in the unit the catalog gives total supply. */
 export async function formattedSupplyTable(ctx: CallContext, args: SupplyArgs): Promise<FormattedTable> {
   const symbol = parseSymbol(args.symbol);
-  const window = parseDateWindow(args.start, args.end, ctx.today);
+  const window = parseDateWindow(args.start, args.end, ctx.today, ctx.dateSystem);
   const granularity = parseGranularity(
     args.granularity,
     SUPPLY_PARTS.map((part) => part.metric),
@@ -61,20 +61,21 @@ export async function formattedSupplyTable(ctx: CallContext, args: SupplyArgs): 
     const legacy = await fetchSeries(ctx, request(LEGACY_CIRCULATING)).catch(() => undefined);
     if (legacy?.kind === "points") series.circulating = legacy;
   }
-  const rows = shapeSupplyTable(symbol, series, describeWindow(window));
+  const rows = shapeSupplyTable(symbol, series, describeWindow(window), ctx.dateSystem);
   // Rows as the service dates them (period starts); incomplete first and last periods are marked, as in MD.SERIES.
   const labels = partialLabels(
     window.start,
     window.end && window.end < ctx.today ? window.end : ctx.today,
     granularity,
   );
+  const serial = (iso: string) => isoToSerialIn(iso, ctx.dateSystem ?? 1900);
   const dates = new Set(rows.slice(1).map((row) => row[0]));
   const partial = [labels.first, labels.last].flatMap((label) =>
-    label !== null && dates.has(isoToSerial(label)) ? [isoToSerial(label)] : [],
+    label !== null && dates.has(serial(label)) ? [serial(label)] : [],
   );
   const note = partialNote(
-    labels.first !== null && partial.includes(isoToSerial(labels.first)),
-    labels.last !== null && partial.includes(isoToSerial(labels.last)),
+    labels.first !== null && partial.includes(serial(labels.first)),
+    labels.last !== null && partial.includes(serial(labels.last)),
   );
   if (note) rows[0][0] = `${rows[0][0] as string}${note}`;
   return {

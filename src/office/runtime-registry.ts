@@ -1,4 +1,5 @@
 import type { MarketDataClient } from "../api";
+import type { DateSystem } from "../core/excel-date";
 import type { CallTracker } from "./call-tracker";
 import type { SettingsStore } from "./settings";
 
@@ -17,6 +18,8 @@ export interface MarketDataRuntime {
   settings: SettingsStore;
   /** Every MD function call, counted as it starts and settles (src/functions/invoke.ts). */
   calls: CallTracker;
+  /** The workbook's date system, asked of Excel once (src/office/date-system.ts). */
+  dateSystem(): Promise<DateSystem>;
   version: string;
 }
 

@@ -2,6 +2,7 @@ import { createClient, type MarketDataClient } from "../api";
 import { BUILD_INFO } from "./build-info";
 import { CallTracker } from "./call-tracker";
 import { GatewayProbe } from "./gateway";
+import { dateSystemOfWorkbook } from "./date-system";
 import { findRuntime, registerRuntime, type MarketDataRuntime } from "./runtime-registry";
 import { defaultStorage, SettingsStore } from "./settings";
 
@@ -18,7 +19,13 @@ export function getRuntime(): MarketDataRuntime {
     (baseUrl) => gateway.keyMode(baseUrl),
   );
   const client = createClient({ settings: () => settings.read() });
-  return registerRuntime({ client, settings, calls: new CallTracker(), version: BUILD_INFO.version });
+  return registerRuntime({
+    client,
+    settings,
+    calls: new CallTracker(),
+    dateSystem: dateSystemOfWorkbook(),
+    version: BUILD_INFO.version,
+  });
 }
 
 export function getClient(): MarketDataClient {

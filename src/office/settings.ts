@@ -1,5 +1,6 @@
 import type { ClientSettings } from "../api";
 import type { GatewayKeyMode } from "./gateway";
+import { officeReady, type OfficeReadyGlobals } from "./office-ready";
 
 /** The storage keys; shared with the task pane, never written to the workbook. */
 export const SETTING_KEYS = {
@@ -14,8 +15,7 @@ export interface KeyValueStorage {
   removeItem(key: string): Promise<void>;
 }
 
-interface StorageGlobals {
-  Office?: { onReady?: () => Promise<unknown> };
+interface StorageGlobals extends OfficeReadyGlobals {
   OfficeRuntime?: { storage?: KeyValueStorage };
   localStorage?: Storage;
 }
@@ -62,20 +62,6 @@ async function choose(globals: StorageGlobals, readyTimeoutMs: number): Promise<
     return office;
   }
   return local ?? memoryStorage();
-}
-
-async function officeReady(globals: StorageGlobals, timeoutMs: number): Promise<void> {
-  const onReady = globals.Office?.onReady;
-  if (typeof onReady !== "function") return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    await Promise.race([
-      Promise.resolve(onReady.call(globals.Office)).catch(() => undefined),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Once: a setting the fallback holds goes to OfficeRuntime.storage unless it already has one, then leaves localStorage. */

@@ -402,23 +402,46 @@ function cellsOf(address: string): string[] {
 const RECORD_ATTRIBUTES = ["sheet", "address", "range", "frozenAt"] as const;
 
 /**
- * Each field as JSON text with everything outside printable ASCII escaped
- * (\uXXXX). XML 1.0 cannot hold most control characters, U+FFFE/U+FFFF or a
- * lone surrogate at all, turns "\r\n" into "\n" in text and tabs and line
- * breaks into spaces in attributes; a formula may contain any of them (a
- * pasted string literal). Escaped, every character survives, and the log stays
- * readable text in the .xlsx package.
+ * Each field escaped to printable ASCII: a backslash is doubled and every
+ * character outside printable ASCII becomes `\uXXXX`. XML 1.0 cannot hold most
+ * control characters, U+FFFE/U+FFFF or a lone surrogate at all, turns CR LF
+ * into LF in text and tabs and line breaks into spaces in attributes; a
+ * formula may contain any of them (a pasted string literal). Escaped, every
+ * character survives, and ordinary text (`B2`, `=MD.LATEST("eth","PRICE")`)
+ * reads as is in the .xlsx package.
  */
 function encodeField(value: string): string {
-  return JSON.stringify(value).replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return value.replace(/\\|[^\x20-\x7e]/g, (ch) =>
+    ch === "\\" ? "\\\\" : `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
-/** `<freezeLog xmlns="…"><frozen encoding="json" sheet address range frozenAt>formula</frozen>…</freezeLog>`, built with the DOM's XML tools. */
+/** The inverse of encodeField; null when the text is not something it wrote. */
+function decodeField(text: string): string | null {
+  let out = "";
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i];
+    if (ch !== "\\") {
+      out += ch;
+    } else if (text[i + 1] === "\\") {
+      out += "\\";
+      i += 1;
+    } else if (text[i + 1] === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
+      out += String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
+      i += 5;
+    } else {
+      return null;
+    }
+  }
+  return out;
+}
+
+/** `<freezeLog xmlns="…"><frozen encoding="escaped" sheet address range frozenAt>formula</frozen>…</freezeLog>`, built with the DOM's XML tools. */
 export function serializeFreezeLog(records: readonly FreezeRecord[]): string {
   const doc = document.implementation.createDocument(FREEZE_LOG_NAMESPACE, "freezeLog", null);
   for (const record of records) {
     const element = doc.createElementNS(FREEZE_LOG_NAMESPACE, "frozen");
-    element.setAttribute("encoding", "json");
+    element.setAttribute("encoding", "escaped");
     for (const name of RECORD_ATTRIBUTES) element.setAttribute(name, encodeField(record[name]));
     element.textContent = encodeField(record.formula);
     doc.documentElement.appendChild(element);
@@ -433,16 +456,12 @@ export function parseFreezeLog(xml: string): FreezeRecord[] {
     throw new Error("The workbook's freeze log is not valid XML.");
   return Array.from(doc.getElementsByTagNameNS(FREEZE_LOG_NAMESPACE, "frozen"), (element, i) => {
     // Logs written before the encoding attribute hold the fields as plain text.
-    const json = element.getAttribute("encoding") === "json";
+    const escaped = element.getAttribute("encoding") === "escaped";
     const field = (raw: string | null): string => {
-      if (!json) return raw ?? "";
-      try {
-        const value: unknown = JSON.parse(raw ?? "");
-        if (typeof value === "string") return value;
-      } catch {
-        // reported below
-      }
-      throw new Error(`The workbook's freeze log is damaged (entry ${i + 1}).`);
+      if (!escaped) return raw ?? "";
+      const value = decodeField(raw ?? "");
+      if (value === null) throw new Error(`The workbook's freeze log is damaged (entry ${i + 1}).`);
+      return value;
     };
     return {
       sheet: field(element.getAttribute("sheet")),

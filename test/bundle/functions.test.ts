@@ -463,7 +463,7 @@ describe("rules at the Office edge", () => {
       expectError(
         await cellValue(load(), "LATEST", ["eth", "FEES", "2023-06-30"]),
         "#N/A",
-        /Rate limited.*Wait a moment, then recalculate\./,
+        /Rate limited.*Wait a moment, then use Refresh all \(Data tab ▸ Market Data\) or re-enter the formula\./,
       );
     } finally {
       sandbox.setFaults({ rateLimitRate: 0 });

@@ -44,7 +44,7 @@ const mockCalls = {
 };
 jest.mock("../../src/office/runtime", () => ({
   getClient: () => fake,
-  getRuntime: () => ({ client: fake, calls: mockCalls }),
+  getRuntime: () => ({ client: fake, calls: mockCalls, dateSystem: async () => 1900 }),
 }));
 
 // Imported after the stand-ins exist.
@@ -78,14 +78,14 @@ describe("error mapping", () => {
     [
       new RateLimitError("Rate limited by the market-data service (HTTP 429)."),
       "#N/A",
-      "Rate limited by the market-data service (HTTP 429). Wait a moment, then recalculate.",
+      "Rate limited by the market-data service (HTTP 429). Wait a moment, then use Refresh all (Data tab ▸ Market Data) or re-enter the formula.",
     ],
     [
       new NetworkError("Could not reach the market-data service at http://h/: refused."),
       "#N/A",
-      /Could not reach.*Recalculate to try again\.$/,
+      /Could not reach.*To try again, use Refresh all \(Data tab ▸ Market Data\) or re-enter the formula\.$/,
     ],
-    [new TimeoutError("The market-data service did not answer within 30 s."), "#N/A", /did not answer.*Recalculate/],
+    [new TimeoutError("The market-data service did not answer within 30 s."), "#N/A", /did not answer.*To try again, use Refresh all/],
     [new ServerError("The market-data service failed (HTTP 503)."), "#N/A", /HTTP 503/],
     [new CancelledError(), "#N/A", /cancelled/],
     [new TypeError("x is undefined"), "#VALUE!", "Unexpected error in the Market Data add-in: x is undefined"],
@@ -166,9 +166,10 @@ describe("the invocation frame", () => {
 
   it("counts every call in the runtime from start to settlement: a value, a failure, a sync function", async () => {
     const before = { ...mockCalls };
-    let release!: () => void;
+    let release: (() => void) | undefined;
     const pending = invokeValue(undefined, () => new Promise<number>((resolve) => (release = () => resolve(7))));
     expect(mockCalls.started - before.started).toBe(1);
+    while (!release) await new Promise((resolve) => setTimeout(resolve, 0)); // the work has started
     expect(mockCalls.settled - before.settled).toBe(0);
     release();
     await expect(pending).resolves.toBe(7);

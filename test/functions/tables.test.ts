@@ -6,7 +6,8 @@ import { NoDataError } from "../../src/core/errors";
 import { isoToSerial } from "../../src/core/excel-date";
 import { assetsTable, metricsTable } from "../../src/functions/catalogs";
 import { flowsTable } from "../../src/functions/flows";
-import { insightsTable } from "../../src/functions/insights";
+import { CLIENT_DEFAULTS } from "../../src/api/client";
+import { INSIGHTS_CELL_DEADLINE_MS, insightsTable } from "../../src/functions/insights";
 import { supplyTable } from "../../src/functions/supply";
 import { descriptor, fakeContext, fakePoints } from "../support/fake-client";
 
@@ -93,6 +94,30 @@ describe("MD.INSIGHTS orchestration", () => {
     expect(table.slice(1)).toEqual([
       ["eth", "FEES", "decline_streak_weekly", 3, isoToSerial("2024-04-01"), isoToSerial("2024-04-22"), 10, 5, -0.5],
     ]);
+  });
+});
+
+describe("MD.INSIGHTS under Excel on Mac's 60 s request limit", () => {
+  it("a feed the service is still preparing settles the cell with #N/A and keeps loading for the next refresh", async () => {
+    const ctx = fakeContext();
+    let answer!: (cards: InsightCard[]) => void;
+    const load = new Promise<InsightCard[]>((resolve) => (answer = resolve));
+    ctx.client.getInsights = () => load;
+    const started = Date.now();
+    const cell = insightsTable(ctx, { feed: "streaks" }, 40);
+    await expect(cell).rejects.toThrow(NoDataError);
+    await expect(cell).rejects.toThrow(
+      /still preparing the streaks insight feed.*in a minute, use Refresh all \(Data tab ▸ Market Data\) or re-enter the formula/,
+    );
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // Not abandoned: the load the cell waited on is still the client's, and it lands.
+    answer([]);
+    await expect(load).resolves.toEqual([]);
+  });
+
+  it("stays within the design's 60 s, the client's attempt within Mac's limit", () => {
+    expect(INSIGHTS_CELL_DEADLINE_MS).toBeLessThan(60_000);
+    expect(CLIENT_DEFAULTS.slowTimeoutMs).toBeLessThan(60_000);
   });
 });
 

@@ -42,11 +42,17 @@ describe("the freeze log keeps any character", () => {
     ["U+FFFE and U+FFFF", '=MD.LATEST("\ufffe\uffff","PRICE")'],
     ["a lone surrogate", '=MD.LATEST("\ud800","PRICE")'],
     ["line breaks and tabs", '=MD.SERIES("eth","PRICE",,,,"headers=false;\r\norder=desc\t")'],
-    ["markup and quotes", `=MD.ASSETS("<b>&amp;</b> ]]> 'x' \\"y\\"")`],
+    ["markup, quotes and backslashes", `=MD.ASSETS("<b>&amp;</b> ]]> 'x' ""y"" \\ \\u0041 \\\\")`],
     ["non-BMP text", '=MD.ASSETS("📈 Ξ")'],
   ])("%s", (_, formula) => {
     const records = [record(formula, "Sheet\u0007 'odd'"), record(latest("eth"))];
     expect(parseFreezeLog(serializeFreezeLog(records))).toEqual(records);
+  });
+
+  it("leaves ordinary text readable as it is in the .xlsx package", () => {
+    const xml = serializeFreezeLog([record(latest("eth"), "Q1 comps")]);
+    expect(xml).toContain('sheet="Q1 comps" address="B2"');
+    expect(xml).toContain('>=MD.LATEST("eth","PRICE")<');
   });
 
   it("for any text at all", () => {
@@ -110,7 +116,8 @@ describe("freeze records first and writes second", () => {
         customXmlParts: [
           {
             namespace: FREEZE_LOG_NAMESPACE,
-            xml: `<freezeLog xmlns="${FREEZE_LOG_NAMESPACE}"><frozen encoding="json" sheet="&quot;Report" address="&quot;B2&quot;" range="&quot;B2&quot;" frozenAt="&quot;x&quot;">"=1</frozen></freezeLog>`,
+            // A backslash the log's escaping never writes alone.
+            xml: `<freezeLog xmlns="${FREEZE_LOG_NAMESPACE}"><frozen encoding="escaped" sheet="Report" address="B2" range="B2" frozenAt="x">=MD.LATEST("\\x")</frozen></freezeLog>`,
           },
         ],
       },

@@ -77,6 +77,24 @@ describe("Insights: loading a feed", () => {
     expect(screen.getByTestId("insight-count").textContent).toBe(`${FEED.length} cards`);
   });
 
+  it("past 55 s, says the service is still preparing the feed and that the add-in asks again (Excel on Mac's 60 s limit)", async () => {
+    jest.useFakeTimers({ now: Date.parse("2025-03-03T09:00:00Z") });
+    try {
+      const { client } = renderInsights();
+      await waitFor(() => expect(client.insights.calls).toHaveLength(1));
+      expect(screen.queryByTestId("insights-slow")).toBeNull();
+      act(() => jest.advanceTimersByTime(54_000));
+      expect(screen.queryByTestId("insights-slow")).toBeNull();
+      act(() => jest.advanceTimersByTime(2_000));
+      expect(screen.getByTestId("insights-slow").textContent).toMatch(/still preparing this feed.*Excel on Mac gives up on a request at 60 s/);
+      act(() => client.insights.last.resolve(FEED));
+      await waitFor(() => expect(shownEntities()).toHaveLength(FEED.length));
+      expect(screen.queryByTestId("insights-slow")).toBeNull();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it("does not start the minute-long request while the view is hidden", async () => {
     const harness = makeHarness();
     const view = renderWith(harness, <InsightsView active={false} />);

@@ -64,6 +64,24 @@ const useStyles = makeStyles({
   },
 });
 
+/** The client's per-attempt limit for feeds (CLIENT_DEFAULTS.slowTimeoutMs): past it, the load is being retried. */
+export const SLOW_FEED_NOTE_AFTER_MS = 55_000;
+
+/** After 55 s, says why it is still loading: Excel on Mac gives up on a request at 60 s, so the add-in asks again. */
+function SlowFeedNote({ since }: { since: number }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  if (now - since < SLOW_FEED_NOTE_AFTER_MS) return null;
+  return (
+    <Caption1 data-testid="insights-slow">
+      The service is still preparing this feed (its first load in an hour can take a minute). Each try ends after 55 s, because Excel on Mac gives up on a request at 60 s, and the add-in then asks again.
+    </Caption1>
+  );
+}
+
 function Elapsed({ since }: { since: number }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -177,6 +195,7 @@ export function InsightsView({ active }: { active: boolean }) {
               </Text>
               <Button onClick={() => cancel(feed)}>Cancel</Button>
             </div>
+            <SlowFeedNote since={state.startedAt} />
           </div>
         )}
 
