@@ -1,6 +1,6 @@
 /**
- * MD.FLOWS's table: one row per chain, one column per requested flow type,
- * largest first by the first flow column.
+ * MD.FLOWS's table: one row per chain, one column per requested flow type
+ * (amounts in USD), largest first by the first flow column.
  */
 import type { FlowsResult, FlowType } from "./domain";
 import { blankIfZero, describeValue, isOmitted } from "./arguments";
@@ -28,7 +28,12 @@ const FLOW_NAMES: Record<string, FlowType[]> = {
 
 const FLOW_FORMS = "Use NETFLOW, INFLOW, OUTFLOW or ALL, or a comma list such as INFLOW, OUTFLOW.";
 
-const FLOW_HEADERS: Record<FlowType, string> = { netflow: "Netflow", inflow: "Inflow", outflow: "Outflow" };
+/** Flows are amounts of US dollars: the header says so. */
+const FLOW_HEADERS: Record<FlowType, string> = {
+  netflow: "Netflow (USD)",
+  inflow: "Inflow (USD)",
+  outflow: "Outflow (USD)",
+};
 
 /** Omitted → NETFLOW. Columns follow the order given; ALL is netflow, inflow, outflow. */
 export function parseFlowTypes(value: unknown, argument = "flow_type"): FlowType[] {

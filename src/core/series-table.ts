@@ -25,6 +25,7 @@ export const SERIES_OPTIONS = {
   transpose: { kind: "boolean", default: false },
   period: { kind: "choice", values: ["start", "end"], default: "start" },
   partial: { kind: "choice", values: ["keep", "drop"], default: "keep" },
+  fiscal: { kind: "boolean", default: false },
 } as const satisfies OptionSpec;
 
 export type SeriesTableOptions = OptionValues<typeof SERIES_OPTIONS>;
@@ -63,11 +64,18 @@ export const SERIES_SIZE_ADVICE =
  * `window` describes the request for the no-data message, e.g. "from
  * 2024-01-01 to 2024-03-31". Throws NoDataError when no row would be left.
  */
+/** A text column placed after the date column (fiscal period labels): its value on each date, blank elsewhere. */
+export interface LabelColumn {
+  header: string;
+  byDate: ReadonlyMap<string, CellValue>;
+}
+
 export function shapeSeriesTable(
   columns: readonly SeriesColumn[],
   options: SeriesTableOptions,
   window = "",
   dateSystem: DateSystem = 1900,
+  labels: readonly LabelColumn[] = [],
 ): CellValue[][] {
   const series = columns.map((column) => (column.result.kind === "points" ? inDateOrder(column.result.points) : null));
   const dates = unionDates(series.filter((points) => points !== null));
@@ -77,7 +85,7 @@ export function shapeSeriesTable(
   if (options.last !== null && kept.length > options.last) kept = kept.slice(kept.length - options.last);
   if (kept.length === 0) throw new NoDataError(noDataMessage(columns, dates.length > 0, window));
 
-  const width = (options.dates ? 1 : 0) + columns.length;
+  const width = (options.dates ? 1 : 0) + labels.length + columns.length;
   assertShapeFitsExcel(kept.length + (options.headers ? 1 : 0), width, SERIES_SIZE_ADVICE);
 
   // Two passes keep memory access sequential: first each series is laid along the union of
@@ -106,11 +114,16 @@ export function shapeSeriesTable(
     // One row per series: reading each series' array front to back.
     if (options.dates)
       rows.push([...(options.headers ? [DATE_HEADER] : []), ...kept.map((d) => dateCell(dates[d], dateSystem))]);
+    for (const label of labels)
+      rows.push([...(options.headers ? [label.header] : []), ...kept.map((d) => label.byDate.get(dates[d]) ?? BLANK)]);
     columns.forEach((_, c) => rows.push([...(options.headers ? [headers[c]] : []), ...kept.map((d) => cellAt(c, d))]));
   } else {
-    if (options.headers) rows.push(options.dates ? [DATE_HEADER, ...headers] : headers);
+    const labelHeaders = labels.map((label) => label.header);
+    if (options.headers)
+      rows.push(options.dates ? [DATE_HEADER, ...labelHeaders, ...headers] : [...labelHeaders, ...headers]);
     for (const d of kept) {
       const row: CellValue[] = options.dates ? [dateCell(dates[d], dateSystem)] : [];
+      for (const label of labels) row.push(label.byDate.get(dates[d]) ?? BLANK);
       for (let c = 0; c < columns.length; c++) row.push(cellAt(c, d));
       rows.push(row);
     }

@@ -45,7 +45,7 @@ export function version(): string {
  * @param [start] First date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to the end such as "-30D", "-12W", "-6M", "-2Q", "-1Y".
  * @param [end] Last date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to today such as "-1M". Omitted: the latest data.
  * @param [granularity] DAY, WEEK, MONTH, QUARTER or YEAR (or D, W, M, Q, Y). Omitted: DAY, or QUARTER for financials.
- * @param [options] "key=value; key=value" text or a two-column range: headers, dates, order (asc/desc), fill (blank/prev/na), days (all/weekdays), last, transpose, period (start/end), partial (keep/drop).
+ * @param [options] "key=value; key=value" text or a two-column range: headers, dates, order (asc/desc), fill (blank/prev/na), days (all/weekdays), last, transpose, period (start/end), partial (keep/drop), fiscal (label fiscal quarters).
  * @returns A table that spills: dates down, series across.
  */
 export function series(
@@ -107,13 +107,13 @@ export function agg(
 }
 
 /**
- * Chain-level capital flows for source chains, largest first.
+ * Chain-level capital flows for source chains over a window, in USD, largest first.
  * @customfunction FLOWS
  * @helpurl https://localhost:3000/docs/functions.html#mdflows
  * @param source_chains One or more chains: text such as "ethereum", a comma list, or a range of cells.
  * @param [start] First date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to the end such as "-30D".
  * @param [end] Last date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to today such as "-1M".
- * @param [granularity] DAY, WEEK, MONTH, QUARTER or YEAR (or D, W, M, Q, Y).
+ * @param [granularity] Leave empty: flows are one total per chain over the window, so a granularity is refused.
  * @param [flow_type] NETFLOW (default), INFLOW, OUTFLOW, ALL, or a comma list such as "INFLOW, OUTFLOW".
  * @param [options] "key=value; key=value" text or a two-column range: headers (true/false), top (keep the first N chains).
  * @returns A table: chain, then one column per flow type.
@@ -133,11 +133,11 @@ export function flows(
 }
 
 /**
- * The asset catalog: platform_id, symbol, title, aggregator_id and color of every asset the service covers.
+ * The asset catalog: platform_id, symbol, title, aggregator_id, color and kind of every asset the service covers.
  * @customfunction ASSETS
  * @helpurl https://localhost:3000/docs/functions.html#mdassets
  * @param [search] Words to look for in the id, symbol or title, such as "usd eth". Omitted: every asset.
- * @param [type] ALL (default), CRYPTO or EQUITY.
+ * @param [type] ALL (default), CRYPTO, EQUITY, or a kind: CHAIN, TOKEN, STABLECOIN, CATEGORY.
  * @returns A table of assets.
  */
 export function assets(

@@ -34,6 +34,7 @@ import {
 import type { CallContext } from "./call-context";
 import { diagnosePair, LISTS, withHint } from "./did-you-mean";
 import { fetchSeriesColumns, isPairFailure, type WindowedRequest } from "./fetch-series";
+import { fiscalLabelColumns } from "./fiscal-labels";
 import { valueKind } from "./metric-units";
 import { describeWindow } from "./window-text";
 
@@ -106,7 +107,9 @@ export async function formattedSeriesTable(ctx: CallContext, args: SeriesArgs): 
     result: reshaped[i],
     ...(unknown[i] ? { unknown: unknown[i].message } : {}),
   }));
-  const rows = shapeSeriesTable(columns, options, describeWindow(window), ctx.dateSystem);
+  const labelColumns = options.fiscal ? await fiscalLabelColumns(ctx, pairs, reshaped) : [];
+  const rows = shapeSeriesTable(columns, options, describeWindow(window), ctx.dateSystem, labelColumns);
+  const firstSeries = (options.dates ? 1 : 0) + labelColumns.length;
 
   // Partial periods kept: said in the date column's header (or each calendar series' header), and on their dates.
   const marked = options.partial === "keep" ? [partial.first && labels.first, partial.last && labels.last] : [];
@@ -119,11 +122,12 @@ export async function formattedSeriesTable(ctx: CallContext, args: SeriesArgs): 
     else
       pairs.forEach((_, i) => {
         if (!calendar[i]) return;
-        if (options.transpose) rows[i][0] = `${rows[i][0] as string}${note}`;
-        else rows[0][i] = `${rows[0][i] as string}${note}`;
+        const at = firstSeries + i;
+        if (options.transpose) rows[at][0] = `${rows[at][0] as string}${note}`;
+        else rows[0][at] = `${rows[0][at] as string}${note}`;
       });
   }
-  const formats = seriesFormats(options, kinds);
+  const formats = seriesFormats(options, kinds, labelColumns.length);
   return {
     rows,
     formatAt: (row, column, value) => {
@@ -171,8 +175,8 @@ async function diagnoseMessages(
 }
 
 /** Dates in the date column (row when transposed), each series in its metric's unit. */
-export function seriesFormats(options: SeriesTableOptions, kinds: readonly ValueKind[]) {
-  const first = options.dates ? 1 : 0;
+export function seriesFormats(options: SeriesTableOptions, kinds: readonly ValueKind[], labelColumns = 0) {
+  const first = (options.dates ? 1 : 0) + labelColumns;
   return (row: number, column: number, value: number) => {
     const index = options.transpose ? row : column;
     if (options.dates && index === 0) return DATE_FORMAT;

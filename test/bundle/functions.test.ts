@@ -309,7 +309,7 @@ describe("MD.FLOWS", () => {
     ])) as unknown[][];
     const chains = Object.keys(inflow.inflow).sort((a, b) => inflow.inflow[b] - inflow.inflow[a] || a.localeCompare(b));
     expect(table).toEqual([
-      ["Chain", "Inflow", "Outflow"],
+      ["Chain", "Inflow (USD)", "Outflow (USD)"],
       ...chains.map((c) => [c, inflow.inflow[c], outflow.outflow[c] ?? ""]),
     ]);
   });
@@ -322,9 +322,9 @@ describe("catalogs and insights", () => {
     }>(sandbox, "/asset/symbols/");
     const equities = raw.assets.filter((a) => a.symbol.startsWith("eq-"));
     const table = (await bundle.call("ASSETS", [null, "EQUITY"])) as unknown[][];
-    expect(table[0]).toEqual(["platform_id", "symbol", "title", "aggregator_id", "color"]);
+    expect(table[0]).toEqual(["platform_id", "symbol", "title", "aggregator_id", "color", "kind"]);
     expect(table.slice(1)).toEqual(
-      equities.map((a) => [a.platform_id, a.symbol, a.title, a.aggregator_id ?? "", a.color]),
+      equities.map((a) => [a.platform_id, a.symbol, a.title, a.aggregator_id ?? "", a.color, "equity"]),
     );
     const usd = (await bundle.call("ASSETS", ["usd"])) as unknown[][];
     expect(usd.slice(1).map((row) => row[0])).toEqual(

@@ -12,6 +12,7 @@ const DEFAULTS = {
   transpose: false,
   period: "start",
   partial: "keep",
+  fiscal: false,
 };
 
 describe("options", () => {
@@ -53,7 +54,7 @@ describe("options", () => {
   it.each([
     [
       "heders=false",
-      'options: "heders" is not an option here. Use headers, dates, order, fill, days, last, transpose, period or partial, written as "key=value; key=value".',
+      'options: "heders" is not an option here. Use headers, dates, order, fill, days, last, transpose, period, partial or fiscal, written as "key=value; key=value".',
     ],
     ["order=up", 'options: order="up" is not accepted. Use order=asc or order=desc.'],
     ["fill=zero", 'options: fill="zero" is not accepted. Use fill=blank, fill=prev or fill=na.'],

@@ -34,15 +34,15 @@ describe("MD.FLOWS orchestration", () => {
     ]);
   });
 
-  it("sends a granularity only when one is given", async () => {
+  it("refuses a granularity before asking anything: the totals have no time axis", async () => {
     const ctx = fakeContext();
     ctx.client.flows.answer(() => ({ netflow: { ethereum: 1 } }));
-    await flowsTable(ctx, { sourceChains: "ethereum", granularity: "m" });
-    expect(ctx.client.otherCalls[0].args[0]).toEqual({
-      sourceChains: ["ethereum"],
-      flowTypes: ["netflow"],
-      granularity: "MONTH",
-    });
+    await expect(flowsTable(ctx, { sourceChains: "ethereum", granularity: "m" })).rejects.toThrow(
+      /^granularity: "m" changes nothing: MD\.FLOWS gives one total per chain over the whole window\. Leave granularity empty/,
+    );
+    expect(ctx.client.otherCalls).toEqual([]);
+    await flowsTable(ctx, { sourceChains: "ethereum", granularity: "" });
+    expect(ctx.client.otherCalls[0].args[0]).toEqual({ sourceChains: ["ethereum"], flowTypes: ["netflow"] });
   });
 
   it("names source_chains in its argument errors", async () => {
@@ -58,10 +58,46 @@ describe("MD.ASSETS and MD.METRICS orchestration", () => {
       { platform_id: "eq-aapl", symbol: "eq-aapl", title: "Apple", aggregator_id: null, color: "#222222" },
     ]);
     expect(await assetsTable(ctx, { search: null, type: "equity" })).toEqual([
-      ["platform_id", "symbol", "title", "aggregator_id", "color"],
-      ["eq-aapl", "eq-aapl", "Apple", "", "#222222"],
+      ["platform_id", "symbol", "title", "aggregator_id", "color", "kind"],
+      ["eq-aapl", "eq-aapl", "Apple", "", "#222222", "equity"],
     ]);
+    // Equities need no probe: their kind is their prefix.
+    expect(ctx.client.seriesCalls).toEqual([]);
     await expect(assetsTable(ctx, { search: "nothing", type: null })).rejects.toThrow(NoDataError);
+  });
+
+  it("derives a crypto asset's kind from the metrics offered, probing them in one burst for one day", async () => {
+    const ctx = fakeContext();
+    ctx.client.assets.answer(() => [
+      { platform_id: "ethereum", symbol: "eth", title: "Ethereum", aggregator_id: "ethereum", color: "#111111" },
+      { platform_id: "usd_coin", symbol: "usdc", title: "USD Coin", aggregator_id: null, color: "#333333" },
+      { platform_id: "uniswap", symbol: "uni", title: "Uniswap", aggregator_id: null, color: "#444444" },
+      { platform_id: "defi", symbol: "defi", title: "DeFi", aggregator_id: null, color: "#555555" },
+      { platform_id: "eq-aapl", symbol: "eq-aapl", title: "Apple", aggregator_id: null, color: "#222222" },
+    ]);
+    const offers: Record<string, string[]> = {
+      eth: ["DEX_VOLUMES", "STABLECOIN_SUPPLY_TOTAL", "PRICE"],
+      usdc: ["STABLECOIN_SUPPLY_TOTAL", "PRICE"],
+      uni: ["VOLUME", "PRICE"],
+      defi: [],
+    };
+    ctx.client.answerSeries = (req) =>
+      offers[req.symbol]?.includes(req.metric)
+        ? { kind: "points", points: [] }
+        : { kind: "message", message: `Metric ${req.metric} is not available for ${req.symbol}` };
+    const table = await assetsTable(ctx, { search: null, type: null });
+    expect(table.map((row) => [row[1], row[5]])).toEqual([
+      ["symbol", "kind"],
+      ["eth", "chain"],
+      ["usdc", "stablecoin"],
+      ["uni", "token"],
+      ["defi", "category"],
+      ["eq-aapl", "equity"],
+    ]);
+    expect(new Set(ctx.client.seriesCalls.map((c) => `${c.req.startDate}..${c.req.endDate}`))).toEqual(
+      new Set(["2024-05-09..2024-05-09"]),
+    );
+    expect((await assetsTable(ctx, { search: null, type: "chains" })).map((row) => row[1])).toEqual(["symbol", "eth"]);
   });
 
   it("lists a symbol's metrics, asking the catalog for that symbol", async () => {
