@@ -20,7 +20,8 @@ function load(): LoadedBundle {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ quiet: true });
+  // The named assets plus filler tokens ("sbx…"), which are tokens.
+  sandbox = await startSandbox({ quiet: true, assetCount: 200 });
   bundle = load();
 });
 

@@ -37,7 +37,7 @@ describe("0 read as blank where it can never be valid", () => {
     expect(parseDate(0, "as_of", anchors)).toBeUndefined();
     expect(parseDate(0, "as_of", { ...anchors, dateSystem: 1904 })).toBeUndefined();
     expect(parseDateWindow(0, 0, "2024-05-10")).toEqual({ start: undefined, end: undefined });
-    expect(parseDateWindow("-5D", 0, "2024-05-10")).toEqual({ start: "2024-05-05", end: undefined });
+    expect(parseDateWindow("-5D", 0, "2024-05-10")).toEqual({ start: "2024-05-06", end: undefined });
   });
 
   it("granularity, stat and flow type: 0 takes the default", () => {
