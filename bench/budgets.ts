@@ -23,7 +23,7 @@
 import { gzipSync } from "node:zlib";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createClient } from "../src/api/client";
+import { CLIENT_DEFAULTS, createClient } from "../src/api/client";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../sandbox/server";
 import {
   LOOKUPS,
@@ -177,12 +177,17 @@ function budgets(f: Figures): Budget[] {
     ["in one burst", f.burst],
     ["one per macrotask", f.macrotasks],
   ] as const) {
+    // The batch window closes at most CLIENT_DEFAULTS.batchMaxDelayMs after its first call. Calls that take longer
+    // than that to arrive (a busy machine) form several batches, and a symbol whose metrics arrive in different
+    // batches costs a request in each: the count then measures the machine, so it is printed, not enforced.
+    // A burst is one macrotask: no timer can close the window before every call is queued.
+    const oneWindow = run === f.burst || run.arrivalMs < CLIENT_DEFAULTS.batchMaxDelayMs;
     list.push({
       name: `requests for ${LOOKUPS.toLocaleString("en-US")} lookups, calls ${label} (1 per ${SYMBOLS_PER_REQUEST} symbols per group)`,
       limit: String(f.budgetRequests),
-      measured: `${run.requests} (sandbox saw ${run.serverRequests})`,
+      measured: `${run.requests} (sandbox saw ${run.serverRequests}; calls arrived over ${Math.round(run.arrivalMs)} ms${oneWindow ? "" : `, past the ${CLIENT_DEFAULTS.batchMaxDelayMs} ms batch window`})`,
       ok: run.requests <= f.budgetRequests && run.serverRequests <= f.budgetRequests && run.failures === 0,
-      enforced: true,
+      enforced: oneWindow,
     });
   }
   list.push({

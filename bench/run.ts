@@ -63,6 +63,8 @@ const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
 export interface LookupRun {
   requests: number;
   wallMs: number;
+  /** From the first call to the last: how long the calls took to arrive. */
+  arrivalMs: number;
   kb: number;
   retries: number;
   failures: number;
@@ -133,12 +135,14 @@ export async function runLookups(
     promises.push(client.getSeries(request));
     if (arrival === "macrotasks") await new Promise<void>((resolve) => setImmediate(resolve));
   }
+  const arrivalMs = performance.now() - started;
   const settled = await Promise.allSettled(promises);
   const wallMs = performance.now() - started;
   const counters = client.counters();
   return {
     requests: counters.requests,
     wallMs,
+    arrivalMs,
     kb: counters.bytes / 1024,
     retries: counters.retries,
     failures: counters.failures,
