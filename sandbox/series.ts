@@ -61,7 +61,12 @@ export function seriesFor(ctx: DataContext, requestedSymbol: string, metric: str
 }
 
 /** The raw points of a metric inside the window (clipped to 2018-01-01 … today). */
-export function dailyPoints(ctx: DataContext, symbol: ResolvedSymbol, spec: MetricSpec, query: SeriesQuery): DayPoint[] {
+export function dailyPoints(
+  ctx: DataContext,
+  symbol: ResolvedSymbol,
+  spec: MetricSpec,
+  query: SeriesQuery,
+): DayPoint[] {
   const start = Math.max(query.startDay, DATA_START_DAY);
   const end = Math.min(query.endDay, ctx.today);
   if (start > end) return [];
@@ -70,7 +75,10 @@ export function dailyPoints(ctx: DataContext, symbol: ResolvedSymbol, spec: Metr
     if (!company) return [];
     return fiscalQuarters(company)
       .filter((quarter) => quarter.end >= start && quarter.end <= end)
-      .map((quarter) => ({ day: quarter.end, val: quarterFinancials(ctx.seed, company, quarter)[spec.name as keyof QuarterFinancials] }));
+      .map((quarter) => ({
+        day: quarter.end,
+        val: quarterFinancials(ctx.seed, company, quarter)[spec.name as keyof QuarterFinancials],
+      }));
   }
   let from = start;
   if (company && isFcfRatioMetric(spec.name)) {

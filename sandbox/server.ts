@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { AssetCatalog, DEFAULT_ASSET_COUNT } from "./asset-catalog";
+import { AssetCatalog } from "./asset-catalog";
 import { dayOfDate, parseIsoDay } from "./dates";
 import { FaultInjector, type FaultKind, type SandboxFaults } from "./faults";
 import { errorBody, HttpError } from "./http-error";
@@ -33,8 +33,10 @@ export interface SandboxOptions {
   latencyMs?: number;
   /** Delay of the first uncached call of an insight feed, ms. Default 200 (the CLI uses 3000). */
   insightFirstCallDelayMs?: number;
-  /** Size of the asset catalog; the named core set is always present. Default 2000. */
+  /** Size of the asset catalog: filler tokens are added to reach it. Default: the named set only (no filler); it is always present. */
   assetCount?: number;
+  /** Add the tokens with markup-like titles (`<img src=x onerror=…>`, `<b>Bold</b> Token`, …) that rendering tests need. Default false. */
+  hostileFixtures?: boolean;
   faults?: Partial<SandboxFaults>;
   /** Seeds the data and the fault sequence. Default 1. */
   seed?: number;
@@ -71,14 +73,16 @@ const CORS_HEADERS = {
 };
 
 function nonNegative(name: string, value: number): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a number ≥ 0, got ${value}`);
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+    throw new RangeError(`${name} must be a number ≥ 0, got ${value}`);
   return value;
 }
 
 function todayOption(today: string | Date | undefined): number | null {
   if (today === undefined) return null;
   const day = typeof today === "string" ? parseIsoDay(today) : dayOfDate(today);
-  if (day === null || Number.isNaN(day)) throw new RangeError(`today must be a YYYY-MM-DD date or a Date, got ${String(today)}`);
+  if (day === null || Number.isNaN(day))
+    throw new RangeError(`today must be a YYYY-MM-DD date or a Date, got ${String(today)}`);
   return day;
 }
 
@@ -92,7 +96,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const quiet = options.quiet ?? true;
   const startLatency = nonNegative("latencyMs", options.latencyMs ?? 0);
   const insightDelay = nonNegative("insightFirstCallDelayMs", options.insightFirstCallDelayMs ?? 200);
-  const catalog = new AssetCatalog(seed, options.assetCount ?? DEFAULT_ASSET_COUNT);
+  const catalog = new AssetCatalog(seed, options.assetCount, { hostileFixtures: options.hostileFixtures ?? false });
   const faults = new FaultInjector(seed, options.faults);
   const log = new RequestLog();
   let latency = startLatency;
@@ -159,7 +163,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return finish({ ...entry, status: 204 }, started);
     }
     if (method !== "GET") {
-      send(res, 405, errorBody(405, `Method ${method} is not allowed: the API is read-only, use GET`), { Allow: "GET, OPTIONS" });
+      send(res, 405, errorBody(405, `Method ${method} is not allowed: the API is read-only, use GET`), {
+        Allow: "GET, OPTIONS",
+      });
       return finish({ ...entry, status: 405 }, started);
     }
 
@@ -170,13 +176,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return finish({ ...entry, status: "dropped", fault: "drop" }, started);
     }
     if (draw.serverError) {
-      const text = draw.serverError === 500 ? "Internal server error (injected sandbox fault)" : "Service unavailable (injected sandbox fault)";
+      const text =
+        draw.serverError === 500
+          ? "Internal server error (injected sandbox fault)"
+          : "Service unavailable (injected sandbox fault)";
       send(res, draw.serverError, errorBody(draw.serverError, text));
       return finish({ ...entry, status: draw.serverError, fault: "server-error" }, started);
     }
     if (draw.rateLimit) {
       const seconds = faults.settings.retryAfterSeconds;
-      send(res, 429, errorBody(429, `Rate limit exceeded (injected sandbox fault): retry after ${seconds} s`), { "Retry-After": String(seconds) });
+      send(res, 429, errorBody(429, `Rate limit exceeded (injected sandbox fault): retry after ${seconds} s`), {
+        "Retry-After": String(seconds),
+      });
       return finish({ ...entry, status: 429, fault: "rate-limit" }, started);
     }
 

@@ -14,3 +14,4 @@ export type { FetchLike } from "./transport";
 export type { Timers } from "./timers";
 export { openSeriesStore } from "./series-store";
 export type { SeriesStore, SeriesStoreOptions } from "./series-store";
+export { normalizeBaseUrl } from "./requests";

@@ -61,6 +61,8 @@ interface SeriesLoad extends Load<SeriesResult> {
   window: SeriesWindow;
   /** Loads with the same window key can share a request. */
   windowKey: string;
+  /** Held back once by a flush the time cap forced: the next flush sends it whatever happens. */
+  heldBack?: boolean;
 }
 
 export class SeriesBatcher {
@@ -121,7 +123,12 @@ export class SeriesBatcher {
    *   first call, so a steady trickle of calls cannot starve the first ones;
    * - calls arriving after the flush started go into the next window, and
    *   calls for a pair already queued or in flight join it instead of
-   *   queueing again.
+   *   queueing again;
+   * - when the cap forces a flush while calls are still arriving, each window
+   *   group's last, partly filled request is held back for the next window
+   *   (once: a held-back call goes with the next flush whatever happens), so
+   *   a burst longer than the cap still packs its requests full instead of
+   *   splitting a group's symbols across two half-empty requests.
    *
    * The timer is re-armed for the remaining time rather than reset on every
    * call: a recalculation of thousands of cells then costs a handful of
@@ -149,10 +156,11 @@ export class SeriesBatcher {
       this.armFlush(Math.min(batchDelayMs - quietFor, batchMaxDelayMs - openFor));
       return;
     }
-    void this.flush();
+    void this.flush(quietFor < batchDelayMs);
   }
 
-  private async flush(): Promise<void> {
+  /** `stillArriving`: the cap forced this flush while calls keep coming (see scheduleFlush). */
+  private async flush(stillArriving = false): Promise<void> {
     const batch = this.queue.filter((load) => load.state === "queued");
     this.queue = [];
     if (batch.length === 0) return;
@@ -179,6 +187,11 @@ export class SeriesBatcher {
           urlLength,
           itemChars: (item) => listChars([item]),
         });
+        const last = plan[plan.length - 1];
+        if (stillArriving && last && !isFull(last, limits) && last.pairs.every((load) => !load.heldBack)) {
+          plan.pop();
+          this.holdBack(last.pairs);
+        }
         for (const request of plan) {
           sends.push(this.sendSeries(settings, window, request.pairs, request.symbols, request.metrics));
         }
@@ -189,7 +202,8 @@ export class SeriesBatcher {
     } finally {
       // Every promise settles, always: anything a bug left unanswered fails clearly instead of hanging a cell.
       for (const load of batch) {
-        if (load.state !== "settled") {
+        // A load held back for the next window ("queued") is that flush's to answer.
+        if (load.state !== "settled" && load.state !== "queued") {
           this.settle(load, {
             error: new MarketDataError(
               "bad-response",
@@ -263,6 +277,21 @@ export class SeriesBatcher {
     );
   }
 
+  /** Back into the queue for the next window; they go with its flush whatever happens. */
+  private holdBack(loads: readonly SeriesLoad[]): void {
+    for (const load of loads) {
+      load.state = "queued";
+      load.heldBack = true;
+      this.queue.push(load);
+    }
+    if (this.flushTimer === undefined) {
+      const now = this.deps.now();
+      this.firstQueuedAt = now;
+      this.lastQueuedAt = now;
+      this.armFlush(this.deps.limits.batchDelayMs);
+    }
+  }
+
   private settle(load: SeriesLoad, outcome: Outcome<SeriesResult>): void {
     this.deps.pending.settle(load, outcome);
   }
@@ -299,6 +328,17 @@ function splitInHalves(loads: SeriesLoad[]): SeriesLoad[][] {
   }
   const middle = Math.ceil(loads.length / 2);
   return [loads.slice(0, middle), loads.slice(middle)].filter((half) => half.length > 0);
+}
+
+/** A request the caps allow no more symbols in (by count or by series). */
+function isFull(
+  request: { symbols: readonly string[]; metrics: readonly string[] },
+  limits: SeriesBatcherDeps["limits"],
+): boolean {
+  return (
+    request.symbols.length >= limits.maxSymbolsPerRequest ||
+    request.symbols.length * request.metrics.length >= limits.maxSeriesPerRequest
+  );
 }
 
 function seriesSize(result: SeriesResult): number {

@@ -1,12 +1,22 @@
 /**
  * The common frame of every MD function: build the call's context from Excel's
  * invocation, run the work, hand Excel cells it can hold, and turn any failure
- * into a CustomFunctions.Error. Nothing escapes as a raw exception.
+ * into a CustomFunctions.Error. Nothing escapes as a raw exception. Each call
+ * is counted in the runtime's CallTracker from start to settlement, which is
+ * how a refresh knows the functions have finished (src/office/call-tracker.ts).
  */
 import type { CellValue } from "../core/cell";
 import { localToday } from "../core/calendar";
-import { type ExcelCell, toCustomFunctionsError, toExcelCell, toExcelTable } from "../office/errors";
-import { getClient } from "../office/runtime";
+import { type FormattedTable, type FormattedValue, isFormattedTable, isFormattedValue } from "../core/number-format";
+import {
+  type DataTypeSupport,
+  dataTypeSupport,
+  type ExcelValue,
+  toExcelValue,
+  toExcelValues,
+} from "../office/cell-values";
+import { isExcelError, toCustomFunctionsError } from "../office/errors";
+import { getClient, getRuntime } from "../office/runtime";
 import type { CallContext } from "./call-context";
 
 /**
@@ -19,7 +29,10 @@ export function isValuePreview(invocation: CustomFunctions.Invocation | undefine
   return flag === true || flag === "true";
 }
 
-export function contextFor(invocation: CustomFunctions.CancelableInvocation | undefined): CallContext {
+export async function contextFor(
+  invocation: CustomFunctions.CancelableInvocation | undefined,
+  support: DataTypeSupport = "none",
+): Promise<CallContext> {
   const controller = new AbortController();
   if (invocation) invocation.onCanceled = () => controller.abort();
   return {
@@ -27,30 +40,56 @@ export function contextFor(invocation: CustomFunctions.CancelableInvocation | un
     today: localToday(),
     // A preview must never start a request: the client answers from its cache or an in-flight request, or refuses.
     call: { signal: controller.signal, cacheOnly: isValuePreview(invocation) },
+    cellFormats: support !== "none",
+    dateSystem: await getRuntime().dateSystem(),
   };
 }
 
 export async function invokeTable(
   invocation: CustomFunctions.CancelableInvocation | undefined,
-  work: (ctx: CallContext) => Promise<CellValue[][]>,
-): Promise<ExcelCell[][]> {
+  work: (ctx: CallContext) => Promise<CellValue[][] | FormattedTable>,
+): Promise<ExcelValue[][]> {
+  const settle = getRuntime().calls.begin();
   try {
-    return toExcelTable(await work(contextFor(invocation)));
+    const support = dataTypeSupport();
+    const result = await work(await contextFor(invocation, support));
+    return isFormattedTable(result)
+      ? toExcelValues(result.rows, result.formatAt, support)
+      : toExcelValues(result, undefined, support);
   } catch (error) {
     throw toCustomFunctionsError(error);
+  } finally {
+    settle();
   }
 }
 
-export async function invokeValue<T extends CellValue>(
+export async function invokeValue(
   invocation: CustomFunctions.CancelableInvocation | undefined,
-  work: (ctx: CallContext) => Promise<T>,
-): Promise<number | string | boolean> {
-  let cell: ExcelCell;
+  work: (ctx: CallContext) => Promise<CellValue | FormattedValue>,
+): Promise<ExcelValue> {
+  const settle = getRuntime().calls.begin();
+  let cell: ExcelValue;
   try {
-    cell = toExcelCell(await work(contextFor(invocation)));
+    const support = dataTypeSupport();
+    const result = await work(await contextFor(invocation, support));
+    cell = isFormattedValue(result)
+      ? toExcelValue(result.value, result.format, support)
+      : toExcelValue(result, null, support);
   } catch (error) {
     throw toCustomFunctionsError(error);
+  } finally {
+    settle();
   }
-  if (cell instanceof CustomFunctions.Error) throw cell;
+  if (isExcelError(cell)) throw cell;
   return cell;
+}
+
+/** A synchronous function's call, counted like the others so a refresh sees it run. */
+export function invokeSync<T>(work: () => T): T {
+  const settle = getRuntime().calls.begin();
+  try {
+    return work();
+  } finally {
+    settle();
+  }
 }

@@ -28,6 +28,7 @@ export function getRefreshController(): RefreshController {
       clearCache: () => runtime.client.clear(),
       clearStored: () => runtime.client.clearStored(),
       readKey: () => runtime.settings.read(),
+      calls: runtime.calls,
     });
   }
   return controller;

@@ -19,63 +19,66 @@ import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office
 import { createPaneRefreshActions } from "../../src/refresh/pane-actions";
 import { RefreshController } from "../../src/refresh/refresh-controller";
 import { DEMO_API_KEY, startSandbox } from "../../sandbox/server";
-import { compsWorkbook } from "./recordings";
-import { installWorkbookStandIn, type WorkbookStandIn } from "./workbook-stand-in";
+import { CallTracker } from "../../src/office/call-tracker";
+import { compsWorkbook } from "../support/recordings";
+import { installWorkbookStandIn, type WorkbookStandIn } from "../support/workbook-stand-in";
 
 function controllerWith(events: string[], standIn?: { current?: WorkbookStandIn }) {
   const fixture = compsWorkbook({ afterMs: 2 });
   const globals: Record<string, unknown> = {};
-  const installed = installWorkbookStandIn(globals, fixture.recording);
+  const calls = new CallTracker();
+  const installed = installWorkbookStandIn(globals, fixture.recording, { calls });
   if (standIn) standIn.current = installed;
   const controller = new RefreshController({
     workbook: createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals),
-    clearCache: () => void events.push(`clear cache after ${installed.log.formulaWrites.length} writes`),
+    clearCache: () => void events.push(`clear cache after ${installed.log.calculations.length} calculations`),
     clearStored: async () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
-      events.push(`clear stored after ${installed.log.formulaWrites.length} writes`);
+      events.push(`clear stored after ${installed.log.calculations.length} calculations`);
     },
     readKey: async () => ({ apiKey: "user-entered-key", usingDefaultKey: false }),
+    calls,
     refreshOptions: { pollMs: 2 },
   });
   return { controller, fixture, standIn: installed };
 }
 
 describe("Reload everything", () => {
-  it("drops the stored data, then the cache, before any formula is rewritten, then refreshes every MD cell", async () => {
+  it("drops the stored data, then the cache, before any cell is calculated, then refreshes every MD cell", async () => {
     const events: string[] = [];
     const { controller, fixture, standIn } = controllerWith(events);
     const report = await controller.reloadAll("pane");
-    expect(events).toEqual(["clear stored after 0 writes", "clear cache after 0 writes"]);
-    expect(report?.cells).toBe(fixture.md.filter((c) => c.sheet !== "Locked").length);
-    expect(standIn.log.formulaWrites.length).toBe(report?.cells);
+    expect(events).toEqual(["clear stored after 0 calculations", "clear cache after 0 calculations"]);
+    expect(report?.cells).toBe(fixture.md.length);
+    expect(standIn.log.calculations.length).toBe(report?.cells);
   });
 
   it("Refresh all keeps the stored data", async () => {
     const events: string[] = [];
     const { controller } = controllerWith(events);
     await controller.refreshAll("pane");
-    expect(events).toEqual(["clear cache after 0 writes"]);
+    expect(events).toEqual(["clear cache after 0 calculations"]);
   });
 
   it("asked for while a refresh runs, follows it instead of joining it", async () => {
     const events: string[] = [];
     const { controller, fixture } = controllerWith(events);
-    const cells = fixture.md.filter((c) => c.sheet !== "Locked").length;
+    const cells = fixture.md.length;
     const refresh = controller.refreshAll("pane");
     const reload = controller.reloadAll("pane");
     expect(controller.reloadAll("pane")).toBe(reload); // a second click joins the reload
     await Promise.all([refresh, reload]);
     expect(events).toEqual([
-      "clear cache after 0 writes",
-      `clear stored after ${cells} writes`,
-      `clear cache after ${cells} writes`,
+      "clear cache after 0 calculations",
+      `clear stored after ${cells} calculations`,
+      `clear cache after ${cells} calculations`,
     ]);
   });
 
   it("the pane's action reports like Refresh all", async () => {
     const { controller, fixture } = controllerWith([]);
     const result = await createPaneRefreshActions(controller).reloadAll();
-    expect(result.cells).toBe(fixture.md.filter((c) => c.sheet !== "Locked").length);
+    expect(result.cells).toBe(fixture.md.length);
   });
 
   it("picks up a history the service revised, which a refresh keeps from the store", async () => {
@@ -85,12 +88,14 @@ describe("Reload everything", () => {
       const client = createClient({ settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }), store });
       const fixture = compsWorkbook({ afterMs: 2 });
       const globals: Record<string, unknown> = {};
-      installWorkbookStandIn(globals, fixture.recording);
+      const calls = new CallTracker();
+      installWorkbookStandIn(globals, fixture.recording, { calls });
       const controller = new RefreshController({
         workbook: createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals),
         clearCache: () => client.clear(),
         clearStored: () => client.clearStored(),
         readKey: async () => ({ apiKey: "user-entered-key", usingDefaultKey: false }),
+        calls,
         refreshOptions: { pollMs: 2 },
       });
       const req = { symbol: "eth", metric: "PRICE", startDate: "2024-01-01", endDate: "2024-01-31" };
@@ -138,7 +143,7 @@ describe("ribbon command: Reload everything", () => {
     expect(completed).toBe(true);
     const report = await getRefreshController().reloadAll("ribbon"); // joins the running reload
     expect(clearStored).toHaveBeenCalledTimes(1);
-    expect(report?.cells).toBe(fixture.md.filter((c) => c.sheet !== "Locked").length);
+    expect(report?.cells).toBe(fixture.md.length);
     expect(getRefreshController().getState().lastRefreshTrigger).toBe("ribbon");
     delete globals.Excel;
     delete globals.Office;

@@ -2,9 +2,10 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { AuthError, NotFoundError, ServerError } from "../../src/api/errors";
 import type { AssetRecord, DataPoint, MetricDescriptor } from "../../src/core/domain";
-import { PickerView } from "../../src/taskpane/picker-view";
-import { OUTSIDE_EXCEL_COPIED, OUTSIDE_EXCEL_NOT_COPIED } from "../../src/taskpane/place-formula";
-import { asset, isDisabled, makeHarness, metric, renderWith, TEST_TODAY, type Harness, type HarnessOptions } from "./support/fakes";
+import { PickerView } from "../../src/taskpane/picker/picker-view";
+import { OUTSIDE_EXCEL_COPIED, OUTSIDE_EXCEL_NOT_COPIED } from "../../src/taskpane/shared/place-formula";
+import { asset, metric } from "../support/fake-client";
+import { isDisabled, makeHarness, renderWith, TEST_TODAY, type Harness, type HarnessOptions } from "./support/fakes";
 
 const CATALOG: AssetRecord[] = [
   asset("btc", "Bitcoin", { color: "#f7931a" }),
@@ -324,7 +325,8 @@ describe("Picker: preview and formula", () => {
     const { client } = await toBuilder();
     expect(screen.getByText("Loading preview…")).toBeTruthy();
     await waitFor(() => expect(client.series.calls).toHaveLength(1));
-    const oneYearBack = `${Number(TEST_TODAY.slice(0, 4)) - 1}${TEST_TODAY.slice(4)}`;
+    // The 1Y preset covers one year ending today (2024-06-15), both ends included: from the day after its date a year ago.
+    const oneYearBack = "2023-06-16";
     expect(client.series.last.args).toEqual({ symbol: "eth", metric: "PRICE", startDate: oneYearBack, endDate: TEST_TODAY, granularity: "DAY" });
     act(() => client.series.last.resolve({ kind: "points", points: POINTS }));
     await screen.findByTestId("preview-table");
@@ -394,6 +396,49 @@ describe("Picker: preview and formula", () => {
     await screen.findByText("Formula copied.");
     expect(copied).toEqual(['=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY")']);
     expect(workbook.written).toEqual([]);
+  });
+
+  it.each([
+    { locale: "en-US", start: "01/15/2025", end: "6/30/2025" },
+    { locale: "en-GB", start: "15/01/2025", end: "30/06/2025" },
+    { locale: "de-DE", start: "15.01.2025", end: "30.6.2025" },
+    { locale: "ja-JP", start: "2025/01/15", end: "2025/6/30" },
+  ])("$locale: dates typed the user's way ($start … $end) become YYYY-MM-DD in the formula and the preview", async ({ locale, start, end }) => {
+    const { client } = await toBuilder({ dateLocale: locale });
+    await waitFor(() => expect(client.series.calls).toHaveLength(1));
+    fireEvent.change(screen.getByTestId("window-start"), { target: { value: start } });
+    fireEvent.change(screen.getByTestId("window-end"), { target: { value: end } });
+    expect(screen.getByTestId("formula-text").textContent).toBe('=MD.SERIES("eth","PRICE","2025-01-15","2025-06-30","DAY")');
+    await waitFor(() => expect(client.series.last.args).toEqual({ symbol: "eth", metric: "PRICE", startDate: "2025-01-15", endDate: "2025-06-30", granularity: "DAY" }));
+  });
+
+  it("the builder says which date form it wants, and refuses a date written in another order", async () => {
+    await toBuilder({ dateLocale: "en-GB" });
+    expect(screen.getByTestId("date-forms").textContent).toContain("Dates: 15/01/2025 (DD/MM/YYYY), YYYY-MM-DD, TODAY");
+    fireEvent.change(screen.getByTestId("window-start"), { target: { value: "01/15/2025" } });
+    expect(screen.getByText('"01/15/2025" is not a date written DD/MM/YYYY (e.g. 15/01/2025). Use that, YYYY-MM-DD, TODAY, or -30D, -12W, -6M, -2Q, -1Y.')).toBeTruthy();
+    expect(screen.getByTestId("formula-text").textContent).toBe("Fix the fields above to build the formula.");
+    expect(isDisabled(screen.getByRole("button", { name: /^Insert the formula/ }))).toBe(true);
+  });
+
+  it("the formula offers a line break after every comma and adds no character to what is copied", async () => {
+    const { copied } = await toBuilder();
+    fireEvent.change(screen.getByRole("combobox", { name: "Order" }), { target: { value: "desc" } });
+    const element = screen.getByTestId("formula-text");
+    const formula = '=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY","order=desc")';
+    expect(element.textContent).toBe(formula);
+    expect(element.querySelectorAll("wbr")).toHaveLength(formula.split(",").length - 1);
+    for (const wbr of Array.from(element.querySelectorAll("wbr"))) expect(wbr.previousSibling?.textContent?.endsWith(",")).toBe(true);
+    fireEvent.click(screen.getByRole("button", { name: "Copy the formula for eth PRICE" }));
+    await screen.findByText("Formula copied.");
+    expect(copied).toEqual([formula]);
+  });
+
+  it("MD.LATEST takes a typed as-of date too", async () => {
+    await toBuilder();
+    fireEvent.click(screen.getByRole("radio", { name: "MD.LATEST (one value)" }));
+    fireEvent.change(screen.getByTestId("as-of"), { target: { value: "1/31/2024" } });
+    expect(screen.getByTestId("formula-text").textContent).toBe('=MD.LATEST("eth","PRICE","2024-01-31")');
   });
 
   it("MD.LATEST builds its formula with the as-of date", async () => {

@@ -6,12 +6,11 @@
  */
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { App } from "../../src/taskpane/app";
-import { CountersPanel, storedDataText } from "../../src/taskpane/counters-panel";
-import type { RefreshActions } from "../../src/taskpane/refresh-actions";
-import { RefreshSection } from "../../src/taskpane/refresh-section";
-import { NOTICE_POLL_MS } from "../../src/taskpane/stored-data-notice";
-import { formatBytes } from "../../src/taskpane/value-format";
-import { makeHarness, renderWith } from "./support/fakes";
+import { CountersPanel, storedDataText } from "../../src/taskpane/settings/counters-panel";
+import { RefreshSection } from "../../src/taskpane/refresh/refresh-section";
+import { NOTICE_POLL_MS } from "../../src/taskpane/shared/stored-data-notice";
+import { formatBytes } from "../../src/taskpane/shared/value-format";
+import { fakeRefresh, makeHarness, renderWith } from "./support/fakes";
 
 const MB = 1024 * 1024;
 
@@ -62,33 +61,25 @@ describe("Settings: stored data", () => {
 });
 
 describe("Refresh section: Reload everything", () => {
-  function actions(asked: string[]): RefreshActions {
-    return {
-      refreshAll: async () => (asked.push("refreshAll"), { cells: 3, ms: 40 }),
-      reloadAll: async () => (asked.push("reloadAll"), { cells: 12, ms: 1500 }),
-      getRefreshOnOpen: async () => false,
-      setRefreshOnOpen: async () => undefined,
-      freezeToValues: async () => ({ cells: 0, ms: 0 }),
-    };
-  }
-
   it("runs the reload and reports it", async () => {
-    const asked: string[] = [];
     const harness = makeHarness();
-    harness.services.refresh = actions(asked);
+    const refresh = fakeRefresh();
+    harness.services.refresh = refresh.actions;
     renderWith(harness, <RefreshSection />);
     fireEvent.click(screen.getByRole("button", { name: "Reload everything" }));
-    expect((await screen.findByTestId("refresh-outcome")).textContent).toBe("Reloaded 12 cells in 1.5 s.");
-    expect(asked).toEqual(["reloadAll"]);
+    expect((await screen.findByTestId("refresh-outcome")).textContent).toBe("Reloaded 12 cells in 2.5 s.");
+    expect(refresh.asked).toEqual(["reloadAll"]);
   });
 
-  it("is not offered by refresh logic without it", () => {
+  it("sits beside Refresh all, which does not drop the stored data", async () => {
     const harness = makeHarness();
-    const { reloadAll: _omitted, ...older } = actions([]);
-    harness.services.refresh = older;
+    const refresh = fakeRefresh();
+    harness.services.refresh = refresh.actions;
     renderWith(harness, <RefreshSection />);
-    expect(screen.getByRole("button", { name: "Refresh all MD formulas" })).toBeTruthy();
-    expect(screen.queryByRole("button", { name: "Reload everything" })).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Refresh all MD formulas" }));
+    expect((await screen.findByTestId("refresh-outcome")).textContent).toBe("Refreshed 12 cells in 1.5 s.");
+    expect(refresh.asked).toEqual(["refreshAll"]);
+    expect(screen.getByRole("button", { name: "Reload everything" })).toBeTruthy();
   });
 });
 
