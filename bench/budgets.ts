@@ -337,6 +337,20 @@ ${reopenSummary(f.reopen)}
 ${f.snapshot ? `\n## MD.SNAPSHOT beside MD.LATEST cells\n\nThe same 200 symbols × 5 metrics as of today, each run through src/functions with a fresh client.\n${snapshotTableText(f.snapshot, LATENCY_MS).replace(/^\n### [^\n]*\n/, "")}\n` : ""}${f.shaping ? `\n## Shaping MD.SERIES's largest everyday table\n\n50 symbols × 5 metrics × 1,000 daily points of sandbox data (src/core/series-table).\n\n${shapingTable(f.shaping)}\n` : ""}`;
 }
 
+/**
+ * The `## ` sections of the existing BENCHMARKS.md that this script does not
+ * write (bench/gateway.ts's figures, for one), so that --write keeps them.
+ */
+function otherSections(existing: string, generated: string): string {
+  const ours = new Set(generated.split("\n").filter((line) => line.startsWith("## ")));
+  const kept = existing
+    .split(/\n(?=## )/)
+    .slice(1)
+    .filter((section) => !ours.has(section.split("\n", 1)[0]!))
+    .map((section) => section.trimEnd());
+  return kept.length > 0 ? `${kept.join("\n\n")}\n` : "";
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const figures = await measure(args.write);
@@ -349,7 +363,10 @@ async function main(): Promise<void> {
   console.log(`${reopenTable(figures.reopen)}\n\n${reopenSummary(figures.reopen)}\n`);
   if (figures.shaping) console.log(`${shapingTable(figures.shaping)}\n`);
   if (args.write) {
-    writeFileSync(path.join(ROOT, "BENCHMARKS.md"), markdown(figures, list));
+    const file = path.join(ROOT, "BENCHMARKS.md");
+    const generated = markdown(figures, list);
+    const kept = existsSync(file) ? otherSections(readFileSync(file, "utf8"), generated) : "";
+    writeFileSync(file, kept ? `${generated.trimEnd()}\n\n${kept}` : generated);
     console.log("Wrote BENCHMARKS.md");
   }
   const exceeded = list.filter((b) => b.enforced && !b.ok);

@@ -58,9 +58,11 @@ export interface SandboxHandle {
   setLatency(ms: number): void;
   /** Revises history from now on (see SandboxOptions.revision). */
   setRevision(revision: number): void;
+  /** Moves the last day with data (see SandboxOptions.today; undefined: the current UTC date again). */
+  setToday(today: string | Date | undefined): void;
   stats(): SandboxStats;
   requestLog(): RequestLogEntry[];
-  /** Clears counters and log, and restores the start-up faults, latency and fault sequence. */
+  /** Clears counters and log, and restores the start-up faults, latency, revision, today and fault sequence. */
   reset(): void;
   /** Forgets cached insight feeds: the next call of each is slow again. */
   resetInsightCache(): void;
@@ -92,7 +94,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (apiKey === "") throw new RangeError("apiKey must not be empty");
   const seed = options.seed ?? 1;
   if (!Number.isInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
-  const fixedToday = todayOption(options.today);
+  let fixedToday = todayOption(options.today);
   const quiet = options.quiet ?? true;
   const startLatency = nonNegative("latencyMs", options.latencyMs ?? 0);
   const insightDelay = nonNegative("insightFirstCallDelayMs", options.insightFirstCallDelayMs ?? 200);
@@ -257,6 +259,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     setRevision: (n) => {
       revision = nonNegative("revision", n);
     },
+    setToday: (today) => {
+      fixedToday = todayOption(today);
+    },
     stats: () => log.stats(),
     requestLog: () => log.log(),
     reset() {
@@ -264,6 +269,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       faults.reset(options.faults ?? {});
       latency = startLatency;
       revision = options.revision ?? 0;
+      fixedToday = todayOption(options.today);
     },
     resetInsightCache: () => insights.clear(),
   };

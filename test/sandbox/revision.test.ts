@@ -1,4 +1,7 @@
-/** The sandbox's revision knob: history revised as a methodology change would, for the persistent-cache tests. */
+/**
+ * The sandbox's knobs for the persistent-cache tests: history revised as a
+ * methodology change would, and the last day with data moved on (the next day).
+ */
 import type { SandboxHandle } from "../../sandbox/server";
 import { series, startTestSandbox } from "./sandbox-helpers";
 
@@ -16,6 +19,17 @@ describe("sandbox revision", () => {
     expect(after.map((p) => p.val)).toEqual(before.map((p) => p.val * 2));
     sandbox.reset();
     expect(await series(sandbox, "eth", "PRICE", window)).toEqual(before);
+  });
+
+  it("setToday moves the last day with data; reset() restores the start-up day", async () => {
+    sandbox = await startTestSandbox({ today: "2025-06-15" });
+    const lastDay = async () => (await series(sandbox, "eth", "PRICE", { startDate: "2025-06-01" })).at(-1)?.date;
+    expect(await lastDay()).toBe("2025-06-15");
+    sandbox.setToday("2025-06-16");
+    expect(await lastDay()).toBe("2025-06-16");
+    sandbox.reset();
+    expect(await lastDay()).toBe("2025-06-15");
+    expect(() => sandbox.setToday("June 16")).toThrow(RangeError);
   });
 
   it("refuses a negative revision", async () => {
