@@ -119,7 +119,8 @@ export async function runReopen(
   const today = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
   const next = addDays(today, 1);
   const noon = Date.parse(`${today}T12:00:00Z`);
-  const sandbox = await startSandbox({ port: 0, today: next, latencyMs, insightFirstCallDelayMs: 0 });
+  // The benchmark's catalog: its 200 symbols and the filler tokens the sandbox serves only when asked for them.
+  const sandbox = await startSandbox({ port: 0, today: next, latencyMs, insightFirstCallDelayMs: 0, assetCount: 2000 });
   try {
     const catalog = await createClient({
       settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }),
@@ -129,6 +130,9 @@ export async function runReopen(
       .map((a) => a.symbol)
       .filter((s) => s.startsWith("sbx"))
       .slice(0, HISTORY_SYMBOLS);
+    if (tokens.length < HISTORY_SYMBOLS) {
+      throw new Error(`reopen: the sandbox's catalog has ${tokens.length} filler tokens, ${HISTORY_SYMBOLS} needed`);
+    }
     const workbook = (day: string) => [...lookups(symbols, day), ...history(tokens, day)];
 
     const factory = new IDBFactory();
@@ -166,6 +170,10 @@ export async function runReopen(
       noon + DAY_MS,
       history(tokens, next),
     );
+
+    if (historyCold.step.requests === 0 || historyCold.step.failures > 0) {
+      throw new Error("reopen: the cold year of daily data was not fetched; the next-day figures would mean nothing");
+    }
 
     return {
       date: today,
