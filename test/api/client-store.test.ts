@@ -159,6 +159,21 @@ describe("warm workbooks: a second runtime over the same store", () => {
     expect(answers).toEqual(reference);
   });
 
+  it("the settling window is configurable: with seven unsettled days, the next day fetches the newest eight", async () => {
+    const factory = new IDBFactory();
+    const first = runtime(factory, NOON, { unsettledDays: 7 });
+    await calculate(first.client, workbook(D));
+    await first.close();
+
+    sandbox.reset();
+    const next = addDays(D, 1);
+    const second = runtime(factory, NOON + DAY, { unsettledDays: 7 });
+    const answers = await calculate(second.client, workbook(next));
+    // Settled as of yesterday: everything up to D − 7. Fetched: D − 6 … the new day.
+    expect(seriesRequests()).toEqual([["eth,btc,sol", addDays(D, -6), next]]);
+    expect(answers).toEqual(await Promise.all(workbook(next).map(cold)));
+  });
+
   it("a window reaching further back than the store fetches only the missing head", async () => {
     const factory = new IDBFactory();
     const first = runtime(factory, NOON);
