@@ -88,7 +88,13 @@ export interface AggFormulaInput {
 }
 
 export function aggFormula(input: AggFormulaInput): string {
-  return buildFormula("MD.AGG", [input.symbol, input.metric, input.window.trim(), given(input.stat), given(input.asOf)]);
+  return buildFormula("MD.AGG", [
+    input.symbol,
+    input.metric,
+    input.window.trim(),
+    given(input.stat),
+    given(input.asOf),
+  ]);
 }
 
 export interface SnapshotFormulaInput {

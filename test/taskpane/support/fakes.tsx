@@ -9,7 +9,7 @@ import { configure, render, type RenderResult } from "@testing-library/react";
 import type { ReactElement, ReactNode } from "react";
 import { SettingsStore, type KeyValueStorage } from "../../../src/office/settings";
 import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../../../src/refresh/pane-actions";
-import type { WorkbookActions } from "../../../src/office/pane-workbook";
+import type { ChartTableShape, WorkbookActions } from "../../../src/office/pane-workbook";
 import { ServicesProvider, type PaneServices } from "../../../src/taskpane/shared/pane-services";
 import { FakeClient } from "../../support/fake-client";
 import { installDomStubs } from "./dom";
@@ -48,6 +48,14 @@ export class FakeWorkbook implements WorkbookActions {
     if (!this.canInsert) throw new Error("There is no workbook");
     if (this.failWith) throw this.failWith;
     this.written.push(formula);
+    return { address: this.address };
+  }
+  readonly charted: { formula: string; table: ChartTableShape }[] = [];
+  async insertWithChart(formula: string, table: ChartTableShape) {
+    if (!this.canInsert) throw new Error("There is no workbook");
+    if (this.failWith) throw this.failWith;
+    this.written.push(formula);
+    this.charted.push({ formula, table });
     return { address: this.address };
   }
 }
@@ -123,7 +131,11 @@ export function makeHarness(options: HarnessOptions = {}): Harness {
   for (const [k, v] of Object.entries(options.stored ?? {})) storage.data.set(k, v);
   const defaults = options.defaults ?? { apiKey: "", baseUrl: "https://api.example.test" };
   const gatewayKeyMode = options.gatewayKeyMode;
-  const settings = new SettingsStore(storage, defaults, gatewayKeyMode === undefined ? undefined : async () => gatewayKeyMode);
+  const settings = new SettingsStore(
+    storage,
+    defaults,
+    gatewayKeyMode === undefined ? undefined : async () => gatewayKeyMode,
+  );
   const workbook = new FakeWorkbook(options.inExcel ?? true);
   const copied: string[] = [];
   const copyAllowed = options.copyAllowed ?? true;
