@@ -50,7 +50,7 @@ describe("MD.AGG builder", () => {
       /^"30" is not a window\. Use 7D, 30D/,
     );
     expect(refused(checkAgg({ symbol: "eth", metric: "FEES", window: "", stat: "", asOf: "" }, env)).window).toMatch(
-      /not a window/,
+      /^is required\. Use 7D/,
     );
     expect(
       refused(checkAgg({ symbol: "eth", metric: "FEES", window: "30D", stat: "", asOf: "13/45/2024" }, env)).asOf,
