@@ -15,7 +15,18 @@ export const useBuilderStyles = makeStyles({
   quick: { display: "flex", gap: tokens.spacingHorizontalXS, flexWrap: "wrap", alignItems: "center" },
   options: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalXS },
   checks: { display: "flex", flexWrap: "wrap", columnGap: tokens.spacingHorizontalM },
+  error: { color: tokens.colorPaletteRedForeground1 },
 });
+
+/** A refusal under a group of boxes (a Field would label only one control). */
+export function FieldError({ text }: { text?: string }) {
+  const styles = useBuilderStyles();
+  return text ? (
+    <Caption1 role="alert" className={styles.error}>
+      {text}
+    </Caption1>
+  ) : null;
+}
 
 export interface TextFieldProps {
   label: string;

@@ -1,12 +1,12 @@
 /** MD.FLOWS: chain capital flows over a window, for the chains ticked (and any typed), largest first. */
-import { Caption1, Checkbox, Field, Switch } from "@fluentui/react-components";
+import { Caption1, Checkbox, Label, Switch } from "@fluentui/react-components";
 import { useMemo, useState } from "react";
 import { formattedFlowsTable } from "../../../functions/flows";
 import { FormulaActions } from "../../shared/formula-actions";
 import { useServices } from "../../shared/pane-services";
 import { FLOW_CHOICES, type FlowChoice } from "../formula-text";
 import { checkFlows, splitList } from "./builder-checks";
-import { DateForms, TextField, useBuilderStyles } from "./builder-layout";
+import { DateForms, FieldError, TextField, useBuilderStyles } from "./builder-layout";
 import { FunctionPreview, type PreviewCall } from "./function-preview";
 
 /**
@@ -62,8 +62,9 @@ export function FlowsBuilder() {
 
   return (
     <div className={styles.root} data-testid="flows-builder">
-      <Field label="Source chains" validationMessage={errors.chains} validationState={errors.chains ? "error" : "none"}>
-        <div className={styles.checks} role="group" aria-label="Source chains">
+      <div className={styles.options}>
+        <Label id="flows-chains-label">Source chains</Label>
+        <div className={styles.checks} role="group" aria-labelledby="flows-chains-label">
           {FLOW_CHAINS.map((chain) => (
             <Checkbox
               key={chain}
@@ -73,7 +74,8 @@ export function FlowsBuilder() {
             />
           ))}
         </div>
-      </Field>
+        <FieldError text={errors.chains} />
+      </div>
       <TextField
         label="Other chains (optional)"
         value={other}
@@ -100,8 +102,9 @@ export function FlowsBuilder() {
         />
       </div>
       <DateForms locale={dateLocale} />
-      <Field label="Flows" validationMessage={errors.flowTypes} validationState={errors.flowTypes ? "error" : "none"}>
-        <div className={styles.checks} role="group" aria-label="Flows">
+      <div className={styles.options}>
+        <Label id="flows-types-label">Flows</Label>
+        <div className={styles.checks} role="group" aria-labelledby="flows-types-label">
           {FLOW_CHOICES.map((type) => (
             <Checkbox
               key={type}
@@ -111,7 +114,8 @@ export function FlowsBuilder() {
             />
           ))}
         </div>
-      </Field>
+        <FieldError text={errors.flowTypes} />
+      </div>
       <TextField
         label="Keep the first N chains (optional)"
         value={top}
