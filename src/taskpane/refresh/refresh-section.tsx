@@ -37,6 +37,16 @@ export function summariseRefresh(verb: "Refreshed" | "Froze", result: PaneRefres
   return { intent: "warning", text: `${verb} ${cells} in ${took}; ${failed} failed.`, failures: result.failures };
 }
 
+/** Undo freeze: its sentence, and the cells left alone (changed since the freeze) listed like failures. */
+export function summariseUndo(result: PaneRefreshResult): Outcome {
+  const left = result.failures ?? [];
+  return {
+    intent: result.cells === 0 ? "warning" : left.length > 0 ? "warning" : "success",
+    text: result.note ?? `Restored ${result.cells} formula(s).`,
+    failures: left,
+  };
+}
+
 /** The refresh logic's live state (a ribbon click or an open can start a refresh too). */
 function useRefreshStatus(actions: PaneRefreshActions): PaneRefreshStatus {
   return useSyncExternalStore(actions.subscribe, actions.getState);
@@ -119,6 +129,12 @@ export function RefreshSection() {
         >
           Freeze sheet to values
         </Button>
+        <Button
+          disabled={busy !== null}
+          onClick={() => void run("Restoring…", async () => summariseUndo(await actions.undoLastFreeze()))}
+        >
+          Undo last freeze
+        </Button>
         {(busy || status.busy) && (
           <Spinner
             size="tiny"
@@ -169,7 +185,12 @@ export function RefreshSection() {
           void run("Saving…", async () => {
             await actions.setTrustPromptOff(off);
             setTrustOff(off);
-            return { intent: "success", text: off ? "People without the add-in will not be asked to trust it." : "People without the add-in will be asked whether to trust it." };
+            return {
+              intent: "success",
+              text: off
+                ? "People without the add-in will not be asked to trust it."
+                : "People without the add-in will be asked whether to trust it.",
+            };
           });
         }}
       />

@@ -85,6 +85,15 @@ export function fakeRefresh(overrides: Partial<PaneRefreshActions> = {}) {
       asked.push(`freeze(${scope})`);
       return { cells: 3, ms: 200 };
     },
+    undoLastFreeze: async () => {
+      asked.push("undoLastFreeze");
+      return {
+        cells: 2,
+        ms: 50,
+        failures: [{ address: "Sheet1!C4", message: "changed since the freeze: left as it is" }],
+        note: "Restored 2 MD formula(s) frozen at 2025-03-03T09:30:00.000Z. 1 left as they are: changed since the freeze (Sheet1!C4).",
+      };
+    },
     subscribe: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
