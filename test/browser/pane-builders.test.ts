@@ -171,6 +171,38 @@ describeBrowser("formula builders in the built pane (headless Chromium, sandbox,
     ]);
   });
 
+  it("MD.SERIES: Insert with a chart charts the table the bundle returns for the formula (its size, from the preview)", async () => {
+    await pick(page(), "eth", "PRICE");
+    await page().getByRole("radio", { name: "MD.SERIES (a table)" }).check();
+    await page().getByTestId("window-start").fill("2024-01-01");
+    await page().getByTestId("window-end").fill("2024-06-30");
+    await page().getByTestId("granularity").selectOption("MONTH");
+    await page().getByTestId("last-rows").fill("4");
+    const formula = '=MD.SERIES("eth","PRICE","2024-01-01","2024-06-30","MONTH","last=4")';
+    await formulaShown(formula);
+    const [name, args] = formulaCall(formula);
+    const table = (await bundle.call(name, args)) as unknown[][];
+    expect(table.length).toBe(5); // header + the last 4 months
+    const withChart = page().getByRole("button", { name: "Insert the formula for eth PRICE with a line chart" });
+    // Enabled once the preview has the table (its size sizes the chart).
+    await withChart.click();
+    await page()
+      .locator('[data-testid="place-outcome"]:visible')
+      .getByText(/with a line chart/)
+      .waitFor();
+    const { charts, formulaWrites } = await log();
+    expect(formulaWrites[formulaWrites.length - 1]).toEqual({ sheet: "Sheet1", address: "B2", formula });
+    expect(charts[charts.length - 1]).toEqual({
+      sheet: "Sheet1",
+      type: "Line",
+      source: `C2:C${1 + table.length}`,
+      seriesBy: "Columns",
+      categories: `B3:B${1 + table.length}`,
+      title: "eth PRICE",
+      position: { start: "E2", end: "L16" },
+    });
+  });
+
   it("MD.SNAPSHOT: several assets × metrics; the preview (with its #N/A pair) is the bundle's table", async () => {
     await page()
       .getByRole("radio", { name: /^A comps table/ })

@@ -81,6 +81,13 @@ export function SeriesBuilder({ symbol, metric, kind }: SeriesBuilderProps) {
   const [chosenGranularity, setChosenGranularity] = useState<Granularity>("DAY");
   const [options, setOptions] = useState<SeriesOptions>(DEFAULT_SERIES_OPTIONS);
 
+  const [rows, setRows] = useState<number | null>(null);
+  // A chart needs the header row (the series' name) and the date column: the table MD.SERIES spills by default.
+  const chart =
+    rows !== null && rows >= 2 && options.headers
+      ? { rows: rows + 1, columns: 2, title: `${symbol} ${metric.name}` }
+      : null;
+
   const financial = isFinancial(metric.name);
   // Filing-period financials exist once per fiscal quarter; the service refuses anything else.
   const granularity: Granularity = financial ? "QUARTER" : chosenGranularity;
@@ -271,12 +278,13 @@ export function SeriesBuilder({ symbol, metric, kind }: SeriesBuilderProps) {
         </Field>
       )}
 
-      <SeriesPreview request={resolved.request} unit={metric.unit} />
+      <SeriesPreview request={resolved.request} unit={metric.unit} onRows={setRows} />
 
       <FormulaActions
         formula={formula}
         subject={`${symbol} ${metric.name}`}
         placeholder="Fix the fields above to build the formula."
+        chart={kind === "series" ? chart : undefined}
       />
     </div>
   );
