@@ -152,7 +152,7 @@ describeBrowser("formula builders in the built pane (headless Chromium, sandbox,
     expect(table.length).toBe(4); // header + April, May, June
     await insert("usdc supply", formula);
 
-    const withChart = page().getByRole("button", { name: "Insert the formula for usdc supply with a line chart" });
+    const withChart = page().getByRole("button", { name: "Insert with a line chart the formula for usdc supply" });
     await withChart.click();
     await page().getByText("Inserted into Sheet1!B2, with a line chart beside the table.").waitFor();
     const { charts, formulaWrites } = await log();
@@ -183,7 +183,7 @@ describeBrowser("formula builders in the built pane (headless Chromium, sandbox,
     const [name, args] = formulaCall(formula);
     const table = (await bundle.call(name, args)) as unknown[][];
     expect(table.length).toBe(5); // header + the last 4 months
-    const withChart = page().getByRole("button", { name: "Insert the formula for eth PRICE with a line chart" });
+    const withChart = page().getByRole("button", { name: "Insert with a line chart the formula for eth PRICE" });
     // Enabled once the preview has the table (its size sizes the chart).
     await withChart.click();
     await page()

@@ -95,7 +95,7 @@ describe("MD.SUPPLY builder", () => {
       "2024-06-14",
     ]);
     const withChart = await screen.findByRole("button", {
-      name: "Insert the formula for usdc supply with a line chart",
+      name: "Insert with a line chart the formula for usdc supply",
     });
     await waitFor(() => expect(isDisabled(withChart)).toBe(false));
     fireEvent.click(withChart);

@@ -79,7 +79,7 @@ export function FormulaActions({ formula, subject, compact, placeholder, chart }
           <Button
             size={compact ? "small" : "medium"}
             disabled={!formula || !chart || busy}
-            aria-label={`Insert the formula for ${subject} with a line chart`}
+            aria-label={`Insert with a line chart the formula for ${subject}`}
             onClick={() => formula && chart && void run(() => placeFormula(formula, workbook, copyText, chart))}
             data-testid="insert-with-chart"
           >
