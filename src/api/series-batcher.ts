@@ -165,6 +165,8 @@ export class SeriesBatcher {
     this.queue = [];
     if (batch.length === 0) return;
     for (const load of batch) load.state = "dispatching";
+    /** Calls this flush held back: the next window's to send and answer, whatever state they are in by then. */
+    const handedOn = new Set<SeriesLoad>();
     const { limits } = this.deps;
     try {
       const settings = await this.deps.settings.read();
@@ -190,6 +192,7 @@ export class SeriesBatcher {
         const last = plan[plan.length - 1];
         if (stillArriving && last && !isFull(last, limits) && last.pairs.every((load) => !load.heldBack)) {
           plan.pop();
+          for (const load of last.pairs) handedOn.add(load);
           this.holdBack(last.pairs);
         }
         for (const request of plan) {
@@ -198,12 +201,13 @@ export class SeriesBatcher {
       }
       await Promise.all(sends);
     } catch (error) {
-      for (const load of batch) this.settle(load, { error });
+      for (const load of batch) if (!handedOn.has(load)) this.settle(load, { error });
     } finally {
       // Every promise settles, always: anything a bug left unanswered fails clearly instead of hanging a cell.
       for (const load of batch) {
-        // A load held back for the next window ("queued") is that flush's to answer.
-        if (load.state !== "settled" && load.state !== "queued") {
+        // A load held back for the next window is that flush's to answer: by the time this one's requests
+        // have come back, the next may have sent it already ("in-flight"), so its state says nothing here.
+        if (load.state !== "settled" && !handedOn.has(load)) {
           this.settle(load, {
             error: new MarketDataError(
               "bad-response",

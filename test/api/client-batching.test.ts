@@ -75,6 +75,22 @@ describe("batching", () => {
     expect(seriesCalls(h.service).map((c) => c.symbols.length)).toEqual([50, 50]);
   });
 
+  it("a call held back into the next window is that window's to answer, even while the first window's requests are still out", async () => {
+    // Every request takes 200 ms: the next window sends the held-back calls (at about 100 ms) while the first
+    // window still waits for its own request (until about 250 ms), and must not count them as its own.
+    const h = harness(seriesHandler({ delayMs: 200 }));
+    const promises: Promise<unknown>[] = [];
+    for (const [i, symbol] of range(90).entries()) {
+      promises.push(h.client.getSeries({ symbol, metric: "PRICE", ...WINDOW }));
+      if (i % 5 === 4) await h.clock.advance(3);
+    }
+    const outcomes = track(Promise.allSettled(promises));
+    for (let t = 0; t < 600 && outcomes.state() === "pending"; t += 10) await h.clock.advance(10);
+    const results = await outcomes;
+    expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+    expect(seriesCalls(h.service).map((c) => c.symbols.length)).toEqual([50, 40]);
+  });
+
   it("groups by window and granularity: only compatible calls share a request", async () => {
     const h = harness();
     const calls: SeriesRequest[] = [
