@@ -13,7 +13,7 @@
  * add-in; a pending promise is what shows it, so every path here settles.
  */
 import { isMarketDataError, type MarketDataError, redact } from "../api";
-import { type CellValue, type ErrorCellCode, isErrorCell, numberCell } from "../core/cell";
+import { type CellValue, type ErrorCell, errorCell, type ErrorCellCode, isErrorCell, numberCell } from "../core/cell";
 import { ArgumentError, NoDataError, ResultTooLargeError } from "../core/errors";
 
 export type ExcelCell = number | string | boolean | CustomFunctions.Error;
@@ -70,22 +70,31 @@ export function isExcelError(cell: unknown): cell is CustomFunctions.Error {
 /** What one failed call shows. Never throws. */
 export function toCustomFunctionsError(error: unknown): CustomFunctions.Error {
   if (error instanceof CustomFunctions.Error) return error;
-  if (error instanceof ArgumentError || error instanceof ResultTooLargeError)
-    return excelError("#VALUE!", error.message);
-  if (error instanceof NoDataError) return excelError("#N/A", error.message);
-  if (isMarketDataError(error)) return serviceError(error);
-  const message = error instanceof Error ? error.message : String(error);
-  return excelError("#VALUE!", `Unexpected error in the Market Data add-in: ${message}`);
+  const cell = failureCell(error);
+  return excelError(cell.error, cell.message);
 }
 
-function serviceError(error: MarketDataError): CustomFunctions.Error {
+/**
+ * The error cell a failed call shows, as plain data (no Office globals): what
+ * the cell will read, for the task pane's preview as for the cell itself.
+ */
+export function failureCell(error: unknown): ErrorCell {
+  if (error instanceof ArgumentError || error instanceof ResultTooLargeError)
+    return errorCell("#VALUE!", error.message);
+  if (error instanceof NoDataError) return errorCell("#N/A", error.message);
+  if (isMarketDataError(error)) return serviceError(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return errorCell("#VALUE!", `Unexpected error in the Market Data add-in: ${message}`);
+}
+
+function serviceError(error: MarketDataError): ErrorCell {
   switch (error.kind) {
     case "bad-request":
-      return excelError("#VALUE!", error.message);
+      return errorCell("#VALUE!", error.message);
     case "not-cached":
-      return excelError("#N/A", PREVIEW_MESSAGE);
+      return errorCell("#N/A", PREVIEW_MESSAGE);
     case "rate-limit":
-      return excelError(
+      return errorCell(
         "#N/A",
         `${error.message} Wait a moment, then use Refresh all (Data tab ▸ Market Data) or re-enter the formula.`,
       );
@@ -93,9 +102,9 @@ function serviceError(error: MarketDataError): CustomFunctions.Error {
     case "timeout":
     case "server":
     case "bad-response":
-      return excelError("#N/A", `${error.message} ${TRY_AGAIN}`);
+      return errorCell("#N/A", `${error.message} ${TRY_AGAIN}`);
     default:
       // auth, config, not-found, cancelled: the client's message already says what to do.
-      return excelError("#N/A", error.message);
+      return errorCell("#N/A", error.message);
   }
 }

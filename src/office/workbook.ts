@@ -26,7 +26,9 @@ import type {
   CellResult,
   FormulaBlock,
   FormulaReading,
+  FormulaRestore,
   FreezeRecord,
+  RestoreOutcome,
   RangeValues,
   RewriteOutcome,
   SheetScan,
@@ -353,6 +355,53 @@ export function createExcelWorkbook(
       return behavior === String(office.StartupBehavior.load) ? "load" : "none";
     },
 
+    restoreFormulas: (name, restores: readonly FormulaRestore[]) =>
+      excel.run(
+        { delayForCellEdit: true, ...(supports("1.20") ? { mergeUndoGroup: true } : {}) },
+        async (context): Promise<RestoreOutcome> => {
+          const sheet = context.workbook.worksheets.getItem(name);
+          const reads = restores.map((restore) => {
+            const range = sheet.getRange(restore.range);
+            range.load("formulas,values");
+            return { restore, range };
+          });
+          await context.sync();
+          const outcome: RestoreOutcome = { restored: [], changed: [], refused: [] };
+          const chosen = reads.filter(({ restore, range }) => {
+            const noFormula = range.formulas.every((line, r) =>
+              line.every((formula, c) => !holdsFormula({ formula, value: range.values[r][c] })),
+            );
+            const same = noFormula && restore.unchanged(range.values as unknown[][]);
+            if (!same) outcome.changed.push(restore.address);
+            return same;
+          });
+          // Clear first (a formula cannot spill over the frozen values), then enter the formula in its cell.
+          const apply = (restore: FormulaRestore) => {
+            sheet.getRange(restore.range).clear("Contents");
+            sheet.getRange(restore.address).formulas = [[restore.formula]];
+          };
+          try {
+            chosen.forEach(({ restore }) => apply(restore));
+            await context.sync();
+            outcome.restored.push(...chosen.map(({ restore }) => restore.address));
+          } catch {
+            for (const { restore } of chosen) {
+              try {
+                apply(restore);
+                await context.sync();
+                outcome.restored.push(restore.address);
+              } catch (error) {
+                outcome.refused.push({
+                  address: restore.address,
+                  reason: error instanceof Error ? error.message : String(error),
+                });
+              }
+            }
+          }
+          return outcome;
+        },
+      ),
+
     readFreezeLog: () =>
       excel.run(async (context) => {
         const parts = context.workbook.customXmlParts.getByNamespace(FREEZE_LOG_NAMESPACE);
@@ -400,6 +449,8 @@ function cellsOf(address: string): string[] {
 }
 
 const RECORD_ATTRIBUTES = ["sheet", "address", "range", "frozenAt"] as const;
+/** Written when present; logs written before it have none. */
+const OPTIONAL_ATTRIBUTES = ["valuesHash"] as const;
 
 /**
  * Each field escaped to printable ASCII: a backslash is doubled and every
@@ -443,6 +494,10 @@ export function serializeFreezeLog(records: readonly FreezeRecord[]): string {
     const element = doc.createElementNS(FREEZE_LOG_NAMESPACE, "frozen");
     element.setAttribute("encoding", "escaped");
     for (const name of RECORD_ATTRIBUTES) element.setAttribute(name, encodeField(record[name]));
+    for (const name of OPTIONAL_ATTRIBUTES) {
+      const value = record[name];
+      if (value !== undefined) element.setAttribute(name, encodeField(value));
+    }
     element.textContent = encodeField(record.formula);
     doc.documentElement.appendChild(element);
   }
@@ -463,12 +518,17 @@ export function parseFreezeLog(xml: string): FreezeRecord[] {
       if (value === null) throw new Error(`The workbook's freeze log is damaged (entry ${i + 1}).`);
       return value;
     };
-    return {
+    const record: FreezeRecord = {
       sheet: field(element.getAttribute("sheet")),
       address: field(element.getAttribute("address")),
       range: field(element.getAttribute("range")),
       frozenAt: field(element.getAttribute("frozenAt")),
       formula: field(element.textContent),
     };
+    for (const name of OPTIONAL_ATTRIBUTES) {
+      const raw = element.getAttribute(name);
+      if (raw !== null) record[name] = field(raw);
+    }
+    return record;
   });
 }

@@ -14,6 +14,7 @@ import { systemClock, type Clock } from "./clock";
 import { waitForIdle, type CustomFunctionCalls } from "./completion";
 import { findMdCells } from "./formula-cells";
 import type { CellResult, FreezeRecord, ValueBlock, ValueType, WorkbookAdapter } from "./workbook-adapter";
+import { qualifiedAddress } from "./pane-actions";
 
 export type FreezeScope = "selection" | "sheet";
 
@@ -122,7 +123,14 @@ export async function freezeToValues(
       continue;
     }
     blocks.push({ address: result.range, values: frozenValues(result) });
-    report.records.push({ sheet, address: result.address, range: result.range, formula, frozenAt });
+    report.records.push({
+      sheet,
+      address: result.address,
+      range: result.range,
+      formula,
+      frozenAt,
+      valuesHash: valuesHash(result.values),
+    });
     report.cells += result.values.reduce((sum, line) => sum + line.length, 0);
   }
   report.formulas = report.records.length;
@@ -190,4 +198,132 @@ export function frozenValues(result: Pick<CellResult, "values" | "types">): unkn
       return value;
     }),
   );
+}
+
+/**
+ * A short hash of a range's values as Excel reads them (FNV-1a, 32 bits, over
+ * their JSON), with the range's size: what the freeze log keeps instead of
+ * the values, so Undo freeze can tell whether the cells still hold what the
+ * freeze wrote. Values written by a freeze read back as they were read
+ * (`frozenValues`: text as text, errors as errors), so an untouched range
+ * hashes alike; an edit changes it (a collision is a 1 in 4 billion chance).
+ */
+export function valuesHash(values: readonly (readonly unknown[])[]): string {
+  const text = JSON.stringify(values);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return `${values.length}x${values[0]?.length ?? 0}:${hash.toString(16).padStart(8, "0")}`;
+}
+
+export interface UndoFreezeReport {
+  /** The freeze undone: the latest `frozenAt` in the log; null when the log is empty. */
+  frozenAt: string | null;
+  /** Formula cells whose formula is back ("Sheet1!B2"). */
+  restored: string[];
+  /** Left alone because a cell of the frozen range was changed since (edited, cleared, or given a formula). */
+  changed: string[];
+  /** Records from before the log kept a values hash: their cells cannot be checked, so they are left alone. */
+  unverified: string[];
+  /** Excel refused the restore (a protected sheet), with its reason. */
+  refused: { address: string; reason: string }[];
+  /** False when the log could not be read or saved. */
+  recorded: boolean;
+  message: string;
+}
+
+/**
+ * "Undo freeze": the formulas of the last freeze go back into their cells,
+ * where those cells still hold exactly the values that freeze wrote (never
+ * over a cell the user changed since), and their records leave the log.
+ * Records of that freeze that were not restored stay in the log, so a later
+ * undo (once the user reverts the edit) can still restore them.
+ */
+export async function undoLastFreeze(workbook: WorkbookAdapter): Promise<UndoFreezeReport> {
+  const report: UndoFreezeReport = {
+    frozenAt: null,
+    restored: [],
+    changed: [],
+    unverified: [],
+    refused: [],
+    recorded: true,
+    message: "",
+  };
+  let log: FreezeRecord[];
+  try {
+    log = await workbook.readFreezeLog();
+  } catch (error) {
+    report.recorded = false;
+    report.message = `Nothing was restored: the workbook's freeze log could not be read (${reasonOf(error)}).`;
+    return report;
+  }
+  if (log.length === 0) {
+    report.message = "There is no freeze to undo: this workbook's freeze log is empty.";
+    return report;
+  }
+  const frozenAt = log.reduce((latest, r) => (r.frozenAt > latest ? r.frozenAt : latest), log[0].frozenAt);
+  report.frozenAt = frozenAt;
+  const last = log.filter((r) => r.frozenAt === frozenAt);
+  const restoredRecords = new Set<FreezeRecord>();
+  const sheets = [...new Set(last.map((r) => r.sheet))];
+  for (const sheet of sheets) {
+    const records = last.filter((r) => r.sheet === sheet);
+    for (const r of records.filter((r) => r.valuesHash === undefined))
+      report.unverified.push(qualifiedAddress(sheet, r.address));
+    const checkable = records.filter((r) => r.valuesHash !== undefined);
+    if (checkable.length === 0) continue;
+    let outcome;
+    try {
+      outcome = await workbook.restoreFormulas(
+        sheet,
+        checkable.map((r) => ({
+          address: r.address,
+          range: r.range,
+          formula: r.formula,
+          unchanged: (values: unknown[][]) => valuesHash(values) === r.valuesHash,
+        })),
+      );
+    } catch (error) {
+      for (const r of checkable)
+        report.refused.push({ address: qualifiedAddress(sheet, r.address), reason: reasonOf(error) });
+      continue;
+    }
+    const back = new Set(outcome.restored);
+    for (const r of checkable) if (back.has(r.address)) restoredRecords.add(r);
+    report.restored.push(...outcome.restored.map((a) => qualifiedAddress(sheet, a)));
+    report.changed.push(...outcome.changed.map((a) => qualifiedAddress(sheet, a)));
+    report.refused.push(
+      ...outcome.refused.map((f) => ({ address: qualifiedAddress(sheet, f.address), reason: f.reason })),
+    );
+  }
+  if (restoredRecords.size > 0) {
+    try {
+      await workbook.writeFreezeLog(log.filter((r) => !restoredRecords.has(r)));
+    } catch (error) {
+      // The formulas are back; their records stay, which an undo run again will find already changed.
+      report.recorded = false;
+      report.message = `${undoSummary(report)} The freeze log could not be updated (${reasonOf(error)}).`;
+      return report;
+    }
+  }
+  report.message = undoSummary(report);
+  return report;
+}
+
+function undoSummary(report: UndoFreezeReport): string {
+  const parts = [
+    report.restored.length > 0
+      ? `Restored ${report.restored.length} MD formula(s) frozen at ${report.frozenAt}.`
+      : `No formula of the freeze at ${report.frozenAt} was restored.`,
+  ];
+  if (report.changed.length > 0)
+    parts.push(`${report.changed.length} left as they are: changed since the freeze (${report.changed.join(", ")}).`);
+  if (report.unverified.length > 0)
+    parts.push(
+      `${report.unverified.length} frozen before the log could check values, left as they are (${report.unverified.join(", ")}).`,
+    );
+  if (report.refused.length > 0) parts.push(`Excel refused ${report.refused.length}: ${report.refused[0].reason}`);
+  return parts.join(" ");
 }

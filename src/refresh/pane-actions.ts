@@ -6,7 +6,7 @@
  * state rides along (progress, and the "Sign in to refresh" notice after
  * open). The pane only renders buttons and results; the logic lives here.
  */
-import type { FreezeReport, FreezeScope } from "./freeze";
+import type { FreezeReport, FreezeScope, UndoFreezeReport } from "./freeze";
 import type { RefreshController, RefreshState } from "./refresh-controller";
 import type { RefreshReport } from "./refresh-all";
 import { NO_WORKBOOK, SIGN_IN_TO_REFRESH } from "./refresh-controller";
@@ -43,6 +43,12 @@ export interface PaneRefreshActions {
   setRefreshOnOpen(enabled: boolean): Promise<void>;
   /** Replaces MD. formulas in the scope with their current values. */
   freezeToValues(scope: FreezeScope): Promise<PaneRefreshResult>;
+  /**
+   * Puts back the formulas of the last freeze where their cells still hold the
+   * frozen values; `cells` counts the formulas restored, `failures` the cells
+   * left alone (changed since), `note` says what happened.
+   */
+  undoLastFreeze(): Promise<PaneRefreshResult>;
   /** For `useSyncExternalStore(actions.subscribe, actions.getState)`: progress, and "sign in" after a refresh on open. */
   subscribe(listener: () => void): () => void;
   getState(): PaneRefreshStatus;
@@ -92,6 +98,22 @@ export function paneFreezeResult(report: FreezeReport, ms: number): PaneRefreshR
   return result;
 }
 
+export function paneUndoResult(report: UndoFreezeReport, ms: number): PaneRefreshResult {
+  return {
+    cells: report.restored.length,
+    ms,
+    failures: [
+      ...report.changed.map((address) => ({ address, message: "changed since the freeze: left as it is" })),
+      ...report.unverified.map((address) => ({
+        address,
+        message: "frozen before the log could check values: left as it is",
+      })),
+      ...report.refused.map((f) => ({ address: f.address, message: f.reason })),
+    ],
+    note: report.message,
+  };
+}
+
 export function createPaneRefreshActions(
   controller: RefreshController,
   now: () => number = Date.now,
@@ -119,6 +141,12 @@ export function createPaneRefreshActions(
       const report = await controller.freeze(scope);
       if (!report) throw failure();
       return paneFreezeResult(report, now() - started);
+    },
+    async undoLastFreeze() {
+      const started = now();
+      const report = await controller.undoFreeze();
+      if (!report) throw failure();
+      return paneUndoResult(report, now() - started);
     },
     subscribe: controller.subscribe,
     getState: controller.getState,

@@ -9,7 +9,7 @@
  */
 import type { Clock } from "./clock";
 import type { CustomFunctionCalls } from "./completion";
-import { freezeToValues, type FreezeReport, type FreezeScope } from "./freeze";
+import { freezeToValues, type FreezeReport, type FreezeScope, undoLastFreeze, type UndoFreezeReport } from "./freeze";
 import {
   OPEN_REGISTRATION_RETRIES_MS,
   refreshAll,
@@ -174,6 +174,11 @@ export class RefreshController {
       this.refreshing = null;
     });
     return this.refreshing;
+  }
+
+  /** Puts back the formulas of the last freeze where their cells are unchanged (src/refresh/freeze.ts). */
+  undoFreeze(): Promise<UndoFreezeReport | null> {
+    return this.exclusive("freeze", (workbook) => undoLastFreeze(workbook));
   }
 
   freeze(scope: FreezeScope): Promise<FreezeReport | null> {

@@ -90,6 +90,32 @@ export interface FreezeRecord {
   formula: string;
   /** ISO 8601, UTC. */
   frozenAt: string;
+  /**
+   * A hash of the values written in place of the formula (valuesHash in
+   * freeze.ts), not the values: Undo freeze restores the formula only where
+   * the cells still hold exactly those values. Absent in logs written before.
+   */
+  valuesHash?: string;
+}
+
+/** One frozen formula to put back, if its cells still hold what the freeze wrote. */
+export interface FormulaRestore {
+  /** The formula cell. */
+  address: string;
+  /** The cells the freeze wrote (cleared, so the formula can spill again). */
+  range: string;
+  formula: string;
+  /** Whether the values the range holds now are the frozen ones. */
+  unchanged(values: unknown[][]): boolean;
+}
+
+export interface RestoreOutcome {
+  /** Formula cells whose formula is back. */
+  restored: string[];
+  /** Formula cells left alone: a cell of the range was changed since the freeze (edited, or holds a formula). */
+  changed: string[];
+  /** Restores Excel refused, with its reason (a protected sheet). */
+  refused: { address: string; reason: string }[];
 }
 
 export type StartupBehavior = "load" | "none";
@@ -139,6 +165,13 @@ export interface WorkbookAdapter {
   setStartupBehavior(behavior: StartupBehavior): Promise<void>;
   /** Whether Office loads the add-in when this document opens (SharedRuntime 1.1); null where Office cannot say. */
   getStartupBehavior(): Promise<StartupBehavior | null>;
+
+  /**
+   * Puts frozen formulas back, in one `Excel.run`: re-reads each range, and
+   * only where no cell holds a formula and `unchanged` accepts its values,
+   * clears the range's contents and enters the formula in its cell.
+   */
+  restoreFormulas(sheet: string, restores: readonly FormulaRestore[]): Promise<RestoreOutcome>;
 
   readFreezeLog(): Promise<FreezeRecord[]>;
   writeFreezeLog(records: readonly FreezeRecord[]): Promise<void>;

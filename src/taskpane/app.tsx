@@ -164,6 +164,7 @@ export async function mountApp(element: HTMLElement, context: PaneContext): Prom
     copyText: (text) => copyText(text),
     refresh: getRefreshActions(),
     today: () => localToday(),
+    dateSystem: () => runtime.dateSystem(),
     host,
     version: runtime.version,
   };

@@ -56,6 +56,7 @@ async function previewRows(page: Page): Promise<number> {
     undefined,
     { timeout: 20_000 },
   );
+  await page.getByTestId("preview-table").locator("tbody tr").first().waitFor();
   return page.getByTestId("preview-table").locator("tbody tr").count();
 }
 
@@ -138,6 +139,11 @@ describeBrowser("task pane Picker over 20,000 assets (headless Chromium, sandbox
     const { page } = watch;
     await page.getByRole("button", { name: "Window: last 3M" }).click();
     await page.getByTestId("granularity").selectOption("WEEK");
+    // The heading follows the fields at once; rows read before it says "week" could be the daily table's, about to go.
+    await page
+      .getByTestId("preview")
+      .getByText(/· week$/)
+      .waitFor();
     const rows = await previewRows(page);
     expect(rows).toBeGreaterThan(0);
     // Weekly rows: consecutive dates in the table are 7 days apart.
@@ -168,7 +174,10 @@ describeBrowser("task pane Picker over 20,000 assets (headless Chromium, sandbox
       await page.getByRole("combobox", { name: "Order" }).selectOption("desc");
       await page.getByTestId("last-rows").fill("12");
       const formula = '=MD.SERIES("eth","PRICE","-3M","TODAY","WEEK","order=desc; last=12")';
-      await page.waitForFunction((f) => document.querySelector('[data-testid="formula-text"]')?.textContent === f, formula);
+      await page.waitForFunction(
+        (f) => document.querySelector('[data-testid="formula-text"]')?.textContent === f,
+        formula,
+      );
       // Each character's line, by the top of its box: a new line must follow a comma or a space.
       const lines = await page.getByTestId("formula-text").evaluate((element) => {
         const chars: { ch: string; top: number }[] = [];

@@ -196,4 +196,36 @@ describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)
       expect(parts[0].xml).toContain(`address="${c.address}"`);
     await page.close();
   });
+
+  it("Undo last freeze puts the frozen formulas back, except in a cell changed since, which it names", async () => {
+    const fixture = compsWorkbook();
+    const { page, errors } = await open(fixture.recording, "user-entered-key");
+    await openSettings(page);
+    await page.getByRole("button", { name: "Freeze sheet to values" }).click();
+    await page
+      .getByTestId("refresh-outcome")
+      .getByText(/Froze \d+ cells/)
+      .waitFor();
+    const md = fixture.md.filter((x) => x.sheet === "Comps");
+    const edited = md[0];
+    await page.evaluate(([a]) => (window as unknown as PageWorkbook).__workbook.edit("Comps", a, "42"), [
+      edited.address,
+    ] as const);
+
+    await page.getByRole("button", { name: "Undo last freeze" }).click();
+    const outcome = page.getByTestId("refresh-outcome");
+    await outcome.getByText(/^Restored \d+ MD formula/).waitFor();
+    for (const c of md.slice(1)) expect((await cell(page, "Comps", c.address)).formula).toBe(c.cell.formula);
+    expect(await cell(page, "Comps", edited.address)).toMatchObject({ formula: null, value: 42 });
+    const text = await outcome.textContent();
+    expect(text).toContain(`Restored ${md.length - 1} MD formula(s)`);
+    expect(text).toContain(`Comps!${edited.address}: changed since the freeze: left as it is`);
+    // Only the record of the cell left alone stays in the log.
+    const parts = await page.evaluate(() => (window as unknown as PageWorkbook).__workbook.customXmlParts());
+    expect(parts).toHaveLength(1);
+    expect(parts[0].xml.match(/<frozen /g)).toHaveLength(1);
+    expect(parts[0].xml).toContain(`address="${edited.address}"`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -29,6 +29,7 @@ describe("a copied formula in the form the user's Excel reads a paste", () => {
   const workbook = (separator: string, canInsert = false): WorkbookActions => ({
     canInsert,
     insertFormula: () => Promise.reject(new Error("The cell is being edited.")),
+    insertWithChart: () => Promise.reject(new Error("The cell is being edited.")),
     decimalSeparator: async () => separator,
   });
 

@@ -77,14 +77,16 @@ describe("freeze to values", () => {
         range: c.cell.spill ? `A4:B${3 + SPILL.length}` : c.address,
         formula: c.cell.formula,
         frozenAt: FROZEN_AT,
+        valuesHash: expect.stringMatching(/^\d+x\d+:[0-9a-f]{8}$/),
       })),
     );
-    // Nothing but these fields: no key, no values.
+    // Nothing but these fields: no key, no values (a short hash of them, for Undo freeze, but not the values).
     const doc = new DOMParser().parseFromString(parts[0].xml, "application/xml");
     const attributes = new Set(
       Array.from(doc.getElementsByTagNameNS(FREEZE_LOG_NAMESPACE, "frozen")).flatMap((e) => e.getAttributeNames()),
     );
-    expect([...attributes].sort()).toEqual(["address", "encoding", "frozenAt", "range", "sheet"]);
+    expect([...attributes].sort()).toEqual(["address", "encoding", "frozenAt", "range", "sheet", "valuesHash"]);
+    expect(parts[0].xml).not.toContain("1800.5");
   });
 
   it("freezes only what the selection touches, a whole table when part of it is selected", async () => {

@@ -39,6 +39,12 @@
  * - The 1904 date system: `DATE(1904,1,1)` is 0 there and 1462 under 1900.
  * - `Excel.run(options, batch)` with `mergeUndoGroup` (ExcelApi 1.20).
  * - Office.context.requirements.isSetSupported against the recorded ExcelApi.
+ * - Charts: `Worksheet.charts.add(type, sourceData, seriesBy)` (ExcelApi 1.1),
+ *   `Chart.title.text`, `Chart.setPosition(start, end)` (1.1) and
+ *   `ChartAxis.setCategoryNames(range)` (1.7) are recorded, not drawn
+ *   (https://learn.microsoft.com/en-us/javascript/api/excel/excel.chartcollection);
+ *   with `Range.getOffsetRange` / `getResizedRange` (1.1 / 1.2) to name the cells.
+ * - `Range.clear("Contents")` empties the cells (a spill anchor's spill too).
  *
  * `installWorkbookStandIn` is self-contained (no imports, no outer helpers) so
  * the browser test can hand it to `page.addInitScript` as is.
@@ -123,6 +129,22 @@ export interface StandInLog {
   settingsSaves: number;
   startupBehavior: string[];
   associated: string[];
+  /** Charts added (`Worksheet.charts.add`), as they stand after the batch that made them. */
+  charts: RecordedChart[];
+}
+
+/** A chart the add-in made: its type, source data and series orientation, category names, title and position. */
+export interface RecordedChart {
+  sheet: string;
+  type: string;
+  /** The source data range ("C2:D7"). */
+  source: string;
+  seriesBy: string;
+  /** The range `categoryAxis.setCategoryNames` was given, if any. */
+  categories: string | null;
+  title: string | null;
+  /** `setPosition(start, end)`: the cells the chart covers. */
+  position: { start: string; end: string | null } | null;
 }
 
 export interface CellView {
@@ -190,6 +212,7 @@ export function installWorkbookStandIn(
     settingsSaves: 0,
     startupBehavior: [],
     associated: [],
+    charts: [],
   };
   const settings: Record<string, unknown> = { ...(recording.documentSettings ?? {}) };
   const savedSettings: Record<string, unknown> = { ...settings };
@@ -691,6 +714,35 @@ export function installWorkbookStandIn(
           }),
         calculate: () => needs(context, "Range.calculate", "1.6", () => calculateRect(sheet, rect(), false)),
         setDirty: () => needs(context, "Range.setDirty", "1.9", () => markDirty(sheet, rect())),
+        getOffsetRange: (rows: number, cols: number) =>
+          makeRange(context, sheet, () => {
+            const r = rect();
+            return { top: r.top + rows, left: r.left + cols, bottom: r.bottom + rows, right: r.right + cols };
+          }),
+        getResizedRange: (rows: number, cols: number) =>
+          makeRange(context, sheet, () => {
+            const r = rect();
+            return { top: r.top, left: r.left, bottom: r.bottom + rows, right: r.right + cols };
+          }),
+        clear: (applyTo?: string) =>
+          context.queue.push(() => {
+            const r = rect();
+            guardWrite(sheet, r);
+            if (applyTo !== undefined && applyTo !== "Contents" && applyTo !== "All")
+              throw officeError("InvalidArgument", `Not modelled: clear(${applyTo})`);
+            for (let row = r.top; row <= r.bottom; row += 1)
+              for (let col = r.left; col <= r.right; col += 1) {
+                const address = key(row, col);
+                const cell = sheet.cells.get(address);
+                if (!cell) continue;
+                breakSpillAt(sheet, address);
+                clearSpill(sheet, address);
+                sheet.cells.delete(address);
+              }
+          }),
+        worksheet: makeWorksheet(context, () => sheet.name),
+        /** The stand-in's own: the A1 text of this range, for the chart log. */
+        __rectText: () => rectText(rect()),
       },
       {
         formulas: (value) => {
@@ -763,6 +815,10 @@ export function installWorkbookStandIn(
       {
         protection: proxy(context, { protected: () => sheet().protected }),
         getRange: (address: string) => makeRange(context, sheet(), () => parseRect(address)),
+        charts: {
+          add: (type: string, source: Record<string, unknown>, seriesBy?: string) =>
+            makeChart(context, sheet().name, type, source, seriesBy),
+        },
         getUsedRangeOrNullObject: (valuesOnly?: boolean) =>
           makeRange(context, sheet(), () => usedRect(sheet(), valuesOnly === true)),
         calculate: (markAllDirty: boolean) =>
@@ -773,6 +829,47 @@ export function installWorkbookStandIn(
           }),
       },
     );
+  }
+
+  function makeChart(
+    context: Context,
+    sheetName: string,
+    type: string,
+    source: Record<string, unknown>,
+    seriesBy?: string,
+  ): Record<string, unknown> {
+    const rangeText = (range: unknown) =>
+      ((range as { __rectText?: () => string }).__rectText ?? (() => String(range)))();
+    const chart: RecordedChart = {
+      sheet: sheetName,
+      type: String(type),
+      source: "",
+      seriesBy: String(seriesBy ?? "Auto"),
+      categories: null,
+      title: null,
+      position: null,
+    };
+    context.queue.push(() => {
+      chart.source = rangeText(source);
+      log.charts.push(chart);
+    });
+    const title = {};
+    Object.defineProperty(title, "text", {
+      set: (text: string) => context.queue.push(() => void (chart.title = String(text))),
+    });
+    return {
+      title,
+      axes: {
+        categoryAxis: {
+          setCategoryNames: (range: unknown) =>
+            needs(context, "ChartAxis.setCategoryNames", "1.7", () => void (chart.categories = rangeText(range))),
+        },
+      },
+      setPosition: (start: unknown, end?: unknown) =>
+        context.queue.push(() => {
+          chart.position = { start: rangeText(start), end: end === undefined ? null : rangeText(end) };
+        }),
+    };
   }
 
   function makeApplication(context: Context): Record<string, unknown> {
@@ -884,6 +981,9 @@ export function installWorkbookStandIn(
   // ---- globals ----
   const excel = {
     SpecialCellType: { formulas: "Formulas" },
+    ChartType: { line: "Line" },
+    ChartSeriesBy: { auto: "Auto", columns: "Columns", rows: "Rows" },
+    ClearApplyTo: { all: "All", formats: "Formats", contents: "Contents" },
     CalculationType: { recalculate: "Recalculate", full: "Full", fullRebuild: "FullRebuild" },
     run: async <T>(
       first: Record<string, unknown> | ((context: Context) => Promise<T>),

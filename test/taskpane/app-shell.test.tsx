@@ -170,6 +170,18 @@ describe("Settings: the Refresh section", () => {
     expect(asked).toEqual([call]);
   });
 
+  it("Undo last freeze asks the refresh logic, says what was restored and lists the cells left alone", async () => {
+    const { actions, asked } = fakeRefresh();
+    renderRefresh(actions);
+    fireEvent.click(screen.getByRole("button", { name: "Undo last freeze" }));
+    const shown = await outcome();
+    expect(shown.textContent).toContain(
+      "Restored 2 MD formula(s) frozen at 2025-03-03T09:30:00.000Z. 1 left as they are: changed since the freeze (Sheet1!C4).",
+    );
+    expect(shown.querySelector("li")?.textContent).toBe("Sheet1!C4: changed since the freeze: left as it is");
+    expect(asked).toEqual(["undoLastFreeze"]);
+  });
+
   it("the refresh-on-open switch shows the workbook's setting and writes a change", async () => {
     const { actions, asked } = fakeRefresh({ getRefreshOnOpen: async () => true });
     renderRefresh(actions);
@@ -219,7 +231,9 @@ describe("Settings: the Refresh section", () => {
       },
     });
     renderRefresh(actions);
-    const toggle = screen.getByRole("switch", { name: /Don't ask people without the add-in to trust it/ }) as HTMLInputElement;
+    const toggle = screen.getByRole("switch", {
+      name: /Don't ask people without the add-in to trust it/,
+    }) as HTMLInputElement;
     await waitFor(() => expect(toggle.disabled).toBe(false));
     expect(toggle.checked).toBe(false);
     expect(screen.getByTestId("trust-prompt-explained").textContent).toMatch(/see the values saved in it.*#NAME\?/);

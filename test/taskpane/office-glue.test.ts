@@ -142,6 +142,11 @@ describe("placing a formula", () => {
         written.push(f);
         return { address: "Sheet1!B2" };
       },
+      insertWithChart: async (f) => {
+        if (fail) throw fail;
+        written.push(`${f} + chart`);
+        return { address: "Sheet1!B2" };
+      },
     };
   };
   const copier = (works: boolean) => {

@@ -57,3 +57,109 @@ export function seriesFormula(input: SeriesFormulaInput): string {
 export function latestFormula(symbol: string, metric: string, asOf: string): string {
   return buildFormula("MD.LATEST", [symbol, metric, asOf.trim() || undefined]);
 }
+
+/** `"a=b; c=d"` from the options that differ from their defaults, or undefined when none does (the argument is omitted). */
+function optionsArg(parts: readonly (string | null)[]): string | undefined {
+  const text = parts.filter((p): p is string => p !== null).join("; ");
+  return text || undefined;
+}
+
+/** Text as typed, or omitted when blank. */
+function given(text: string): string | undefined {
+  return text.trim() || undefined;
+}
+
+/** A list as the functions read it: `"eth, sol, eq-coin"` (names trimmed, blanks dropped). */
+export function listText(names: readonly string[]): string {
+  return names
+    .map((n) => n.trim())
+    .filter(Boolean)
+    .join(", ");
+}
+
+export interface AggFormulaInput {
+  symbol: string;
+  metric: string;
+  /** 30D, MTD, -6M … */
+  window: string;
+  /** SUM, AVG …; empty: the metric's default (SUM for flows, LAST for levels). */
+  stat: string;
+  asOf: string;
+}
+
+export function aggFormula(input: AggFormulaInput): string {
+  return buildFormula("MD.AGG", [
+    input.symbol,
+    input.metric,
+    input.window.trim(),
+    given(input.stat),
+    given(input.asOf),
+  ]);
+}
+
+export interface SnapshotFormulaInput {
+  symbols: readonly string[];
+  metrics: readonly string[];
+  asOf: string;
+  headers: boolean;
+  transpose: boolean;
+}
+
+export function snapshotFormula(input: SnapshotFormulaInput): string {
+  return buildFormula("MD.SNAPSHOT", [
+    listText(input.symbols),
+    listText(input.metrics),
+    given(input.asOf),
+    optionsArg([input.headers ? null : "headers=false", input.transpose ? "transpose=true" : null]),
+  ]);
+}
+
+export interface SupplyFormulaInput {
+  symbol: string;
+  start: string;
+  end: string;
+  /** Omitted when DAY, the function's default. */
+  granularity: Granularity;
+}
+
+export function supplyFormula(input: SupplyFormulaInput): string {
+  return buildFormula("MD.SUPPLY", [
+    input.symbol,
+    given(input.start),
+    given(input.end),
+    input.granularity === "DAY" ? undefined : input.granularity,
+  ]);
+}
+
+/** MD.FLOWS's flow_type: NETFLOW alone is the default and is not written; all three are ALL. */
+export type FlowChoice = "NETFLOW" | "INFLOW" | "OUTFLOW";
+export const FLOW_CHOICES: readonly FlowChoice[] = ["NETFLOW", "INFLOW", "OUTFLOW"];
+
+export function flowTypeText(types: readonly FlowChoice[]): string | undefined {
+  const chosen = FLOW_CHOICES.filter((t) => types.includes(t));
+  if (chosen.length === 0 || (chosen.length === 1 && chosen[0] === "NETFLOW")) return undefined;
+  if (chosen.length === FLOW_CHOICES.length) return "ALL";
+  return chosen.join(", ");
+}
+
+export interface FlowsFormulaInput {
+  chains: readonly string[];
+  start: string;
+  end: string;
+  flowTypes: readonly FlowChoice[];
+  headers: boolean;
+  /** Keep the first N chains; null keeps all. */
+  top: number | null;
+}
+
+export function flowsFormula(input: FlowsFormulaInput): string {
+  return buildFormula("MD.FLOWS", [
+    listText(input.chains),
+    given(input.start),
+    given(input.end),
+    // granularity: refused by MD.FLOWS, always left empty.
+    undefined,
+    flowTypeText(input.flowTypes),
+    optionsArg([input.headers ? null : "headers=false", input.top !== null ? `top=${input.top}` : null]),
+  ]);
+}

@@ -5,6 +5,8 @@
 import {
   Button,
   Caption1,
+  Radio,
+  RadioGroup,
   makeStyles,
   MessageBar,
   MessageBarActions,
@@ -22,7 +24,9 @@ import { ColorSwatch } from "./color-swatch";
 import { MetricDetails } from "./metric-details";
 import { MetricList } from "./metric-list";
 import { useServices } from "../shared/pane-services";
-import { SeriesBuilder } from "./series-builder";
+import { AssetFormulaBuilder } from "./asset-formula-builder";
+import { FlowsBuilder } from "./builders/flows-builder";
+import { SnapshotBuilder } from "./builders/snapshot-builder";
 import { useRequest } from "../shared/use-request";
 
 const useStyles = makeStyles({
@@ -42,7 +46,53 @@ const useStyles = makeStyles({
   mono: { fontFamily: tokens.fontFamilyMonospace, color: tokens.colorNeutralForeground3 },
 });
 
+export type BuildMode = "asset" | "snapshot" | "flows";
+
+/**
+ * What to build: a formula about one asset (the asset and metric picker, then
+ * MD.SERIES, MD.LATEST, MD.AGG or MD.SUPPLY), a comps table of several assets
+ * (MD.SNAPSHOT), or chain flows (MD.FLOWS).
+ */
 export function PickerView({ active }: { active: boolean }) {
+  const styles = useStyles();
+  const [mode, setMode] = useState<BuildMode>("asset");
+  const [prefill, setPrefill] = useState<{ symbol: string; metric: string } | null>(null);
+  return (
+    <div className={styles.root}>
+      <RadioGroup aria-label="Build" value={mode} onChange={(_, data) => setMode(data.value as BuildMode)}>
+        <Radio value="asset" label="One asset: MD.SERIES, MD.LATEST, MD.AGG, MD.SUPPLY" />
+        <Radio value="snapshot" label="A comps table of several assets: MD.SNAPSHOT" />
+        <Radio value="flows" label="Capital flows across chains: MD.FLOWS" />
+      </RadioGroup>
+      {mode === "snapshot" ? (
+        <section className={styles.section} aria-labelledby="snapshot-heading">
+          <Subtitle2 as="h2" id="snapshot-heading" className={styles.heading}>
+            Comps table
+          </Subtitle2>
+          <SnapshotBuilder symbols={prefill?.symbol} metrics={prefill?.metric} />
+        </section>
+      ) : mode === "flows" ? (
+        <section className={styles.section} aria-labelledby="flows-heading">
+          <Subtitle2 as="h2" id="flows-heading" className={styles.heading}>
+            Chain flows
+          </Subtitle2>
+          <FlowsBuilder />
+        </section>
+      ) : null}
+      <div hidden={mode !== "asset"}>
+        <AssetPicker active={active && mode === "asset"} onChosen={setPrefill} />
+      </div>
+    </div>
+  );
+}
+
+function AssetPicker({
+  active,
+  onChosen,
+}: {
+  active: boolean;
+  onChosen(chosen: { symbol: string; metric: string } | null): void;
+}) {
   const styles = useStyles();
   const { client, workbook } = useServices();
   // The catalog is large: fetch it the first time the view is opened, not when the pane loads.
@@ -61,6 +111,10 @@ export function PickerView({ active }: { active: boolean }) {
     asset?.symbol,
     client,
   ]);
+  useEffect(
+    () => onChosen(asset && metric ? { symbol: asset.symbol, metric: metric.name } : null),
+    [asset, metric, onChosen],
+  );
 
   return (
     <div className={styles.root}>
@@ -153,7 +207,7 @@ export function PickerView({ active }: { active: boolean }) {
         </section>
       )}
 
-      {asset && metric && <SeriesBuilder symbol={asset.symbol} metric={metric} />}
+      {asset && metric && <AssetFormulaBuilder symbol={asset.symbol} metric={metric} />}
     </div>
   );
 }

@@ -56,7 +56,16 @@ function useDebounced<T>(value: T, ms: number): T {
   return debounced;
 }
 
-export function SeriesPreview({ request, unit }: { request: PreviewRequest | null; unit: string }) {
+export function SeriesPreview({
+  request,
+  unit,
+  onRows,
+}: {
+  request: PreviewRequest | null;
+  unit: string;
+  /** Told how many data rows the table will have (after `last`), or null while there is no current table. */
+  onRows?: (rows: number | null) => void;
+}) {
   const styles = useStyles();
   const { client } = useServices();
   // Only what changes the answer makes a new request; order/last/headers reshape the one already here.
@@ -69,6 +78,12 @@ export function SeriesPreview({ request, unit }: { request: PreviewRequest | nul
       : null,
     [key],
   );
+
+  const current =
+    request && key === fetchKey && result.status === "ready" && result.data.kind === "points"
+      ? previewRows(result.data.points, request.options).length
+      : null;
+  useEffect(() => onRows?.(current), [current, onRows]);
 
   let body: ReactNode;
   if (!request) body = <Caption1>The preview appears once the fields above are valid.</Caption1>;

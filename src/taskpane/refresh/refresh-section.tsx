@@ -37,6 +37,16 @@ export function summariseRefresh(verb: "Refreshed" | "Reloaded" | "Froze", resul
   return { intent: "warning", text: `${verb} ${cells} in ${took}; ${failed} failed.`, failures: result.failures };
 }
 
+/** Undo freeze: its sentence, and the cells left alone (changed since the freeze) listed like failures. */
+export function summariseUndo(result: PaneRefreshResult): Outcome {
+  const left = result.failures ?? [];
+  return {
+    intent: result.cells === 0 ? "warning" : left.length > 0 ? "warning" : "success",
+    text: result.note ?? `Restored ${result.cells} formula(s).`,
+    failures: left,
+  };
+}
+
 /** The refresh logic's live state (a ribbon click or an open can start a refresh too). */
 function useRefreshStatus(actions: PaneRefreshActions): PaneRefreshStatus {
   return useSyncExternalStore(actions.subscribe, actions.getState);
@@ -125,6 +135,12 @@ export function RefreshSection() {
           }
         >
           Freeze sheet to values
+        </Button>
+        <Button
+          disabled={busy !== null}
+          onClick={() => void run("Restoring…", async () => summariseUndo(await actions.undoLastFreeze()))}
+        >
+          Undo last freeze
         </Button>
         {(busy || status.busy) && (
           <Spinner

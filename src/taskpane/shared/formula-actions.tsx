@@ -4,6 +4,7 @@
  */
 import { Button, makeStyles, MessageBar, MessageBarBody, tokens } from "@fluentui/react-components";
 import { useState, type ReactNode } from "react";
+import type { ChartTableShape } from "../../office/pane-workbook";
 import { useServices } from "./pane-services";
 import { copyFormula, placeFormula, type PlaceOutcome } from "./place-formula";
 
@@ -32,6 +33,8 @@ export interface FormulaActionsProps {
   compact?: boolean;
   /** Shown instead of the formula when it cannot be built yet. */
   placeholder?: string;
+  /** A dated table's shape: offers "Insert with a chart" (in Excel) once the preview has it. */
+  chart?: ChartTableShape | null;
 }
 
 /** The formula with a line-break opportunity after each comma (no character added: copying gives the formula). */
@@ -39,7 +42,7 @@ export function breakAfterCommas(formula: string): ReactNode[] {
   return formula.split(/(?<=,)/).flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]));
 }
 
-export function FormulaActions({ formula, subject, compact, placeholder }: FormulaActionsProps) {
+export function FormulaActions({ formula, subject, compact, placeholder, chart }: FormulaActionsProps) {
   const styles = useStyles();
   const { workbook, copyText } = useServices();
   const [busy, setBusy] = useState(false);
@@ -72,6 +75,17 @@ export function FormulaActions({ formula, subject, compact, placeholder }: Formu
         >
           {workbook.canInsert ? "Insert into selected cell" : "Insert"}
         </Button>
+        {workbook.canInsert && chart !== undefined && (
+          <Button
+            size={compact ? "small" : "medium"}
+            disabled={!formula || !chart || busy}
+            aria-label={`Insert with a line chart the formula for ${subject}`}
+            onClick={() => formula && chart && void run(() => placeFormula(formula, workbook, copyText, chart))}
+            data-testid="insert-with-chart"
+          >
+            Insert with a chart
+          </Button>
+        )}
         <Button
           size={compact ? "small" : "medium"}
           disabled={!formula || busy}

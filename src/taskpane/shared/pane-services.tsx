@@ -5,6 +5,7 @@
  */
 import { createContext, useContext, type ReactNode } from "react";
 import type { MarketDataClient } from "../../api";
+import type { DateSystem } from "../../core/excel-date";
 import type { WorkbookActions } from "../../office/pane-workbook";
 import type { StoredSettings } from "../../office/settings";
 import type { PaneRefreshActions } from "../../refresh/pane-actions";
@@ -27,6 +28,8 @@ export interface PaneServices {
   refresh: PaneRefreshActions;
   /** The user's calendar date, YYYY-MM-DD (what TODAY means in a formula). */
   today(): string;
+  /** The workbook's date system, as the functions read it (previews turn date serials into dates with it); absent: 1900. */
+  dateSystem?(): Promise<DateSystem>;
   /** Locale whose numeric date order (01/15/2025 or 15/01/2025 …) typed dates follow; undefined: the browser's. */
   dateLocale?: string;
   /** Office host, or null in a plain browser. */

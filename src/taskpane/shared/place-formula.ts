@@ -4,7 +4,7 @@
  */
 import { formulaForLocale } from "../../core/formula-locale";
 import { errorText } from "./error-text";
-import type { WorkbookActions } from "../../office/pane-workbook";
+import type { ChartTableShape, WorkbookActions } from "../../office/pane-workbook";
 
 export type PlaceOutcome =
   | { kind: "inserted"; address: string; message: string }
@@ -25,6 +25,7 @@ export async function placeFormula(
   formula: string,
   workbook: WorkbookActions,
   copy: (text: string) => Promise<boolean>,
+  chart?: ChartTableShape,
 ): Promise<PlaceOutcome> {
   if (!workbook.canInsert) {
     return (await copy(await pastable(formula, workbook)))
@@ -32,6 +33,10 @@ export async function placeFormula(
       : { kind: "failed", message: OUTSIDE_EXCEL_NOT_COPIED };
   }
   try {
+    if (chart) {
+      const { address } = await workbook.insertWithChart(formula, chart);
+      return { kind: "inserted", address, message: `Inserted into ${address}, with a line chart beside the table.` };
+    }
     const { address } = await workbook.insertFormula(formula);
     return { kind: "inserted", address, message: `Inserted into ${address}.` };
   } catch (error) {

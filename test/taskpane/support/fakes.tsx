@@ -9,7 +9,7 @@ import { configure, render, type RenderResult } from "@testing-library/react";
 import type { ReactElement, ReactNode } from "react";
 import { SettingsStore, type KeyValueStorage } from "../../../src/office/settings";
 import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../../../src/refresh/pane-actions";
-import type { WorkbookActions } from "../../../src/office/pane-workbook";
+import type { ChartTableShape, WorkbookActions } from "../../../src/office/pane-workbook";
 import { ServicesProvider, type PaneServices } from "../../../src/taskpane/shared/pane-services";
 import { FakeClient } from "../../support/fake-client";
 import { installDomStubs } from "./dom";
@@ -50,6 +50,14 @@ export class FakeWorkbook implements WorkbookActions {
     this.written.push(formula);
     return { address: this.address };
   }
+  readonly charted: { formula: string; table: ChartTableShape }[] = [];
+  async insertWithChart(formula: string, table: ChartTableShape) {
+    if (!this.canInsert) throw new Error("There is no workbook");
+    if (this.failWith) throw this.failWith;
+    this.written.push(formula);
+    this.charted.push({ formula, table });
+    return { address: this.address };
+  }
 }
 
 /** Refresh actions whose results the test decides; records what was asked. State changes when the test publishes one. */
@@ -80,6 +88,15 @@ export function fakeRefresh(overrides: Partial<PaneRefreshActions> = {}) {
     freezeToValues: async (scope) => {
       asked.push(`freeze(${scope})`);
       return { cells: 3, ms: 200 };
+    },
+    undoLastFreeze: async () => {
+      asked.push("undoLastFreeze");
+      return {
+        cells: 2,
+        ms: 50,
+        failures: [{ address: "Sheet1!C4", message: "changed since the freeze: left as it is" }],
+        note: "Restored 2 MD formula(s) frozen at 2025-03-03T09:30:00.000Z. 1 left as they are: changed since the freeze (Sheet1!C4).",
+      };
     },
     subscribe: (listener) => {
       listeners.add(listener);

@@ -1,0 +1,43 @@
+/**
+ * Step 3 of the picker for the chosen asset and metric: which function to
+ * build — MD.SERIES, MD.LATEST, MD.AGG (this metric) or MD.SUPPLY (this
+ * asset's supply, for a stablecoin) — and that function's builder.
+ */
+import { makeStyles, Radio, RadioGroup, Subtitle2, tokens } from "@fluentui/react-components";
+import { useState } from "react";
+import type { MetricDescriptor } from "../../core/domain";
+import { AggBuilder } from "./builders/agg-builder";
+import { SupplyBuilder } from "./builders/supply-builder";
+import { SeriesBuilder } from "./series-builder";
+
+const useStyles = makeStyles({
+  root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalM },
+  heading: { margin: 0 },
+});
+
+export type AssetFormulaKind = "series" | "latest" | "agg" | "supply";
+
+export function AssetFormulaBuilder({ symbol, metric }: { symbol: string; metric: MetricDescriptor }) {
+  const styles = useStyles();
+  const [kind, setKind] = useState<AssetFormulaKind>("series");
+  return (
+    <section className={styles.root} aria-labelledby="builder-heading">
+      <Subtitle2 as="h2" id="builder-heading" className={styles.heading}>
+        3. Formula
+      </Subtitle2>
+      <RadioGroup aria-label="Function" value={kind} onChange={(_, data) => setKind(data.value as AssetFormulaKind)}>
+        <Radio value="series" label="MD.SERIES (a table)" />
+        <Radio value="latest" label="MD.LATEST (one value)" />
+        <Radio value="agg" label="MD.AGG (a statistic over a window)" />
+        <Radio value="supply" label={`MD.SUPPLY (${symbol}'s supply, for a stablecoin)`} />
+      </RadioGroup>
+      {kind === "agg" ? (
+        <AggBuilder key={`${symbol} ${metric.name}`} symbol={symbol} metric={metric.name} />
+      ) : kind === "supply" ? (
+        <SupplyBuilder key={symbol} symbol={symbol} />
+      ) : (
+        <SeriesBuilder symbol={symbol} metric={metric} kind={kind} />
+      )}
+    </section>
+  );
+}

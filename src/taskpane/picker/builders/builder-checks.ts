@@ -1,0 +1,227 @@
+/**
+ * From a builder's fields to a formula and the arguments Excel will pass its
+ * function, checked with the functions' own parsers (src/core/arguments and
+ * friends), so a field the pane accepts is one the cell accepts, and a refusal
+ * is the cell's message shown under its field. Pure: no React, no client.
+ */
+import { parseStat } from "../../../core/agg-stat";
+import { parseAggWindow } from "../../../core/agg-window";
+import {
+  parseDate,
+  parseDateWindow,
+  parseMetric,
+  parseMetrics,
+  parseSymbol,
+  parseSymbols,
+} from "../../../core/arguments";
+import type { Granularity } from "../../../core/domain";
+import { ArgumentError } from "../../../core/errors";
+import { parseFlowTypes } from "../../../core/flows-table";
+import type { AggArgs } from "../../../functions/agg";
+import type { FlowsArgs } from "../../../functions/flows";
+import type { SnapshotArgs } from "../../../functions/snapshot";
+import type { SupplyArgs } from "../../../functions/supply";
+import {
+  aggFormula,
+  type FlowChoice,
+  flowsFormula,
+  flowTypeText,
+  snapshotFormula,
+  supplyFormula,
+} from "../formula-text";
+import { typedDate } from "../typed-date";
+
+/** Where the builder runs: the user's date (TODAY) and the locale typed dates follow. */
+export interface BuilderEnv {
+  today: string;
+  dateLocale?: string;
+}
+
+export type Checked<A> = { ok: true; formula: string; args: A } | { ok: false; errors: Record<string, string> };
+
+/** The message without its "argument: " prefix, under the field that argument came from. */
+function refusal(error: unknown, fieldOf: Record<string, string>, fallback: string): Record<string, string> {
+  if (!(error instanceof ArgumentError)) return { [fallback]: error instanceof Error ? error.message : String(error) };
+  const prefix = `${error.argument}: `;
+  const text = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  return { [fieldOf[error.argument] ?? fallback]: text };
+}
+
+/** Typed dates (01/15/2025 in the user's locale) become YYYY-MM-DD; a date that is not one is refused under its field. */
+function typedDates<K extends string>(
+  fields: Record<K, string>,
+  env: BuilderEnv,
+): { ok: true; dates: Record<K, string> } | { ok: false; errors: Record<string, string> } {
+  const dates = {} as Record<K, string>;
+  for (const name of Object.keys(fields) as K[]) {
+    const typed = typedDate(fields[name], env.dateLocale);
+    if (!typed.ok) return { ok: false, errors: { [name]: typed.message } };
+    dates[name] = typed.text.trim();
+  }
+  return { ok: true, dates };
+}
+
+/** Excel hands a list argument (a range parameter) a text value as [[text]]. */
+const asRange = (text: string): string[][] => [[text]];
+const orNull = (text: string): string | null => (text.trim() === "" ? null : text.trim());
+
+export interface AggFields {
+  symbol: string;
+  metric: string;
+  window: string;
+  stat: string;
+  asOf: string;
+}
+
+export function checkAgg(fields: AggFields, env: BuilderEnv): Checked<AggArgs> {
+  const typed = typedDates({ asOf: fields.asOf }, env);
+  if (!typed.ok) return typed;
+  const { asOf } = typed.dates;
+  try {
+    parseSymbol(fields.symbol);
+    parseMetric(fields.metric);
+    parseAggWindow(fields.window);
+    parseStat(orNull(fields.stat));
+    parseDate(orNull(asOf), "as_of", { today: env.today, anchor: env.today });
+  } catch (error) {
+    return { ok: false, errors: refusal(error, { window: "window", stat: "stat", as_of: "asOf" }, "window") };
+  }
+  return {
+    ok: true,
+    formula: aggFormula({ ...fields, asOf }),
+    args: {
+      symbol: fields.symbol,
+      metric: fields.metric,
+      window: fields.window.trim(),
+      stat: orNull(fields.stat),
+      asOf: orNull(asOf),
+    },
+  };
+}
+
+export interface SupplyFields {
+  symbol: string;
+  start: string;
+  end: string;
+  granularity: Granularity;
+}
+
+export function checkSupply(fields: SupplyFields, env: BuilderEnv): Checked<SupplyArgs> {
+  const typed = typedDates({ start: fields.start, end: fields.end }, env);
+  if (!typed.ok) return typed;
+  const { start, end } = typed.dates;
+  try {
+    parseSymbol(fields.symbol);
+    parseDateWindow(orNull(start), orNull(end), env.today);
+  } catch (error) {
+    return { ok: false, errors: refusal(error, { start: "start", end: "end" }, "start") };
+  }
+  return {
+    ok: true,
+    formula: supplyFormula({ symbol: fields.symbol, start, end, granularity: fields.granularity }),
+    args: {
+      symbol: fields.symbol,
+      start: orNull(start),
+      end: orNull(end),
+      granularity: fields.granularity === "DAY" ? null : fields.granularity,
+    },
+  };
+}
+
+export interface SnapshotFields {
+  /** As typed: "eth, sol, eq-coin". */
+  symbols: string;
+  metrics: string;
+  asOf: string;
+  headers: boolean;
+  transpose: boolean;
+}
+
+/** Names of a typed list, as the functions split it (commas, blanks dropped). */
+export function splitList(text: string): string[] {
+  return text
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
+}
+
+export function checkSnapshot(fields: SnapshotFields, env: BuilderEnv): Checked<SnapshotArgs> {
+  const typed = typedDates({ asOf: fields.asOf }, env);
+  if (!typed.ok) return typed;
+  const { asOf } = typed.dates;
+  const symbols = splitList(fields.symbols);
+  const metrics = splitList(fields.metrics);
+  try {
+    parseSymbols(asRange(symbols.join(",")));
+    parseMetrics(asRange(metrics.join(",")));
+    parseDate(orNull(asOf), "as_of", { today: env.today, anchor: env.today });
+  } catch (error) {
+    return { ok: false, errors: refusal(error, { symbols: "symbols", metrics: "metrics", as_of: "asOf" }, "symbols") };
+  }
+  const formula = snapshotFormula({ symbols, metrics, asOf, headers: fields.headers, transpose: fields.transpose });
+  const options = [fields.headers ? null : "headers=false", fields.transpose ? "transpose=true" : null]
+    .filter(Boolean)
+    .join("; ");
+  return {
+    ok: true,
+    formula,
+    args: {
+      symbols: asRange(symbols.join(", ")),
+      metrics: asRange(metrics.join(", ")),
+      asOf: orNull(asOf),
+      options: options ? asRange(options) : null,
+    },
+  };
+}
+
+export interface FlowsFields {
+  chains: readonly string[];
+  start: string;
+  end: string;
+  flowTypes: readonly FlowChoice[];
+  headers: boolean;
+  /** As typed; empty keeps every chain. */
+  top: string;
+}
+
+export function checkFlows(fields: FlowsFields, env: BuilderEnv): Checked<FlowsArgs> {
+  const typed = typedDates({ start: fields.start, end: fields.end }, env);
+  if (!typed.ok) return typed;
+  const { start, end } = typed.dates;
+  const chains = fields.chains.map((c) => c.trim()).filter(Boolean);
+  if (chains.length === 0) return { ok: false, errors: { chains: "Choose at least one chain." } };
+  if (fields.flowTypes.length === 0) return { ok: false, errors: { flowTypes: "Choose at least one flow." } };
+  const topText = fields.top.trim();
+  const top = topText === "" ? null : Number(topText);
+  if (top !== null && !(Number.isInteger(top) && top >= 1))
+    return {
+      ok: false,
+      errors: { top: `"${topText}" is not a whole number of chains (1 or more); leave it empty to keep every chain.` },
+    };
+  const flowType = flowTypeText(fields.flowTypes) ?? null;
+  try {
+    parseSymbols(asRange(chains.join(",")), "source_chains");
+    parseDateWindow(orNull(start), orNull(end), env.today);
+    parseFlowTypes(flowType);
+  } catch (error) {
+    return {
+      ok: false,
+      errors: refusal(error, { source_chains: "chains", start: "start", end: "end", flow_type: "flowTypes" }, "chains"),
+    };
+  }
+  const options = [fields.headers ? null : "headers=false", top !== null ? `top=${top}` : null]
+    .filter(Boolean)
+    .join("; ");
+  return {
+    ok: true,
+    formula: flowsFormula({ chains, start, end, flowTypes: fields.flowTypes, headers: fields.headers, top }),
+    args: {
+      sourceChains: asRange(chains.join(", ")),
+      start: orNull(start),
+      end: orNull(end),
+      granularity: null,
+      flowType,
+      options: options ? asRange(options) : null,
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/** Pieces every builder shares: the two-column field row, a text field with its refusal, the date hint. */
+import { Caption1, Field, Input, makeStyles, tokens } from "@fluentui/react-components";
+import { localeDateExample, localeDatePattern } from "../typed-date";
+
+export const useBuilderStyles = makeStyles({
+  root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalM },
+  // minmax(0, …) and minWidth 0: a text input's intrinsic width must not widen a narrow pane.
+  row: {
+    display: "grid",
+    gridTemplateColumns: "minmax(0, 1fr) minmax(0, 1fr)",
+    gap: tokens.spacingHorizontalS,
+    alignItems: "start",
+    "& .fui-Input": { minWidth: 0 },
+  },
+  quick: { display: "flex", gap: tokens.spacingHorizontalXS, flexWrap: "wrap", alignItems: "center" },
+  options: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalXS },
+  checks: { display: "flex", flexWrap: "wrap", columnGap: tokens.spacingHorizontalM },
+  error: { color: tokens.colorPaletteRedForeground1 },
+});
+
+/** A refusal under a group of boxes (a Field would label only one control). */
+export function FieldError({ text }: { text?: string }) {
+  const styles = useBuilderStyles();
+  return text ? (
+    <Caption1 role="alert" className={styles.error}>
+      {text}
+    </Caption1>
+  ) : null;
+}
+
+export interface TextFieldProps {
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  error?: string;
+  hint?: string;
+  placeholder?: string;
+  testId: string;
+}
+
+export function TextField({ label, value, onChange, error, hint, placeholder, testId }: TextFieldProps) {
+  return (
+    <Field label={label} hint={hint} validationMessage={error} validationState={error ? "error" : "none"}>
+      <Input
+        value={value}
+        onChange={(_, d) => onChange(d.value)}
+        placeholder={placeholder}
+        spellCheck={false}
+        data-testid={testId}
+      />
+    </Field>
+  );
+}
+
+export function DateForms({ locale }: { locale?: string }) {
+  return (
+    <Caption1>
+      Dates: {localeDateExample(locale)} ({localeDatePattern(locale)}), YYYY-MM-DD, TODAY, or relative -30D, -12W, -6M,
+      -2Q, -1Y (the start counts back from the end).
+    </Caption1>
+  );
+}

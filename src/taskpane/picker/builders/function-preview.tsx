@@ -1,0 +1,242 @@
+/**
+ * The preview of a builder's formula: the function's own code (src/functions)
+ * runs in the pane on the shared client, with the arguments the formula
+ * passes, so the preview is what the cell will show — the same rows, columns,
+ * `last=`/`top=` cuts, #N/A cells and messages — not a re-implementation.
+ * Dates and percentages are shown as the cell formats them.
+ */
+import {
+  Button,
+  Caption1,
+  makeStyles,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  Spinner,
+  Text,
+  tokens,
+} from "@fluentui/react-components";
+import { useEffect, useState, type ReactNode } from "react";
+import { redact } from "../../../api";
+import { type CellValue, isErrorCell } from "../../../core/cell";
+import { type DateSystem, serialToIsoIn } from "../../../core/excel-date";
+import { type FormatAt, type FormattedTable, type FormattedValue, isFormattedTable } from "../../../core/number-format";
+import type { CallContext } from "../../../functions/call-context";
+import { failureCell } from "../../../office/errors";
+import { useServices } from "../../shared/pane-services";
+import { useRequest } from "../../shared/use-request";
+import { formatExact } from "../../shared/value-format";
+
+export const FUNCTION_PREVIEW_DEBOUNCE_MS = 300;
+export const FUNCTION_PREVIEW_ROWS = 6;
+
+/** One formula's evaluation: `key` changes whenever the answer could (the formula text is a good key). */
+export interface PreviewCall {
+  key: string;
+  run(ctx: CallContext): Promise<FormattedTable | FormattedValue>;
+}
+
+/** What the cell will hold: a spilled table, one value, or the error the whole formula shows. */
+export type PreviewOutcome =
+  | { kind: "table"; rows: CellValue[][]; formatAt: FormatAt; dateSystem: DateSystem }
+  | { kind: "value"; value: CellValue; format: string | null; dateSystem: DateSystem };
+
+const useStyles = makeStyles({
+  root: {
+    display: "flex",
+    flexDirection: "column",
+    gap: tokens.spacingVerticalS,
+    padding: tokens.spacingHorizontalM,
+    border: `1px solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusMedium,
+    minHeight: "64px",
+  },
+  scroll: { overflowX: "auto", maxWidth: "100%" },
+  table: { borderCollapse: "collapse", fontSize: tokens.fontSizeBase200, fontVariantNumeric: "tabular-nums" },
+  cell: {
+    padding: `${tokens.spacingVerticalXXS} ${tokens.spacingHorizontalS}`,
+    borderBottom: `1px solid ${tokens.colorNeutralStroke3}`,
+    textAlign: "left",
+    whiteSpace: "nowrap",
+  },
+  number: { textAlign: "right" },
+  error: { color: tokens.colorPaletteRedForeground1 },
+  value: { fontSize: tokens.fontSizeBase500, fontWeight: tokens.fontWeightSemibold },
+});
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+/** Runs the call as a cell would (a failure becomes the error cell the formula shows). */
+export async function evaluatePreview(call: PreviewCall, ctx: CallContext): Promise<PreviewOutcome> {
+  const dateSystem = ctx.dateSystem ?? 1900;
+  try {
+    const result = await call.run(ctx);
+    if (isFormattedTable(result)) return { kind: "table", rows: result.rows, formatAt: result.formatAt, dateSystem };
+    return { kind: "value", value: result.value, format: result.format, dateSystem };
+  } catch (error) {
+    if (ctx.call.signal?.aborted) throw error;
+    return { kind: "value", value: failureCell(error), format: null, dateSystem };
+  }
+}
+
+/** A cell as Excel displays it: dates and percentages by their format, other numbers exactly, errors by their code. */
+export function cellText(value: CellValue, format: string | null, dateSystem: DateSystem): string {
+  if (isErrorCell(value)) return value.error;
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  if (typeof value === "string") return value;
+  if (format?.startsWith("yyyy-mm-dd")) {
+    try {
+      return `${serialToIsoIn(value, dateSystem)}${format.includes("(partial)") ? " (partial)" : ""}`;
+    } catch {
+      return formatExact(value);
+    }
+  }
+  if (format === "0.00%") return `${(value * 100).toFixed(2)}%`;
+  return formatExact(value);
+}
+
+/** The raw value, as the browser tests compare it with the built bundle's: numbers and text as is, errors by code. */
+export function cellData(value: CellValue): string {
+  return JSON.stringify(isErrorCell(value) ? value.error : value);
+}
+
+/** What "Insert with a chart" needs: the table's shape (header row and date column first) and the chart's title. */
+export interface ChartTable {
+  rows: number;
+  columns: number;
+  title: string;
+}
+
+/** A dated table (a header row, a Date column, at least two dates) can be charted: its shape, from what the preview computed. */
+export function chartOf(outcome: PreviewOutcome | null, title: string): ChartTable | null {
+  if (outcome?.kind !== "table" || outcome.rows.length < 3) return null;
+  const columns = outcome.rows.reduce((n, row) => Math.max(n, row.length), 0);
+  const header = outcome.rows[0][0];
+  if (columns < 2 || typeof header !== "string" || !header.startsWith("Date")) return null;
+  return { rows: outcome.rows.length, columns, title };
+}
+
+export interface FunctionPreviewProps {
+  call: PreviewCall | null;
+  emptyText?: string;
+  /** Told what the cell will show once the preview has it (null while there is nothing current). */
+  onOutcome?(outcome: PreviewOutcome | null): void;
+}
+
+export function FunctionPreview({ call, emptyText, onOutcome }: FunctionPreviewProps) {
+  const styles = useStyles();
+  const { client, today, dateSystem } = useServices();
+  const key = useDebounced(call?.key ?? null, FUNCTION_PREVIEW_DEBOUNCE_MS);
+  const result = useRequest<PreviewOutcome>(
+    key && call && key === call.key
+      ? async (signal) =>
+          evaluatePreview(call, {
+            client,
+            today: today(),
+            call: { signal },
+            dateSystem: dateSystem ? await dateSystem() : 1900,
+          })
+      : null,
+    [key, call?.key === key],
+  );
+
+  const current = result.status === "ready" && call !== null && key === call.key ? result.data : null;
+  useEffect(() => onOutcome?.(current), [current, onOutcome]);
+
+  let body: ReactNode;
+  if (!call) body = <Caption1>{emptyText ?? "The preview appears once the fields above are valid."}</Caption1>;
+  else if (key !== call.key || result.status === "loading" || result.status === "idle")
+    body = <Spinner size="tiny" label="Loading preview…" labelPosition="after" />;
+  else if (result.status === "error")
+    body = (
+      <MessageBar intent="error">
+        <MessageBarBody>{result.message}</MessageBarBody>
+        <MessageBarActions>
+          <Button size="small" onClick={result.retry}>
+            Try again
+          </Button>
+        </MessageBarActions>
+      </MessageBar>
+    );
+  else body = <PreviewBody outcome={result.data} />;
+
+  return (
+    <section
+      className={styles.root}
+      aria-labelledby="function-preview-heading"
+      aria-busy={result.status === "loading"}
+      data-testid="function-preview"
+      data-key={result.status === "ready" && call && key === call.key ? call.key : ""}
+    >
+      <Text weight="semibold" id="function-preview-heading">
+        Preview: what the cell will show
+      </Text>
+      {body}
+    </section>
+  );
+}
+
+function PreviewBody({ outcome }: { outcome: PreviewOutcome }) {
+  const styles = useStyles();
+  if (outcome.kind === "value") {
+    const { value } = outcome;
+    return (
+      <Text>
+        <span
+          className={`${styles.value} ${isErrorCell(value) ? styles.error : ""}`}
+          data-testid="function-preview-value"
+          data-value={cellData(value)}
+        >
+          {cellText(value, outcome.format, outcome.dateSystem)}
+        </span>
+        {isErrorCell(value) && <Caption1 data-testid="function-preview-message"> {redact(value.message)}</Caption1>}
+      </Text>
+    );
+  }
+  const { rows, formatAt, dateSystem } = outcome;
+  const columns = rows.reduce((n, row) => Math.max(n, row.length), 0);
+  const shown = rows.slice(0, FUNCTION_PREVIEW_ROWS);
+  return (
+    <div className={styles.scroll}>
+      <table
+        className={styles.table}
+        data-testid="function-preview-table"
+        data-rows={rows.length}
+        data-columns={columns}
+      >
+        <caption style={{ textAlign: "left" }}>
+          <Caption1>
+            {rows.length.toLocaleString("en-US")} rows × {columns} columns
+            {rows.length > shown.length ? `; the first ${shown.length} shown` : ""}
+          </Caption1>
+        </caption>
+        <tbody>
+          {shown.map((row, r) => (
+            <tr key={r}>
+              {row.map((value, c) => {
+                const format = typeof value === "number" ? formatAt(r, c, value) : null;
+                return (
+                  <td
+                    key={c}
+                    className={`${styles.cell} ${typeof value === "number" ? styles.number : ""} ${isErrorCell(value) ? styles.error : ""}`}
+                    title={isErrorCell(value) ? redact(value.message) : undefined}
+                    data-value={cellData(value)}
+                  >
+                    {cellText(value, format, dateSystem)}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

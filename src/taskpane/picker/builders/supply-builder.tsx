@@ -1,0 +1,98 @@
+/** MD.SUPPLY for the chosen stablecoin: a window and a granularity; its table can go in with a line chart. */
+import { Button, Field, Select } from "@fluentui/react-components";
+import { useMemo, useState } from "react";
+import { GRANULARITIES, type Granularity } from "../../../core/domain";
+import { formattedSupplyTable } from "../../../functions/supply";
+import { FormulaActions } from "../../shared/formula-actions";
+import { useServices } from "../../shared/pane-services";
+import { checkSupply } from "./builder-checks";
+import { DateForms, TextField, useBuilderStyles } from "./builder-layout";
+import { chartOf, FunctionPreview, type PreviewCall, type PreviewOutcome } from "./function-preview";
+
+const GRANULARITY_LABEL: Record<Granularity, string> = {
+  DAY: "Day",
+  WEEK: "Week",
+  MONTH: "Month",
+  QUARTER: "Quarter",
+  YEAR: "Year",
+};
+const QUICK_WINDOWS = ["-1M", "-3M", "-1Y"] as const;
+
+export function SupplyBuilder({ symbol }: { symbol: string }) {
+  const styles = useBuilderStyles();
+  const { today, dateLocale } = useServices();
+  const [start, setStart] = useState("-3M");
+  const [end, setEnd] = useState("TODAY");
+  const [granularity, setGranularity] = useState<Granularity>("WEEK");
+  const [outcome, setOutcome] = useState<PreviewOutcome | null>(null);
+
+  const checked = useMemo(
+    () => checkSupply({ symbol, start, end, granularity }, { today: today(), dateLocale }),
+    [symbol, start, end, granularity, today, dateLocale],
+  );
+  const errors = checked.ok ? {} : checked.errors;
+  const call = useMemo((): PreviewCall | null => {
+    if (!checked.ok) return null;
+    const { formula, args } = checked;
+    return { key: formula, run: (ctx) => formattedSupplyTable(ctx, args) };
+  }, [checked]);
+
+  return (
+    <div className={styles.root} data-testid="supply-builder">
+      <div className={styles.row}>
+        <TextField
+          label="Start"
+          value={start}
+          onChange={setStart}
+          error={errors.start}
+          placeholder="-3M"
+          testId="supply-start"
+        />
+        <TextField
+          label="End"
+          value={end}
+          onChange={setEnd}
+          error={errors.end}
+          placeholder="TODAY"
+          testId="supply-end"
+        />
+      </div>
+      <DateForms locale={dateLocale} />
+      <div className={styles.quick} role="group" aria-label="Quick windows">
+        {QUICK_WINDOWS.map((w) => (
+          <Button
+            key={w}
+            size="small"
+            appearance={start === w && end === "TODAY" ? "primary" : "secondary"}
+            onClick={() => {
+              setStart(w);
+              setEnd("TODAY");
+            }}
+          >
+            {w.slice(1)}
+          </Button>
+        ))}
+      </div>
+      <Field label="Granularity">
+        <Select
+          value={granularity}
+          onChange={(_, d) => setGranularity(d.value as Granularity)}
+          data-testid="supply-granularity"
+        >
+          {GRANULARITIES.map((g) => (
+            <option key={g} value={g}>
+              {GRANULARITY_LABEL[g]}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <FunctionPreview call={call} onOutcome={setOutcome} />
+      <FormulaActions
+        formula={checked.ok ? checked.formula : null}
+        subject={`${symbol} supply`}
+        placeholder="Fix the fields above to build the formula."
+        chart={chartOf(outcome, `${symbol} supply`)}
+      />
+    </div>
+  );
+}
