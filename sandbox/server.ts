@@ -9,14 +9,18 @@ import type { Socket } from "node:net";
 import { AssetCatalog, DEFAULT_ASSET_COUNT } from "./asset-catalog";
 import { dayOfDate, parseIsoDay } from "./dates";
 import { FaultInjector, type FaultKind, type SandboxFaults } from "./faults";
+import { echoKeyInto, type HostileOptions, hostileOptions, intercept } from "./hostile";
 import { errorBody, HttpError } from "./http-error";
 import { InsightFeeds } from "./insight-feeds";
+import { type RealisticOptions, realisticOptions } from "./realistic";
 import { RequestLog, redactQuery, type RequestLogEntry, type SandboxStats } from "./request-log";
 import { type Reply, route, type RouteContext } from "./routes";
 import type { DataContext } from "./series";
 import { computeStreakCards, type StreakFeed } from "./streaks";
 
 export type { SandboxFaults } from "./faults";
+export type { HostileOptions } from "./hostile";
+export type { RealisticOptions } from "./realistic";
 export type { RequestLogEntry, SandboxStats } from "./request-log";
 
 /** The documented demo key the sandbox accepts unless told otherwise. */
@@ -42,6 +46,10 @@ export interface SandboxOptions {
   today?: string | Date;
   /** No console output. Default true (the CLI passes false). */
   quiet?: boolean;
+  /** Play the real service's behaviours (sandbox/realistic.ts): `true` for all of them, or some. Default off. */
+  realistic?: boolean | Partial<RealisticOptions>;
+  /** Failure switches of a broken or hostile service (sandbox/hostile.ts). Default none. */
+  hostile?: Partial<HostileOptions>;
 }
 
 export interface SandboxHandle {
@@ -58,6 +66,10 @@ export interface SandboxHandle {
   reset(): void;
   /** Forgets cached insight feeds: the next call of each is slow again. */
   resetInsightCache(): void;
+  /** Changes failure switches; the others keep their values. */
+  setHostile(hostile: Partial<HostileOptions>): void;
+  /** Replaces the realistic-mode behaviours (`false` for the contract's behaviour). */
+  setRealistic(realistic: boolean | Partial<RealisticOptions>): void;
 }
 
 const CORS_HEADERS = {
@@ -92,6 +104,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = new FaultInjector(seed, options.faults);
   const log = new RequestLog();
   let latency = startLatency;
+  let realistic = realisticOptions(options.realistic);
+  let hostile = hostileOptions(options.hostile);
+  /** Requests counted for the realistic mode's every-Nth empty body. */
+  let counted = 0;
+  /** Open never-ending bodies, so close() can end them. */
+  const endless = new Set<NodeJS.Timeout>();
 
   const timers = new Set<NodeJS.Timeout>();
   const sleep = (ms: number) =>
@@ -140,7 +158,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const q = raw.indexOf("?");
     const path = q < 0 ? raw : raw.slice(0, q);
     const search = q < 0 ? "" : raw.slice(q + 1);
-    const entry = { at, method, path, query: redactQuery(search), points: 0, fault: null as FaultKind | null };
+    const entry = { at, method, path, query: redactQuery(search), points: 0, fault: null as FaultKind | null, quirk: undefined as string | undefined };
 
     if (method === "OPTIONS") {
       res.writeHead(204, {
@@ -175,10 +193,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return finish({ ...entry, status: 429, fault: "rate-limit" }, started);
     }
 
+    const params = new URLSearchParams(search);
+    const intercepted = intercept(hostile, path, raw, params);
+    if (intercepted === "endless") {
+      // Headers and the start of a JSON body, then a space a second: the body never ends.
+      res.writeHead(200, { ...CORS_HEADERS, "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+      res.write('{"data":{"symbols":{');
+      const ticker = setInterval(() => res.write(" "), 1000);
+      endless.add(ticker);
+      res.on("close", () => {
+        clearInterval(ticker);
+        endless.delete(ticker);
+      });
+      return finish({ ...entry, status: 200, quirk: "endless-body" }, started);
+    }
+    if (intercepted) {
+      send(res, intercepted.status, intercepted.body, intercepted.headers);
+      return finish({ ...entry, status: intercepted.status, quirk: intercepted.kind }, started);
+    }
+
     let reply: Reply;
-    const context: RouteContext = { data: dataContext(), apiKey, insights };
+    const context: RouteContext = { data: dataContext(), apiKey, insights, realistic };
     try {
-      reply = await route(context, path, new URLSearchParams(search));
+      reply = await route(context, path, params);
     } catch (error) {
       if (error instanceof HttpError) {
         send(res, error.status, errorBody(error.status, error.message), error.headers);
@@ -188,6 +225,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       send(res, 500, errorBody(500, "Internal sandbox error"));
       return finish({ ...entry, status: 500 }, started);
     }
+    if (path !== "/" && realistic.emptyBodyEvery > 0 && ++counted % realistic.emptyBodyEvery === 0) {
+      send(res, 200, "");
+      return finish({ ...entry, status: 200, quirk: "empty-body" }, started);
+    }
+    if (hostile.echoKey) reply = { ...reply, body: echoKeyInto(path, reply.body, params.get("APIKey") ?? "") };
     if (draw.badJson) {
       // Cut mid-body so the JSON cannot parse; Content-Length matches what is sent.
       send(res, 200, reply.body.slice(0, Math.max(1, Math.floor(reply.body.length / 2))));
@@ -228,6 +270,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       closing ??= new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);
         timers.clear();
+        for (const ticker of endless) clearInterval(ticker);
+        endless.clear();
         server.close(() => resolve());
         server.closeAllConnections();
         for (const socket of sockets) socket.destroy();
@@ -244,7 +288,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       log.clear();
       faults.reset(options.faults ?? {});
       latency = startLatency;
+      realistic = realisticOptions(options.realistic);
+      hostile = hostileOptions(options.hostile);
+      counted = 0;
     },
     resetInsightCache: () => insights.clear(),
+    setHostile(partial) {
+      hostile = hostileOptions({ ...hostile, ...partial });
+    },
+    setRealistic(value) {
+      realistic = realisticOptions(value);
+    },
   };
 }

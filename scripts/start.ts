@@ -12,8 +12,9 @@ const root = path.resolve(__dirname, "..");
 const port = Number(process.env.MD_SANDBOX_PORT || 3001);
 
 async function main(): Promise<void> {
-  const sandbox = await startSandbox({ port, quiet: false, insightFirstCallDelayMs: 3000 });
-  console.log(`Sandbox market-data API (synthetic data) on ${sandbox.url}, demo key ${DEMO_API_KEY}`);
+  // Realistic mode: the add-in meets the real service's quirks (sentences, unsettled days, empty answers) from day one.
+  const sandbox = await startSandbox({ port, quiet: false, insightFirstCallDelayMs: 3000, realistic: true });
+  console.log(`Sandbox market-data API (synthetic data, realistic mode) on ${sandbox.url}, demo key ${DEMO_API_KEY}`);
 
   const devServer = spawn(path.join(root, "node_modules", ".bin", "webpack"), ["serve", "--mode", "development"], {
     cwd: root,
