@@ -21,6 +21,7 @@ import { mergeParts, splitWindow } from "../src/api/series-windows";
 import type { SeriesResult } from "../src/core/domain";
 import type { SeriesRequest } from "../src/api/types";
 import { parseOptions } from "../src/core/options";
+import { readingsOf } from "../src/core/readings";
 import { SERIES_OPTIONS, seriesHeader, shapeSeriesTable, type SeriesColumn } from "../src/core/series-table";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../sandbox/server";
 
@@ -108,7 +109,7 @@ export function requestBudget(requests: SeriesRequest[]): number {
 
 function latestValue(result: SeriesResult): number | string {
   if (result.kind === "message") return `message: ${result.message}`;
-  const last = result.points[result.points.length - 1];
+  const last = readingsOf(result.points).at(-1);
   return last ? last.val : "no data";
 }
 
@@ -177,7 +178,10 @@ export async function runShaping(sandbox: SandboxHandle, symbols: string[], toda
     const result = results[i]!;
     const rounded: SeriesResult =
       result.kind === "points"
-        ? { kind: "points", points: result.points.map((x) => ({ date: x.date, val: Math.round(x.val) })) }
+        ? {
+            kind: "points",
+            points: result.points.map((x) => ({ date: x.date, val: x.val === null ? null : Math.round(x.val) })),
+          }
         : result;
     return { header: seriesHeader(p.symbol, p.metric), result: rounded };
   });

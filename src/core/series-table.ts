@@ -120,13 +120,18 @@ function dateCell(iso: string): CellValue {
   }
 }
 
-/** A series' values at each of `dates` (a superset of its dates, both ascending); NaN where it has none. */
+/**
+ * A series' values at each of `dates` (a superset of its dates, both
+ * ascending); NaN where it has none. A null reading is a date without a value,
+ * like a date the series lacks: blank, or the previous value with fill=prev.
+ */
 function alignToDates(points: readonly DataPoint[], dates: readonly string[], carry: boolean): Float64Array {
   const aligned = new Float64Array(dates.length).fill(NaN);
   let p = 0;
   let last = NaN;
   for (let d = 0; d < dates.length; d++) {
-    if (p < points.length && points[p].date === dates[d]) last = aligned[d] = points[p++].val;
+    const val = p < points.length && points[p].date === dates[d] ? points[p++].val : null;
+    if (val !== null) last = aligned[d] = val;
     else if (carry) aligned[d] = last;
   }
   return aligned;

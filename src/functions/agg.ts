@@ -6,6 +6,7 @@ import { computeStat, defaultStat, parseStat, rollingSums, type Stat, STAT_FORMS
 import { parseAggWindow, parsePrefixedMetric, windowStart } from "../core/agg-window";
 import type { CellValue } from "../core/cell";
 import { ArgumentError, NoDataError } from "../core/errors";
+import { readingsOf } from "../core/readings";
 import { knownAggregationType, naturalGranularity } from "../core/metric-knowledge";
 import type { CallContext } from "./call-context";
 import { fetchReadings } from "./fetch-series";
@@ -49,7 +50,9 @@ export async function aggregateValue(ctx: CallContext, args: AggArgs): Promise<C
       fetchReadings(ctx, symbol, metric, granularity, start, asOf),
       stat ?? defaultStatFor(ctx, symbol, metric),
     ]);
-    values = points.filter((point) => point.date >= start && point.date <= asOf).map((point) => point.val);
+    values = readingsOf(points)
+      .filter((point) => point.date >= start && point.date <= asOf)
+      .map((point) => point.val);
     chosen = statToUse;
   }
   if (values.length === 0)

@@ -8,6 +8,7 @@ import type { DataPoint, Granularity, SeriesResult } from "../core/domain";
 import type { SeriesRequest } from "../api/types";
 import { addMonths } from "../core/calendar";
 import { NoDataError } from "../core/errors";
+import { readingsOf, withoutPlaceholders } from "../core/readings";
 import { inDateOrder } from "../core/series-table";
 import { isFcfDerived, looksSparse } from "../core/metric-knowledge";
 import type { CallContext } from "./call-context";
@@ -29,11 +30,22 @@ export async function fetchSeries(
   req: WindowedRequest,
   widened: "slice" | "keep" = "slice",
 ): Promise<SeriesResult> {
+  return settledValues(ctx, await fetchWidened(ctx, req, widened));
+}
+
+/** The unsettled days' 0 placeholders as null (core/readings.ts), so no function shows or uses them as values. */
+function settledValues(ctx: CallContext, result: SeriesResult): SeriesResult {
+  if (result.kind !== "points") return result;
+  const points = withoutPlaceholders(result.points, ctx.today);
+  return points === result.points ? result : { kind: "points", points: [...points] };
+}
+
+async function fetchWidened(ctx: CallContext, req: WindowedRequest, widened: "slice" | "keep"): Promise<SeriesResult> {
   const first = await ctx.client.getSeries(req, ctx.call);
   const start = req.startDate;
   if (!isFcfDerived(req.metric) || start === undefined || first.kind !== "points") return first;
   const end = req.endDate ?? ctx.today;
-  if (!looksSparse(first.points, start, end, req.granularity)) return first;
+  if (!looksSparse(readingsOf(first.points), start, end, req.granularity)) return first;
 
   let best = first;
   for (const months of FCF_WIDENING_MONTHS) {
@@ -42,7 +54,7 @@ export async function fetchSeries(
     const inWindow = wider.points.filter((point) => point.date >= start && point.date <= end);
     const candidate = widened === "keep" ? wider.points : inWindow;
     if (candidate.length > best.points.length) best = { kind: "points", points: candidate };
-    if (!looksSparse(inWindow, start, end, req.granularity)) break;
+    if (!looksSparse(readingsOf(inWindow), start, end, req.granularity)) break;
   }
   return best;
 }

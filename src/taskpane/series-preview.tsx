@@ -4,7 +4,8 @@
  */
 import { Button, Caption1, makeStyles, MessageBar, MessageBarActions, MessageBarBody, Spinner, Text, tokens } from "@fluentui/react-components";
 import { useEffect, useState, type ReactNode } from "react";
-import type { DataPoint, Granularity, SeriesResult } from "../core/domain";
+import type { DataPoint, Granularity, Reading, SeriesResult } from "../core/domain";
+import { hasValue, readingsOf } from "../core/readings";
 import { isFcfDerived } from "../core/metric-knowledge";
 import type { SeriesOptions } from "./formula-text";
 import { LineChart } from "./line-chart";
@@ -43,7 +44,7 @@ const useStyles = makeStyles({
 });
 
 /** Rows as MD.SERIES returns them for one series: `last` keeps the most recent N, `order` sets the direction. */
-export function previewRows(points: readonly DataPoint[], options: SeriesOptions): DataPoint[] {
+export function previewRows<P extends DataPoint>(points: readonly P[], options: SeriesOptions): P[] {
   const kept = options.last !== null ? points.slice(Math.max(0, points.length - options.last)) : points.slice();
   return options.order === "desc" ? kept.reverse() : kept;
 }
@@ -91,14 +92,14 @@ export function SeriesPreview({ request, unit }: { request: PreviewRequest | nul
         <MessageBarBody>The service has no series for this pair: {result.data.message}</MessageBarBody>
       </MessageBar>
     );
-  else if (result.data.points.length === 0)
+  else if (!result.data.points.some(hasValue))
     body = (
       <Text>
         No data in this window.
         {isFcfDerived(request.metric) ? " This ratio is sparse in short windows; MD.SERIES widens the window it asks for and shows the values in yours." : " Try a longer window."}
       </Text>
     );
-  else body = <PreviewData request={request} points={result.data.points} unit={unit} />;
+  else body = <PreviewData request={request} points={readingsOf(result.data.points)} unit={unit} />;
 
   return (
     <section className={styles.root} aria-labelledby="preview-heading" aria-busy={result.status === "loading"} data-testid="preview">
@@ -117,7 +118,7 @@ export function SeriesPreview({ request, unit }: { request: PreviewRequest | nul
   );
 }
 
-function PreviewData({ request, points, unit }: { request: PreviewRequest; points: DataPoint[]; unit: string }) {
+function PreviewData({ request, points, unit }: { request: PreviewRequest; points: Reading[]; unit: string }) {
   const styles = useStyles();
   const values = points.map((p) => p.val);
   const first = points[0];

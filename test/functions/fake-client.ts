@@ -4,7 +4,7 @@
  */
 import type {
   AssetRecord,
-  DataPoint,
+  Reading,
   FlowsResult,
   InsightCard,
   MetricDescriptor,
@@ -33,8 +33,8 @@ export function fakePoints(
   end: string,
   granularity = "DAY",
   lastDay = TODAY,
-): DataPoint[] {
-  const points: DataPoint[] = [];
+): Reading[] {
+  const points: Reading[] = [];
   const until = end < lastDay ? end : lastDay;
   for (let date = start; date <= until; date = addDays(date, 1)) {
     if (granularity === "QUARTER" && !QUARTER_ENDS.includes(date.slice(5))) continue;

@@ -1,7 +1,7 @@
 /** @jest-environment jsdom */
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { AuthError, NotFoundError, ServerError } from "../../src/api/errors";
-import type { AssetRecord, DataPoint, MetricDescriptor } from "../../src/core/domain";
+import type { AssetRecord, MetricDescriptor, Reading } from "../../src/core/domain";
 import { PickerView } from "../../src/taskpane/picker-view";
 import { OUTSIDE_EXCEL_COPIED, OUTSIDE_EXCEL_NOT_COPIED } from "../../src/taskpane/place-formula";
 import { asset, isDisabled, makeHarness, metric, renderWith, TEST_TODAY, type Harness, type HarnessOptions } from "./support/fakes";
@@ -301,7 +301,7 @@ describe("Picker: choosing an asset and a metric", () => {
 });
 
 describe("Picker: preview and formula", () => {
-  const POINTS: DataPoint[] = Array.from({ length: 8 }, (_, i) => ({ date: `2024-06-0${i + 1}`, val: 1000 + i * 10.5 }));
+  const POINTS: Reading[] = Array.from({ length: 8 }, (_, i) => ({ date: `2024-06-0${i + 1}`, val: 1000 + i * 10.5 }));
 
   async function toBuilder(options: HarnessOptions = {}, metrics: MetricDescriptor[] = [metric("PRICE")]) {
     const harness = renderPicker(options);
