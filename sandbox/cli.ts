@@ -35,6 +35,9 @@ const HELP = `Sandbox market-data API (synthetic data for development, demos and
   --endless-body-path <p>  only answers to paths starting with p, e.g. /data/api/ (repeatable)
   --echo-key             quote the API key in catalog titles, metric descriptions,
                          insight cards, flow chain names and series messages
+  --tricky-json <s>      s's series come back with values as hexadecimal text or dates
+                         with a time; flows name chains __proto__ and constructor (repeatable)
+  --huge-body <bytes>    pad every answer to this many bytes (streamed)
   --quiet                do not print one line per request
   --help                 show this text`;
 
@@ -71,6 +74,8 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
       "endless-body": { type: "boolean" },
       "endless-body-path": { type: "string", multiple: true },
       "echo-key": { type: "boolean" },
+      "tricky-json": { type: "string", multiple: true },
+      "huge-body": { type: "string" },
       quiet: { type: "boolean" },
       help: { type: "boolean" },
     },
@@ -95,6 +100,8 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
     redirectTo: values["redirect-to"],
     endlessBody: endlessPaths.length > 0 ? endlessPaths : values["endless-body"],
     echoKey: values["echo-key"],
+    trickyJson: values["tricky-json"],
+    hugeBodyBytes: number("huge-body", values["huge-body"], (n) => whole(n) && n > 0, "a whole number of bytes > 0"),
   };
   return {
     port: number("port", values.port, (n) => whole(n) && n <= 65535, "a port number from 0 to 65535") ?? 3001,

@@ -15,7 +15,12 @@
  *   a second, forever: a body that never ends;
  * - `echoKey`: the service quotes the key it was sent in its texts — catalog
  *   titles, metric descriptions, insight cards, flow chain names and the
- *   messages in place of series.
+ *   messages in place of series;
+ * - `trickyJson`: the series of the listed symbols come back with values as
+ *   hexadecimal text (`"0x1F"`, first, third… metric) or dates with a time
+ *   (second, fourth… metric), and flows name chains `__proto__` and
+ *   `constructor`;
+ * - `hugeBodyBytes`: every answer is padded to that many bytes, streamed.
  */
 import { errorBody } from "./http-error";
 
@@ -26,6 +31,8 @@ export interface HostileOptions {
   /** `true`: every endpoint; a list: the paths starting with one of these (e.g. "/data/api/"). */
   endlessBody: boolean | string[];
   echoKey: boolean;
+  trickyJson: string[];
+  hugeBodyBytes: number | null;
 }
 
 export const NOT_HOSTILE: HostileOptions = {
@@ -34,9 +41,11 @@ export const NOT_HOSTILE: HostileOptions = {
   redirectTo: null,
   endlessBody: false,
   echoKey: false,
+  trickyJson: [],
+  hugeBodyBytes: null,
 };
 
-export type HostileKind = "poison" | "url-too-long" | "redirect" | "endless-body";
+export type HostileKind = "poison" | "url-too-long" | "redirect" | "endless-body" | "tricky-json" | "huge-body";
 
 export function hostileOptions(partial: Partial<HostileOptions> = {}): HostileOptions {
   const options = { ...NOT_HOSTILE, ...partial };
@@ -44,6 +53,11 @@ export function hostileOptions(partial: Partial<HostileOptions> = {}): HostileOp
     throw new RangeError("hostile.poisonSymbols must be a list of symbols");
   }
   options.poisonSymbols = options.poisonSymbols.map((s) => s.trim().toLowerCase());
+  if (!Array.isArray(options.trickyJson)) throw new RangeError("hostile.trickyJson must be a list of symbols");
+  options.trickyJson = options.trickyJson.map((s) => String(s).trim().toLowerCase());
+  if (options.hugeBodyBytes !== null && !(Number.isInteger(options.hugeBodyBytes) && options.hugeBodyBytes > 0)) {
+    throw new RangeError(`hostile.hugeBodyBytes must be a whole number > 0, got ${options.hugeBodyBytes}`);
+  }
   if (options.maxUrlLength !== null && !(Number.isInteger(options.maxUrlLength) && options.maxUrlLength > 0)) {
     throw new RangeError(`hostile.maxUrlLength must be a whole number > 0, got ${options.maxUrlLength}`);
   }
@@ -108,6 +122,36 @@ type Json = Record<string, unknown>;
 
 function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The body with the listed symbols' series and the flows' chain names made tricky (see the header). */
+export function trickyInto(path: string, body: string, symbols: readonly string[]): string {
+  if (symbols.length === 0 || body === "") return body;
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  if (path === "/flows/top/" && isObject(json)) {
+    // Spelled into the text: an object literal's __proto__ would set the prototype instead of a key.
+    const extra = '"__proto__":5,"constructor":7,';
+    return JSON.stringify(json).replace(/"(inflow|netflow|outflow)":\{/g, (match) => `${match}${extra}`).replace(/,\}/g, "}");
+  }
+  if (path.startsWith("/data/api/") && isObject(json) && isObject(json.data) && isObject(json.data.symbols)) {
+    for (const [symbol, row] of Object.entries(json.data.symbols)) {
+      if (!symbols.includes(symbol.toLowerCase()) || !isObject(row)) continue;
+      Object.values(row).forEach((series, i) => {
+        if (!Array.isArray(series)) return;
+        for (const point of series) {
+          if (!isObject(point)) continue;
+          if (i % 2 === 0 && typeof point.val === "number") point.val = `0x${Math.abs(Math.round(point.val)).toString(16).toUpperCase()}`;
+          else if (typeof point.date === "string") point.date = `${point.date}T00:00:00Z`;
+        }
+      });
+    }
+  }
+  return JSON.stringify(json);
 }
 
 /** The body with the key quoted in the texts a careless service would quote it in. */

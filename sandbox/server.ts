@@ -9,7 +9,7 @@ import type { Socket } from "node:net";
 import { AssetCatalog, DEFAULT_ASSET_COUNT } from "./asset-catalog";
 import { dayOfDate, parseIsoDay } from "./dates";
 import { FaultInjector, type FaultKind, type SandboxFaults } from "./faults";
-import { echoKeyInto, type HostileOptions, hostileOptions, intercept } from "./hostile";
+import { echoKeyInto, type HostileOptions, hostileOptions, intercept, trickyInto } from "./hostile";
 import { errorBody, HttpError } from "./http-error";
 import { InsightFeeds } from "./insight-feeds";
 import { type RealisticOptions, realisticOptions } from "./realistic";
@@ -150,6 +150,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     res.end(body);
   };
 
+  /** `body` (a JSON object) with a padding field in front, streamed so the whole never sits in memory; stops when the client hangs up. */
+  const sendPadded = async (res: ServerResponse, status: number, body: string, total: number) => {
+    const head = '{"padding":"';
+    const tail = `",${body.slice(1)}`;
+    const padding = Math.max(0, total - head.length - Buffer.byteLength(tail));
+    res.writeHead(status, { ...CORS_HEADERS, "Content-Type": "application/json; charset=utf-8", "Content-Length": String(head.length + padding + Buffer.byteLength(tail)), "Cache-Control": "no-store" });
+    res.write(head);
+    const chunk = "x".repeat(64 * 1024);
+    for (let left = padding; left > 0 && !res.destroyed; left -= chunk.length) {
+      const ok = res.write(left >= chunk.length ? chunk : chunk.slice(0, left));
+      if (!ok) await new Promise<void>((resolve) => { res.once("drain", resolve); res.once("close", resolve); });
+    }
+    if (!res.destroyed) res.end(tail);
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const at = new Date().toISOString();
@@ -230,6 +245,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return finish({ ...entry, status: 200, quirk: "empty-body" }, started);
     }
     if (hostile.echoKey) reply = { ...reply, body: echoKeyInto(path, reply.body, params.get("APIKey") ?? "") };
+    if (hostile.trickyJson.length > 0 && (path === "/flows/top/" || path.startsWith("/data/api/"))) {
+      const tricky = trickyInto(path, reply.body, hostile.trickyJson);
+      if (tricky !== reply.body) {
+        entry.quirk = "tricky-json";
+        reply = { ...reply, body: tricky };
+      }
+    }
+    if (hostile.hugeBodyBytes !== null && reply.body.startsWith("{")) {
+      await sendPadded(res, reply.status, reply.body, hostile.hugeBodyBytes);
+      return finish({ ...entry, status: reply.status, quirk: "huge-body" }, started);
+    }
     if (draw.badJson) {
       // Cut mid-body so the JSON cannot parse; Content-Length matches what is sent.
       send(res, 200, reply.body.slice(0, Math.max(1, Math.floor(reply.body.length / 2))));

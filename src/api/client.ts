@@ -44,7 +44,7 @@ import {
 import { Semaphore } from "./semaphore";
 import { mergeParts, splitWindow, type DateWindow } from "./series-windows";
 import { globalTimers, type Timers } from "./timers";
-import type { FetchLike } from "./transport";
+import { MAX_RESPONSE_BYTES, type FetchLike } from "./transport";
 import type {
   AssetRecord,
   FlowType,
@@ -108,6 +108,8 @@ export interface ClientOptions {
   catalogTtlMs?: number;
   /** Approximate memory for cached answers; least recently used go first. Default 20 MB. */
   cacheMaxBytes?: number;
+  /** Largest response body read; a longer one is abandoned with a clear error. Default 50 MB. */
+  maxResponseBytes?: number;
   /** One line per request, retry and notable event; the API key never appears. */
   logger?: (line: string) => void;
   /** The symbol `testConnection` asks a PRICE for. Default "eth". */
@@ -132,6 +134,7 @@ export const CLIENT_DEFAULTS = {
   cacheTtlMs: 5 * 60_000,
   catalogTtlMs: 60 * 60_000,
   cacheMaxBytes: 20 * 1024 * 1024,
+  maxResponseBytes: MAX_RESPONSE_BYTES,
   testSymbol: "eth",
 } as const;
 
@@ -251,6 +254,7 @@ class BatchingClient implements Client {
       },
       counters: this.stats,
       log: this.log,
+      maxResponseBytes: this.o.maxResponseBytes,
     };
   }
 

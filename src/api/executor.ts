@@ -25,6 +25,8 @@ export interface ExecutorDeps {
   retry: RetryPolicy;
   counters: ClientCounters;
   log: (line: string) => void;
+  /** Largest response body read (transport.ts MAX_RESPONSE_BYTES when absent). */
+  maxResponseBytes?: number;
 }
 
 export interface SendOptions {
@@ -59,6 +61,7 @@ export async function sendWithRetries(
         timeoutMs: options.timeoutMs,
         display,
         apiKey: settings.apiKey,
+        ...(deps.maxResponseBytes !== undefined ? { maxBytes: deps.maxResponseBytes } : {}),
         ...(signal ? { signal } : {}),
       });
       deps.counters.bytes += result.bytes;

@@ -1,3 +1,4 @@
+import { normalizeBaseUrl } from "../api/requests";
 import type { ClientSettings } from "../api/types";
 
 /** The storage keys; shared with the task pane, never written to the workbook. */
@@ -75,8 +76,10 @@ export class SettingsStore {
     await this.write(SETTING_KEYS.apiKey, value.trim());
   }
 
+  /** Refuses (ConfigError) an address the client would refuse: not http(s), with a user or password, plain http to another machine. */
   async setBaseUrl(value: string): Promise<void> {
-    await this.write(SETTING_KEYS.baseUrl, value.trim().replace(/\/+$/, ""));
+    const trimmed = value.trim();
+    await this.write(SETTING_KEYS.baseUrl, trimmed ? normalizeBaseUrl(trimmed) : "");
   }
 
   private async write(key: string, value: string): Promise<void> {

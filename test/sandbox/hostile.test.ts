@@ -93,6 +93,39 @@ describe("failure switches", () => {
     expect(Object.keys(flows.netflow)).toContain(`bridge-of-${key}`);
   });
 
+  it("trickyJson sends the listed symbols' values as hex text or dates with a time, and flows name __proto__ and constructor", async () => {
+    sandbox.setHostile({ trickyJson: ["btc"] });
+    const text = await fetch(
+      `${sandbox.url}/data/api/PRICE,FEES/?symbols=eth,btc&startDate=2024-06-01&endDate=2024-06-02&APIKey=${DEMO_API_KEY}`,
+    ).then((r) => r.text());
+    const body = JSON.parse(text) as {
+      data: { symbols: Record<string, Record<string, { date: string; val: unknown }[]>> };
+    };
+    expect(body.data.symbols.btc.PRICE.every((p) => typeof p.val === "string" && /^0x[0-9A-F]+$/.test(p.val))).toBe(
+      true,
+    );
+    expect(body.data.symbols.btc.FEES.every((p) => p.date.endsWith("T00:00:00Z") && typeof p.val === "number")).toBe(
+      true,
+    );
+    expect(body.data.symbols.eth.PRICE.every((p) => typeof p.val === "number" && p.date.length === 10)).toBe(true);
+    const flows = await fetch(
+      `${sandbox.url}/flows/top/?sourceChains=ethereum&flowType=netflow&APIKey=${DEMO_API_KEY}`,
+    ).then((r) => r.text());
+    expect(flows).toMatch(/^\{"netflow":\{"__proto__":5,"constructor":7,"ethereum":-?\d+\}\}$/);
+  });
+
+  it("hugeBodyBytes pads the answer to that size, streamed, still valid JSON", async () => {
+    sandbox.setHostile({ hugeBodyBytes: 3_000_000 });
+    const response = await fetch(
+      `${sandbox.url}/data/api/PRICE/?symbols=eth&startDate=2024-06-01&endDate=2024-06-02&APIKey=${DEMO_API_KEY}`,
+    );
+    const text = await response.text();
+    expect(Number(response.headers.get("content-length"))).toBe(3_000_000);
+    expect(text.length).toBe(3_000_000);
+    const body = JSON.parse(text) as { data: { symbols: { eth: { PRICE: unknown[] } } } };
+    expect(body.data.symbols.eth.PRICE).toHaveLength(2);
+  });
+
   it("invalid switches are refused with a RangeError naming the field", () => {
     expect(() => sandbox.setHostile({ maxUrlLength: 0 })).toThrow(/maxUrlLength/);
     expect(() => sandbox.setHostile({ redirectTo: "not a url" })).toThrow(/redirectTo/);
