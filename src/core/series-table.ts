@@ -73,7 +73,9 @@ export function shapeSeriesTable(
   if (kept.length === 0) throw new NoDataError(noDataMessage(columns, dates.length > 0, window));
 
   const width = (options.dates ? 1 : 0) + columns.length;
-  assertShapeFitsExcel(kept.length + (options.headers ? 1 : 0), width, SERIES_SIZE_ADVICE);
+  const height = kept.length + (options.headers ? 1 : 0);
+  if (options.transpose) assertShapeFitsExcel(width, height, SERIES_SIZE_ADVICE);
+  else assertShapeFitsExcel(height, width, SERIES_SIZE_ADVICE);
 
   // Two passes keep memory access sequential: first each series is laid along the union of
   // dates in its own Float64Array (NaN = no reading; JSON numbers are never NaN), walking its

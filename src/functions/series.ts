@@ -31,13 +31,13 @@ export async function seriesTable(ctx: CallContext, args: SeriesArgs): Promise<C
   assertFinancialGranularity(metrics, granularity);
   const options = parseOptions(args.options, SERIES_OPTIONS);
 
-  // Refuse what can never fit before downloading it.
-  if (window.start) {
-    const rows = Math.min(options.last ?? Infinity, expectedRows(window.start, window.end ?? ctx.today, granularity));
-    const columns = symbols.length * metrics.length + 1;
-    if (options.transpose) assertShapeFitsExcel(columns, rows + 1, SERIES_SIZE_ADVICE);
-    else assertShapeFitsExcel(rows + 1, columns, SERIES_SIZE_ADVICE);
-  }
+  // Refuse what can never fit before downloading it (without a start, the history's length is known only after).
+  const rows = window.start
+    ? Math.min(options.last ?? Infinity, expectedRows(window.start, window.end ?? ctx.today, granularity))
+    : 1;
+  const width = symbols.length * metrics.length + 1;
+  if (options.transpose) assertShapeFitsExcel(width, rows + 1, SERIES_SIZE_ADVICE);
+  else assertShapeFitsExcel(rows + 1, width, SERIES_SIZE_ADVICE);
 
   const pairs = symbols.flatMap((symbol) => metrics.map((metric) => ({ symbol, metric })));
   const requests: WindowedRequest[] = pairs.map(({ symbol, metric }) => ({
