@@ -1,6 +1,29 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+/*
+ * Layer rules: what each folder may import. core/ imports nothing of ours;
+ * api/ imports core/ only; the rest of src/ reaches api/ only through its door
+ * (src/api/index.ts); the sandbox imports nothing from src/. Import sources are
+ * matched as written, relative to the importing file.
+ */
+const CORE_IMPORTS_NOTHING_OF_OURS = {
+  regex: String.raw`^\.\./`,
+  message: "core/ is the bottom layer: it imports nothing of ours outside core/ (move the code into core/, or pass it in).",
+};
+const API_IMPORTS_ONLY_CORE = {
+  regex: String.raw`^\.\./(?!core(/|$))`,
+  message: "api/ imports only core/ (and itself): the client must not depend on functions, Office or the pane.",
+};
+const API_THROUGH_ITS_DOOR = {
+  regex: String.raw`^(\.\./)+api/`,
+  message: 'Outside api/, import the client through its one door, "../api" (src/api/index.ts); add to the door what is missing.',
+};
+const SANDBOX_IMPORTS_NOTHING_FROM_SRC = {
+  regex: String.raw`^(\.\./)+src(/|$)`,
+  message: "The sandbox stands in for the service: it imports nothing from src/ (declare wire shapes in sandbox/wire-types.ts).",
+};
+
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", "test-results/**"] },
   js.configs.recommended,
@@ -23,4 +46,25 @@ export default tseslint.config(
     languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable", __dirname: "readonly", process: "readonly" } },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
+  // ---- layers: imports (test/foundation/layers.test.ts shows a violation failing)
+  {
+    files: ["src/core/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [CORE_IMPORTS_NOTHING_OF_OURS] }] },
+  },
+  {
+    files: ["src/api/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [API_IMPORTS_ONLY_CORE] }] },
+  },
+  {
+    files: ["src/**"],
+    ignores: ["src/core/**", "src/api/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [API_THROUGH_ITS_DOOR] }] },
+  },
+  {
+    files: ["sandbox/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [SANDBOX_IMPORTS_NOTHING_FROM_SRC] }] },
+  },
+  // ---- layers: Office globals (only src/office/ and its declared helpers touch Office, Excel,
+  // OfficeRuntime, CustomFunctions): the rule goes here, as its own config object using
+  // no-restricted-globals, so it composes with the import rules above.
 );

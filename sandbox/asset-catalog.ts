@@ -4,7 +4,7 @@
  * tested against tens of thousands of rows. Records are built once per server;
  * a 20,000-row catalog takes a few milliseconds.
  */
-import type { AssetRecord } from "../src/core/domain";
+import type { AssetRecordWire } from "./wire-types";
 import { COMPANIES, type Company } from "./companies";
 import { NAMED_CRYPTO_ASSETS, type CryptoKind } from "./named-assets";
 import { between, hashOf, logBetween, mix, unit } from "./rng";
@@ -12,7 +12,7 @@ import { between, hashOf, logBetween, mix, unit } from "./rng";
 export type AssetKind = CryptoKind | "equity";
 
 export interface CatalogEntry {
-  record: AssetRecord;
+  record: AssetRecordWire;
   kind: AssetKind;
   /** Activity scale relative to Ethereum (crypto only). */
   size: number;

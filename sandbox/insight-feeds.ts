@@ -4,7 +4,7 @@
  * uncached call is slow (the delay is configurable so tests stay fast).
  * Callers that arrive while a feed is being computed share that computation.
  */
-import type { InsightCard } from "../src/core/domain";
+import type { InsightCardWire } from "./wire-types";
 
 export const INSIGHT_CACHE_MS = 60 * 60 * 1000;
 
@@ -19,7 +19,7 @@ export class InsightFeeds {
   private readonly pending = new Map<string, Promise<CachedFeed>>();
 
   constructor(
-    private readonly compute: (feed: string) => InsightCard[],
+    private readonly compute: (feed: string) => InsightCardWire[],
     private readonly firstCallDelay: () => number,
     private readonly sleep: (ms: number) => Promise<void>,
     private readonly onCompute: () => void,

@@ -3,14 +3,11 @@
  * of the section, the descriptive text naming the asset and labelled as
  * sandbox data. The older reference's subset is a subset of this.
  */
-import type { MetricDescriptor } from "../src/core/domain";
 import { DATA_START_DAY } from "./dates";
 import { fiscalLabel, fiscalQuarters } from "./fiscal-calendar";
 import type { MetricSpec } from "./metric-catalog";
 import { metricSpecFor, type ResolvedSymbol } from "./symbols";
-
-/** 2.5 on the wire: the client contract's descriptor without the flattened `name`, every field present. */
-export type MetricDescriptorWire = Required<Omit<MetricDescriptor, "name">>;
+import type { MetricDescriptorWire } from "./wire-types";
 
 const GROUP_LABELS: Record<MetricSpec["group"], string> = {
   market: "Market",

@@ -10,13 +10,13 @@
  * baseline among them — and the streak (decline). Sparkline points are dated on
  * period starts, like the series endpoint's aggregated points.
  */
-import type { InsightCard } from "../src/core/domain";
 import { aggregate, type AggregationType, type DayPoint } from "./aggregate";
 import { roundTo } from "./curve";
 import { DATA_START_DAY, type Granularity, isoOfDay, periodEnd } from "./dates";
 import { NAMED_CRYPTO_ASSETS } from "./named-assets";
 import { type DataContext, dailyPoints } from "./series";
 import { resolveSymbol, metricSpecFor } from "./symbols";
+import type { InsightCardWire } from "./wire-types";
 
 export type Direction = "up" | "down";
 export type Cadence = "weekly" | "monthly" | "quarterly";
@@ -58,7 +58,7 @@ export interface StreakSubject {
   cadence: Cadence;
 }
 
-export function streakCard(subject: StreakSubject, periods: readonly Period[], duration: number, direction: Direction): InsightCard {
+export function streakCard(subject: StreakSubject, periods: readonly Period[], duration: number, direction: Direction): InsightCardWire {
   const n = periods.length;
   const first = periods[n - duration];
   const last = periods[n - 1];
@@ -87,7 +87,7 @@ export function streakCard(subject: StreakSubject, periods: readonly Period[], d
 }
 
 /** Newest streaks first; ties broken so the order is stable. */
-export function compareCards(a: InsightCard, b: InsightCard): number {
+export function compareCards(a: InsightCardWire, b: InsightCardWire): number {
   return (
     b.PERIOD_END_DATE.localeCompare(a.PERIOD_END_DATE) ||
     b.DURATION - a.DURATION ||
@@ -102,9 +102,9 @@ export function compareCards(a: InsightCard, b: InsightCard): number {
  * each of their flow metrics (aggregation SUM), at weekly, monthly and
  * quarterly cadence.
  */
-export function computeStreakCards(ctx: DataContext, feed: StreakFeed): InsightCard[] {
+export function computeStreakCards(ctx: DataContext, feed: StreakFeed): InsightCardWire[] {
   const direction: Direction = feed === "streaks" ? "up" : "down";
-  const cards: InsightCard[] = [];
+  const cards: InsightCardWire[] = [];
   for (const asset of NAMED_CRYPTO_ASSETS) {
     const symbol = resolveSymbol(ctx.catalog, ctx.seed, asset.platformId);
     if (!symbol) continue;

@@ -1,20 +1,15 @@
-/** The shared market-data client: everything the add-in needs from src/api. */
+/**
+ * The one door into src/api/ for the rest of the add-in (functions, office,
+ * the pane, refresh): the client's contract, its typed errors, and the
+ * factory. Everything else in api/ is the client's inside; lint refuses a
+ * deep import from outside (eslint.config.mjs). Tests and the benchmark may
+ * reach inside to test the parts. The domain vocabulary the answers are made
+ * of (DataPoint, SeriesResult, …) is core's: import it from core/domain.
+ */
 export * from "./types";
 export * from "./errors";
 export { createClient, CLIENT_DEFAULTS } from "./client";
 export type { Client, ClientOptions, ClientState } from "./client";
 export type { FetchLike } from "./transport";
 export type { Timers } from "./timers";
-export {
-  seriesRequest,
-  flowsRequest,
-  supportedMetricsRequest,
-  assetSymbolsRequest,
-  insightsRequest,
-  requestUrl,
-  displayUrl,
-  normalizeBaseUrl,
-  MAX_POINTS_PER_SERIES,
-} from "./requests";
-export type { ApiRequest, SeriesQuery, FlowsQuery } from "./requests";
-export { splitWindow, mergeParts, countPeriods } from "./series-windows";
+export { normalizeBaseUrl } from "./requests";

@@ -31,6 +31,13 @@ export interface CallOptions {
    * new request (formula value preview). Rejects with a NotCachedError otherwise.
    */
   cacheOnly?: boolean;
+  /**
+   * Series only: when the client widens a window the service answers sparsely
+   * (the free-cash-flow ratios, see fcf-widening.ts), hand back the wider
+   * answer whole instead of cut back to the window asked for. The requests
+   * sent and the answers cached are the same either way.
+   */
+  keepWidened?: boolean;
 }
 
 export interface FlowsRequest {

@@ -1,5 +1,5 @@
 /** MD.AGG: one statistic over a window ending at as_of. */
-import { isMarketDataError } from "../api/errors";
+import { isMarketDataError } from "../api";
 import type { MetricDescriptor } from "../core/domain";
 import { parseMetric, parseSymbol } from "../core/arguments";
 import { computeStat, defaultStat, parseStat, rollingSums, type Stat, STAT_FORMS } from "../core/agg-stat";

@@ -1,4 +1,4 @@
-import type { CallOptions, MarketDataClient } from "../api/types";
+import type { CallOptions, MarketDataClient } from "../api";
 
 /** What one function call works with: the shared client, the user's date, and Excel's cancellation / preview state. */
 export interface CallContext {

@@ -12,7 +12,7 @@
  * #DIV/0! (PCT_CHANGE from zero) carries no message. #BUSY! cannot be set by an
  * add-in; a pending promise is what shows it, so every path here settles.
  */
-import { isMarketDataError, type MarketDataError, redact } from "../api/errors";
+import { isMarketDataError, type MarketDataError, redact } from "../api";
 import { type CellValue, type ErrorCellCode, isErrorCell, numberCell } from "../core/cell";
 import { ArgumentError, NoDataError, ResultTooLargeError } from "../core/errors";
 

@@ -1,4 +1,4 @@
-import type { MarketDataClient } from "../api/types";
+import type { MarketDataClient } from "../api";
 import type { SettingsStore } from "./settings";
 
 /**

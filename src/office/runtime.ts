@@ -1,5 +1,4 @@
-import { createClient } from "../api/client";
-import type { MarketDataClient } from "../api/types";
+import { createClient, type MarketDataClient } from "../api";
 import { BUILD_INFO } from "./build-info";
 import { findRuntime, registerRuntime, type MarketDataRuntime } from "./runtime-registry";
 import { defaultStorage, SettingsStore } from "./settings";

@@ -1,5 +1,4 @@
-import { normalizeBaseUrl } from "../api/requests";
-import type { ClientSettings } from "../api/types";
+import { normalizeBaseUrl, type ClientSettings } from "../api";
 
 /** The storage keys; shared with the task pane, never written to the workbook. */
 export const SETTING_KEYS = {

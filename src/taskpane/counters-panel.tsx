@@ -5,7 +5,7 @@
  */
 import { Button, makeStyles, MessageBar, MessageBarBody, tokens } from "@fluentui/react-components";
 import { useEffect, useState } from "react";
-import type { ClientCounters } from "../api/types";
+import type { ClientCounters } from "../api";
 import { useServices } from "./pane-services";
 import { formatBytes } from "./value-format";
 

@@ -7,7 +7,7 @@
  * Errors are recognised by shape, not `instanceof`: the client is created by
  * functions.js, a separate bundle with its own copy of the error classes.
  */
-import { redact } from "../api/errors";
+import { redact } from "../api";
 
 interface KindedError {
   kind: string;

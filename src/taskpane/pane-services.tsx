@@ -4,7 +4,7 @@
  * custom functions use); component tests fill it with stand-ins.
  */
 import { createContext, useContext, type ReactNode } from "react";
-import type { MarketDataClient } from "../api/types";
+import type { MarketDataClient } from "../api";
 import type { StoredSettings } from "../office/settings";
 import type { RefreshActions } from "./refresh-actions";
 import type { WorkbookActions } from "./workbook-actions";

@@ -6,7 +6,6 @@ import { Button, Caption1, makeStyles, MessageBar, MessageBarActions, MessageBar
 import { useEffect, useState, type ReactNode } from "react";
 import type { DataPoint, Granularity, Reading, SeriesResult } from "../core/domain";
 import { hasValue, readingsOf } from "../core/readings";
-import { isFcfDerived } from "../core/metric-knowledge";
 import type { SeriesOptions } from "./formula-text";
 import { LineChart } from "./line-chart";
 import { useServices } from "./pane-services";
@@ -92,13 +91,7 @@ export function SeriesPreview({ request, unit }: { request: PreviewRequest | nul
         <MessageBarBody>The service has no series for this pair: {result.data.message}</MessageBarBody>
       </MessageBar>
     );
-  else if (!result.data.points.some(hasValue))
-    body = (
-      <Text>
-        No data in this window.
-        {isFcfDerived(request.metric) ? " This ratio is sparse in short windows; MD.SERIES widens the window it asks for and shows the values in yours." : " Try a longer window."}
-      </Text>
-    );
+  else if (!result.data.points.some(hasValue)) body = <Text>No data in this window. Try a longer window.</Text>;
   else body = <PreviewData request={request} points={readingsOf(result.data.points)} unit={unit} />;
 
   return (

@@ -1,5 +1,5 @@
 import { AuthError, BadRequestError, NotFoundError } from "../../src/api/errors";
-import type { Handler } from "./helpers/fake-service";
+import type { FakeReply, Handler } from "./helpers/fake-service";
 import { seriesHandler } from "./helpers/fake-service";
 import { BASE, harness, TEST_KEY } from "./helpers/setup";
 
@@ -61,6 +61,20 @@ describe("catalogs, feeds and flows", () => {
     expect(a.map((m) => m.name)).toEqual(["FEES"]);
     expect(h.service.calls).toHaveLength(1);
     expect(h.service.calls[0]!.params.get("symbol")).toBe("eth");
+  });
+
+  it("joins a catalog request only from the same service: after a change of base URL the next caller asks the new one", async () => {
+    const slow: Handler = async (req) => ({ ...((await catalogService(req)) as FakeReply), delayMs: 100 });
+    const h = harness(slow);
+    const first = h.client.getAssets();
+    const joined = h.client.getAssets();
+    await h.clock.advance(10);
+    h.settings.baseUrl = "https://other.example.test/api";
+    const second = h.client.getAssets();
+    await h.clock.advance(200);
+    expect(await Promise.all([first, joined, second])).toEqual([assets, assets, assets]);
+    expect(h.service.calls.map((c) => c.url.origin)).toEqual(["https://md.example.test", "https://other.example.test"]);
+    expect(h.client.state().inFlight).toBe(0);
   });
 
   it("reads an insight feed by name (case-insensitive)", async () => {

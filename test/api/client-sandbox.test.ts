@@ -16,6 +16,9 @@ import {
 } from "../../src/api/errors";
 import type { DataPoint, SeriesResult } from "../../src/core/domain";
 import type { SeriesRequest } from "../../src/api/types";
+import { addMonths } from "../../src/core/calendar";
+import { isoToSerial } from "../../src/core/excel-date";
+import { seriesTable } from "../../src/functions/series";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
 
 const TODAY = "2025-06-15";
@@ -269,6 +272,30 @@ describe("against the sandbox", () => {
     for (const chain of ["ethereum", "solana"]) {
       expect(flows.netflow![chain]).toBeCloseTo(flows.inflow![chain]! - flows.outflow![chain]!, 0);
     }
+  });
+
+  it("widens a free-cash-flow ratio the service answers sparsely: the pane's preview and MD.SERIES read the same values", async () => {
+    // Mid-quarter window: no fiscal period end inside, so the raw answer is empty or partial.
+    const window = { startDate: "2024-04-08", endDate: "2024-05-17" };
+    const raw = async (startDate: string) => {
+      const url = `${sandbox.url}/data/api/FCF_YIELD/?symbols=eq-coin&startDate=${startDate}&endDate=${window.endDate}&APIKey=${DEMO_API_KEY}`;
+      const body = (await (await fetch(url)).json()) as { data: { symbols: Record<string, Record<string, unknown>> } };
+      return (body.data.symbols["eq-coin"]!.FCF_YIELD as DataPoint[]).filter((p) => p.date >= window.startDate);
+    };
+    const short = await raw(window.startDate);
+    const wide = await raw(addMonths(window.startDate, -12));
+    expect(short.length).toBeLessThan(wide.length);
+    sandbox.reset();
+
+    const c = client();
+    // The preview asks with a granularity; MD.SERIES asks through the same client with its own context.
+    const preview = await c.getSeries({ symbol: "eq-coin", metric: "FCF_YIELD", ...window, granularity: "DAY" });
+    expect(preview).toEqual({ kind: "points", points: wide });
+    const table = await seriesTable(
+      { client: client(), today: TODAY, call: {} },
+      { symbols: "eq-coin", metrics: "FCF_YIELD", start: window.startDate, end: window.endDate },
+    );
+    expect(table.slice(1)).toEqual(wide.map((p) => [isoToSerial(p.date), p.val]));
   });
 
   it("cancels a slow request over real HTTP", async () => {

@@ -78,18 +78,6 @@ describe("MD.LATEST", () => {
     );
   });
 
-  it("an FCF ratio empty in the short window is read from the widened answer", async () => {
-    const ctx = fakeContext();
-    ctx.client.answerSeries = (req) => ({
-      kind: "points",
-      points: req.startDate! < "2024-01-01" ? fakePoints(req.symbol, req.metric, "2024-03-31", req.endDate!) : [],
-    });
-    expect(await latestValue(ctx, { symbol: "eq-aapl", metric: "FCF_YIELD" })).toBe(
-      fakeValue("eq-aapl", "FCF_YIELD", TODAY),
-    );
-    expect(ctx.client.seriesCalls.map((c) => c.req.startDate)).toEqual(["2024-04-10", "2023-04-10"]);
-  });
-
   it.each([
     ["L7_FEES", () => sumOf("eth", "FEES", addDays(TODAY, -6), TODAY)],
     ["L30_FEES", () => sumOf("eth", "FEES", addDays(TODAY, -29), TODAY)],

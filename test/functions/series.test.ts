@@ -1,6 +1,4 @@
 import { BadRequestError, NetworkError } from "../../src/api/errors";
-import type { SeriesRequest } from "../../src/api/types";
-import { addMonths } from "../../src/core/calendar";
 import { errorCell } from "../../src/core/cell";
 import { ArgumentError, NoDataError, ResultTooLargeError } from "../../src/core/errors";
 import { isoToSerial } from "../../src/core/excel-date";
@@ -150,42 +148,6 @@ describe("MD.SERIES orchestration", () => {
     await expect(
       seriesTable(ctx, { symbols: "eth", metrics: "PRICE", start: "2024-05-01", end: "2024-05-03" }),
     ).rejects.toThrow(new NoDataError("No data for eth PRICE from 2024-05-01 to 2024-05-03."));
-  });
-
-  it("widens a sparse FCF ratio's window and slices the answer back to the window asked for", async () => {
-    const ctx = fakeContext();
-    // The service's quirk: the ratio exists only from the first calendar quarter end inside the window.
-    ctx.client.answerSeries = (req: SeriesRequest) => {
-      const all = fakePoints(req.symbol, req.metric, req.startDate!, req.endDate!);
-      if (req.metric !== "FCF_YIELD") return { kind: "points", points: all };
-      const firstQuarterEnd = all.findIndex((p) => ["03-31", "06-30", "09-30", "12-31"].includes(p.date.slice(5)));
-      return { kind: "points", points: firstQuarterEnd < 0 ? [] : all.slice(firstQuarterEnd) };
-    };
-    const table = await seriesTable(ctx, {
-      symbols: "eq-aapl",
-      metrics: "FCF_YIELD, PRICE",
-      start: "2024-04-05",
-      end: "2024-05-05",
-    });
-    const fcfCalls = ctx.client.seriesCalls.filter((c) => c.req.metric === "FCF_YIELD").map((c) => c.req.startDate);
-    expect(fcfCalls).toEqual(["2024-04-05", addMonths("2024-04-05", -12)]);
-    expect(ctx.client.seriesCalls.filter((c) => c.req.metric === "PRICE")).toHaveLength(1);
-    expect(table).toHaveLength(1 + 31);
-    expect(table[1]).toEqual([
-      isoToSerial("2024-04-05"),
-      fakeValue("eq-aapl", "FCF_YIELD", "2024-04-05"),
-      fakeValue("eq-aapl", "PRICE", "2024-04-05"),
-    ]);
-    expect(table[31][0]).toBe(isoToSerial("2024-05-05"));
-  });
-
-  it("stops widening after two attempts and shows what there is", async () => {
-    const ctx = fakeContext();
-    ctx.client.answerSeries = () => ({ kind: "points", points: [] });
-    await expect(seriesTable(ctx, { symbols: "eq-new", metrics: "FCF_YIELD", start: "2024-04-05" })).rejects.toThrow(
-      NoDataError,
-    );
-    expect(ctx.client.seriesCalls.map((c) => c.req.startDate)).toEqual(["2024-04-05", "2023-04-05", "2022-04-05"]);
   });
 
   it("refuses a table over Excel's 5 MB before requesting it", async () => {

@@ -1,0 +1,83 @@
+/**
+ * What a client can be given: the settings source, stand-ins for fetch, the
+ * clock and timers (tests, the benchmark), and the limits of batching,
+ * caching and retrying, with their defaults.
+ */
+import type { Timers } from "./timers";
+import { MAX_RESPONSE_BYTES, type FetchLike } from "./transport";
+import type { SettingsSource } from "./types";
+
+export interface ClientOptions {
+  /** Read before every flush and every catalog call: a new key or base URL applies on the next calculation (and empties the cache). */
+  settings: SettingsSource;
+  /** Default `globalThis.fetch`. */
+  fetch?: FetchLike;
+  /** Milliseconds since the epoch; default `Date.now`. Drives TTLs, Retry-After dates and "today" for open windows. */
+  now?: () => number;
+  /** Default the global setTimeout/clearTimeout. */
+  timers?: Timers;
+  /** In [0, 1); default `Math.random`. Only the retry jitter uses it. */
+  random?: () => number;
+  /** Quiet gap that ends a batch: flush once no new series call arrived for this long. Default 10 ms. */
+  batchDelayMs?: number;
+  /** Longest a series call waits for its batch to fill, however busy the burst. Default 50 ms. */
+  batchMaxDelayMs?: number;
+  /** Symbols per series request. Default 50. */
+  maxSymbolsPerRequest?: number;
+  /** Metrics per series request. Default 20. */
+  maxMetricsPerRequest?: number;
+  /** Series (symbols × metrics) per request, bounding a response's size on long windows. Default 250. */
+  maxSeriesPerRequest?: number;
+  /** URL length cap, key included: proxies and servers commonly refuse longer request lines. Default 2000. */
+  maxUrlLength?: number;
+  /** Points per series the service returns at most; longer windows are split. Default 1000 (the service's cap). */
+  maxPointsPerRequest?: number;
+  /** HTTP requests at once. Default 6, a browser's per-host connection limit: more would only queue inside the browser while their timeouts run. */
+  concurrency?: number;
+  /** Per-attempt timeout of series and flow requests. Default 30 s. */
+  timeoutMs?: number;
+  /** Per-attempt timeout of catalogs and insight feeds (up to a minute server-side when cold). Default 120 s. */
+  slowTimeoutMs?: number;
+  /** Retries after the first attempt, on network errors, timeouts, 5xx, 429 and unreadable JSON. Default 4. */
+  retries?: number;
+  /** Backoff: the n-th retry waits a random time up to min(retryMaxMs, retryBaseMs × 2^n). Default 300 ms. */
+  retryBaseMs?: number;
+  /** Default 10 s. */
+  retryMaxMs?: number;
+  /** A 429's Retry-After is waited (at least) as asked up to this; beyond it the request fails at once. Default 30 s. */
+  retryAfterMaxMs?: number;
+  /** Series and flows. Default 5 min. */
+  cacheTtlMs?: number;
+  /** Asset catalog, metric catalogs and insight feeds. Default 1 h (the service refreshes insight feeds hourly). */
+  catalogTtlMs?: number;
+  /** Approximate memory for cached answers; least recently used go first. Default 20 MB. */
+  cacheMaxBytes?: number;
+  /** Largest response body read; a longer one is abandoned with a clear error. Default 50 MB. */
+  maxResponseBytes?: number;
+  /** One line per request, retry and notable event; the API key never appears. */
+  logger?: (line: string) => void;
+  /** The symbol `testConnection` asks a PRICE for. Default "eth". */
+  testSymbol?: string;
+}
+
+export const CLIENT_DEFAULTS = {
+  batchDelayMs: 10,
+  batchMaxDelayMs: 50,
+  maxSymbolsPerRequest: 50,
+  maxMetricsPerRequest: 20,
+  maxSeriesPerRequest: 250,
+  maxUrlLength: 2000,
+  maxPointsPerRequest: 1000,
+  concurrency: 6,
+  timeoutMs: 30_000,
+  slowTimeoutMs: 120_000,
+  retries: 4,
+  retryBaseMs: 300,
+  retryMaxMs: 10_000,
+  retryAfterMaxMs: 30_000,
+  cacheTtlMs: 5 * 60_000,
+  catalogTtlMs: 60 * 60_000,
+  cacheMaxBytes: 20 * 1024 * 1024,
+  maxResponseBytes: MAX_RESPONSE_BYTES,
+  testSymbol: "eth",
+} as const;
