@@ -113,8 +113,12 @@ class BatchingClient implements Client {
       pending: this.pending,
       settings: this.settings,
       cache: this.cache,
-      send: (request, settings, signal) =>
-        sendWithRetries(this.deps, request, settings, { signal, timeoutMs: this.o.timeoutMs }),
+      send: (request, settings, signal, options) =>
+        sendWithRetries(this.deps, request, settings, {
+          signal,
+          timeoutMs: this.o.timeoutMs,
+          ...(options.serverErrorRetries === undefined ? {} : { serverErrorRetries: options.serverErrorRetries }),
+        }),
       timers,
       now: this.now,
       counters: this.stats,

@@ -135,6 +135,27 @@ export class ConfigError extends MarketDataError {
 }
 
 /**
+ * One symbol the service fails every request for (an HTTP 5xx for any request
+ * naming it, while the same request without it is answered): found by
+ * isolating it from a batch (series-batcher.ts). It is that symbol's failure,
+ * not the other callers', so it fails only the cells that asked for it.
+ */
+export class UnservedSymbolError extends MarketDataError {
+  readonly symbol: string;
+  constructor(symbol: string, cause: MarketDataError) {
+    const said = /\(HTTP \d{3}[^)]*\)/.exec(cause.message)?.[0] ?? `(HTTP ${cause.status ?? "5xx"})`;
+    super(
+      "not-found",
+      `${symbol}: the market-data service fails every request that includes this symbol ${said}, while the other symbols sent with it were answered. Check the symbol.`,
+      false,
+      cause.status === undefined ? {} : { status: cause.status },
+    );
+    this.name = "UnservedSymbolError";
+    this.symbol = symbol;
+  }
+}
+
+/**
  * The service answered with a redirect, which the client never follows to
  * another origin: the request carries the API key, and a redirect (a moved
  * host, a captive portal, a man in the middle) must not deliver it to a host

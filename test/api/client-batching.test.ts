@@ -130,10 +130,11 @@ describe("batching", () => {
     for (const p of promises) expect(p.state()).toBe("rejected");
     expect(new Set(errors).size).toBe(1);
     expect(errors[0]).toBeInstanceOf(ServerError);
+    // A multi-symbol request is retried once, then halved: the halves and the first half's halves all failing is the service, not a symbol.
     expect((errors[0] as Error).message).toBe(
-      "The market-data service failed (HTTP 503: maintenance); retried 2 times.",
+      "The market-data service failed (HTTP 503: maintenance); retried 1 time; every part of the request failed as well, so the service itself is failing, not one symbol.",
     );
-    expect(h.service.calls).toHaveLength(3);
+    expect(h.service.calls).toHaveLength(6);
   });
 
   it("isolates a 400 by bisection: one bad caller fails alone", async () => {
