@@ -7,7 +7,7 @@
  * same answer, the cache, and the settings read before every request.
  * executor.ts owns *how* one request is sent (concurrency, retries, timeouts).
  */
-import { utcDateOf } from "../core/calendar";
+import { addDays, utcDateOf } from "../core/calendar";
 import type { AssetRecord, FlowType, FlowsResult, InsightCard, MetricDescriptor, SeriesResult } from "../core/domain";
 import { CLIENT_DEFAULTS, type ClientOptions } from "./client-options";
 import { BadRequestError, CancelledError, NotCachedError, redact } from "./errors";
@@ -37,7 +37,8 @@ import {
 } from "./responses";
 import { Semaphore } from "./semaphore";
 import { SeriesBatcher, type SeriesWindow } from "./series-batcher";
-import { mergeParts, splitWindow, type DateWindow } from "./series-windows";
+import { HISTORY_FLOOR, walkBackwards, type DatedWindow } from "./history-walk";
+import { splitWindow } from "./series-windows";
 import { SettingsReader } from "./settings-reader";
 import { globalTimers } from "./timers";
 import type { CallOptions, ClientCounters, FlowsRequest, MarketDataClient, SeriesRequest } from "./types";
@@ -139,29 +140,34 @@ class BatchingClient implements Client {
     );
   }
 
-  /** One caller's series as the service answers it: validated, split into parts the service answers whole, merged. */
+  /**
+   * One caller's series as the service answers it: validated, with explicit
+   * dates (an omitted start is the whole history, an omitted end today: the
+   * service answers a request without dates with bare latest numbers), split
+   * into parts the service answers whole, and read newest part first until
+   * the data ends (history-walk.ts).
+   */
   private readSeries(req: SeriesRequest, opts: CallOptions): Promise<SeriesResult> {
     let window: SeriesWindow;
-    let parts: DateWindow[];
+    let parts: DatedWindow[];
     try {
       assertSymbol(req.symbol);
       assertMetricName(req.metric);
       window = validateWindow(req);
-      parts = splitWindow(window, window.granularity, utcDateOf(this.now()), this.o.maxPointsPerRequest);
+      const today = utcDateOf(this.now());
+      const endDate = window.endDate ?? today;
+      const startDate = window.startDate ?? (endDate < HISTORY_FLOOR ? endDate : HISTORY_FLOOR);
+      parts = splitWindow({ startDate, endDate }, window.granularity, today, this.o.maxPointsPerRequest).map(
+        (part) => ({ startDate: part.startDate ?? startDate, endDate: part.endDate ?? endDate }),
+      );
     } catch (error) {
       return Promise.reject(error);
     }
     if (opts.signal?.aborted) return Promise.reject(new CancelledError());
-    const loads = parts.map((part) =>
-      this.batcher.load(
-        req.symbol,
-        req.metric,
-        { ...part, ...(window.granularity ? { granularity: window.granularity } : {}) },
-        opts,
-      ),
-    );
-    if (loads.length === 1) return loads[0]!;
-    return Promise.all(loads).then(mergeParts);
+    const granularity = window.granularity ? { granularity: window.granularity } : {};
+    const load = (part: DatedWindow) => this.batcher.load(req.symbol, req.metric, { ...part, ...granularity }, opts);
+    if (parts.length === 1) return load(parts[0]!);
+    return walkBackwards(parts, load);
   }
 
   // ----------------------------------------------------- catalogs and flows
@@ -257,7 +263,15 @@ class BatchingClient implements Client {
     const started = this.now();
     const settings = await this.settings.read();
     const symbol = this.o.testSymbol;
-    const request = seriesRequest({ symbols: [symbol], metrics: ["PRICE"], limit: 1 });
+    // Explicit dates: the service answers a request without them with bare numbers, not a series.
+    const today = utcDateOf(this.now());
+    const request = seriesRequest({
+      symbols: [symbol],
+      metrics: ["PRICE"],
+      startDate: addDays(today, -30),
+      endDate: today,
+      limit: 1,
+    });
     const { json } = await sendWithRetries(this.deps, request, settings, {
       timeoutMs: this.o.timeoutMs,
       retries: Math.min(1, this.o.retries),

@@ -182,7 +182,7 @@ describe("batching", () => {
     expect(h.service.calls.length).toBeLessThanOrEqual(2 * 8 - 1);
   });
 
-  it("splits a long window into parts of at most 1,000 points and merges them in order", async () => {
+  it("splits a long window into parts of at most 1,000 points, reads them newest first and merges them in order", async () => {
     const h = harness();
     const request = { symbol: "eth", metric: "PRICE", startDate: "2019-01-01", endDate: "2024-12-31" };
     const p = h.client.getSeries(request);
@@ -190,9 +190,9 @@ describe("batching", () => {
     const result = await p;
     const windows = seriesCalls(h.service).map((c) => [c.params.get("startDate"), c.params.get("endDate")]);
     expect(windows).toEqual([
-      ["2019-01-01", "2021-09-26"],
-      ["2021-09-27", "2024-06-22"],
       ["2024-06-23", "2024-12-31"],
+      ["2021-09-27", "2024-06-22"],
+      ["2019-01-01", "2021-09-26"],
     ]);
     expect(result).toEqual({
       kind: "points",
