@@ -32,8 +32,24 @@ export interface ClientOptions {
   maxUrlLength?: number;
   /** Points per series the service returns at most; longer windows are split. Default 1000 (the service's cap). */
   maxPointsPerRequest?: number;
-  /** HTTP requests at once. Default 6, a browser's per-host connection limit: more would only queue inside the browser while their timeouts run. */
+  /**
+   * Series and flow requests at once (the series lane). Default 4: with the
+   * catalog lane's 2, a browser's per-host limit of 6 connections (HTTP/1.1)
+   * is never exceeded, so neither lane can queue inside the browser behind
+   * the other's stuck requests.
+   */
   concurrency?: number;
+  /** Catalog and insight-feed requests at once (their own lane). Default 2. */
+  catalogConcurrency?: number;
+  /**
+   * Longest a series, flows or connection-test call waits for its answer,
+   * whatever the service does; then a TimeoutError. Default 50 s. (A cell has
+   * its own deadline of 55 s around all its calls, before Excel on Mac
+   * abandons it at 60 s: src/functions/invoke.ts.)
+   */
+  callDeadlineMs?: number;
+  /** The same for catalogs and insight feeds, whose first call can take a minute server-side (the pane shows progress). Default 130 s. */
+  slowCallDeadlineMs?: number;
   /** Per-attempt timeout of series and flow requests. Default 30 s. */
   timeoutMs?: number;
   /** Per-attempt timeout of catalogs and insight feeds (up to a minute server-side when cold). Default 120 s. */
@@ -68,7 +84,10 @@ export const CLIENT_DEFAULTS = {
   maxSeriesPerRequest: 250,
   maxUrlLength: 2000,
   maxPointsPerRequest: 1000,
-  concurrency: 6,
+  concurrency: 4,
+  catalogConcurrency: 2,
+  callDeadlineMs: 50_000,
+  slowCallDeadlineMs: 130_000,
   timeoutMs: 30_000,
   slowTimeoutMs: 120_000,
   retries: 4,

@@ -10,7 +10,7 @@
 import { addDays, utcDateOf } from "../core/calendar";
 import type { AssetRecord, FlowType, FlowsResult, InsightCard, MetricDescriptor, SeriesResult } from "../core/domain";
 import { CLIENT_DEFAULTS, type ClientOptions } from "./client-options";
-import { BadRequestError, CancelledError, NotCachedError, redact } from "./errors";
+import { BadRequestError, CancelledError, NotCachedError, redact, TimeoutError } from "./errors";
 import { sendWithRetries, type ExecutorDeps } from "./executor";
 import { mayWiden, widenSparseFcf } from "./fcf-widening";
 import { LruCache } from "./lru-cache";
@@ -40,7 +40,7 @@ import { SeriesBatcher, type SeriesWindow } from "./series-batcher";
 import { HISTORY_FLOOR, walkBackwards, type DatedWindow } from "./history-walk";
 import { splitWindow } from "./series-windows";
 import { SettingsReader } from "./settings-reader";
-import { globalTimers } from "./timers";
+import { globalTimers, type Timers } from "./timers";
 import type { CallOptions, ClientCounters, FlowsRequest, MarketDataClient, SeriesRequest } from "./types";
 
 export { CLIENT_DEFAULTS, type ClientOptions } from "./client-options";
@@ -70,13 +70,18 @@ class BatchingClient implements Client {
   private readonly settings: SettingsReader;
   private readonly batcher: SeriesBatcher;
   private readonly stats: ClientCounters = { requests: 0, cacheHits: 0, retries: 0, failures: 0, bytes: 0 };
+  /** Series and flows: the series lane. */
   private readonly deps: ExecutorDeps;
+  /** Catalogs and insight feeds: their own lane, so neither kind of request ever waits behind the other. */
+  private readonly catalogDeps: ExecutorDeps;
+  private readonly timers: Timers;
   private readonly log: (line: string) => void;
 
   constructor(options: ClientOptions) {
     this.o = { ...CLIENT_DEFAULTS, ...definedOnly(options) } as BatchingClient["o"];
     this.now = options.now ?? Date.now;
     const timers = options.timers ?? globalTimers;
+    this.timers = timers;
     const logger = options.logger;
     this.log = logger
       ? (line) => {
@@ -110,6 +115,7 @@ class BatchingClient implements Client {
       log: this.log,
       maxResponseBytes: this.o.maxResponseBytes,
     };
+    this.catalogDeps = { ...this.deps, semaphore: new Semaphore(this.o.catalogConcurrency) };
     this.batcher = new SeriesBatcher({
       pending: this.pending,
       settings: this.settings,
@@ -131,6 +137,10 @@ class BatchingClient implements Client {
   // ---------------------------------------------------------------- series
 
   getSeries(req: SeriesRequest, opts: CallOptions = {}): Promise<SeriesResult> {
+    return this.withDeadline(`${req.symbol} ${req.metric}`, opts, (o) => this.answerSeries(req, o));
+  }
+
+  private answerSeries(req: SeriesRequest, opts: CallOptions): Promise<SeriesResult> {
     const first = this.readSeries(req, opts);
     if (!mayWiden(req)) return first;
     return first.then((result) =>
@@ -172,7 +182,11 @@ class BatchingClient implements Client {
 
   // ----------------------------------------------------- catalogs and flows
 
-  async getFlows(req: FlowsRequest, opts: CallOptions = {}): Promise<FlowsResult> {
+  getFlows(req: FlowsRequest, opts: CallOptions = {}): Promise<FlowsResult> {
+    return this.withDeadline("the flows", opts, (o) => this.answerFlows(req, o));
+  }
+
+  private async answerFlows(req: FlowsRequest, opts: CallOptions): Promise<FlowsResult> {
     const types = unique(req.flowTypes.length ? req.flowTypes : (["netflow"] as FlowType[]));
     const parts = await Promise.all(
       types.map(async (flowType) => {
@@ -190,7 +204,11 @@ class BatchingClient implements Client {
     return mergeFlows(parts);
   }
 
-  async getAssets(opts: CallOptions = {}): Promise<AssetRecord[]> {
+  getAssets(opts: CallOptions = {}): Promise<AssetRecord[]> {
+    return this.withDeadline("the asset catalog", opts, (o) => this.answerAssets(o), true);
+  }
+
+  private answerAssets(opts: CallOptions): Promise<AssetRecord[]> {
     return this.loadSingle(
       answerKey("assets"),
       assetSymbolsRequest(),
@@ -204,15 +222,74 @@ class BatchingClient implements Client {
     );
   }
 
-  async getMetrics(symbol: string, opts: CallOptions = {}): Promise<MetricDescriptor[]> {
-    const request = supportedMetricsRequest(symbol);
-    return this.loadSingle(answerKey("metrics", symbol), request, this.o.catalogTtlMs, parseMetricsResponse, opts);
+  getMetrics(symbol: string, opts: CallOptions = {}): Promise<MetricDescriptor[]> {
+    return this.withDeadline(
+      `the metric catalog of ${symbol}`,
+      opts,
+      (o) => {
+        const request = supportedMetricsRequest(symbol);
+        return this.loadSingle(answerKey("metrics", symbol), request, this.o.catalogTtlMs, parseMetricsResponse, o);
+      },
+      true,
+    );
   }
 
-  async getInsights(feed: string, opts: CallOptions = {}): Promise<InsightCard[]> {
+  getInsights(feed: string, opts: CallOptions = {}): Promise<InsightCard[]> {
     const name = feed.trim().toLowerCase();
-    const request = insightsRequest(name);
-    return this.loadSingle(answerKey("insights", name), request, this.o.catalogTtlMs, parseInsightsResponse, opts);
+    const what = `the insight feed ${name}; a feed can take a minute the first time`;
+    return this.withDeadline(
+      what,
+      opts,
+      (o) => {
+        const request = insightsRequest(name);
+        return this.loadSingle(answerKey("insights", name), request, this.o.catalogTtlMs, parseInsightsResponse, o);
+      },
+      true,
+    );
+  }
+
+  /**
+   * Every call settles within its deadline (DESIGN: Excel on Mac abandons a
+   * request at 60 s), whatever the service does: a body that never ends, a
+   * retry chain, a queue behind stuck requests. At the deadline the caller is
+   * answered with a TimeoutError and dropped from the loads it waits for; a
+   * request nobody waits for any more is aborted, its body read included.
+   */
+  private withDeadline<T>(
+    what: string,
+    opts: CallOptions,
+    run: (opts: CallOptions) => Promise<T>,
+    slow = false,
+  ): Promise<T> {
+    const ms = opts.deadlineMs ?? (slow ? this.o.slowCallDeadlineMs : this.o.callDeadlineMs);
+    if (!(ms > 0 && Number.isFinite(ms))) return run(opts);
+    const outer = opts.signal;
+    if (outer?.aborted) return Promise.reject(new CancelledError());
+    const controller = new AbortController();
+    const onOuterAbort = () => controller.abort();
+    outer?.addEventListener("abort", onOuterAbort, { once: true });
+    return new Promise<T>((resolve, reject) => {
+      let expired = false;
+      const timer = this.timers.setTimeout(() => {
+        expired = true;
+        reject(new TimeoutError(`No answer from the market-data service within ${Math.round(ms / 1000)} s (${what}).`));
+        controller.abort();
+      }, ms);
+      const done = () => {
+        this.timers.clearTimeout(timer);
+        outer?.removeEventListener("abort", onOuterAbort);
+      };
+      run({ ...opts, signal: controller.signal }).then(
+        (value) => {
+          done();
+          resolve(value);
+        },
+        (error: unknown) => {
+          done();
+          if (!expired) reject(error);
+        },
+      );
+    });
   }
 
   /** One answer of one request: from the cache, by joining the same answer pending from the same service, or sent. */
@@ -241,10 +318,12 @@ class BatchingClient implements Client {
     this.pending.add(load);
     const signal = this.pending.fly([load as Load<unknown>]);
     const promise = this.pending.join(load, opts.signal);
-    const timeoutMs = request.timeoutClass === "slow" ? this.o.slowTimeoutMs : this.o.timeoutMs;
+    const slow = request.timeoutClass === "slow";
+    const timeoutMs = slow ? this.o.slowTimeoutMs : this.o.timeoutMs;
+    const lane = slow ? this.catalogDeps : this.deps;
     void (async () => {
       try {
-        const { json, bytes } = await sendWithRetries(this.deps, request, settings, { signal, timeoutMs });
+        const { json, bytes } = await sendWithRetries(lane, request, settings, { signal, timeoutMs });
         const value = parse(json);
         // Parsed objects take roughly twice their JSON text in memory.
         this.cache.set(cached, value, ttlMs, bytes * 2 + 256);
@@ -258,7 +337,11 @@ class BatchingClient implements Client {
 
   // ------------------------------------------------------------ the rest
 
-  async testConnection(opts: CallOptions = {}): Promise<{ ok: true; ms: number }> {
+  testConnection(opts: CallOptions = {}): Promise<{ ok: true; ms: number }> {
+    return this.withDeadline("the connection test", opts, (o) => this.connectionTest(o));
+  }
+
+  private async connectionTest(opts: CallOptions): Promise<{ ok: true; ms: number }> {
     if (opts.signal?.aborted) throw new CancelledError();
     const started = this.now();
     const settings = await this.settings.read();

@@ -3,6 +3,7 @@
  * invocation, run the work, hand Excel cells it can hold, and turn any failure
  * into a CustomFunctions.Error. Nothing escapes as a raw exception.
  */
+import { TimeoutError } from "../api";
 import type { CellValue } from "../core/cell";
 import { localToday } from "../core/calendar";
 import { type ExcelCell, toCustomFunctionsError, toExcelCell, toExcelTable } from "../office/errors";
@@ -19,8 +20,18 @@ export function isValuePreview(invocation: CustomFunctions.Invocation | undefine
   return flag === true || flag === "true";
 }
 
-export function contextFor(invocation: CustomFunctions.CancelableInvocation | undefined): CallContext {
-  const controller = new AbortController();
+/**
+ * Every cell settles within this, whatever the service does (a body that never
+ * ends, retries, several requests in a row): Excel on Mac abandons a custom
+ * function's request at 60 s. The client's own per-call deadline (50 s) is
+ * shorter, so a single slow request fails with its own message first.
+ */
+export const CELL_DEADLINE_MS = 55_000;
+
+export function contextFor(
+  invocation: CustomFunctions.CancelableInvocation | undefined,
+  controller = new AbortController(),
+): CallContext {
   if (invocation) invocation.onCanceled = () => controller.abort();
   return {
     client: getClient(),
@@ -30,12 +41,39 @@ export function contextFor(invocation: CustomFunctions.CancelableInvocation | un
   };
 }
 
+/** Runs a cell's work against its deadline: at the deadline the cell fails with a TimeoutError and its requests are dropped. */
+function withinDeadline<T>(
+  invocation: CustomFunctions.CancelableInvocation | undefined,
+  work: (ctx: CallContext) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  const ctx = contextFor(invocation, controller);
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(
+        new TimeoutError(`No answer from the market-data service within ${Math.round(CELL_DEADLINE_MS / 1000)} s.`),
+      );
+      controller.abort();
+    }, CELL_DEADLINE_MS);
+    work(ctx).then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
 export async function invokeTable(
   invocation: CustomFunctions.CancelableInvocation | undefined,
   work: (ctx: CallContext) => Promise<CellValue[][]>,
 ): Promise<ExcelCell[][]> {
   try {
-    return toExcelTable(await work(contextFor(invocation)));
+    return toExcelTable(await withinDeadline(invocation, work));
   } catch (error) {
     throw toCustomFunctionsError(error);
   }
@@ -47,7 +85,7 @@ export async function invokeValue<T extends CellValue>(
 ): Promise<number | string | boolean> {
   let cell: ExcelCell;
   try {
-    cell = toExcelCell(await work(contextFor(invocation)));
+    cell = toExcelCell(await withinDeadline(invocation, work));
   } catch (error) {
     throw toCustomFunctionsError(error);
   }
