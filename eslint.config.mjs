@@ -1,6 +1,14 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+/**
+ * Office's globals. Only src/office/ touches them, so everything else runs (and
+ * is tested) without Office. Type references such as
+ * `CustomFunctions.CancelableInvocation` in src/functions/functions.ts (which
+ * custom-functions-metadata reads) do nothing at run time and stay allowed.
+ */
+const OFFICE_GLOBALS = ["Office", "Excel", "OfficeRuntime", "CustomFunctions"];
+const OFFICE_ONLY = "Office globals are used only in src/office/: call a function there.";
 /*
  * Layer rules: what each folder may import. core/ imports nothing of ours;
  * api/ imports core/ only; the rest of src/ reaches api/ only through its door
@@ -42,6 +50,25 @@ export default tseslint.config(
     },
   },
   {
+    // Office globals outside src/office/: by name, on globalThis/window/self, or as any object's property
+    // (`(globalThis as { Office?: … }).Office`). Tests are exempt: they install stand-ins for these globals.
+    files: ["src/**/*.{ts,tsx}", "sandbox/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts"],
+    ignores: ["src/office/**"],
+    rules: {
+      "no-restricted-globals": [
+        "error",
+        { globals: OFFICE_GLOBALS.map((name) => ({ name, message: OFFICE_ONLY })), checkGlobalObject: true },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: `MemberExpression[computed=false][property.name=/^(${OFFICE_GLOBALS.join("|")})$/]`,
+          message: OFFICE_ONLY,
+        },
+      ],
+    },
+  },
+  {
     files: ["**/*.js", "**/*.cjs"],
     languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable", __dirname: "readonly", process: "readonly" } },
     rules: { "@typescript-eslint/no-require-imports": "off" },
@@ -64,7 +91,4 @@ export default tseslint.config(
     files: ["sandbox/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [SANDBOX_IMPORTS_NOTHING_FROM_SRC] }] },
   },
-  // ---- layers: Office globals (only src/office/ and its declared helpers touch Office, Excel,
-  // OfficeRuntime, CustomFunctions): the rule goes here, as its own config object using
-  // no-restricted-globals, so it composes with the import rules above.
 );

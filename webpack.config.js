@@ -21,6 +21,8 @@ const pkg = require("./package.json");
 
 const DEV_HOST = "https://localhost:3000";
 const SANDBOX_PORT = Number(process.env.MD_SANDBOX_PORT || 3001);
+// `npm start` moves the dev server with MD_DEV_SERVER_PORT (the manifest still names DEV_HOST).
+const DEV_SERVER_PORT = Number(process.env.MD_DEV_SERVER_PORT || 3000);
 const SANDBOX_DEMO_KEY = "md-sandbox-demo";
 const OFFICE_JS_CDN = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
 
@@ -81,13 +83,26 @@ class SubstituteHostPlugin {
   }
 }
 
+/** Dev-server middleware: the bare origin redirects to the pane. */
+const rootToPane = {
+  name: "root-to-pane",
+  middleware: (req, res, next) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    const [pathname, query] = req.url.split("?");
+    if (pathname !== "/") return next();
+    res.statusCode = 302;
+    res.setHeader("Location", `/taskpane.html${query ? `?${query}` : ""}`);
+    res.end();
+  },
+};
+
 module.exports = (env = {}, argv = {}) => {
   const mode = argv.mode || "production";
   const target = env.target || (mode === "production" ? "production" : "development");
   const localOfficeJs = target !== "production";
   const addinHost = (process.env.MD_ADDIN_URL || DEV_HOST).replace(/\/+$/, "");
   // Development and test builds talk to the local sandbox through the dev server's proxy.
-  const baseUrl = process.env.MD_BASE_URL || (target === "production" ? "" : `${DEV_HOST}/sandbox-api`);
+  const baseUrl = process.env.MD_BASE_URL || (target === "production" ? "" : `https://localhost:${DEV_SERVER_PORT}/sandbox-api`);
   const demoKey = target === "production" ? "" : SANDBOX_DEMO_KEY;
 
   return {
@@ -161,11 +176,15 @@ module.exports = (env = {}, argv = {}) => {
       }),
     ],
     devServer: {
-      port: 3000,
+      port: DEV_SERVER_PORT,
+      // Loopback only: the dev server (and the sandbox behind its proxy) is not offered to the network.
+      host: "localhost",
       server: "https",
       headers: { "Access-Control-Allow-Origin": "*" },
       static: false,
       client: { overlay: false },
+      // "/" opens the pane instead of "Cannot GET /".
+      setupMiddlewares: (middlewares) => [rootToPane, ...middlewares],
       proxy: [
         {
           context: ["/sandbox-api"],

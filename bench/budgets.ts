@@ -23,7 +23,7 @@
 import { gzipSync } from "node:zlib";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createClient } from "../src/api/client";
+import { CLIENT_DEFAULTS, createClient } from "../src/api/client";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../sandbox/server";
 import {
   LOOKUPS,
@@ -33,6 +33,9 @@ import {
   requestBudget,
   runLookups,
   runShaping,
+  runSnapshotComparison,
+  type SnapshotComparison,
+  snapshotTableText,
   SYMBOLS,
   SYMBOLS_PER_REQUEST,
   type ShapingRun,
@@ -114,12 +117,14 @@ interface Figures {
   macrotasks: LookupRun & { serverRequests: number };
   unbatched?: LookupRun & { serverRequests: number };
   shaping?: ShapingRun;
+  snapshot?: SnapshotComparison;
 }
 
 async function measure(write: boolean): Promise<Figures> {
   const bundle = measureBundle();
   const date = new Date().toISOString().slice(0, 10);
-  const sandbox = await startSandbox({ port: 0, today: date, latencyMs: LATENCY_MS, insightFirstCallDelayMs: 0 });
+  // Grown to 2,000 assets: the workload needs 200 crypto symbols (the named set, then filler tokens).
+  const sandbox = await startSandbox({ port: 0, today: date, latencyMs: LATENCY_MS, insightFirstCallDelayMs: 0, assetCount: 2000 });
   try {
     const symbols = await benchSymbols(sandbox);
     const requests = lookups(symbols, date);
@@ -137,6 +142,7 @@ async function measure(write: boolean): Promise<Figures> {
     };
     if (write) {
       figures.unbatched = await run({ maxSymbolsPerRequest: 1, maxMetricsPerRequest: 1 }, "burst");
+      figures.snapshot = await runSnapshotComparison(sandbox, symbols, date);
       sandbox.setLatency(0);
       figures.shaping = await runShaping(sandbox, symbols, date);
     }
@@ -171,12 +177,17 @@ function budgets(f: Figures): Budget[] {
     ["in one burst", f.burst],
     ["one per macrotask", f.macrotasks],
   ] as const) {
+    // The batch window closes at most CLIENT_DEFAULTS.batchMaxDelayMs after its first call. Calls that take longer
+    // than that to arrive (a busy machine) form several batches, and a symbol whose metrics arrive in different
+    // batches costs a request in each: the count then measures the machine, so it is printed, not enforced.
+    // A burst is one macrotask: no timer can close the window before every call is queued.
+    const oneWindow = run === f.burst || run.arrivalMs < CLIENT_DEFAULTS.batchMaxDelayMs;
     list.push({
       name: `requests for ${LOOKUPS.toLocaleString("en-US")} lookups, calls ${label} (1 per ${SYMBOLS_PER_REQUEST} symbols per group)`,
       limit: String(f.budgetRequests),
-      measured: `${run.requests} (sandbox saw ${run.serverRequests})`,
+      measured: `${run.requests} (sandbox saw ${run.serverRequests}; calls arrived over ${Math.round(run.arrivalMs)} ms${oneWindow ? "" : `, past the ${CLIENT_DEFAULTS.batchMaxDelayMs} ms batch window`})`,
       ok: run.requests <= f.budgetRequests && run.serverRequests <= f.budgetRequests && run.failures === 0,
-      enforced: true,
+      enforced: oneWindow,
     });
   }
   list.push({
@@ -264,7 +275,7 @@ latency per request, concurrency 6. The budget allows ${f.budgetRequests} reques
 ${SYMBOLS_PER_REQUEST} symbols per distinct metrics/window/granularity group).
 
 ${lookupTable(f)}
-${f.shaping ? `\n## Shaping MD.SERIES's largest everyday table\n\n50 symbols × 5 metrics × 1,000 daily points of sandbox data (src/core/series-table).\n\n${shapingTable(f.shaping)}\n` : ""}`;
+${f.snapshot ? `\n## MD.SNAPSHOT beside MD.LATEST cells\n\nThe same 200 symbols × 5 metrics as of today, each run through src/functions with a fresh client.\n${snapshotTableText(f.snapshot, LATENCY_MS).replace(/^\n### [^\n]*\n/, "")}\n` : ""}${f.shaping ? `\n## Shaping MD.SERIES's largest everyday table\n\n50 symbols × 5 metrics × 1,000 daily points of sandbox data (src/core/series-table).\n\n${shapingTable(f.shaping)}\n` : ""}`;
 }
 
 async function main(): Promise<void> {

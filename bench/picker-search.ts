@@ -1,6 +1,6 @@
 /**
  * The picker's filter time per keystroke over the sandbox's 20,000-asset
- * catalog (src/taskpane/asset-search.ts). Prints figures, asserts nothing.
+ * catalog (src/taskpane/picker/asset-search.ts). Prints figures, asserts nothing.
  *
  *   npx tsx bench/picker-search.ts [--assets 20000]
  *
@@ -11,11 +11,24 @@
  */
 import { performance } from "node:perf_hooks";
 import type { AssetRecord } from "../src/core/domain";
-import { buildAssetIndex, type AssetFilter } from "../src/taskpane/asset-search";
+import { buildAssetIndex, type AssetFilter } from "../src/taskpane/picker/asset-search";
 import { DEMO_API_KEY, startSandbox } from "../sandbox/server";
 
 const KEYSTROKES = 200;
-const QUERIES = ["ethereum", "bitcoin", "usd coin", "eq-aapl", "solana", "token 1", "arbitrum one", "chain", "xs", "bold token", "zzz", "polygon"];
+const QUERIES = [
+  "ethereum",
+  "bitcoin",
+  "usd coin",
+  "eq-aapl",
+  "solana",
+  "token 1",
+  "arbitrum one",
+  "chain",
+  "xs",
+  "bold token",
+  "zzz",
+  "polygon",
+];
 const FILTERS: AssetFilter[] = ["all", "crypto", "equity"];
 
 function argNumber(name: string, fallback: number): number {
@@ -26,7 +39,8 @@ function argNumber(name: string, fallback: number): number {
   return n;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function main(): Promise<void> {
   const assetCount = argNumber("--assets", 20_000);
@@ -47,7 +61,8 @@ async function main(): Promise<void> {
   for (let q = 0; keystrokes.length < KEYSTROKES; q++) {
     const query = QUERIES[q % QUERIES.length];
     const filter = FILTERS[Math.floor(q / QUERIES.length) % FILTERS.length];
-    for (let n = 1; n <= query.length && keystrokes.length < KEYSTROKES; n++) keystrokes.push({ query: query.slice(0, n), filter });
+    for (let n = 1; n <= query.length && keystrokes.length < KEYSTROKES; n++)
+      keystrokes.push({ query: query.slice(0, n), filter });
   }
   // Warm-up: the first calls include JIT compilation, which a user pays once per session.
   for (const k of keystrokes.slice(0, 20)) index.search(k.query, k.filter);
@@ -61,10 +76,16 @@ async function main(): Promise<void> {
   }
   times.sort((a, b) => a - b);
   const fmt = (ms: number) => ms.toFixed(3);
-  console.log(`Picker search over ${assets.length.toLocaleString("en-US")} sandbox assets (${process.version}, ${process.arch})`);
+  console.log(
+    `Picker search over ${assets.length.toLocaleString("en-US")} sandbox assets (${process.version}, ${process.arch})`,
+  );
   console.log(`  index build:           ${fmt(buildMs)} ms (once, when the catalog arrives)`);
-  console.log(`  keystrokes:            ${times.length} (${QUERIES.length} queries typed a character at a time, filters ${FILTERS.join("/")})`);
-  console.log(`  filter per keystroke:  median ${fmt(percentile(times, 50))} ms, p95 ${fmt(percentile(times, 95))} ms, max ${fmt(times[times.length - 1])} ms`);
+  console.log(
+    `  keystrokes:            ${times.length} (${QUERIES.length} queries typed a character at a time, filters ${FILTERS.join("/")})`,
+  );
+  console.log(
+    `  filter per keystroke:  median ${fmt(percentile(times, 50))} ms, p95 ${fmt(percentile(times, 95))} ms, max ${fmt(times[times.length - 1])} ms`,
+  );
   console.log(`  mean matches:          ${Math.round(matches / times.length).toLocaleString("en-US")}`);
 }
 

@@ -13,7 +13,9 @@
  *     off (one symbol and one metric per request, same concurrency);
  * (c) shaping 50 symbols × 5 metrics × 1,000 points into MD.SERIES's
  *     date-union table (src/core/series-table), and the client's merge of a
- *     split window.
+ *     split window;
+ * (d) one MD.SNAPSHOT of 200 symbols × 5 metrics beside the same 1,000 pairs
+ *     as MD.LATEST cells (src/functions, each run with a fresh client).
  */
 import { writeFileSync } from "node:fs";
 import { createClient, type Client, type ClientOptions } from "../src/api/client";
@@ -23,6 +25,9 @@ import type { SeriesRequest } from "../src/api/types";
 import { parseOptions } from "../src/core/options";
 import { readingsOf } from "../src/core/readings";
 import { SERIES_OPTIONS, seriesHeader, shapeSeriesTable, type SeriesColumn } from "../src/core/series-table";
+import type { CallContext } from "../src/functions/call-context";
+import { latestValue as latestCell } from "../src/functions/latest";
+import { snapshotTable } from "../src/functions/snapshot";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../sandbox/server";
 
 interface Args {
@@ -59,6 +64,8 @@ const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
 export interface LookupRun {
   requests: number;
   wallMs: number;
+  /** From the first call to the last: how long the calls took to arrive. */
+  arrivalMs: number;
   kb: number;
   retries: number;
   failures: number;
@@ -129,12 +136,14 @@ export async function runLookups(
     promises.push(client.getSeries(request));
     if (arrival === "macrotasks") await new Promise<void>((resolve) => setImmediate(resolve));
   }
+  const arrivalMs = performance.now() - started;
   const settled = await Promise.allSettled(promises);
   const wallMs = performance.now() - started;
   const counters = client.counters();
   return {
     requests: counters.requests,
     wallMs,
+    arrivalMs,
     kb: counters.bytes / 1024,
     retries: counters.retries,
     failures: counters.failures,
@@ -224,10 +233,72 @@ export async function runShaping(sandbox: SandboxHandle, symbols: string[], toda
   };
 }
 
+export const SNAPSHOT_METRICS = ["PRICE", "FEES", "DAU", "TXNS", "TVL"];
+
+export interface CellsRun {
+  requests: number;
+  wallMs: number;
+  /** Cells holding a number (the others are pairs the sandbox lacks: #N/A). */
+  numbers: number;
+}
+
+export interface SnapshotComparison {
+  latest: CellsRun;
+  snapshot: CellsRun;
+  /** Cells where the snapshot and the MD.LATEST cell disagree. */
+  mismatches: number;
+}
+
+function cellsContext(sandbox: SandboxHandle, today: string): CallContext & { client: Client } {
+  const client = createClient({ settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }) });
+  return { client, today, call: {} };
+}
+
+/**
+ * 200 symbols × 5 metrics as of today: 1,000 MD.LATEST cells (one call each,
+ * in one burst, as a recalculation delivers them) and one MD.SNAPSHOT formula,
+ * each through src/functions with its own fresh client.
+ */
+export async function runSnapshotComparison(
+  sandbox: SandboxHandle,
+  symbols: string[],
+  today: string,
+): Promise<SnapshotComparison> {
+  const latestCtx = cellsContext(sandbox, today);
+  let started = performance.now();
+  const cells = await Promise.allSettled(
+    symbols.flatMap((symbol) => SNAPSHOT_METRICS.map((metric) => latestCell(latestCtx, { symbol, metric }))),
+  );
+  const latest: CellsRun = {
+    requests: latestCtx.client.counters().requests,
+    wallMs: performance.now() - started,
+    numbers: cells.filter((c) => c.status === "fulfilled").length,
+  };
+
+  const snapshotCtx = cellsContext(sandbox, today);
+  started = performance.now();
+  const table = await snapshotTable(snapshotCtx, { symbols: symbols.join(","), metrics: SNAPSHOT_METRICS.join(",") });
+  const snapshot: CellsRun = {
+    requests: snapshotCtx.client.counters().requests,
+    wallMs: performance.now() - started,
+    numbers: table.slice(1).reduce((n, row) => n + row.slice(1).filter((c) => typeof c === "number").length, 0),
+  };
+  let mismatches = 0;
+  symbols.forEach((_, s) =>
+    SNAPSHOT_METRICS.forEach((_, m) => {
+      const cell = cells[s * SNAPSHOT_METRICS.length + m]!;
+      const value = table[s + 1]![m + 1];
+      if (cell.status === "fulfilled" ? value !== cell.value : typeof value === "number") mismatches++;
+    }),
+  );
+  return { latest, snapshot, mismatches };
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const today = iso(Math.floor(Date.now() / DAY_MS) * DAY_MS);
-  const sandbox = await startSandbox({ port: 0, today, latencyMs: args.latencyMs, insightFirstCallDelayMs: 0 });
+  // Grown to 2,000 assets: the workload needs 200 crypto symbols (the named set, then filler tokens).
+  const sandbox = await startSandbox({ port: 0, today, latencyMs: args.latencyMs, insightFirstCallDelayMs: 0, assetCount: 2000 });
   try {
     // Core chains first in the catalog, then filler tokens: the first 200 crypto symbols.
     const catalogClient = createClient({ settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }) });
@@ -253,6 +324,8 @@ async function main(): Promise<void> {
       "burst",
     );
     const serverUnbatched = sandbox.stats().requests;
+    sandbox.reset();
+    const comparison = await runSnapshotComparison(sandbox, symbols, today);
     sandbox.setLatency(0);
     const shaping = await runShaping(sandbox, symbols, today);
 
@@ -274,6 +347,12 @@ async function main(): Promise<void> {
       { name: `1,000 lookups filled at ${args.latencyMs} ms latency, ms`, limit: 2000, value: round(batched.wallMs) },
       { name: "shaping 50 × 5 × 1,000 into a table, median ms", limit: 50, value: round(shaping.shapeMedianMs) },
       { name: "lookups answered identically batched and unbatched", limit: 0, value: mismatches },
+      {
+        name: "requests of MD.SNAPSHOT 200 × 5 ≤ those of 1,000 MD.LATEST cells",
+        limit: comparison.latest.requests,
+        value: comparison.snapshot.requests,
+      },
+      { name: "MD.SNAPSHOT cells differing from MD.LATEST cells", limit: 0, value: comparison.mismatches },
     ].map((b) => ({ ...b, ok: b.value <= b.limit }));
 
     const report = {
@@ -288,6 +367,12 @@ async function main(): Promise<void> {
         wallMs: round(unbatched.wallMs / batched.wallMs),
         kb: round(unbatched.kb / batched.kb),
       },
+      snapshot: {
+        metrics: SNAPSHOT_METRICS,
+        latestCells: roundAll(comparison.latest),
+        snapshot: roundAll(comparison.snapshot),
+        mismatches: comparison.mismatches,
+      },
       shaping: {
         source: "src/core/series-table.ts shapeSeriesTable",
         ...roundAll(shaping),
@@ -296,7 +381,7 @@ async function main(): Promise<void> {
       ok: budgets.every((b) => b.ok),
     };
 
-    printTable(report, batched, trickled, unbatched, shaping);
+    printTable(report, batched, trickled, unbatched, shaping, comparison);
     if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
     if (args.check && !report.ok) {
       console.error(
@@ -324,6 +409,7 @@ function printTable(
   trickled: LookupRun,
   unbatched: LookupRun,
   shaping: ShapingRun,
+  comparison: SnapshotComparison,
 ): void {
   const row = (name: string, r: LookupRun) =>
     `| ${name} | ${r.requests} | ${r.wallMs.toFixed(0)} | ${r.kb.toFixed(1)} | ${r.retries} | ${r.failures} |`;
@@ -339,6 +425,7 @@ function printTable(
   console.log(
     `\nLookups answered with a service message: ${report.lookups.messages}; errors: ${report.lookups.errors}.`,
   );
+  console.log(snapshotTableText(comparison, report.latencyMs));
   console.log("\n### Shaping 50 symbols × 5 metrics × 1,000 daily points (sandbox data)\n");
   console.log("| step | ms |");
   console.log("|---|---:|");
@@ -357,6 +444,19 @@ function printTable(
   console.log("|---|---:|---:|---|");
   for (const b of report.budgets) console.log(`| ${b.name} | ${b.limit} | ${b.value} | ${b.ok ? "ok" : "EXCEEDED"} |`);
   console.log("");
+}
+
+/** The MD.SNAPSHOT run beside the MD.LATEST cells, as markdown. */
+export function snapshotTableText(c: SnapshotComparison, latencyMs: number): string {
+  const row = (name: string, r: CellsRun) => `| ${name} | ${r.requests} | ${r.wallMs.toFixed(0)} | ${r.numbers} |`;
+  return [
+    `\n### MD.SNAPSHOT of 200 symbols × 5 metrics (${SNAPSHOT_METRICS.join(", ")}) beside 1,000 MD.LATEST cells, sandbox latency ${latencyMs} ms\n`,
+    "| run | requests | wall ms | cells with a number |",
+    "|---|---:|---:|---:|",
+    row("1,000 MD.LATEST cells (one burst)", c.latest),
+    row("one MD.SNAPSHOT formula", c.snapshot),
+    `\nCells where the two differ: ${c.mismatches}.`,
+  ].join("\n");
 }
 
 function omitValues(run: LookupRun) {

@@ -3,6 +3,7 @@
  * market-data API until interrupted. `--help` lists the flags.
  */
 import { parseArgs } from "node:util";
+import { DEFAULT_ASSET_COUNT } from "./asset-catalog";
 import { DEMO_API_KEY, type SandboxOptions, startSandbox } from "./server";
 
 const HELP = `Sandbox market-data API (synthetic data for development, demos and tests)
@@ -12,7 +13,9 @@ const HELP = `Sandbox market-data API (synthetic data for development, demos and
   --key <k>              API key required by /data/api/ and /flows/top/ (default the demo key ${DEMO_API_KEY})
   --latency <ms>         delay before every response (default 0)
   --insight-delay <ms>   delay of the first uncached insight-feed call (default 3000)
-  --assets <n>           asset catalog size (default 2000; e.g. 20000 for picker tests)
+  --assets <n>           asset catalog size: synthetic filler tokens are added to reach it
+                         (default: the ${DEFAULT_ASSET_COUNT} named assets only; e.g. 20000 for picker tests)
+  --hostile-fixtures     add the tokens with markup-like titles that rendering tests use
   --seed <n>             data and fault seed (default 1)
   --today <YYYY-MM-DD>   last day with data (default: the current UTC date)
   --error-rate <0..1>    share of requests answered 500/503
@@ -59,6 +62,7 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
       latency: { type: "string" },
       "insight-delay": { type: "string" },
       assets: { type: "string" },
+      "hostile-fixtures": { type: "boolean" },
       seed: { type: "string" },
       today: { type: "string" },
       "error-rate": { type: "string" },
@@ -110,6 +114,7 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
     latencyMs: number("latency", values.latency, (n) => n >= 0, "a number of milliseconds ≥ 0"),
     insightFirstCallDelayMs: number("insight-delay", values["insight-delay"], (n) => n >= 0, "a number of milliseconds ≥ 0") ?? 3000,
     assetCount: number("assets", values.assets, whole, "a whole number"),
+    hostileFixtures: values["hostile-fixtures"] ?? false,
     seed: number("seed", values.seed, Number.isInteger, "an integer"),
     today: values.today,
     faults: Object.fromEntries(Object.entries(faults).filter(([, value]) => value !== undefined)),

@@ -5,10 +5,10 @@
  * consistent (REVENUE is FEES times a take rate, AVG_TXN_FEE is FEES / TXNS,
  * MC is PRICE times supply).
  */
-import { makeCurve, makeDrift, roundSignificant, roundTo } from "./curve";
-import { DATA_START_DAY } from "./dates";
-import { hashOf, logBetween, mix } from "./rng";
-import { makeStablecoinSeries, stablecoinMetricValue } from "./stablecoin-supply";
+import { cryptoMarket, makeCurve, makeDrift, roundSignificant, roundTo, yearsFromAnchor } from "./curve";
+import { between, hashOf, logBetween, mix } from "./rng";
+import { makeStablecoinSeries, stablecoinMetricValue, SUPPLY_AT_SIZE_ONE } from "./stablecoin-supply";
+import type { ActivityLevels } from "./named-assets";
 import type { ResolvedSymbol } from "./symbols";
 
 // Math's functions are bound once: a global lookup per call is slow inside jest's vm contexts, and these run per data point.
@@ -29,7 +29,8 @@ type DayValue = (day: number) => number;
 
 function level(seed: number, entity: ResolvedSymbol, metric: string, noise: number): DayValue {
   const h = hashOf(seed, entity.id, metric);
-  const base = LEVEL_AT_SIZE_ONE[metric] * entity.size * logBetween(mix(h, 50), 0.6, 1.6);
+  const typical = entity.levels?.[metric as keyof ActivityLevels];
+  const base = typical !== undefined ? typical * logBetween(mix(h, 50), 0.8, 1.25) : LEVEL_AT_SIZE_ONE[metric] * entity.size * logBetween(mix(h, 50), 0.6, 1.6);
   const curve = makeCurve(h, { noise });
   return (day) => base * exp(curve(day));
 }
@@ -37,16 +38,18 @@ function level(seed: number, entity: ResolvedSymbol, metric: string, noise: numb
 function price(seed: number, entity: ResolvedSymbol): DayValue {
   const h = hashOf(seed, entity.id, "PRICE");
   if (entity.profile === "stablecoin") return (day) => roundTo(1 + (((mix(h, day) >>> 0) / 2 ** 32) * 2 - 1) * 0.002, 4);
-  const curve = makeCurve(h, { noise: 0.03, swing: 1.4 });
+  // The market's swing plus a small one of the asset's own (at most about ±0.5 on the log scale).
+  const own = makeCurve(h, { noise: 0.03, swing: 0.3, growth: between(mix(h, 60), -0.03, 0.03) });
   const base = entity.price ?? 1;
-  return (day) => roundSignificant(base * exp(curve(day)), 6);
+  return (day) => roundSignificant(base * exp(cryptoMarket(day) + own(day)), 6);
 }
 
 /** A function giving the metric's value on a day; undefined when the entity has no such metric. */
 export function makeCryptoSeries(seed: number, entity: ResolvedSymbol, metric: string): DayValue | undefined {
   if (!entity.metrics.includes(metric)) return undefined;
   if (metric.startsWith("STABLECOIN_")) {
-    const days = makeStablecoinSeries(hashOf(seed, entity.id, "STABLECOIN"), entity.size);
+    const typicalSupply = entity.stablecoins ?? SUPPLY_AT_SIZE_ONE * entity.size;
+    const days = makeStablecoinSeries(hashOf(seed, entity.id, "STABLECOIN"), typicalSupply);
     return (day) => stablecoinMetricValue(metric, days(day)) ?? Number.NaN;
   }
   switch (metric) {
@@ -58,9 +61,10 @@ export function makeCryptoSeries(seed: number, entity: ResolvedSymbol, metric: s
         return (day) => round(mc(day));
       }
       const p = price(seed, entity);
-      const supplyGrowth = makeDrift(hashOf(seed, entity.id, "SUPPLY"), 0.01, 0.08);
-      const supply0 = (LEVEL_AT_SIZE_ONE.MC * entity.size) / (entity.price ?? 1);
-      return (day) => round(p(day) * supply0 * (1 + supplyGrowth(day) * ((day - DATA_START_DAY) / 365.25)));
+      // Circulating supply around the anchor date, growing by a few percent a year.
+      const supplyGrowth = between(hashOf(seed, entity.id, "SUPPLY"), 0.005, 0.03);
+      const supply = (entity.marketCap ?? LEVEL_AT_SIZE_ONE.MC * entity.size) / (entity.price ?? 1);
+      return (day) => round(p(day) * supply * max(0.1, 1 + supplyGrowth * yearsFromAnchor(day)));
     }
     case "FEES": {
       const fees = level(seed, entity, "FEES", 0.12);

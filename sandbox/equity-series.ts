@@ -24,13 +24,13 @@ export interface QuarterFinancials {
   DILUTED_EPS: number;
 }
 
-/** Quarter index of the first calendar quarter of 2018 (see FiscalQuarter.index). */
-const INDEX_2018 = 18 * 4;
+/** Quarter index around the anchor date, mid-2025 (see FiscalQuarter.index): figures are the company's levels there. */
+const INDEX_ANCHOR = 25 * 4 + 1;
 
 export function quarterFinancials(seed: number, company: Company, quarter: FiscalQuarter): QuarterFinancials {
   const h = hashOf(seed, "financials", company.ticker);
   const q = hashOf(h, quarter.index);
-  const years = (quarter.index - INDEX_2018) / 4;
+  const years = (quarter.index - INDEX_ANCHOR) / 4;
   const seasonal = 0.05 * sin((2 * PI * quarter.fiscalQuarter) / 4 + between(mix(h, 1), 0, 6.28));
   const revenue = round(company.quarterlyRevenueMillions * 1e6 * exp(company.revenueGrowth * years + seasonal + between(mix(q, 1), -0.04, 0.04)));
   const cycle = sin((2 * PI * years) / between(mix(h, 2), 1.5, 4) + between(mix(h, 3), 0, 6.28));
@@ -56,7 +56,7 @@ export interface EquityMarketDay {
 
 export function makeEquityMarket(seed: number, company: Company): (day: number) => EquityMarketDay {
   const h = hashOf(seed, "equity", company.ticker);
-  const priceCurve = makeCurve(mix(h, 1), { noise: 0.018, growth: company.revenueGrowth * between(mix(h, 2), 0.7, 1.2) });
+  const priceCurve = makeCurve(mix(h, 1), { noise: 0.018, swing: 0.6, growth: company.priceGrowth * between(mix(h, 2), 0.9, 1.1) });
   const turnover = makeCurve(mix(h, 3), { noise: 0.35, swing: 0.6, growth: 0 });
   const shares = company.sharesMillions * 1e6;
   return (day) => {

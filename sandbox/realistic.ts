@@ -159,8 +159,7 @@ export function realisticCatalogBody(catalog: AssetCatalog): string {
   if (cached !== undefined) return cached;
   const assets = catalog.entries.map((entry, index) => {
     const r = entry.record;
-    const filler = r.platform_id.startsWith("sandbox_token_");
-    const symbol = filler && index % 50 === 0 ? null : index % 5 === 1 ? r.symbol.toUpperCase() : r.symbol;
+    const symbol = entry.filler && index % 50 === 0 ? null : index % 5 === 1 ? r.symbol.toUpperCase() : r.symbol;
     return { artemis_id: r.platform_id, symbol, title: r.title, coingecko_id: r.aggregator_id, color: r.color };
   });
   const body = JSON.stringify({ assets });

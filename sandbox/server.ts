@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { AssetCatalog, DEFAULT_ASSET_COUNT } from "./asset-catalog";
+import { AssetCatalog } from "./asset-catalog";
 import { dayOfDate, parseIsoDay } from "./dates";
 import { FaultInjector, type FaultKind, type SandboxFaults } from "./faults";
 import { echoKeyInto, type HostileOptions, hostileOptions, intercept, trickyInto } from "./hostile";
@@ -37,8 +37,10 @@ export interface SandboxOptions {
   latencyMs?: number;
   /** Delay of the first uncached call of an insight feed, ms. Default 200 (the CLI uses 3000). */
   insightFirstCallDelayMs?: number;
-  /** Size of the asset catalog; the named core set is always present. Default 2000. */
+  /** Size of the asset catalog: filler tokens are added to reach it. Default: the named set only (no filler); it is always present. */
   assetCount?: number;
+  /** Add the tokens with markup-like titles (`<img src=x onerror=…>`, `<b>Bold</b> Token`, …) that rendering tests need. Default false. */
+  hostileFixtures?: boolean;
   faults?: Partial<SandboxFaults>;
   /** Seeds the data and the fault sequence. Default 1. */
   seed?: number;
@@ -100,7 +102,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const quiet = options.quiet ?? true;
   const startLatency = nonNegative("latencyMs", options.latencyMs ?? 0);
   const insightDelay = nonNegative("insightFirstCallDelayMs", options.insightFirstCallDelayMs ?? 200);
-  const catalog = new AssetCatalog(seed, options.assetCount ?? DEFAULT_ASSET_COUNT);
+  const catalog = new AssetCatalog(seed, options.assetCount, { hostileFixtures: options.hostileFixtures ?? false });
   const faults = new FaultInjector(seed, options.faults);
   const log = new RequestLog();
   let latency = startLatency;

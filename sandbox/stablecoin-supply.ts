@@ -26,11 +26,15 @@ export interface StablecoinDay extends SupplyBreakdown {
   dau: number;
 }
 
-/** Total supply of an entity of size 1 (the largest stablecoin). */
-const SUPPLY_AT_SIZE_ONE = 1e11;
+/** Typical total supply of a stablecoin of size 1 (Tether) around the anchor date, USD. */
+export const SUPPLY_AT_SIZE_ONE = 1.6e11;
 
-export function makeStablecoinSeries(h: number, size: number): (day: number) => StablecoinDay {
-  const totalCurve = makeCurve(mix(h, 100), { noise: 0.004, swing: 0.3, growth: 0.05 + 0.35 * ((h >>> 8) / 2 ** 24) });
+/** Stablecoin supply grows by about this much a year (log scale), give or take 0.02 per coin. */
+const SUPPLY_GROWTH = 0.3;
+
+/** `typicalSupply`: total supply in USD around the anchor date. */
+export function makeStablecoinSeries(h: number, typicalSupply: number): (day: number) => StablecoinDay {
+  const totalCurve = makeCurve(mix(h, 100), { noise: 0.004, swing: 0.3, growth: SUPPLY_GROWTH + 0.04 * ((h >>> 8) / 2 ** 24 - 0.5) });
   const bridged = makeDrift(mix(h, 101), 0.02, 0.12);
   const premint = makeDrift(mix(h, 102), 0.01, 0.06);
   const pegStability = makeDrift(mix(h, 103), 0, 0.06);
@@ -38,7 +42,7 @@ export function makeStablecoinSeries(h: number, size: number): (day: number) => 
   const velocity = makeCurve(mix(h, 105), { noise: 0.25, swing: 0.6, growth: 0 });
   const averageTransfer = makeCurve(mix(h, 106), { noise: 0.15, swing: 0.5, growth: 0.05 });
   const transfersPerUser = makeDrift(mix(h, 107), 1.5, 4);
-  const base = max(1e6, SUPPLY_AT_SIZE_ONE * size);
+  const base = max(1e6, typicalSupply);
   return (day) => {
     const total = round(base * exp(totalCurve(day)));
     const b = floor(total * bridged(day));

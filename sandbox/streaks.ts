@@ -13,7 +13,6 @@
 import { aggregate, type AggregationType, type DayPoint } from "./aggregate";
 import { roundTo } from "./curve";
 import { DATA_START_DAY, type Granularity, isoOfDay, periodEnd } from "./dates";
-import { NAMED_CRYPTO_ASSETS } from "./named-assets";
 import { type DataContext, dailyPoints } from "./series";
 import { resolveSymbol, metricSpecFor } from "./symbols";
 import type { InsightCardWire } from "./wire-types";
@@ -98,15 +97,16 @@ export function compareCards(a: InsightCardWire, b: InsightCardWire): number {
 }
 
 /**
- * Every card of a feed: the named chains, tokens, stablecoins and categories,
- * each of their flow metrics (aggregation SUM), at weekly, monthly and
- * quarterly cadence.
+ * Every card of a feed: the catalog's named chains, tokens, stablecoins and
+ * categories (not equities, not filler tokens), each of their flow metrics
+ * (aggregation SUM), at weekly, monthly and quarterly cadence.
  */
 export function computeStreakCards(ctx: DataContext, feed: StreakFeed): InsightCardWire[] {
   const direction: Direction = feed === "streaks" ? "up" : "down";
   const cards: InsightCardWire[] = [];
-  for (const asset of NAMED_CRYPTO_ASSETS) {
-    const symbol = resolveSymbol(ctx.catalog, ctx.seed, asset.platformId);
+  for (const entry of ctx.catalog.entries) {
+    if (entry.kind === "equity" || entry.filler) continue;
+    const symbol = resolveSymbol(ctx.catalog, ctx.seed, entry.record.platform_id);
     if (!symbol) continue;
     for (const metric of symbol.metrics) {
       const spec = metricSpecFor(symbol, metric);

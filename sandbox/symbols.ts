@@ -9,6 +9,7 @@
  */
 import type { AssetCatalog, CatalogEntry } from "./asset-catalog";
 import type { Company } from "./companies";
+import type { ActivityLevels } from "./named-assets";
 import { CRYPTO_METRICS, EQUITY_METRICS, type MetricSpec, STABLECOIN_METRIC_NAMES } from "./metric-catalog";
 import { between, hashOf } from "./rng";
 
@@ -22,6 +23,12 @@ export interface ResolvedSymbol {
   /** Activity scale relative to Ethereum. */
   size: number;
   price?: number;
+  /** Typical circulating market cap (named crypto assets). */
+  marketCap?: number;
+  /** Chains: stablecoin supply on the chain, USD. */
+  stablecoins?: number;
+  /** Typical levels of some activity metrics (named chains). */
+  levels?: ActivityLevels;
   company?: Company;
   metrics: readonly string[];
 }
@@ -35,7 +42,7 @@ const CATEGORY_SLICE_METRICS = ["FEES", "REVENUE", "DAU", "TXNS", "TVL"];
 const EQUITY_METRIC_NAMES = [...EQUITY_METRICS.keys()];
 
 function single(entry: CatalogEntry): ResolvedSymbol {
-  const base = { id: entry.record.platform_id, title: entry.record.title, size: entry.size, price: entry.price };
+  const base = { id: entry.record.platform_id, title: entry.record.title, size: entry.size, price: entry.price, marketCap: entry.marketCap, stablecoins: entry.stablecoins, levels: entry.levels };
   switch (entry.kind) {
     case "equity":
       return { ...base, profile: "equity", company: entry.company, metrics: EQUITY_METRIC_NAMES };

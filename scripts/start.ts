@@ -3,15 +3,37 @@
  * (https://localhost:3000, self-signed), which proxies /sandbox-api to the
  * sandbox so the add-in works out of the box with the demo key. Needs no Excel;
  * prints how to open the pane in a browser and how to sideload into Excel.
+ *
+ * Both ports are checked first: when one is taken (typically by an `npm start`
+ * already running) it says which, by what, and what to do — no stack trace.
+ * MD_DEV_SERVER_PORT and MD_SANDBOX_PORT move them.
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { DEMO_API_KEY, startSandbox } from "../sandbox/server";
+import { isPortFree, type PortNeed, portOwner, portsTakenMessage } from "./lib/ports";
 
 const root = path.resolve(__dirname, "..");
 const port = Number(process.env.MD_SANDBOX_PORT || 3001);
+const devPort = Number(process.env.MD_DEV_SERVER_PORT || 3000);
+const devOrigin = `https://localhost:${devPort}`;
+
+/** Exits with the reason when a port is taken. */
+async function checkPorts(): Promise<void> {
+  const needs: PortNeed[] = [
+    { port: devPort, host: "localhost", role: `the dev server (${devOrigin})`, env: "MD_DEV_SERVER_PORT" },
+    { port, host: "127.0.0.1", role: `the sandbox API (http://127.0.0.1:${port})`, env: "MD_SANDBOX_PORT" },
+  ];
+  const taken = [];
+  for (const need of needs)
+    if (!(await isPortFree(need.port, need.host))) taken.push({ ...need, owner: portOwner(need.port) });
+  if (taken.length === 0) return;
+  console.error(portsTakenMessage(taken));
+  process.exit(1);
+}
 
 async function main(): Promise<void> {
+  await checkPorts();
   // Realistic mode: the add-in meets the real service's quirks (sentences, unsettled days, empty answers) from day one.
   const sandbox = await startSandbox({ port, quiet: false, insightFirstCallDelayMs: 3000, realistic: true });
   console.log(`Sandbox market-data API (synthetic data, realistic mode) on ${sandbox.url}, demo key ${DEMO_API_KEY}`);
@@ -19,7 +41,7 @@ async function main(): Promise<void> {
   const devServer = spawn(path.join(root, "node_modules", ".bin", "webpack"), ["serve", "--mode", "development"], {
     cwd: root,
     stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, MD_SANDBOX_PORT: String(port) },
+    env: { ...process.env, MD_SANDBOX_PORT: String(port), MD_DEV_SERVER_PORT: String(devPort) },
   });
   let announced = false;
   devServer.stdout.on("data", (chunk: Buffer) => {
@@ -27,14 +49,14 @@ async function main(): Promise<void> {
     if (!announced && /compiled successfully/.test(chunk.toString())) {
       announced = true;
       console.log(`
-Market Data add-in is being served on https://localhost:3000 (self-signed certificate).
+Market Data add-in is being served on ${devOrigin} (self-signed certificate).
 
-  • In a browser: open https://localhost:3000/taskpane.html (accept the certificate once).
+  • In a browser: open ${devOrigin}/ (accept the certificate once).
     The pane runs outside Office against the sandbox.
   • In Excel on the web: Insert → Add-ins → Upload My Add-in → manifest.xml.
   • In desktop Excel (Windows/Mac): npx office-addin-debugging start manifest.xml
     (installs and trusts a dev certificate, sideloads the manifest).
-  • The service: the sandbox through https://localhost:3000/sandbox-api; set another
+  • The service: the sandbox through ${devOrigin}/sandbox-api; set another
     base URL and your API key in the pane's Settings (see README).
 
 Press Ctrl+C to stop.`);
@@ -54,7 +76,7 @@ Press Ctrl+C to stop.`);
   });
 }
 
-main().catch((error) => {
-  console.error(error);
+main().catch((error: Error) => {
+  console.error(`npm start failed: ${error.message}`);
   process.exit(1);
 });

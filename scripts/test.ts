@@ -12,6 +12,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { ensureNginx } from "./lib/gateway";
 
 const root = path.resolve(__dirname, "..");
 const fast = process.env.MD_TEST_FAST === "1";
@@ -48,13 +49,30 @@ function ensureChromium(): void {
   }
   console.log("\n▶ installing Debian chromium for the browser tests (once)");
   try {
-    execFileSync("sh", ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null"], { stdio: "inherit" });
+    execFileSync(
+      "sh",
+      ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null"],
+      { stdio: "inherit" },
+    );
   } catch {
     console.log("chromium could not be installed: the browser tests will be reported as skipped.");
   }
 }
 
-if (!fast) ensureChromium();
+/**
+ * The gateway tests need nginx: installed the same way, under the same
+ * conditions (MD_NO_NGINX_INSTALL=1 turns it off); otherwise they report as
+ * skipped with the reason.
+ */
+function ensureNginxForTests(): void {
+  const nginx = ensureNginx({ log: (line) => console.log(`\n${line}`) });
+  if ("missing" in nginx) console.log(`${nginx.missing} The gateway tests will be reported as skipped.`);
+}
+
+if (!fast) {
+  ensureChromium();
+  ensureNginxForTests();
+}
 
 let stepFailures = 0;
 for (const step of steps) {

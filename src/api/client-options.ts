@@ -52,7 +52,11 @@ export interface ClientOptions {
   slowCallDeadlineMs?: number;
   /** Per-attempt timeout of series and flow requests. Default 30 s. */
   timeoutMs?: number;
-  /** Per-attempt timeout of catalogs and insight feeds (up to a minute server-side when cold). Default 120 s. */
+  /**
+   * Per-attempt timeout of catalogs and insight feeds (up to a minute server-side when cold). Default 55 s:
+   * Excel on Mac abandons a request at 60 s (office-js #1184), so a slow attempt ends with the add-in's own
+   * timeout first and is retried (the service keeps preparing the feed meanwhile) rather than waiting 120 s.
+   */
   slowTimeoutMs?: number;
   /** Retries after the first attempt, on network errors, timeouts, 5xx, 429 and unreadable JSON. Default 4. */
   retries?: number;
@@ -89,7 +93,7 @@ export const CLIENT_DEFAULTS = {
   callDeadlineMs: 50_000,
   slowCallDeadlineMs: 130_000,
   timeoutMs: 30_000,
-  slowTimeoutMs: 120_000,
+  slowTimeoutMs: 55_000,
   retries: 4,
   retryBaseMs: 300,
   retryMaxMs: 10_000,

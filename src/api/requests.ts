@@ -103,12 +103,23 @@ export function insightsRequest(feed: string): ApiRequest {
  * credential, and an address with a password in it ends up in logs and
  * screenshots); surrounding space and trailing slashes dropped (so
  * "https://host/" and "https://host" are the same service), a path prefix
- * kept ("https://host/v1").
+ * kept ("https://host/v1"). A path alone ("/api", the team gateway) is on the
+ * add-in's own host: it resolves against the page's origin (the shared
+ * runtime's webview, where functions.js also runs).
  */
 export function normalizeBaseUrl(raw: string | undefined): string {
-  const trimmed = (raw ?? "").trim().replace(/\/+$/, "");
+  let trimmed = (raw ?? "").trim().replace(/\/+$/, "");
   if (!trimmed) {
     throw new ConfigError("No market-data service address is set. Enter the base URL in the Market Data pane.");
+  }
+  if (trimmed.startsWith("/") && !trimmed.startsWith("//")) {
+    const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+    if (!origin || !/^https?:\/\//.test(origin)) {
+      throw new ConfigError(
+        `The market-data base URL "${trimmed}" is a path on the add-in's host, which is not known here.`,
+      );
+    }
+    trimmed = `${origin}${trimmed}`;
   }
   let parsed: URL;
   try {
@@ -144,13 +155,14 @@ function isLoopback(hostname: string): boolean {
 }
 
 /**
- * The URL to send. With `apiKey` it carries `APIKey` last; without, it is the
- * display form used in logs and messages. Commas stay literal: they are legal
+ * The URL to send. With `apiKey` it carries `APIKey` last; without (or with an
+ * empty one: a gateway that holds the firm's key), it is the display form used
+ * in logs and messages. Commas stay literal: they are legal
  * in paths and queries, keep URLs short (the length cap counts), and match the
  * interface description's examples.
  */
 export function requestUrl(baseUrl: string, request: ApiRequest, apiKey?: string): string {
-  const query = apiKey === undefined ? request.query : [...request.query, ["APIKey", apiKey] as [string, string]];
+  const query = !apiKey ? request.query : [...request.query, ["APIKey", apiKey] as [string, string]];
   const qs = query.map(([name, value]) => `${name}=${encodeQueryValue(value)}`).join("&");
   return `${baseUrl}/${encodePath(request.path)}${qs ? `?${qs}` : ""}`;
 }

@@ -77,6 +77,8 @@ interface SeriesLoad extends Load<SeriesResult> {
   window: SeriesWindow;
   /** Loads with the same window key can share a request. */
   windowKey: string;
+  /** Held back once by a flush the time cap forced: the next flush sends it whatever happens. */
+  heldBack?: boolean;
 }
 
 export class SeriesBatcher {
@@ -141,7 +143,12 @@ export class SeriesBatcher {
    *   first call, so a steady trickle of calls cannot starve the first ones;
    * - calls arriving after the flush started go into the next window, and
    *   calls for a pair already queued or in flight join it instead of
-   *   queueing again.
+   *   queueing again;
+   * - when the cap forces a flush while calls are still arriving, each window
+   *   group's last, partly filled request is held back for the next window
+   *   (once: a held-back call goes with the next flush whatever happens), so
+   *   a burst longer than the cap still packs its requests full instead of
+   *   splitting a group's symbols across two half-empty requests.
    *
    * The timer is re-armed for the remaining time rather than reset on every
    * call: a recalculation of thousands of cells then costs a handful of
@@ -169,10 +176,11 @@ export class SeriesBatcher {
       this.armFlush(Math.min(batchDelayMs - quietFor, batchMaxDelayMs - openFor));
       return;
     }
-    void this.flush();
+    void this.flush(quietFor < batchDelayMs);
   }
 
-  private async flush(): Promise<void> {
+  /** `stillArriving`: the cap forced this flush while calls keep coming (see scheduleFlush). */
+  private async flush(stillArriving = false): Promise<void> {
     const batch = this.queue.filter((load) => load.state === "queued");
     this.queue = [];
     if (batch.length === 0) return;
@@ -192,7 +200,13 @@ export class SeriesBatcher {
         // A symbol the service is known to fail goes alone, so it cannot fail anybody else's request.
         const unserved = loads.filter((load) => this.isUnserved(settings, load.symbol));
         const served = unserved.length ? loads.filter((load) => !unserved.includes(load)) : loads;
-        for (const request of this.plan(settings, window, served)) {
+        const plan = this.plan(settings, window, served);
+        const last = plan[plan.length - 1];
+        if (stillArriving && last && !isFull(last, this.deps.limits) && last.pairs.every((load) => !load.heldBack)) {
+          plan.pop();
+          this.holdBack(last.pairs);
+        }
+        for (const request of plan) {
           sends.push(this.dispatch(settings, window, request.pairs));
         }
         for (const request of this.plan(settings, window, unserved, 1)) {
@@ -205,6 +219,7 @@ export class SeriesBatcher {
     } finally {
       // Every promise settles, always: anything a bug left unanswered fails clearly instead of hanging a cell.
       for (const load of batch) {
+        // A load held back for the next window ("queued") is that flush's to answer.
         if (load.state !== "settled" && load.state !== "queued") {
           this.settle(load, {
             error: new MarketDataError(
@@ -467,6 +482,21 @@ export class SeriesBatcher {
     return limit;
   }
 
+  /** Back into the queue for the next window; they go with its flush whatever happens. */
+  private holdBack(loads: readonly SeriesLoad[]): void {
+    for (const load of loads) {
+      load.state = "queued";
+      load.heldBack = true;
+      this.queue.push(load);
+    }
+    if (this.flushTimer === undefined) {
+      const now = this.deps.now();
+      this.firstQueuedAt = now;
+      this.lastQueuedAt = now;
+      this.armFlush(this.deps.limits.batchDelayMs);
+    }
+  }
+
   private settle(load: SeriesLoad, outcome: Outcome<SeriesResult>): void {
     this.deps.pending.settle(load, outcome);
   }
@@ -563,6 +593,17 @@ function splitInHalves(loads: SeriesLoad[]): SeriesLoad[][] {
   }
   const middle = Math.ceil(loads.length / 2);
   return [loads.slice(0, middle), loads.slice(middle)].filter((half) => half.length > 0);
+}
+
+/** A request the caps allow no more symbols in (by count or by series). */
+function isFull(
+  request: { symbols: readonly string[]; metrics: readonly string[] },
+  limits: SeriesBatcherDeps["limits"],
+): boolean {
+  return (
+    request.symbols.length >= limits.maxSymbolsPerRequest ||
+    request.symbols.length * request.metrics.length >= limits.maxSeriesPerRequest
+  );
 }
 
 function seriesSize(result: SeriesResult): number {

@@ -26,7 +26,7 @@ export class SettingsReader {
 
   /** Reads and checks the settings; anything unusable is a ConfigError telling the user what to enter. */
   async read(): Promise<ResolvedSettings> {
-    let raw: { apiKey?: string; baseUrl?: string };
+    let raw: { apiKey?: string; baseUrl?: string; keyManagedByGateway?: boolean };
     try {
       raw = await this.source();
     } catch (error) {
@@ -35,7 +35,9 @@ export class SettingsReader {
     }
     const baseUrl = normalizeBaseUrl(raw?.baseUrl);
     const apiKey = (raw?.apiKey ?? "").trim();
-    if (!apiKey) throw new ConfigError("No API key is set. Enter your market-data API key in the Market Data pane.");
+    // A gateway holding the firm's key adds it upstream: the add-in sends none and asks for none.
+    if (!apiKey && !raw?.keyManagedByGateway)
+      throw new ConfigError("No API key is set. Enter your market-data API key in the Market Data pane.");
     const previous = this.current;
     if (previous && previous.baseUrl === baseUrl && previous.apiKey === apiKey) return previous;
     if (previous) this.generation += 1;

@@ -66,7 +66,12 @@ export interface AttemptFailure {
   bytes: number;
 }
 
-const decoder = new TextDecoder();
+/**
+ * Made on first use, so that importing the client has no side effect: the
+ * pane reaches api/ through its door (index.ts) for `redact` alone, and its
+ * bundle and its DOM tests (jsdom has no TextDecoder) need none of this.
+ */
+let decoder: TextDecoder | undefined;
 
 /** Sends one GET. Resolves with the parsed 2xx body, or rejects with an `AttemptFailure`. */
 export async function attempt(url: string, o: AttemptOptions): Promise<AttemptResult> {
@@ -162,7 +167,7 @@ async function readText(response: Response, maxBytes: number, counted: { bytes: 
     const buffer = await response.arrayBuffer();
     counted.bytes = buffer.byteLength;
     if (counted.bytes > maxBytes) throw new TooLarge();
-    return decoder.decode(buffer);
+    return (decoder ??= new TextDecoder()).decode(buffer);
   }
   const chunks: Uint8Array[] = [];
   for (;;) {
@@ -181,7 +186,7 @@ async function readText(response: Response, maxBytes: number, counted: { bytes: 
     whole.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return decoder.decode(whole);
+  return (decoder ??= new TextDecoder()).decode(whole);
 }
 
 function tooLargeError(maxBytes: number, o: AttemptOptions): BadResponseError {

@@ -54,6 +54,8 @@ export interface FlowsRequest {
 export interface ClientSettings {
   apiKey: string;
   baseUrl: string;
+  /** The base URL is a gateway that adds the firm's key: send none, ask for none. */
+  keyManagedByGateway?: boolean;
 }
 export type SettingsSource = () => Promise<ClientSettings>;
 

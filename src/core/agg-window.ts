@@ -4,7 +4,7 @@
  * ends on its end date, inclusive: `7D` ending 2024-05-10 covers 05-04..05-10
  * (seven daily readings), `MTD` covers 05-01..05-10, `LTM` 2023-05-11..2024-05-10.
  */
-import { addDays, type DateUnit, isIsoDate, shiftDate, startOfMonth, startOfQuarter, startOfYear } from "./calendar";
+import { type DateUnit, isIsoDate, shiftDate, spanStart, startOfMonth, startOfQuarter, startOfYear } from "./calendar";
 import { describeValue, isOmitted } from "./arguments";
 import { ArgumentError } from "./errors";
 
@@ -51,7 +51,7 @@ export function windowStart(window: AggWindow, end: string): string {
     // -99999Y is a valid window, but from most dates it reaches before year 1, where no YYYY-MM-DD date exists.
     if (!isIsoDate(before))
       throw new ArgumentError("window", `${window.label} ending ${end} would start before the year 1. ${WINDOW_FORMS}`);
-    return addDays(before, 1);
+    return spanStart(end, window.count, window.unit);
   }
   switch (window.period) {
     case "MONTH":

@@ -6,9 +6,9 @@
  * forms it accepts, because that message is all the user sees.
  */
 import type { Granularity } from "./domain";
-import { type DateUnit, isIsoDate, shiftDate } from "./calendar";
+import { type DateUnit, isIsoDate, shiftDate, spanStart } from "./calendar";
 import { ArgumentError } from "./errors";
-import { isoToSerial, serialToIso } from "./excel-date";
+import { type DateSystem, isoToSerialIn, serialToIsoIn } from "./excel-date";
 import { isFinancial } from "./metric-knowledge";
 
 /** Omitted: null or undefined (Excel), an empty or blank text, or a range of blank cells. */
@@ -17,6 +17,17 @@ export function isOmitted(value: unknown): boolean {
   if (typeof value === "string") return value.trim() === "";
   if (Array.isArray(value)) return value.every(isOmitted);
   return false;
+}
+
+/**
+ * Older desktop builds of Excel hand a custom function 0 for an empty cell in
+ * a range, or for a reference to a blank cell. Where 0 can never be a valid
+ * value — symbols, metrics, dates, keywords (granularity, stat, flow type),
+ * option keys — it is read as blank. (Where 0 can mean something, e.g.
+ * `headers` = 0 for FALSE, it is left alone.)
+ */
+export function blankIfZero(value: unknown): unknown {
+  return value === 0 ? null : value;
 }
 
 /** A value as the user would recognise it in a message. */
@@ -63,7 +74,7 @@ function parseNameList(value: unknown, argument: string, rules: NameListRules): 
   const names: string[] = [];
   const seen = new Set<string>();
   for (const cell of cellsOf(value)) {
-    if (cell === null || cell === undefined) continue;
+    if (cell === null || cell === undefined || cell === 0) continue;
     if (typeof cell !== "string") {
       const what =
         typeof cell === "number" ? "a number" : typeof cell === "boolean" ? "a TRUE/FALSE value" : "not text";
@@ -124,14 +135,23 @@ export interface DateAnchors {
   today: string;
   /** What a relative date counts back from: today for an end date, the end date for a start date. */
   anchor: string;
+  /**
+   * A start date: a relative date is the first day of that many periods ending
+   * on the anchor, inclusive (`-30D` ending 2024-06-30 is 2024-06-01), rather
+   * than the day that far back.
+   */
+  span?: boolean;
+  /** The workbook's date system, for a date given as a serial (1900 when not said). */
+  dateSystem?: DateSystem;
 }
 
 /** An Excel date serial, YYYY-MM-DD text, TODAY or a relative date → YYYY-MM-DD; omitted → undefined. */
 export function parseDate(value: unknown, argument: string, anchors: DateAnchors): string | undefined {
-  if (isOmitted(value)) return undefined;
+  // 0 is a blank cell from an older Excel, never a market-data date (1900-01-00, or 1904-01-01).
+  if (isOmitted(blankIfZero(value))) return undefined;
   if (typeof value === "number") {
     try {
-      return serialToIso(value);
+      return serialToIsoIn(value, anchors.dateSystem ?? 1900);
     } catch (error) {
       throw new ArgumentError(argument, `${(error as Error).message}. ${DATE_FORMS}`);
     }
@@ -141,15 +161,26 @@ export function parseDate(value: unknown, argument: string, anchors: DateAnchors
   const text = value.trim().toUpperCase();
   if (text === "TODAY") return anchors.today;
   const relative = RELATIVE_DATE.exec(text);
-  if (relative)
-    return inExcelRange(shiftDate(anchors.anchor, -Number(relative[1]), relative[2] as DateUnit), argument, value);
-  if (ISO_SHAPE.test(text) && isIsoDate(text)) return inExcelRange(text, argument, value);
+  const system = anchors.dateSystem ?? 1900;
+  if (relative) {
+    const count = Number(relative[1]);
+    const unit = relative[2] as DateUnit;
+    if (!anchors.span) return inExcelRange(shiftDate(anchors.anchor, -count, unit), argument, value, system);
+    if (count === 0)
+      throw new ArgumentError(
+        argument,
+        `${describeValue(value)} covers no day: a relative start counts whole periods ending on the end date, so use -1D or more.`,
+      );
+    const back = shiftDate(anchors.anchor, -count, unit);
+    return inExcelRange(isIsoDate(back) ? spanStart(anchors.anchor, count, unit) : back, argument, value, system);
+  }
+  if (ISO_SHAPE.test(text) && isIsoDate(text)) return inExcelRange(text, argument, value, system);
   throw new ArgumentError(argument, `${describeValue(value)} is not a date. ${DATE_FORMS}`);
 }
 
-function inExcelRange(iso: string, argument: string, original: unknown): string {
+function inExcelRange(iso: string, argument: string, original: unknown, system: DateSystem): string {
   try {
-    isoToSerial(iso);
+    isoToSerialIn(iso, system);
     return iso;
   } catch (error) {
     throw new ArgumentError(
@@ -164,10 +195,20 @@ export interface DateWindow {
   end?: string;
 }
 
-/** The end counts back from today, the start from the end (or from today when no end is given). */
-export function parseDateWindow(start: unknown, end: unknown, today: string): DateWindow {
-  const endDate = parseDate(end, "end", { today, anchor: today });
-  const startDate = parseDate(start, "start", { today, anchor: endDate ?? today });
+/**
+ * The end counts back from today; a relative start covers that many periods
+ * ending on the end date (or today when no end is given), both included:
+ * `-30D` is 30 days, `-1M` ending 2024-03-31 is 2024-03-01 … 2024-03-31 — the
+ * days MD.AGG's window `-1M` covers.
+ */
+export function parseDateWindow(
+  start: unknown,
+  end: unknown,
+  today: string,
+  dateSystem: DateSystem = 1900,
+): DateWindow {
+  const endDate = parseDate(end, "end", { today, anchor: today, dateSystem });
+  const startDate = parseDate(start, "start", { today, anchor: endDate ?? today, span: true, dateSystem });
   if (startDate && endDate && startDate > endDate) {
     throw new ArgumentError(
       "start",
@@ -188,7 +229,7 @@ export function parseKeyword<T extends string>(
   listed: string,
   fallback?: T,
 ): T {
-  if (isOmitted(value)) {
+  if (isOmitted(blankIfZero(value))) {
     if (fallback !== undefined) return fallback;
     throw new ArgumentError(argument, `is required. Use ${listed}.`);
   }

@@ -135,6 +135,23 @@ export function shiftDate(iso: string, count: number, unit: DateUnit): string {
   }
 }
 
+/**
+ * The first day of `count` periods ending on `end`, both ends included: 30 days
+ * ending 2024-06-30 start 2024-06-01. Months, quarters and years ending on a
+ * month's last day are whole calendar months (two quarters ending 2024-06-30
+ * start 2024-01-01, a month ending 2024-04-30 starts 2024-04-01); ending
+ * mid-month they start the day after the same date that many months back (a
+ * month ending 2024-05-10 starts 2024-04-11). Every relative start (`-30D` in
+ * MD.SERIES, the `30D` window of MD.AGG) covers these days.
+ */
+export function spanStart(end: string, count: number, unit: DateUnit): string {
+  if (unit === "D" || unit === "W") return addDays(shiftDate(end, -count, unit), 1);
+  const months = count * (unit === "M" ? 1 : unit === "Q" ? 3 : 12);
+  const { year, month, day } = parts(end);
+  if (day === daysInMonth(year, month)) return startOfMonth(addMonths(startOfMonth(end), 1 - months));
+  return addDays(addMonths(end, -months), 1);
+}
+
 export function startOfMonth(iso: string): string {
   const { year, month } = parts(iso);
   return compose(year, month, 1);

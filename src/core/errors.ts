@@ -24,3 +24,16 @@ export class NoDataError extends Error {
 export class ResultTooLargeError extends Error {
   override readonly name = "ResultTooLargeError";
 }
+
+/** The service answered a message in place of the series (an unsupported pair): "no data", with the service's words. */
+export class MessageSeriesError extends NoDataError {
+  constructor(
+    message: string,
+    readonly serviceMessage: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A symbol or metric the service's catalogs do not know: the formula must change (#VALUE!), the message says what exists. */
+export class UnknownNameError extends ArgumentError {}

@@ -1,9 +1,9 @@
 /**
- * MD.FLOWS's table: one row per chain, one column per requested flow type,
- * largest first by the first flow column.
+ * MD.FLOWS's table: one row per chain, one column per requested flow type
+ * (amounts in USD), largest first by the first flow column.
  */
 import type { FlowsResult, FlowType } from "./domain";
-import { describeValue, isOmitted } from "./arguments";
+import { blankIfZero, describeValue, isOmitted } from "./arguments";
 import { BLANK, type CellValue, textCell } from "./cell";
 import { ArgumentError, NoDataError } from "./errors";
 import type { OptionSpec, OptionValues } from "./options";
@@ -28,11 +28,16 @@ const FLOW_NAMES: Record<string, FlowType[]> = {
 
 const FLOW_FORMS = "Use NETFLOW, INFLOW, OUTFLOW or ALL, or a comma list such as INFLOW, OUTFLOW.";
 
-const FLOW_HEADERS: Record<FlowType, string> = { netflow: "Netflow", inflow: "Inflow", outflow: "Outflow" };
+/** Flows are amounts of US dollars: the header says so. */
+const FLOW_HEADERS: Record<FlowType, string> = {
+  netflow: "Netflow (USD)",
+  inflow: "Inflow (USD)",
+  outflow: "Outflow (USD)",
+};
 
 /** Omitted → NETFLOW. Columns follow the order given; ALL is netflow, inflow, outflow. */
 export function parseFlowTypes(value: unknown, argument = "flow_type"): FlowType[] {
-  if (isOmitted(value)) return ["netflow"];
+  if (isOmitted(blankIfZero(value))) return ["netflow"];
   if (typeof value !== "string")
     throw new ArgumentError(argument, `${describeValue(value)} is not a flow type. ${FLOW_FORMS}`);
   const types: FlowType[] = [];

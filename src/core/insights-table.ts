@@ -10,7 +10,15 @@ import { describeValue, isOmitted } from "./arguments";
 import { calendarDateOf } from "./calendar";
 import { BLANK, type CellValue, errorCell, numberCell, textCell } from "./cell";
 import { ArgumentError, NoDataError } from "./errors";
-import { isoToSerial } from "./excel-date";
+import { type DateSystem, isoToSerialIn } from "./excel-date";
+import {
+  DATE_FORMAT,
+  type FormattedTable,
+  type NumberFormat,
+  numberFormatFor,
+  PERCENT_FORMAT,
+  valueKindOf,
+} from "./number-format";
 import { assertFitsExcel } from "./payload-size";
 import { matchesWords, searchWords } from "./text-search";
 
@@ -35,7 +43,9 @@ interface Column {
   header: string;
   /** The card fields the column reads; a card "has" the column when it has them all. */
   fields: string[];
-  value(card: Record<string, unknown>): CellValue;
+  value(card: Record<string, unknown>, dateSystem: DateSystem): CellValue;
+  /** The number format of this column's value on this card; null: plain. */
+  format(card: Record<string, unknown>, value: number): NumberFormat | null;
 }
 
 const STANDARD_COLUMNS: Column[] = [
@@ -45,14 +55,26 @@ const STANDARD_COLUMNS: Column[] = [
   plain("Duration", "DURATION"),
   plain("Start date", "PERIOD_START_DATE"),
   plain("End date", "PERIOD_END_DATE"),
-  plain("Start value", "START_VALUE"),
-  plain("End value", "END_VALUE"),
+  { ...plain("Start value", "START_VALUE"), format: inCardUnit },
+  { ...plain("End value", "END_VALUE"), format: inCardUnit },
   {
     header: "Change %",
     fields: ["START_VALUE", "END_VALUE"],
     value: (card) => changeFraction(card.START_VALUE, card.END_VALUE),
+    format: () => PERCENT_FORMAT,
   },
 ];
+
+/** A card's values are in its UNIT (CURRENCY or NOMINAL), as the metric catalog's descriptors are. */
+function inCardUnit(card: Record<string, unknown>, value: number): NumberFormat | null {
+  const kind = valueKindOf({
+    name: typeof card.METRIC_NAME === "string" ? card.METRIC_NAME : "",
+    unit: typeof card.UNIT === "string" ? card.UNIT : "",
+    // A card has no aggregation type; its METRIC_TYPE "flow" is a summed metric.
+    aggregation_type: card.METRIC_TYPE === "flow" ? "SUM" : "",
+  });
+  return numberFormatFor(kind, value);
+}
 
 /** Card fields that describe the card rather than its content: never extra columns. */
 const DESCRIBED_FIELDS = new Set([
@@ -75,7 +97,13 @@ const DESCRIBED_FIELDS = new Set([
 ]);
 
 function plain(header: string, field: string): Column {
-  return { header, fields: [field], value: (card) => toCell(card[field]) };
+  return {
+    header,
+    fields: [field],
+    value: (card, dateSystem) => toCell(card[field], dateSystem),
+    // A field that came as an ISO date is a date serial in the cell.
+    format: (card) => (typeof card[field] === "string" && calendarDateOf(card[field]) !== null ? DATE_FORMAT : null),
+  };
 }
 
 /** Change as a fraction of |start| (format as %); #DIV/0! from a zero start. */
@@ -86,14 +114,14 @@ function changeFraction(start: unknown, end: unknown): CellValue {
 }
 
 /** Numbers and booleans as they are, ISO dates as Excel serials, other text as text, null as blank. */
-function toCell(value: unknown): CellValue {
+function toCell(value: unknown, system: DateSystem): CellValue {
   if (typeof value === "number") return numberCell(value, "A value of the card");
   if (typeof value === "boolean") return value;
   if (typeof value === "string") {
     const date = calendarDateOf(value);
     if (date === null) return textCell(value);
     try {
-      return isoToSerial(date);
+      return isoToSerialIn(date, system);
     } catch {
       return textCell(value); // a date Excel cannot hold (before 1900) stays text
     }
@@ -114,7 +142,18 @@ export function shapeInsightsTable(
   feed: string,
   cards: readonly InsightCard[],
   filters: InsightFilters,
+  dateSystem: DateSystem = 1900,
 ): CellValue[][] {
+  return shapeFormattedInsightsTable(feed, cards, filters, dateSystem).rows;
+}
+
+/** The table, with dates as dates, values in the card's unit and the change as a percentage. */
+export function shapeFormattedInsightsTable(
+  feed: string,
+  cards: readonly InsightCard[],
+  filters: InsightFilters,
+  dateSystem: DateSystem = 1900,
+): FormattedTable {
   const words = searchWords(filters.search);
   const flag = filters.flag.trim().toLowerCase();
   const found = cards.filter(
@@ -128,9 +167,9 @@ export function shapeInsightsTable(
   }
   const columns = isKnownFeed(feed) ? STANDARD_COLUMNS : columnsFromCards(found);
   const rows: CellValue[][] = [columns.map((c) => textCell(c.header))];
-  for (const card of found) rows.push(columns.map((c) => c.value(card)));
+  for (const card of found) rows.push(columns.map((c) => c.value(card, dateSystem)));
   assertFitsExcel(rows, "Narrow it with a search text or a flag.");
-  return rows;
+  return { rows, formatAt: (row, column, value) => columns[column].format(found[row - 1], value) };
 }
 
 function text(value: unknown): string {

@@ -6,7 +6,7 @@
  * look like a bug in the add-in.
  */
 import { ArgumentError } from "./errors";
-import { describeValue, isOmitted } from "./arguments";
+import { blankIfZero, describeValue, isOmitted } from "./arguments";
 
 export interface BooleanOption {
   kind: "boolean";
@@ -107,7 +107,7 @@ function listWords(words: readonly string[]): string {
 
 /** The (key, value) pairs of the text or range forms, in order. */
 function optionPairs(value: unknown, argument: string): [string, unknown][] {
-  if (isOmitted(value)) return [];
+  if (isOmitted(blankIfZero(value))) return [];
   if (typeof value === "string") return textPairs(value, argument);
   if (!Array.isArray(value)) {
     throw new ArgumentError(
@@ -127,9 +127,11 @@ function optionPairs(value: unknown, argument: string): [string, unknown][] {
   for (const row of rows) if (row.length > width) width = row.length;
   const pairs: [string, unknown][] = [];
   for (const row of rows) {
-    if (isOmitted(row)) continue;
+    // A key is never 0: a 0 there is a blank cell from an older Excel, and so is a 0 beside a blank key.
+    const key = blankIfZero(row[0]);
+    if (isOmitted(row) || (isOmitted(key) && row.slice(1).every((cell) => isOmitted(blankIfZero(cell))))) continue;
     if (width === 1) {
-      const cell = row[0];
+      const cell = key;
       if (typeof cell !== "string") {
         throw new ArgumentError(
           argument,
@@ -139,10 +141,10 @@ function optionPairs(value: unknown, argument: string): [string, unknown][] {
       pairs.push(...textPairs(cell, argument));
       continue;
     }
-    if (row.slice(2).some((cell) => !isOmitted(cell))) {
+    if (row.slice(2).some((cell) => !isOmitted(blankIfZero(cell)))) {
       throw new ArgumentError(argument, `a range of options has two columns: keys, then values.`);
     }
-    const [key, cellValue] = row;
+    const cellValue = row[1];
     if (typeof key !== "string" || key.trim() === "") {
       throw new ArgumentError(
         argument,

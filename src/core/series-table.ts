@@ -11,7 +11,7 @@ import type { DataPoint, Granularity, SeriesResult } from "./domain";
 import { DAYS_PER_PERIOD, daysBetween, isWeekend } from "./calendar";
 import { BLANK, type CellValue, errorCell } from "./cell";
 import { NoDataError } from "./errors";
-import { isoToSerial } from "./excel-date";
+import { type DateSystem, isoToSerialIn } from "./excel-date";
 import { type OptionSpec, type OptionValues, parseOptions } from "./options";
 import { assertFitsExcel, assertShapeFitsExcel } from "./payload-size";
 
@@ -23,6 +23,9 @@ export const SERIES_OPTIONS = {
   days: { kind: "choice", values: ["all", "weekdays"], default: "all" },
   last: { kind: "count", max: 1_000_000, default: null },
   transpose: { kind: "boolean", default: false },
+  period: { kind: "choice", values: ["start", "end"], default: "start" },
+  partial: { kind: "choice", values: ["keep", "drop"], default: "keep" },
+  fiscal: { kind: "boolean", default: false },
 } as const satisfies OptionSpec;
 
 export type SeriesTableOptions = OptionValues<typeof SERIES_OPTIONS>;
@@ -34,6 +37,8 @@ export function defaultSeriesOptions(): SeriesTableOptions {
 export interface SeriesColumn {
   header: string;
   result: SeriesResult;
+  /** The symbol or metric is not one the service knows: its cells are #VALUE! with this message. */
+  unknown?: string;
 }
 
 export const DATE_HEADER = "Date";
@@ -59,10 +64,18 @@ export const SERIES_SIZE_ADVICE =
  * `window` describes the request for the no-data message, e.g. "from
  * 2024-01-01 to 2024-03-31". Throws NoDataError when no row would be left.
  */
+/** A text column placed after the date column (fiscal period labels): its value on each date, blank elsewhere. */
+export interface LabelColumn {
+  header: string;
+  byDate: ReadonlyMap<string, CellValue>;
+}
+
 export function shapeSeriesTable(
   columns: readonly SeriesColumn[],
   options: SeriesTableOptions,
   window = "",
+  dateSystem: DateSystem = 1900,
+  labels: readonly LabelColumn[] = [],
 ): CellValue[][] {
   const series = columns.map((column) => (column.result.kind === "points" ? inDateOrder(column.result.points) : null));
   const dates = unionDates(series.filter((points) => points !== null));
@@ -72,7 +85,7 @@ export function shapeSeriesTable(
   if (options.last !== null && kept.length > options.last) kept = kept.slice(kept.length - options.last);
   if (kept.length === 0) throw new NoDataError(noDataMessage(columns, dates.length > 0, window));
 
-  const width = (options.dates ? 1 : 0) + columns.length;
+  const width = (options.dates ? 1 : 0) + labels.length + columns.length;
   const height = kept.length + (options.headers ? 1 : 0);
   if (options.transpose) assertShapeFitsExcel(width, height, SERIES_SIZE_ADVICE);
   else assertShapeFitsExcel(height, width, SERIES_SIZE_ADVICE);
@@ -83,11 +96,13 @@ export function shapeSeriesTable(
   const carry = options.fill === "prev";
   const values = series.map((points) => (points === null ? null : alignToDates(points, dates, carry)));
   const missing: CellValue[] = columns.map((column) =>
-    column.result.kind === "message"
-      ? errorCell("#N/A", `${column.header}: ${column.result.message}`)
-      : options.fill === "na"
-        ? errorCell("#N/A", `${column.header} has no value on this date.`)
-        : BLANK,
+    column.unknown !== undefined
+      ? errorCell("#VALUE!", column.unknown)
+      : column.result.kind === "message"
+        ? errorCell("#N/A", `${column.header}: ${column.result.message}`)
+        : options.fill === "na"
+          ? errorCell("#N/A", `${column.header} has no value on this date.`)
+          : BLANK,
   );
 
   if (options.order === "desc") kept.reverse();
@@ -99,12 +114,18 @@ export function shapeSeriesTable(
   const rows: CellValue[][] = [];
   if (options.transpose) {
     // One row per series: reading each series' array front to back.
-    if (options.dates) rows.push([...(options.headers ? [DATE_HEADER] : []), ...kept.map((d) => dateCell(dates[d]))]);
+    if (options.dates)
+      rows.push([...(options.headers ? [DATE_HEADER] : []), ...kept.map((d) => dateCell(dates[d], dateSystem))]);
+    for (const label of labels)
+      rows.push([...(options.headers ? [label.header] : []), ...kept.map((d) => label.byDate.get(dates[d]) ?? BLANK)]);
     columns.forEach((_, c) => rows.push([...(options.headers ? [headers[c]] : []), ...kept.map((d) => cellAt(c, d))]));
   } else {
-    if (options.headers) rows.push(options.dates ? [DATE_HEADER, ...headers] : headers);
+    const labelHeaders = labels.map((label) => label.header);
+    if (options.headers)
+      rows.push(options.dates ? [DATE_HEADER, ...labelHeaders, ...headers] : [...labelHeaders, ...headers]);
     for (const d of kept) {
-      const row: CellValue[] = options.dates ? [dateCell(dates[d])] : [];
+      const row: CellValue[] = options.dates ? [dateCell(dates[d], dateSystem)] : [];
+      for (const label of labels) row.push(label.byDate.get(dates[d]) ?? BLANK);
       for (let c = 0; c < columns.length; c++) row.push(cellAt(c, d));
       rows.push(row);
     }
@@ -113,10 +134,10 @@ export function shapeSeriesTable(
   return rows;
 }
 
-/** A date as Excel's serial; one Excel cannot hold (before 1900) stays text, as in MD.INSIGHTS, rather than failing the table. */
-function dateCell(iso: string): CellValue {
+/** A date as a serial of the workbook's date system; one it cannot hold (before 1900 or 1904) stays text, as in MD.INSIGHTS, rather than failing the table. */
+function dateCell(iso: string, system: DateSystem): CellValue {
   try {
-    return isoToSerial(iso);
+    return isoToSerialIn(iso, system);
   } catch {
     return iso;
   }

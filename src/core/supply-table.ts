@@ -3,6 +3,7 @@
  * The service does not publish "other locked"; it follows from the identity
  * CIRCULATING = TOTAL − (BRIDGED + PREMINT + PEG_STABILITY + other locked).
  */
+import type { DateSystem } from "./excel-date";
 import type { SeriesResult } from "./domain";
 import { BLANK, type CellValue, isErrorCell, numberCell } from "./cell";
 import { type SeriesColumn, defaultSeriesOptions, shapeSeriesTable } from "./series-table";
@@ -24,9 +25,10 @@ export function shapeSupplyTable(
   symbol: string,
   series: Readonly<Record<SupplyPart, SeriesResult>>,
   window = "",
+  dateSystem: DateSystem = 1900,
 ): CellValue[][] {
   const columns: SeriesColumn[] = SUPPLY_PARTS.map((part) => ({ header: part.header, result: series[part.key] }));
-  const table = shapeSeriesTable(columns, defaultSeriesOptions(), window ? `${symbol} ${window}` : symbol);
+  const table = shapeSeriesTable(columns, defaultSeriesOptions(), window ? `${symbol} ${window}` : symbol, dateSystem);
   table[0] = [...SUPPLY_HEADERS];
   for (let r = 1; r < table.length; r++) {
     const [date, total, bridged, premint, peg, circulating] = table[r];

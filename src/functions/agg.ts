@@ -3,14 +3,17 @@ import { isMarketDataError } from "../api";
 import type { MetricDescriptor } from "../core/domain";
 import { parseMetric, parseSymbol } from "../core/arguments";
 import { computeStat, defaultStat, parseStat, rollingSums, type Stat, STAT_FORMS } from "../core/agg-stat";
-import { parseAggWindow, parsePrefixedMetric, windowStart } from "../core/agg-window";
+import { type AggWindow, parseAggWindow, parsePrefixedMetric, windowStart } from "../core/agg-window";
 import type { CellValue } from "../core/cell";
 import { ArgumentError, NoDataError } from "../core/errors";
 import { readingsOf } from "../core/readings";
 import { knownAggregationType, naturalGranularity } from "../core/metric-knowledge";
+import { type FormattedValue, numberFormatFor, PERCENT_FORMAT, PLAIN, type ValueKind } from "../core/number-format";
 import type { CallContext } from "./call-context";
+import { SINGLE, withDiagnosis } from "./did-you-mean";
 import { fetchReadings } from "./fetch-series";
 import { parseAsOf } from "./latest";
+import { valueKind } from "./metric-units";
 
 export interface AggArgs {
   symbol: unknown;
@@ -20,12 +23,41 @@ export interface AggArgs {
   asOf?: unknown;
 }
 
+/** MD.AGG's number: PCT_CHANGE as a percentage, every other statistic in the metric's unit. */
+export async function formattedAggregateValue(ctx: CallContext, args: AggArgs): Promise<FormattedValue> {
+  const [value, kind] = await Promise.all([
+    aggregateValue(ctx, args),
+    // Arguments are parsed again inside aggregateValue; a bad one fails there first with its message.
+    unitOf(ctx, args).catch(() => PLAIN),
+  ]);
+  if (typeof value !== "number") return { value, format: null };
+  const stat = parseStat(args.stat);
+  return { value, format: stat === "PCT_CHANGE" ? PERCENT_FORMAT : numberFormatFor(kind, value) };
+}
+
+async function unitOf(ctx: CallContext, args: AggArgs): Promise<ValueKind> {
+  const symbol = parseSymbol(args.symbol);
+  const metric = parseMetric(args.metric);
+  return valueKind(ctx, symbol, parsePrefixedMetric(metric)?.base ?? metric);
+}
+
 export async function aggregateValue(ctx: CallContext, args: AggArgs): Promise<CellValue> {
   const symbol = parseSymbol(args.symbol);
   const metric = parseMetric(args.metric);
   const window = parseAggWindow(args.window);
   const stat = parseStat(args.stat);
-  const asOf = parseAsOf(args.asOf, ctx.today);
+  const asOf = parseAsOf(args.asOf, ctx.today, ctx.dateSystem);
+  return withDiagnosis(ctx, symbol, metric, SINGLE, () => aggregate(ctx, symbol, metric, window, stat, asOf));
+}
+
+async function aggregate(
+  ctx: CallContext,
+  symbol: string,
+  metric: string,
+  window: AggWindow,
+  stat: Stat | undefined,
+  asOf: string,
+): Promise<CellValue> {
   const start = windowStart(window, asOf);
   const prefixed = parsePrefixedMetric(metric);
 
@@ -46,10 +78,15 @@ export async function aggregateValue(ctx: CallContext, args: AggArgs): Promise<C
     chosen = stat ?? "LAST";
   } else {
     const granularity = naturalGranularity(metric);
-    const [points, statToUse] = await Promise.all([
+    const [fetched, defaulted] = await Promise.allSettled([
       fetchReadings(ctx, symbol, metric, granularity, start, asOf),
       stat ?? defaultStatFor(ctx, symbol, metric),
     ]);
+    // The series' failure comes first: an unknown name says what was meant, not that it has no default stat.
+    if (fetched.status === "rejected") throw fetched.reason;
+    if (defaulted.status === "rejected") throw defaulted.reason;
+    const points = fetched.value;
+    const statToUse = defaulted.value;
     values = readingsOf(points)
       .filter((point) => point.date >= start && point.date <= asOf)
       .map((point) => point.val);

@@ -1,4 +1,5 @@
 import type { CallOptions, MarketDataClient } from "../api";
+import type { DateSystem } from "../core/excel-date";
 
 /** What one function call works with: the shared client, the user's date, and Excel's cancellation / preview state. */
 export interface CallContext {
@@ -7,4 +8,11 @@ export interface CallContext {
   today: string;
   /** Passed on every client call: `signal` (Excel cancelled the cell) and `cacheOnly` (value preview). */
   call: CallOptions;
+  /**
+   * True when the host shows formatted numbers (Excel data types from custom
+   * functions): only then is the metric catalog read for units. Omitted: false.
+   */
+  cellFormats?: boolean;
+  /** The workbook's date system: how date serials are read from arguments and written into tables (1900 when absent). */
+  dateSystem?: DateSystem;
 }

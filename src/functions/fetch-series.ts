@@ -5,7 +5,7 @@
  */
 import { isMarketDataError, type SeriesRequest } from "../api";
 import type { DataPoint, Granularity, SeriesResult } from "../core/domain";
-import { NoDataError } from "../core/errors";
+import { MessageSeriesError } from "../core/errors";
 import { withoutPlaceholders } from "../core/readings";
 import { inDateOrder } from "../core/series-table";
 import type { CallContext } from "./call-context";
@@ -36,7 +36,7 @@ function settledValues(ctx: CallContext, result: SeriesResult): SeriesResult {
 }
 
 /** Failures that belong to one (symbol, metric) pair; anything else (key, network, limits) fails the whole formula. */
-function isPairFailure(error: unknown): boolean {
+export function isPairFailure(error: unknown): boolean {
   return isMarketDataError(error) && (error.kind === "bad-request" || error.kind === "not-found");
 }
 
@@ -71,6 +71,6 @@ export async function fetchReadings(
   widened: "slice" | "keep" = "slice",
 ): Promise<readonly DataPoint[]> {
   const result = await fetchSeries(ctx, { symbol, metric, granularity, startDate: start, endDate: end }, widened);
-  if (result.kind === "message") throw new NoDataError(`${symbol} ${metric}: ${result.message}`);
+  if (result.kind === "message") throw new MessageSeriesError(`${symbol} ${metric}: ${result.message}`, result.message);
   return inDateOrder(result.points);
 }

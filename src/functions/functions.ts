@@ -11,18 +11,20 @@
  */
 import { BUILD_INFO } from "../office/build-info";
 import { getRuntime } from "../office/runtime";
-import { aggregateValue } from "./agg";
+import { formattedAggregateValue } from "./agg";
 import { assetsTable, metricsTable } from "./catalogs";
-import { flowsTable } from "./flows";
-import { insightsTable } from "./insights";
-import { invokeTable, invokeValue } from "./invoke";
-import { latestValue } from "./latest";
-import { seriesTable } from "./series";
-import { supplyTable } from "./supply";
+import { formattedFlowsTable } from "./flows";
+import { formattedInsightsTable } from "./insights";
+import { invokeSync, invokeTable, invokeValue } from "./invoke";
+import { formattedLatestValue } from "./latest";
+import { formattedSeriesTable } from "./series";
+import { formattedSnapshotTable } from "./snapshot";
+import { formattedSupplyTable } from "./supply";
 
 // The shared runtime (client, cache, settings) is created as this bundle loads:
-// the task pane in the same page uses this instance rather than its own.
-getRuntime();
+// the task pane in the same page uses this instance rather than its own. The
+// workbook's date system is asked for now, once Office is ready, not inside a calculation.
+void getRuntime().dateSystem();
 
 /**
  * The version of the Market Data add-in that is running.
@@ -31,11 +33,11 @@ getRuntime();
  * @returns The add-in version, e.g. 0.1.0.
  */
 export function version(): string {
-  return BUILD_INFO.version;
+  return invokeSync(() => BUILD_INFO.version);
 }
 
 /**
- * A table of time series: a date column, then one column per symbol and metric. Format the first column as a date.
+ * A table of time series: a date column, then one column per symbol and metric, dates and values formatted.
  * @customfunction SERIES
  * @helpurl https://localhost:3000/docs/functions.html#mdseries
  * @param symbols One or more symbols: text such as "eth", a comma list such as "eth, btc, eq-aapl", or a range of cells.
@@ -43,7 +45,7 @@ export function version(): string {
  * @param [start] First date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to the end such as "-30D", "-12W", "-6M", "-2Q", "-1Y".
  * @param [end] Last date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to today such as "-1M". Omitted: the latest data.
  * @param [granularity] DAY, WEEK, MONTH, QUARTER or YEAR (or D, W, M, Q, Y). Omitted: DAY, or QUARTER for financials.
- * @param [options] "key=value; key=value" text or a two-column range: headers, dates, order (asc/desc), fill (blank/prev/na), days (all/weekdays), last, transpose.
+ * @param [options] "key=value; key=value" text or a two-column range: headers, dates, order (asc/desc), fill (blank/prev/na), days (all/weekdays), last, transpose, period (start/end), partial (keep/drop), fiscal (label fiscal quarters).
  * @returns A table that spills: dates down, series across.
  */
 export function series(
@@ -55,7 +57,9 @@ export function series(
   options: unknown[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) => seriesTable(ctx, { symbols, metrics, start, end, granularity, options }));
+  return invokeTable(invocation, (ctx) =>
+    formattedSeriesTable(ctx, { symbols, metrics, start, end, granularity, options }),
+  );
 }
 
 /**
@@ -72,8 +76,10 @@ export function latest(
   metric: string | number,
   as_of: number | string | null,
   invocation: CustomFunctions.CancelableInvocation,
-): Promise<number> {
-  return invokeValue(invocation, (ctx) => latestValue(ctx, { symbol, metric, asOf: as_of })) as Promise<number>;
+): Promise<number | Excel.DoubleCellValue> {
+  return invokeValue(invocation, (ctx) => formattedLatestValue(ctx, { symbol, metric, asOf: as_of })) as Promise<
+    number | Excel.DoubleCellValue
+  >;
 }
 
 /**
@@ -94,20 +100,20 @@ export function agg(
   stat: string | number | null,
   as_of: number | string | null,
   invocation: CustomFunctions.CancelableInvocation,
-): Promise<number> {
+): Promise<number | Excel.DoubleCellValue> {
   return invokeValue(invocation, (ctx) =>
-    aggregateValue(ctx, { symbol, metric, window, stat, asOf: as_of }),
-  ) as Promise<number>;
+    formattedAggregateValue(ctx, { symbol, metric, window, stat, asOf: as_of }),
+  ) as Promise<number | Excel.DoubleCellValue>;
 }
 
 /**
- * Chain-level capital flows for source chains, largest first.
+ * Chain-level capital flows for source chains over a window, in USD, largest first.
  * @customfunction FLOWS
  * @helpurl https://localhost:3000/docs/functions.html#mdflows
  * @param source_chains One or more chains: text such as "ethereum", a comma list, or a range of cells.
  * @param [start] First date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to the end such as "-30D".
  * @param [end] Last date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to today such as "-1M".
- * @param [granularity] DAY, WEEK, MONTH, QUARTER or YEAR (or D, W, M, Q, Y).
+ * @param [granularity] Leave empty: flows are one total per chain over the window, so a granularity is refused.
  * @param [flow_type] NETFLOW (default), INFLOW, OUTFLOW, ALL, or a comma list such as "INFLOW, OUTFLOW".
  * @param [options] "key=value; key=value" text or a two-column range: headers (true/false), top (keep the first N chains).
  * @returns A table: chain, then one column per flow type.
@@ -122,16 +128,16 @@ export function flows(
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return invokeTable(invocation, (ctx) =>
-    flowsTable(ctx, { sourceChains: source_chains, start, end, granularity, flowType: flow_type, options }),
+    formattedFlowsTable(ctx, { sourceChains: source_chains, start, end, granularity, flowType: flow_type, options }),
   );
 }
 
 /**
- * The asset catalog: platform_id, symbol, title, aggregator_id and color of every asset the service covers.
+ * The asset catalog: platform_id, symbol, title, aggregator_id, color and kind of every asset the service covers.
  * @customfunction ASSETS
  * @helpurl https://localhost:3000/docs/functions.html#mdassets
  * @param [search] Words to look for in the id, symbol or title, such as "usd eth". Omitted: every asset.
- * @param [type] ALL (default), CRYPTO or EQUITY.
+ * @param [type] ALL (default), CRYPTO, EQUITY, or a kind: CHAIN, TOKEN, STABLECOIN, CATEGORY.
  * @returns A table of assets.
  */
 export function assets(
@@ -173,7 +179,8 @@ export function insights(
   flag: string | number | null,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) => insightsTable(ctx, { feed, search, flag }));
+  // Its own deadline (58 s): the cell says the feed is still being prepared while the load carries on.
+  return invokeTable(invocation, (ctx) => formattedInsightsTable(ctx, { feed, search, flag }), null);
 }
 
 /**
@@ -193,5 +200,25 @@ export function supply(
   granularity: string | number | null,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) => supplyTable(ctx, { symbol, start, end, granularity }));
+  return invokeTable(invocation, (ctx) => formattedSupplyTable(ctx, { symbol, start, end, granularity }));
+}
+
+/**
+ * A comps table in one formula: one row per symbol, one column per metric, each the latest value on or before as_of. Shares requests like MD.LATEST cells.
+ * @customfunction SNAPSHOT
+ * @helpurl https://localhost:3000/docs/functions.html#mdsnapshot
+ * @param symbols Symbols down the table: text such as "eth", a comma list such as "eth, sol, eq-coin", or a range of cells.
+ * @param metrics Metrics across: text such as "PRICE", a comma list such as "PRICE, MC, L30_FEES", or a range of cells.
+ * @param [as_of] The date to read on: an Excel date, "YYYY-MM-DD", "TODAY" or "-1M". Omitted: today.
+ * @param [options] "key=value; key=value" text or a two-column range: headers (true/false), transpose (true/false).
+ * @returns A table: Symbol, then one column per metric; a pair without data is #N/A.
+ */
+export function snapshot(
+  symbols: unknown[][],
+  metrics: unknown[][],
+  as_of: number | string | null,
+  options: unknown[][],
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return invokeTable(invocation, (ctx) => formattedSnapshotTable(ctx, { symbols, metrics, asOf: as_of, options }));
 }

@@ -1,13 +1,23 @@
 /**
  * The common frame of every MD function: build the call's context from Excel's
  * invocation, run the work, hand Excel cells it can hold, and turn any failure
- * into a CustomFunctions.Error. Nothing escapes as a raw exception.
+ * into a CustomFunctions.Error. Nothing escapes as a raw exception. Each call
+ * is counted in the runtime's CallTracker from start to settlement, which is
+ * how a refresh knows the functions have finished (src/office/call-tracker.ts).
  */
 import { TimeoutError } from "../api";
 import type { CellValue } from "../core/cell";
 import { localToday } from "../core/calendar";
-import { type ExcelCell, toCustomFunctionsError, toExcelCell, toExcelTable } from "../office/errors";
-import { getClient } from "../office/runtime";
+import { type FormattedTable, type FormattedValue, isFormattedTable, isFormattedValue } from "../core/number-format";
+import {
+  type DataTypeSupport,
+  dataTypeSupport,
+  type ExcelValue,
+  toExcelValue,
+  toExcelValues,
+} from "../office/cell-values";
+import { isExcelError, toCustomFunctionsError } from "../office/errors";
+import { getClient, getRuntime } from "../office/runtime";
 import type { CallContext } from "./call-context";
 
 /**
@@ -23,39 +33,50 @@ export function isValuePreview(invocation: CustomFunctions.Invocation | undefine
 /**
  * Every cell settles within this, whatever the service does (a body that never
  * ends, retries, several requests in a row): Excel on Mac abandons a custom
- * function's request at 60 s. The client's own per-call deadline (50 s) is
- * shorter, so a single slow request fails with its own message first.
+ * function's request at 60 s (office-js #1184). The client's own per-call
+ * deadline (50 s) is shorter, so a single slow request fails with its own
+ * message first; this bounds the calls a cell makes one after another (a
+ * history walk, a catalog looked up after a series).
  */
 export const CELL_DEADLINE_MS = 55_000;
 
-export function contextFor(
+export async function contextFor(
   invocation: CustomFunctions.CancelableInvocation | undefined,
+  support: DataTypeSupport = "none",
   controller = new AbortController(),
-): CallContext {
+): Promise<CallContext> {
   if (invocation) invocation.onCanceled = () => controller.abort();
   return {
     client: getClient(),
     today: localToday(),
     // A preview must never start a request: the client answers from its cache or an in-flight request, or refuses.
     call: { signal: controller.signal, cacheOnly: isValuePreview(invocation) },
+    cellFormats: support !== "none",
+    dateSystem: await getRuntime().dateSystem(),
   };
 }
 
-/** Runs a cell's work against its deadline: at the deadline the cell fails with a TimeoutError and its requests are dropped. */
+/**
+ * Runs a cell's work, its context included, against its deadline: at the
+ * deadline the cell fails with a TimeoutError and its requests are dropped
+ * (aborted when nobody else waits for them). `deadlineMs` null: the work
+ * keeps its own (MD.INSIGHTS answers by 58 s and lets its load carry on).
+ */
 function withinDeadline<T>(
   invocation: CustomFunctions.CancelableInvocation | undefined,
+  support: DataTypeSupport,
   work: (ctx: CallContext) => Promise<T>,
+  deadlineMs: number | null,
 ): Promise<T> {
   const controller = new AbortController();
-  const ctx = contextFor(invocation, controller);
+  const run = async () => work(await contextFor(invocation, support, controller));
+  if (deadlineMs === null) return run();
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
-      reject(
-        new TimeoutError(`No answer from the market-data service within ${Math.round(CELL_DEADLINE_MS / 1000)} s.`),
-      );
+      reject(new TimeoutError(`No answer from the market-data service within ${Math.round(deadlineMs / 1000)} s.`));
       controller.abort();
-    }, CELL_DEADLINE_MS);
-    work(ctx).then(
+    }, deadlineMs);
+    run().then(
       (value) => {
         clearTimeout(timer);
         resolve(value);
@@ -70,25 +91,51 @@ function withinDeadline<T>(
 
 export async function invokeTable(
   invocation: CustomFunctions.CancelableInvocation | undefined,
-  work: (ctx: CallContext) => Promise<CellValue[][]>,
-): Promise<ExcelCell[][]> {
+  work: (ctx: CallContext) => Promise<CellValue[][] | FormattedTable>,
+  deadlineMs: number | null = CELL_DEADLINE_MS,
+): Promise<ExcelValue[][]> {
+  const settle = getRuntime().calls.begin();
   try {
-    return toExcelTable(await withinDeadline(invocation, work));
+    const support = dataTypeSupport();
+    const result = await withinDeadline(invocation, support, work, deadlineMs);
+    return isFormattedTable(result)
+      ? toExcelValues(result.rows, result.formatAt, support)
+      : toExcelValues(result, undefined, support);
   } catch (error) {
     throw toCustomFunctionsError(error);
+  } finally {
+    settle();
   }
 }
 
-export async function invokeValue<T extends CellValue>(
+export async function invokeValue(
   invocation: CustomFunctions.CancelableInvocation | undefined,
-  work: (ctx: CallContext) => Promise<T>,
-): Promise<number | string | boolean> {
-  let cell: ExcelCell;
+  work: (ctx: CallContext) => Promise<CellValue | FormattedValue>,
+  deadlineMs: number | null = CELL_DEADLINE_MS,
+): Promise<ExcelValue> {
+  const settle = getRuntime().calls.begin();
+  let cell: ExcelValue;
   try {
-    cell = toExcelCell(await withinDeadline(invocation, work));
+    const support = dataTypeSupport();
+    const result = await withinDeadline(invocation, support, work, deadlineMs);
+    cell = isFormattedValue(result)
+      ? toExcelValue(result.value, result.format, support)
+      : toExcelValue(result, null, support);
   } catch (error) {
     throw toCustomFunctionsError(error);
+  } finally {
+    settle();
   }
-  if (cell instanceof CustomFunctions.Error) throw cell;
+  if (isExcelError(cell)) throw cell;
   return cell;
+}
+
+/** A synchronous function's call, counted like the others so a refresh sees it run. */
+export function invokeSync<T>(work: () => T): T {
+  const settle = getRuntime().calls.begin();
+  try {
+    return work();
+  } finally {
+    settle();
+  }
 }

@@ -6,15 +6,19 @@
  * window holds no reading looks further back.
  */
 import { parseDate, parseMetric, parseSymbol } from "../core/arguments";
+import type { DateSystem } from "../core/excel-date";
 import { parsePrefixedMetric, type PrefixedMetric, windowStart } from "../core/agg-window";
 import { lowerBound } from "../core/agg-stat";
 import { addDays, type DateUnit, shiftDate } from "../core/calendar";
 import { NoDataError } from "../core/errors";
 import { naturalGranularity } from "../core/metric-knowledge";
+import { type FormattedValue, numberFormatFor } from "../core/number-format";
 import type { DataPoint, Granularity, Reading } from "../core/domain";
 import { hasValue } from "../core/readings";
 import type { CallContext } from "./call-context";
+import { type NameArguments, SINGLE, withDiagnosis } from "./did-you-mean";
 import { fetchReadings } from "./fetch-series";
+import { valueKind } from "./metric-units";
 
 export interface LatestArgs {
   symbol: unknown;
@@ -34,14 +38,44 @@ export const LATEST_LOOKBACKS: Readonly<Record<"DAY" | "QUARTER", readonly { cou
   ],
 };
 
-export function parseAsOf(value: unknown, today: string): string {
-  return parseDate(value, "as_of", { today, anchor: today }) ?? today;
+export function parseAsOf(value: unknown, today: string, dateSystem?: DateSystem): string {
+  return parseDate(value, "as_of", { today, anchor: today, dateSystem }) ?? today;
 }
 
 export async function latestValue(ctx: CallContext, args: LatestArgs): Promise<number> {
   const symbol = parseSymbol(args.symbol);
   const metric = parseMetric(args.metric);
-  const asOf = parseAsOf(args.asOf, ctx.today);
+  return latestReading(ctx, symbol, metric, parseAsOf(args.asOf, ctx.today, ctx.dateSystem));
+}
+
+/** MD.LATEST's number in the unit of its metric (a prefixed metric sums its base metric: the base's unit). */
+export async function formattedLatestValue(ctx: CallContext, args: LatestArgs): Promise<FormattedValue> {
+  const symbol = parseSymbol(args.symbol);
+  const metric = parseMetric(args.metric);
+  const asOf = parseAsOf(args.asOf, ctx.today, ctx.dateSystem);
+  const [value, kind] = await Promise.all([
+    latestReading(ctx, symbol, metric, asOf),
+    valueKind(ctx, symbol, parsePrefixedMetric(metric)?.base ?? metric),
+  ]);
+  return { value, format: numberFormatFor(kind, value) };
+}
+
+/**
+ * The last reading of a parsed pair on or before as_of (a prefixed metric: its
+ * windowed sum). Throws NoDataError, or UnknownNameError for a name the
+ * catalogs do not know (`names`: the arguments its message names).
+ */
+export async function latestReading(
+  ctx: CallContext,
+  symbol: string,
+  metric: string,
+  asOf: string,
+  names: NameArguments = SINGLE,
+): Promise<number> {
+  return withDiagnosis(ctx, symbol, metric, names, () => readLatest(ctx, symbol, metric, asOf));
+}
+
+async function readLatest(ctx: CallContext, symbol: string, metric: string, asOf: string): Promise<number> {
   const prefixed = parsePrefixedMetric(metric);
   if (prefixed) return prefixedLatest(ctx, symbol, metric, prefixed, asOf);
 

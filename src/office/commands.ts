@@ -26,6 +26,7 @@ export function getRefreshController(): RefreshController {
       workbook: excelWorkbookAvailable() ? createExcelWorkbook() : null,
       clearCache: () => runtime.client.clear(),
       readKey: () => runtime.settings.read(),
+      calls: runtime.calls,
     });
   }
   return controller;

@@ -20,6 +20,13 @@ export type ExcelCell = number | string | boolean | CustomFunctions.Error;
 
 export const PREVIEW_MESSAGE = "Preview: press Enter to load.";
 
+/**
+ * What makes an MD cell ask again. Not "recalculate": F9 (Calculate Now) does
+ * not re-run custom functions whose arguments did not change (office-js #1462).
+ * Refresh all (src/refresh) and re-entering the formula do.
+ */
+export const TRY_AGAIN = "To try again, use Refresh all (Data tab ▸ Market Data) or re-enter the formula.";
+
 /** Long enough for every message the add-in writes; a bound so a pathological one cannot flood the tooltip. */
 const MAX_MESSAGE_LENGTH = 500;
 
@@ -55,6 +62,11 @@ export function toExcelTable(table: readonly (readonly CellValue[])[]): ExcelCel
   return table.map((row) => (row.some(isErrorCell) ? row.map(toExcelCell) : (row as ExcelCell[])));
 }
 
+/** True for a cell Excel shows as an error (a single-value function throws it rather than returning it). */
+export function isExcelError(cell: unknown): cell is CustomFunctions.Error {
+  return cell instanceof CustomFunctions.Error;
+}
+
 /** What one failed call shows. Never throws. */
 export function toCustomFunctionsError(error: unknown): CustomFunctions.Error {
   if (error instanceof CustomFunctions.Error) return error;
@@ -73,12 +85,15 @@ function serviceError(error: MarketDataError): CustomFunctions.Error {
     case "not-cached":
       return excelError("#N/A", PREVIEW_MESSAGE);
     case "rate-limit":
-      return excelError("#N/A", `${error.message} Wait a moment, then recalculate.`);
+      return excelError(
+        "#N/A",
+        `${error.message} Wait a moment, then use Refresh all (Data tab ▸ Market Data) or re-enter the formula.`,
+      );
     case "network":
     case "timeout":
     case "server":
     case "bad-response":
-      return excelError("#N/A", `${error.message} Recalculate to try again.`);
+      return excelError("#N/A", `${error.message} ${TRY_AGAIN}`);
     default:
       // auth, config, not-found, cancelled: the client's message already says what to do.
       return excelError("#N/A", error.message);

@@ -1,4 +1,6 @@
 import type { MarketDataClient } from "../api";
+import type { DateSystem } from "../core/excel-date";
+import type { CallTracker } from "./call-tracker";
 import type { SettingsStore } from "./settings";
 
 /**
@@ -14,6 +16,10 @@ import type { SettingsStore } from "./settings";
 export interface MarketDataRuntime {
   client: MarketDataClient;
   settings: SettingsStore;
+  /** Every MD function call, counted as it starts and settles (src/functions/invoke.ts). */
+  calls: CallTracker;
+  /** The workbook's date system, asked of Excel once (src/office/date-system.ts). */
+  dateSystem(): Promise<DateSystem>;
   version: string;
 }
 
@@ -33,6 +39,7 @@ export function registerRuntime(runtime: MarketDataRuntime): MarketDataRuntime {
 /** The runtime functions.js created; the page loads functions.js before the pane. */
 export function sharedRuntime(): MarketDataRuntime {
   const runtime = findRuntime();
-  if (!runtime) throw new Error("The Market Data functions did not load (functions.js), so the pane has no client to use.");
+  if (!runtime)
+    throw new Error("The Market Data functions did not load (functions.js), so the pane has no client to use.");
   return runtime;
 }

@@ -1,5 +1,8 @@
 import { createClient, type MarketDataClient } from "../api";
 import { BUILD_INFO } from "./build-info";
+import { CallTracker } from "./call-tracker";
+import { GatewayProbe } from "./gateway";
+import { dateSystemOfWorkbook } from "./date-system";
 import { findRuntime, registerRuntime, type MarketDataRuntime } from "./runtime-registry";
 import { defaultStorage, SettingsStore } from "./settings";
 
@@ -9,12 +12,20 @@ export type { MarketDataRuntime } from "./runtime-registry";
 export function getRuntime(): MarketDataRuntime {
   const existing = findRuntime();
   if (existing) return existing;
-  const settings = new SettingsStore(defaultStorage(), {
-    baseUrl: BUILD_INFO.defaultBaseUrl,
-    apiKey: BUILD_INFO.defaultApiKey,
-  });
+  const gateway = new GatewayProbe();
+  const settings = new SettingsStore(
+    defaultStorage(),
+    { baseUrl: BUILD_INFO.defaultBaseUrl, apiKey: BUILD_INFO.defaultApiKey },
+    (baseUrl) => gateway.keyMode(baseUrl),
+  );
   const client = createClient({ settings: () => settings.read() });
-  return registerRuntime({ client, settings, version: BUILD_INFO.version });
+  return registerRuntime({
+    client,
+    settings,
+    calls: new CallTracker(),
+    dateSystem: dateSystemOfWorkbook(),
+    version: BUILD_INFO.version,
+  });
 }
 
 export function getClient(): MarketDataClient {

@@ -1,4 +1,6 @@
 import { normalizeBaseUrl, type ClientSettings } from "../api";
+import type { GatewayKeyMode } from "./gateway";
+import { officeReady, type OfficeReadyGlobals } from "./office-ready";
 
 /** The storage keys; shared with the task pane, never written to the workbook. */
 export const SETTING_KEYS = {
@@ -13,22 +15,78 @@ export interface KeyValueStorage {
   removeItem(key: string): Promise<void>;
 }
 
+interface StorageGlobals extends OfficeReadyGlobals {
+  OfficeRuntime?: { storage?: KeyValueStorage };
+  localStorage?: Storage;
+}
+
+/** How long to wait for Office.onReady before choosing with what is there (outside Office it resolves at once). */
+export const OFFICE_READY_TIMEOUT_MS = 10_000;
+
 /**
- * `OfficeRuntime.storage` inside Office (shared by functions and pane, kept out
- * of the workbook file). A plain browser has no OfficeRuntime, so the pane falls
- * back to localStorage there, and to memory where neither exists.
+ * `OfficeRuntime.storage` inside Office (shared by functions and pane, kept
+ * out of the workbook file); localStorage in a plain browser, memory where
+ * neither exists.
+ *
+ * Chosen lazily, on first use after `Office.onReady()`: functions.js runs
+ * before Excel's host scripts have defined `OfficeRuntime` (office.js loads
+ * them asynchronously), so a store chosen while the bundle loads fell back to
+ * localStorage, and when the load order flipped, the key seemed lost. A key
+ * or address found in localStorage when OfficeRuntime.storage is chosen is
+ * moved there once (a value already in OfficeRuntime.storage wins) and
+ * removed from localStorage.
  */
-export function defaultStorage(): KeyValueStorage {
-  const runtime = (globalThis as { OfficeRuntime?: { storage?: KeyValueStorage } }).OfficeRuntime;
-  if (runtime?.storage) return runtime.storage;
-  const local = (globalThis as { localStorage?: Storage }).localStorage;
-  if (local) {
-    return {
-      getItem: async (key) => local.getItem(key),
-      setItem: async (key, value) => local.setItem(key, value),
-      removeItem: async (key) => local.removeItem(key),
-    };
+export function defaultStorage(
+  globals: StorageGlobals = globalThis as StorageGlobals,
+  readyTimeoutMs = OFFICE_READY_TIMEOUT_MS,
+): KeyValueStorage {
+  let chosen: Promise<KeyValueStorage> | null = null;
+  const store = () =>
+    (chosen ??= choose(globals, readyTimeoutMs).catch((error: unknown) => {
+      chosen = null; // try again on the next use
+      throw error;
+    }));
+  return {
+    getItem: async (key) => (await store()).getItem(key),
+    setItem: async (key, value) => (await store()).setItem(key, value),
+    removeItem: async (key) => (await store()).removeItem(key),
+  };
+}
+
+async function choose(globals: StorageGlobals, readyTimeoutMs: number): Promise<KeyValueStorage> {
+  await officeReady(globals, readyTimeoutMs);
+  const local = globals.localStorage ? webStorage(globals.localStorage) : null;
+  const office = globals.OfficeRuntime?.storage;
+  if (office) {
+    if (globals.localStorage) await moveToOfficeStorage(globals.localStorage, office);
+    return office;
   }
+  return local ?? memoryStorage();
+}
+
+/** Once: a setting the fallback holds goes to OfficeRuntime.storage unless it already has one, then leaves localStorage. */
+async function moveToOfficeStorage(local: Storage, office: KeyValueStorage): Promise<void> {
+  for (const key of Object.values(SETTING_KEYS)) {
+    const value = local.getItem(key);
+    if (value === null) continue;
+    try {
+      if ((await office.getItem(key)) === null) await office.setItem(key, value);
+      local.removeItem(key);
+    } catch {
+      // Left in localStorage and moved the next time the runtime starts; reading the settings goes on.
+    }
+  }
+}
+
+function webStorage(local: Storage): KeyValueStorage {
+  return {
+    getItem: async (key) => local.getItem(key),
+    setItem: async (key, value) => local.setItem(key, value),
+    removeItem: async (key) => local.removeItem(key),
+  };
+}
+
+function memoryStorage(): KeyValueStorage {
   const memory = new Map<string, string>();
   return {
     getItem: async (key) => memory.get(key) ?? null,
@@ -46,6 +104,8 @@ export interface StoredSettings extends ClientSettings {
   /** True while no key is stored and the build's demo key is in use. */
   usingDefaultKey: boolean;
   usingDefaultBaseUrl: boolean;
+  /** The base address is the team gateway holding the firm's key: no key is sent or asked for. */
+  keyManagedByGateway: boolean;
 }
 
 /** Reads and writes the two settings; every read goes to storage so a change applies on the next calculation. */
@@ -53,6 +113,8 @@ export class SettingsStore {
   constructor(
     private readonly storage: KeyValueStorage,
     private readonly defaults: SettingsDefaults,
+    /** Asks a same-origin base address whether it is a gateway (see gateway.ts); none: never. */
+    private readonly gatewayKeyMode?: (baseUrl: string) => Promise<GatewayKeyMode | null>,
   ) {}
 
   async read(): Promise<StoredSettings> {
@@ -62,11 +124,15 @@ export class SettingsStore {
     ]);
     const key = apiKey?.trim() ?? "";
     const url = baseUrl?.trim() ?? "";
+    const effectiveUrl = url || this.defaults.baseUrl;
+    const firm = this.gatewayKeyMode && effectiveUrl ? (await this.gatewayKeyMode(effectiveUrl)) === "firm" : false;
     return {
-      apiKey: key || this.defaults.apiKey,
-      baseUrl: url || this.defaults.baseUrl,
-      usingDefaultKey: !key,
+      // The firm's gateway adds its key; one stored here is kept for other addresses, but not sent.
+      apiKey: firm ? "" : key || this.defaults.apiKey,
+      baseUrl: effectiveUrl,
+      usingDefaultKey: !firm && !key,
       usingDefaultBaseUrl: !url,
+      keyManagedByGateway: firm,
     };
   }
 
@@ -75,10 +141,14 @@ export class SettingsStore {
     await this.write(SETTING_KEYS.apiKey, value.trim());
   }
 
-  /** Refuses (ConfigError) an address the client would refuse: not http(s), with a user or password, plain http to another machine. */
+  /**
+   * Refuses (ConfigError) an address the client would refuse: not http(s), with a user or password, plain http to
+   * another machine. A path alone ("/api", the team gateway on the add-in's host) is stored as typed.
+   */
   async setBaseUrl(value: string): Promise<void> {
-    const trimmed = value.trim();
-    await this.write(SETTING_KEYS.baseUrl, trimmed ? normalizeBaseUrl(trimmed) : "");
+    const trimmed = value.trim().replace(/\/+$/, "");
+    const gatewayPath = trimmed.startsWith("/") && !trimmed.startsWith("//");
+    await this.write(SETTING_KEYS.baseUrl, trimmed && !gatewayPath ? normalizeBaseUrl(trimmed) : trimmed);
   }
 
   private async write(key: string, value: string): Promise<void> {

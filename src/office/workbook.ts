@@ -2,12 +2,16 @@
  * The workbook as refresh and freeze see it (src/refresh/workbook-adapter.ts),
  * implemented with `Excel.run`, `Office.context.document.settings` and
  * `Office.addin`. Thin on purpose: it moves data in and out in as few syncs as
- * Excel's limits allow and decides nothing.
+ * Excel's limits allow; the one rule it keeps itself is the re-check before a
+ * rewrite, because only a read in the same batch as the write is current.
  *
- * APIs used: ExcelApi 1.4 (getUsedRangeOrNullObject), 1.5 (custom XML parts),
- * 1.9 (getSelectedRanges), 1.12 (getSpillingToRangeOrNullObject; without it
- * every formula counts as one cell, which is right for an Excel without
- * dynamic arrays), SharedRuntime 1.1 (setStartupBehavior).
+ * APIs used, each feature-detected with Office.context.requirements.isSetSupported:
+ * ExcelApi 1.4 (getUsedRangeOrNullObject(valuesOnly)), 1.5 (custom XML
+ * parts), 1.9 (getSpecialCellsOrNullObject, getSelectedRanges; without them
+ * every used cell is read), 1.12 (getSpillingToRangeOrNullObject,
+ * getSpillParentOrNullObject; without them every formula counts as one cell,
+ * which is right for an Excel without dynamic arrays), SharedRuntime 1.1
+ * (setStartupBehavior).
  *
  * The freeze log is a custom XML part in the workbook, namespace
  * FREEZE_LOG_NAMESPACE: it travels with the file, is invisible in the grid,
@@ -16,13 +20,17 @@
  * do), and any tool that opens the .xlsx package can read it. It holds cell
  * addresses, formula text and times — never a key.
  */
-import { parseRange, rectAddress, rowBands, withoutSheet, cellCount } from "../refresh/a1";
+import { cellAddress, cellCount, parseRange, rectAddress, rowBands, withoutSheet, type Rect } from "../refresh/a1";
+import { holdsFormula, planBlocks, type FormulaCell } from "../refresh/formula-cells";
 import type {
   CellResult,
   FormulaBlock,
+  FormulaReading,
   FreezeRecord,
   RangeValues,
-  SheetFormulas,
+  RewriteOutcome,
+  SheetScan,
+  CalculationMode,
   StartupBehavior,
   ValueBlock,
   ValueType,
@@ -40,6 +48,7 @@ export const MAX_CELLS_PER_SYNC = 20_000;
 
 export interface ExcelLike {
   run<T>(batch: (context: Excel.RequestContext) => Promise<T>): Promise<T>;
+  run<T>(options: Excel.RunOptions, batch: (context: Excel.RequestContext) => Promise<T>): Promise<T>;
 }
 
 export interface OfficeLike {
@@ -47,7 +56,7 @@ export interface OfficeLike {
     document: { settings: Pick<Office.Settings, "get" | "set" | "saveAsync"> };
     requirements?: { isSetSupported(name: string, minVersion?: string): boolean };
   };
-  addin: Pick<Office.Addin, "setStartupBehavior">;
+  addin: Pick<Office.Addin, "setStartupBehavior"> & Partial<Pick<Office.Addin, "getStartupBehavior">>;
   StartupBehavior: { load: Office.StartupBehavior; none: Office.StartupBehavior };
 }
 
@@ -69,7 +78,9 @@ export function createExcelWorkbook(
   globals: ExcelWorkbookGlobals = globalThis as unknown as ExcelWorkbookGlobals,
 ): WorkbookAdapter {
   const { Excel: excel, Office: office } = globals;
-  const spillsSupported = () => office.context.requirements?.isSetSupported("ExcelApi", "1.12") ?? true;
+  /** Feature detection by requirement set; a host that cannot say is assumed current. */
+  const supports = (version: string) => office.context.requirements?.isSetSupported("ExcelApi", version) ?? true;
+  const spillsSupported = () => supports("1.12");
 
   /** Queues per-block work, syncing whenever MAX_CELLS_PER_SYNC cells are pending. */
   async function inChunks<T extends { address: string }>(
@@ -112,6 +123,28 @@ export function createExcelWorkbook(
   }
 
   return {
+    capabilities: () => ({ calculate: supports("1.6"), mergeUndo: supports("1.20") }),
+
+    calculationMode: () =>
+      excel.run(async (context) => {
+        context.application.load("calculationMode");
+        await context.sync();
+        return context.application.calculationMode as CalculationMode;
+      }),
+
+    recalculate: (name, addresses) =>
+      // Range.calculate (ExcelApi 1.6): "Calculates a range of cells on a worksheet."
+      // https://learn.microsoft.com/javascript/api/excel/excel.range#excel-excel-range-calculate-member(1)
+      // It re-runs custom functions in the range (office-js #576, where Excel on the web re-ran too many).
+      excel.run({ delayForCellEdit: true }, async (context) => {
+        const sheet = context.workbook.worksheets.getItem(name);
+        await inChunks(
+          context,
+          addresses.map((address) => ({ address })),
+          ({ address }) => sheet.getRange(address).calculate(),
+        );
+      }),
+
     listSheets: () =>
       excel.run(async (context) => {
         const sheets = context.workbook.worksheets;
@@ -120,34 +153,133 @@ export function createExcelWorkbook(
         return sheets.items.map((sheet) => sheet.name);
       }),
 
-    readSheet: (name) =>
-      excel.run(async (context): Promise<SheetFormulas> => {
+    readFormulaCells: (name) =>
+      excel.run(async (context): Promise<SheetScan> => {
         const sheet = context.workbook.worksheets.getItem(name);
         sheet.protection.load("protected");
-        const used = sheet.getUsedRangeOrNullObject();
+        // Values only: a sheet formatted down to row 1,048,576 is not a million used cells.
+        const used = sheet.getUsedRangeOrNullObject(true);
         used.load("address");
         await context.sync();
-        if (used.isNullObject) return { name, protected: sheet.protection.protected, usedAddress: null, formulas: [] };
+        const isProtected = sheet.protection.protected;
+        if (used.isNullObject) return { name, protected: isProtected, cells: [] };
 
-        const usedAddress = withoutSheet(used.address);
-        const bands = rowBands(parseRange(usedAddress), MAX_CELLS_PER_SYNC);
-        const formulas: unknown[][] = [];
-        for (const band of bands) {
-          const range = bands.length === 1 ? used : sheet.getRange(rectAddress(band));
-          range.load("formulas");
+        // Formula cells only (ExcelApi 1.9): the reads cost what the sheet's formulas cost, not its size.
+        // https://learn.microsoft.com/office/dev/add-ins/excel/excel-add-ins-ranges-special-cells
+        let areas = [withoutSheet(used.address)];
+        if (supports("1.9")) {
+          const special = used.getSpecialCellsOrNullObject("Formulas");
+          special.load("address");
           await context.sync();
-          formulas.push(...range.formulas);
+          if (special.isNullObject) return { name, protected: isProtected, cells: [] };
+          areas = areaAddresses(special.address);
         }
-        return { name, protected: sheet.protection.protected, usedAddress, formulas };
+
+        const bands = areas.flatMap((area) => rowBands(parseRange(area), MAX_CELLS_PER_SYNC).map(rectAddress));
+        const ranges: { rect: Rect; range: Excel.Range }[] = [];
+        await inChunks(
+          context,
+          bands.map((address) => ({ address })),
+          ({ address }) => {
+            const range = sheet.getRange(address);
+            range.load("formulas,values");
+            ranges.push({ rect: parseRange(address), range });
+          },
+        );
+        const cells: FormulaReading[] = [];
+        for (const { rect, range } of ranges) {
+          range.formulas.forEach((line, r) =>
+            line.forEach((formula, c) => {
+              if (typeof formula !== "string" || !formula.startsWith("=")) return;
+              cells.push({ address: cellAddress(rect.top + r, rect.left + c), formula, value: range.values[r][c] });
+            }),
+          );
+        }
+        return { name, protected: isProtected, cells };
       }),
 
-    writeFormulas: (name, blocks: readonly FormulaBlock[]) =>
-      excel.run(async (context) => {
-        const sheet = context.workbook.worksheets.getItem(name);
-        await inChunks(context, blocks, (block) => {
-          sheet.getRange(block.address).formulas = block.formulas;
-        });
-      }),
+    rewriteFormulas: (name, blocks: readonly FormulaBlock[]) =>
+      // delayForCellEdit: wait while the user is typing in a cell rather than fail the batch.
+      // mergeUndoGroup (ExcelApi 1.20): "all context.sync() calls in a single Excel.run are merged into one undo group".
+      excel.run(
+        { delayForCellEdit: true, ...(supports("1.20") ? { mergeUndoGroup: true } : {}) },
+        async (context): Promise<RewriteOutcome> => {
+          const sheet = context.workbook.worksheets.getItem(name);
+          const expected = new Map<string, string>();
+          for (const block of blocks) {
+            const rect = parseRange(block.address);
+            block.formulas.forEach((line, r) =>
+              line.forEach((formula, c) => expected.set(cellAddress(rect.top + r, rect.left + c), formula)),
+            );
+          }
+
+          // Re-read at the moment of writing: the scan may be seconds old, and the user or a co-author may have typed since.
+          const reads: { block: FormulaBlock; range: Excel.Range }[] = [];
+          const parents = new Map<string, Excel.Range>();
+          await inChunks(context, blocks, (block) => {
+            const range = sheet.getRange(block.address);
+            range.load("formulas,values");
+            reads.push({ block, range });
+            if (spillsSupported()) {
+              const rect = parseRange(block.address);
+              for (let row = rect.top; row <= rect.bottom; row += 1) {
+                for (let col = rect.left; col <= rect.right; col += 1) {
+                  const parent = range.getCell(row - rect.top, col - rect.left).getSpillParentOrNullObject();
+                  parent.load("address");
+                  parents.set(cellAddress(row, col), parent);
+                }
+              }
+            }
+          });
+
+          const unchanged: FormulaCell[] = [];
+          const changed: string[] = [];
+          const spilled: string[] = [];
+          for (const { block, range } of reads) {
+            const rect = parseRange(block.address);
+            range.formulas.forEach((line, r) =>
+              line.forEach((formula, c) => {
+                const address = cellAddress(rect.top + r, rect.left + c);
+                const parent = parents.get(address);
+                const spilledFromElsewhere = parent && !parent.isNullObject && withoutSheet(parent.address) !== address;
+                if (spilledFromElsewhere) spilled.push(address);
+                else if (formula === expected.get(address) && holdsFormula({ formula, value: range.values[r][c] }))
+                  unchanged.push({ row: rect.top + r, col: rect.left + c, address, formula: formula as string });
+                else changed.push(address);
+              }),
+            );
+          }
+
+          const writes = planBlocks(unchanged);
+          const refused: RewriteOutcome["refused"] = [];
+          try {
+            await inChunks(context, writes, (block) => {
+              sheet.getRange(block.address).formulas = block.formulas;
+            });
+          } catch {
+            // One refused block (a legacy array formula, a locked cell) fails the batch: try each on its own.
+            // Rewriting a block the failed batch had already applied only runs its functions once more.
+            for (const block of writes) {
+              try {
+                sheet.getRange(block.address).formulas = block.formulas;
+                await context.sync();
+              } catch (error) {
+                refused.push({
+                  address: block.address,
+                  reason: error instanceof Error ? error.message : String(error),
+                });
+              }
+            }
+          }
+          const refusedCells = new Set(refused.flatMap((r) => cellsOf(r.address)));
+          return {
+            written: unchanged.map((cell) => cell.address).filter((address) => !refusedCells.has(address)),
+            changed,
+            spilled,
+            refused,
+          };
+        },
+      ),
 
     readValues: (name, addresses) =>
       excel.run((context) => loadValues(context, context.workbook.worksheets.getItem(name), addresses)),
@@ -215,6 +347,12 @@ export function createExcelWorkbook(
     setStartupBehavior: (behavior: StartupBehavior) =>
       office.addin.setStartupBehavior(behavior === "load" ? office.StartupBehavior.load : office.StartupBehavior.none),
 
+    getStartupBehavior: async () => {
+      if (typeof office.addin.getStartupBehavior !== "function") return null;
+      const behavior = String(await office.addin.getStartupBehavior());
+      return behavior === String(office.StartupBehavior.load) ? "load" : "none";
+    },
+
     readFreezeLog: () =>
       excel.run(async (context) => {
         const parts = context.workbook.customXmlParts.getByNamespace(FREEZE_LOG_NAMESPACE);
@@ -239,29 +377,98 @@ export function createExcelWorkbook(
   };
 }
 
+/**
+ * The areas of a RangeAreas address, which names the sheet before each area:
+ * "Sheet1!A1:B4, Sheet1!D1:D4" (Excel.RangeAreas.address). A quoted sheet name
+ * may itself contain ", " or "!", so each area is taken as the A1 reference
+ * that follows a "!" and ends at a comma or the end.
+ */
+export function areaAddresses(address: string): string[] {
+  return Array.from(
+    address.matchAll(/!(\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?)(?=\s*,|\s*$)/g),
+    (m) => m[1],
+  );
+}
+
+function cellsOf(address: string): string[] {
+  const rect = parseRange(address);
+  const cells: string[] = [];
+  for (let row = rect.top; row <= rect.bottom; row += 1) {
+    for (let col = rect.left; col <= rect.right; col += 1) cells.push(cellAddress(row, col));
+  }
+  return cells;
+}
+
 const RECORD_ATTRIBUTES = ["sheet", "address", "range", "frozenAt"] as const;
 
-/** `<freezeLog xmlns="…"><frozen sheet address range frozenAt>formula</frozen>…</freezeLog>`, built and read with the DOM's XML tools. */
+/**
+ * Each field escaped to printable ASCII: a backslash is doubled and every
+ * character outside printable ASCII becomes `\uXXXX`. XML 1.0 cannot hold most
+ * control characters, U+FFFE/U+FFFF or a lone surrogate at all, turns CR LF
+ * into LF in text and tabs and line breaks into spaces in attributes; a
+ * formula may contain any of them (a pasted string literal). Escaped, every
+ * character survives, and ordinary text (`B2`, `=MD.LATEST("eth","PRICE")`)
+ * reads as is in the .xlsx package.
+ */
+function encodeField(value: string): string {
+  return value.replace(/\\|[^\x20-\x7e]/g, (ch) =>
+    ch === "\\" ? "\\\\" : `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/** The inverse of encodeField; null when the text is not something it wrote. */
+function decodeField(text: string): string | null {
+  let out = "";
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i];
+    if (ch !== "\\") {
+      out += ch;
+    } else if (text[i + 1] === "\\") {
+      out += "\\";
+      i += 1;
+    } else if (text[i + 1] === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
+      out += String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
+      i += 5;
+    } else {
+      return null;
+    }
+  }
+  return out;
+}
+
+/** `<freezeLog xmlns="…"><frozen encoding="escaped" sheet address range frozenAt>formula</frozen>…</freezeLog>`, built with the DOM's XML tools. */
 export function serializeFreezeLog(records: readonly FreezeRecord[]): string {
   const doc = document.implementation.createDocument(FREEZE_LOG_NAMESPACE, "freezeLog", null);
   for (const record of records) {
     const element = doc.createElementNS(FREEZE_LOG_NAMESPACE, "frozen");
-    for (const name of RECORD_ATTRIBUTES) element.setAttribute(name, record[name]);
-    element.textContent = record.formula;
+    element.setAttribute("encoding", "escaped");
+    for (const name of RECORD_ATTRIBUTES) element.setAttribute(name, encodeField(record[name]));
+    element.textContent = encodeField(record.formula);
     doc.documentElement.appendChild(element);
   }
   return new XMLSerializer().serializeToString(doc);
 }
 
+/** Reads the log; throws when it is not valid XML or an entry is damaged, so a freeze never writes over a log it could not read. */
 export function parseFreezeLog(xml: string): FreezeRecord[] {
   const doc = new DOMParser().parseFromString(xml, "application/xml");
   if (doc.getElementsByTagName("parsererror").length > 0)
     throw new Error("The workbook's freeze log is not valid XML.");
-  return Array.from(doc.getElementsByTagNameNS(FREEZE_LOG_NAMESPACE, "frozen"), (element) => ({
-    sheet: element.getAttribute("sheet") ?? "",
-    address: element.getAttribute("address") ?? "",
-    range: element.getAttribute("range") ?? "",
-    frozenAt: element.getAttribute("frozenAt") ?? "",
-    formula: element.textContent ?? "",
-  }));
+  return Array.from(doc.getElementsByTagNameNS(FREEZE_LOG_NAMESPACE, "frozen"), (element, i) => {
+    // Logs written before the encoding attribute hold the fields as plain text.
+    const escaped = element.getAttribute("encoding") === "escaped";
+    const field = (raw: string | null): string => {
+      if (!escaped) return raw ?? "";
+      const value = decodeField(raw ?? "");
+      if (value === null) throw new Error(`The workbook's freeze log is damaged (entry ${i + 1}).`);
+      return value;
+    };
+    return {
+      sheet: field(element.getAttribute("sheet")),
+      address: field(element.getAttribute("address")),
+      range: field(element.getAttribute("range")),
+      frozenAt: field(element.getAttribute("frozenAt")),
+      formula: field(element.textContent),
+    };
+  });
 }

@@ -2,9 +2,9 @@
  * From a sheet's formulas grid to the cells to rewrite, and from those cells
  * to as few write operations as possible.
  */
-import { cellAddress, parseRange, rectAddress, type Rect } from "./a1";
-import { callsMd } from "./md-formula";
-import type { FormulaBlock, SheetFormulas } from "./workbook-adapter";
+import { parseCell, rectAddress, type Rect } from "./a1";
+import { callsMd, isFormula } from "./md-formula";
+import type { FormulaBlock, FormulaReading, SheetScan } from "./workbook-adapter";
 
 export interface FormulaCell {
   row: number;
@@ -14,23 +14,44 @@ export interface FormulaCell {
 }
 
 /**
- * The cells of a sheet whose formula calls an MD function. A spilled array is
- * found once, at its anchor: the cells it spills into report values, not the
- * formula, so they never match.
+ * True only for a cell that really holds a formula. A text constant reads
+ * back from `Range.formulas` as its value — `=HYPERLINK(…,MD.VERSION())` in a
+ * catalog title, text Freeze wrote with an apostrophe, a user's quoted note —
+ * and its value is that same text; a formula's value is its result, never its
+ * own text. (A formula whose result is a number or TRUE/FALSE differs from its
+ * text by type.)
  */
-export function findMdCells(sheet: SheetFormulas): FormulaCell[] {
-  if (!sheet.usedAddress) return [];
-  const origin = parseRange(sheet.usedAddress);
+export function holdsFormula(
+  reading: Pick<FormulaReading, "formula" | "value">,
+): reading is { formula: string; value: unknown } {
+  return isFormula(reading.formula) && !(typeof reading.value === "string" && reading.value === reading.formula);
+}
+
+/**
+ * The cells of a sheet whose formula calls an MD function. Only formula cells
+ * are candidates: constants that look like formulas never are (see
+ * `holdsFormula`), and neither are the cells a dynamic array spills into, whose
+ * `formulas` entry is their value.
+ */
+export function findMdCells(scan: Pick<SheetScan, "cells">): FormulaCell[] {
   const cells: FormulaCell[] = [];
-  sheet.formulas.forEach((line, r) => {
-    line.forEach((formula, c) => {
-      if (!callsMd(formula)) return;
-      const row = origin.top + r;
-      const col = origin.left + c;
-      cells.push({ row, col, address: cellAddress(row, col), formula: formula as string });
-    });
-  });
-  return cells;
+  for (const reading of scan.cells) {
+    if (!holdsFormula(reading) || !callsMd(reading.formula)) continue;
+    const { row, col } = parseCell(reading.address);
+    cells.push({ row, col, address: reading.address, formula: reading.formula });
+  }
+  return cells.sort((a, b) => a.row - b.row || a.col - b.col);
+}
+
+/**
+ * While Excel is still loading the add-in, its functions are unknown names and
+ * formulas read `=_xldudf_MD_LATEST(…)` instead of `=MD.LATEST(…)`. Such cells
+ * cannot be refreshed yet; counting them tells a refresh on open to wait.
+ */
+const UNREGISTERED_MD = /(^|[^A-Za-z0-9_.])_xldudf_MD_[A-Za-z0-9_.]*\(/i;
+
+export function countUnregisteredMdCells(scan: Pick<SheetScan, "cells">): number {
+  return scan.cells.filter((reading) => holdsFormula(reading) && UNREGISTERED_MD.test(reading.formula)).length;
 }
 
 /**

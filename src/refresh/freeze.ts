@@ -4,11 +4,14 @@
  * numbers instead of #NAME?. Each frozen formula is recorded — sheet, cell,
  * formula, range, time — in the workbook's freeze log (see the Excel adapter
  * for where it lives), so the owner can tell what was frozen and when, and put
- * the formulas back.
+ * the formulas back. The log is written before the values: a log that cannot
+ * be read, parsed or saved stops the freeze, so no formula is ever replaced
+ * without its record.
  */
 import { intersects, parseRange, type Rect } from "./a1";
 import { isCalculating } from "./cell-errors";
 import { systemClock, type Clock } from "./clock";
+import { waitForIdle, type CustomFunctionCalls } from "./completion";
 import { findMdCells } from "./formula-cells";
 import type { CellResult, FreezeRecord, ValueBlock, ValueType, WorkbookAdapter } from "./workbook-adapter";
 
@@ -26,17 +29,31 @@ export interface FreezeReport {
   records: FreezeRecord[];
   /** Formulas left in place because they were still calculating. */
   stillCalculating: string[];
+  /** MD calls still running when the wait for them ran out; nothing was frozen. */
+  running: number;
   protected: boolean;
-  /** False when the values were written but the record could not be saved. */
+  /** False when the freeze stopped because the log could not be read or saved (then nothing was frozen). */
   recorded: boolean;
   message: string;
 }
 
+export interface FreezeOptions {
+  clock?: Clock;
+  /** The runtime's MD call counter: a value is frozen only once every running call has settled. */
+  calls?: CustomFunctionCalls;
+  /** How long to wait for running calls before giving up (nothing is frozen then). Every call settles within 60 s by design. */
+  waitMs?: number;
+  pollMs?: number;
+}
+
+export const DEFAULT_FREEZE_WAIT_MS = 65_000;
+
 export async function freezeToValues(
   workbook: WorkbookAdapter,
   scope: FreezeScope,
-  clock: Clock = systemClock,
+  options: FreezeOptions = {},
 ): Promise<FreezeReport> {
+  const clock = options.clock ?? systemClock;
   let sheet: string;
   let areas: Rect[] | null = null;
   if (scope === "selection") {
@@ -55,17 +72,34 @@ export async function freezeToValues(
     cells: 0,
     records: [],
     stillCalculating: [],
+    running: 0,
     protected: false,
     recorded: true,
     message: "",
   };
   const where = scope === "selection" ? "in the selection" : `on "${sheet}"`;
 
-  const snapshot = await workbook.readSheet(sheet);
+  const snapshot = await workbook.readFormulaCells(sheet);
   if (snapshot.protected) {
     report.protected = true;
     report.message = `Sheet "${sheet}" is protected; unprotect it to freeze its MD formulas.`;
     return report;
+  }
+  // Only settled results: current Excel shows a cell's previous value while its function runs, so a
+  // value read while MD calls run may be the stale one. Wait for them; freeze nothing if they do not end.
+  if (options.calls) {
+    let running = 0;
+    const idle = await waitForIdle(options.calls, {
+      clock,
+      deadline: clock.now() + (options.waitMs ?? DEFAULT_FREEZE_WAIT_MS),
+      pollMs: options.pollMs ?? 250,
+      onWait: (n) => void (running = n),
+    });
+    if (!idle) {
+      report.running = running;
+      report.message = `${running} MD call(s) are still running, so their cells may show old values. Nothing was frozen; freeze again when they have finished.`;
+      return report;
+    }
   }
   const cells = findMdCells(snapshot);
   const results =
@@ -94,16 +128,42 @@ export async function freezeToValues(
   report.formulas = report.records.length;
 
   if (blocks.length > 0) {
-    await workbook.writeValues(sheet, blocks);
+    // Record first, write second: a formula is replaced only once the log that can bring it back is saved.
+    let earlier: FreezeRecord[];
     try {
-      await workbook.writeFreezeLog([...(await workbook.readFreezeLog()), ...report.records]);
+      earlier = await workbook.readFreezeLog();
     } catch (error) {
-      report.recorded = false;
-      report.message = `Froze ${report.formulas} MD formula(s) ${where}, but the freeze log could not be saved: ${error instanceof Error ? error.message : String(error)}`;
+      return stopped(report, `the workbook's freeze log could not be read (${reasonOf(error)})`);
+    }
+    try {
+      await workbook.writeFreezeLog([...earlier, ...report.records]);
+    } catch (error) {
+      return stopped(report, `the freeze log could not be saved (${reasonOf(error)})`);
+    }
+    try {
+      await workbook.writeValues(sheet, blocks);
+    } catch (error) {
+      // The formulas stay; take their records out again (they would claim cells that were not frozen).
+      await workbook.writeFreezeLog(earlier).catch(() => undefined);
+      return stopped(report, `Excel refused to write the values (${reasonOf(error)})`);
     }
   }
   if (!report.message) report.message = summary(report, where);
   return report;
+}
+
+/** Nothing was frozen: every formula is still in its cell. */
+function stopped(report: FreezeReport, why: string): FreezeReport {
+  report.recorded = false;
+  report.message = `Nothing was frozen: ${why}. Every MD formula is still in its cell.`;
+  report.formulas = 0;
+  report.cells = 0;
+  report.records = [];
+  return report;
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function summary(report: FreezeReport, where: string): string {

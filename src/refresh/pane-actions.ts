@@ -1,9 +1,10 @@
 /**
- * The refresh controller in the shape the task pane's Refresh section asks
- * for (`RefreshActions` in src/taskpane/refresh-actions.ts): plain results
- * with a cell count, a duration, failures by address, and a note when the
- * summary alone would mislead. The controller's observable state rides along
- * for views that show more (the "Sign in to refresh" notice after open).
+ * The one contract between the workbook refresh logic and the task pane's
+ * Refresh section (`PaneServices.refresh`), and the refresh controller in that
+ * shape: plain results with a cell count, a duration, failures by address, and
+ * a note when the summary alone would mislead. The controller's observable
+ * state rides along (progress, and the "Sign in to refresh" notice after
+ * open). The pane only renders buttons and results; the logic lives here.
  */
 import type { FreezeReport, FreezeScope } from "./freeze";
 import type { RefreshController, RefreshState } from "./refresh-controller";
@@ -18,22 +19,36 @@ export interface PaneRefreshFailure {
 }
 
 export interface PaneRefreshResult {
+  /** Cells holding an MD. formula that were recalculated (or frozen). */
   cells: number;
   ms: number;
   failures?: PaneRefreshFailure[];
+  /** A sentence to show instead of the pane's own summary (e.g. "Sign in to refresh"). */
   note?: string;
 }
 
+/** The part of the controller's live state the Refresh section shows. */
+export type PaneRefreshStatus = Pick<RefreshState, "busy" | "progress" | "signInRequired"> & {
+  /** Something to know that is not a failure, e.g. why the workbook was not refreshed when it opened. */
+  notice?: string | null;
+};
+
 export interface PaneRefreshActions {
+  /** Clears the client's cache and recalculates every MD. cell on every sheet. */
   refreshAll(): Promise<PaneRefreshResult>;
+  /** Per workbook (document settings): whether opening the workbook refreshes it. */
   getRefreshOnOpen(): Promise<boolean>;
   setRefreshOnOpen(enabled: boolean): Promise<void>;
+  /** Replaces MD. formulas in the scope with their current values. */
   freezeToValues(scope: FreezeScope): Promise<PaneRefreshResult>;
-  /** For `useSyncExternalStore(actions.subscribe, actions.getState)`. */
+  /** For `useSyncExternalStore(actions.subscribe, actions.getState)`: progress, and "sign in" after a refresh on open. */
   subscribe(listener: () => void): () => void;
-  getState(): RefreshState;
+  getState(): PaneRefreshStatus;
   /** Call after the user saves or clears a key: drops "Sign in to refresh" once the user's own key is set. */
   checkKey(): Promise<void>;
+  /** Per workbook (`Office.DisableTrustUX`): no trust prompt for people who open it without the add-in (Windows, Mac). */
+  getTrustPromptOff(): Promise<boolean>;
+  setTrustPromptOff(off: boolean): Promise<void>;
 }
 
 /** Excel's way of naming a cell on a sheet: quotes when the name is not a plain word, doubled quotes inside. */
@@ -51,14 +66,26 @@ export function paneRefreshResult(report: RefreshReport): PaneRefreshResult {
       message: `${f.error} ${f.message}`,
     })),
   };
-  if (report.cells === 0 || report.skipped.length > 0 || report.pending.length > 0)
+  if (
+    report.cells === 0 ||
+    report.skipped.length > 0 ||
+    report.pending.length > 0 ||
+    report.running > 0 ||
+    report.notes.length > 0
+  )
     result.note = refreshSummary(report);
   return result;
 }
 
 export function paneFreezeResult(report: FreezeReport, ms: number): PaneRefreshResult {
   const result: PaneRefreshResult = { cells: report.cells, ms, failures: [] };
-  if (report.protected || report.formulas === 0 || report.stillCalculating.length > 0 || !report.recorded)
+  if (
+    report.protected ||
+    report.formulas === 0 ||
+    report.stillCalculating.length > 0 ||
+    report.running > 0 ||
+    !report.recorded
+  )
     result.note = report.message;
   return result;
 }
@@ -90,6 +117,10 @@ export function createPaneRefreshActions(
     getState: controller.getState,
     async checkKey() {
       await controller.checkKey();
+    },
+    getTrustPromptOff: async () => controller.getState().trustPromptOff,
+    async setTrustPromptOff(off) {
+      if (!(await controller.setTrustPromptOff(off))) throw failure();
     },
   };
 }

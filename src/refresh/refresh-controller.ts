@@ -8,12 +8,22 @@
  * running joins it rather than starting another.
  */
 import type { Clock } from "./clock";
+import type { CustomFunctionCalls } from "./completion";
 import { freezeToValues, type FreezeReport, type FreezeScope } from "./freeze";
-import { refreshAll, type RefreshOptions, type RefreshProgress, type RefreshReport } from "./refresh-all";
+import {
+  OPEN_REGISTRATION_RETRIES_MS,
+  refreshAll,
+  type RefreshOptions,
+  type RefreshProgress,
+  type RefreshReport,
+} from "./refresh-all";
 import {
   decideOnOpen,
+  DISABLE_TRUST_PROMPT_SETTING,
   keyStatus,
+  OPENED_WITHOUT_ADDIN,
   readRefreshOnOpen,
+  readTrustPromptOff,
   writeRefreshOnOpen,
   type KeySource,
   type KeyStatus,
@@ -29,6 +39,8 @@ export interface RefreshState {
   busy: Activity | null;
   progress: RefreshProgress | null;
   refreshOnOpen: boolean;
+  /** `Office.DisableTrustUX` is set in the document: no trust prompt for people without the add-in. */
+  trustPromptOff: boolean;
   keyStatus: KeyStatus | null;
   /** The add-in needs the user's key before it can refresh (shown as "Sign in to refresh"). */
   signInRequired: boolean;
@@ -37,6 +49,8 @@ export interface RefreshState {
   lastFreeze: FreezeReport | null;
   /** The last action's failure, as a sentence. */
   error: string | null;
+  /** Something the user should know that is not a failure (e.g. why the workbook was not refreshed on open). */
+  notice: string | null;
 }
 
 export interface RefreshControllerDeps {
@@ -44,8 +58,12 @@ export interface RefreshControllerDeps {
   workbook: WorkbookAdapter | null;
   clearCache(): void;
   readKey(): Promise<KeySource>;
+  /** The runtime's MD call counter (src/office/call-tracker.ts): when a refresh is done, and whether Freeze may read. */
+  calls: CustomFunctionCalls;
   clock?: Clock;
-  refreshOptions?: Omit<RefreshOptions, "clearCache" | "clock" | "onProgress">;
+  refreshOptions?: Omit<RefreshOptions, "clearCache" | "clock" | "onProgress" | "calls" | "registrationRetriesMs">;
+  /** The waits before re-scanning on open while Excel registers the functions (tests shorten them). */
+  registrationRetriesMs?: readonly number[];
 }
 
 export const SIGN_IN_TO_REFRESH =
@@ -59,6 +77,7 @@ export class RefreshController {
   private readonly listeners = new Set<Listener>();
   private queue: Promise<unknown> = Promise.resolve();
   private refreshing: Promise<RefreshReport | null> | null = null;
+  private openHandled = false;
 
   constructor(private readonly deps: RefreshControllerDeps) {
     this.state = {
@@ -66,12 +85,14 @@ export class RefreshController {
       busy: null,
       progress: null,
       refreshOnOpen: deps.workbook ? safeRead(() => readRefreshOnOpen(deps.workbook!), false) : false,
+      trustPromptOff: deps.workbook ? safeRead(() => readTrustPromptOff(deps.workbook!), false) : false,
       keyStatus: null,
       signInRequired: false,
       lastRefresh: null,
       lastRefreshTrigger: null,
       lastFreeze: null,
       error: null,
+      notice: null,
     };
   }
 
@@ -98,6 +119,10 @@ export class RefreshController {
    * would turn into an authentication error and lose its saved value.
    */
   refreshAll(trigger: RefreshTrigger = "pane"): Promise<RefreshReport | null> {
+    return this.refresh(trigger, {});
+  }
+
+  private refresh(trigger: RefreshTrigger, extra: Partial<RefreshOptions>): Promise<RefreshReport | null> {
     if (this.refreshing) return this.refreshing;
     const run = this.exclusive("refresh", async (workbook) => {
       const status = await this.checkKey();
@@ -107,11 +132,13 @@ export class RefreshController {
       }
       const report = await refreshAll(workbook, {
         ...this.deps.refreshOptions,
+        ...extra,
+        calls: this.deps.calls,
         clearCache: this.deps.clearCache,
         clock: this.deps.clock,
         onProgress: (progress) => this.update({ progress }),
       });
-      this.update({ lastRefresh: report, lastRefreshTrigger: trigger, signInRequired: false });
+      this.update({ lastRefresh: report, lastRefreshTrigger: trigger, signInRequired: false, notice: null });
       return report;
     });
     this.refreshing = run.finally(() => {
@@ -122,7 +149,10 @@ export class RefreshController {
 
   freeze(scope: FreezeScope): Promise<FreezeReport | null> {
     return this.exclusive("freeze", async (workbook) => {
-      const report = await freezeToValues(workbook, scope, this.deps.clock);
+      const report = await freezeToValues(workbook, scope, {
+        calls: this.deps.calls,
+        ...(this.deps.clock ? { clock: this.deps.clock } : {}),
+      });
       this.update({ lastFreeze: report });
       return report;
     });
@@ -143,13 +173,36 @@ export class RefreshController {
   }
 
   /**
-   * Called once when the add-in loads with the document. Refreshes only when
-   * the workbook asks for it and the user's own key is set; otherwise the pane
-   * says "Sign in to refresh" and the saved values stay.
+   * Sets or clears `Office.DisableTrustUX` in the document: whether Excel on
+   * Windows and Mac asks people who do not have the add-in to trust it.
+   */
+  async setTrustPromptOff(off: boolean): Promise<boolean> {
+    const done = await this.exclusive("settings", async (workbook) => {
+      try {
+        await workbook.setDocumentSetting(DISABLE_TRUST_PROMPT_SETTING, off);
+        return true;
+      } finally {
+        this.update({ trustPromptOff: safeRead(() => readTrustPromptOff(workbook), this.state.trustPromptOff) });
+      }
+    });
+    return done === true;
+  }
+
+  /**
+   * Called when the add-in loads with the document; acts once per runtime.
+   * Refreshes only when the workbook asks for it, the user's own key is set,
+   * and Office loaded the add-in because the document opened (startup
+   * behaviour "load", SharedRuntime 1.1). A runtime started later — the user
+   * opening the pane an hour after the workbook — is not the moment the
+   * workbook opened, and its refresh would surprise; the pane says so
+   * instead. While Excel registers the functions, cells read `_xldudf_MD_…`,
+   * so the scan waits and retries (OPEN_REGISTRATION_RETRIES_MS).
    */
   async runOnOpen(): Promise<RefreshReport | null> {
-    if (!this.deps.workbook) return null;
-    const refreshOnOpen = safeRead(() => readRefreshOnOpen(this.deps.workbook!), false);
+    if (!this.deps.workbook || this.openHandled) return null;
+    this.openHandled = true;
+    const workbook = this.deps.workbook;
+    const refreshOnOpen = safeRead(() => readRefreshOnOpen(workbook), false);
     this.update({ refreshOnOpen });
     let decision;
     try {
@@ -159,7 +212,15 @@ export class RefreshController {
       return null;
     }
     if (decision === "sign-in") this.update({ signInRequired: true });
-    return decision === "refresh" ? this.refreshAll("open") : null;
+    if (decision !== "refresh") return null;
+    const behavior = await workbook.getStartupBehavior().catch(() => null);
+    if (behavior !== "load") {
+      this.update({ notice: OPENED_WITHOUT_ADDIN });
+      return null;
+    }
+    return this.refresh("open", {
+      registrationRetriesMs: this.deps.registrationRetriesMs ?? OPEN_REGISTRATION_RETRIES_MS,
+    });
   }
 
   private exclusive<T>(activity: Activity, action: (workbook: WorkbookAdapter) => Promise<T>): Promise<T | null> {

@@ -14,16 +14,42 @@ import type { StartupBehavior, WorkbookAdapter } from "./workbook-adapter";
 
 export const REFRESH_ON_OPEN_SETTING = "md.refreshOnOpen";
 
+/**
+ * Office's own document setting that stops the trust prompt for people who
+ * open the workbook without the add-in installed. Learn, "Managing trust
+ * options for Office Add-ins" (office-js-docs-pr, 2025-09-24): documents with
+ * custom functions that use a shared runtime, or configured to load add-ins
+ * when opened, show such prompts; "Disable trust prompts in your document by
+ * setting … the "Office.DisableTrustUX" setting to true … This setting only
+ * applies to Office on Windows and Mac."
+ */
+export const DISABLE_TRUST_PROMPT_SETTING = "Office.DisableTrustUX";
+
+/** What people without the add-in see, in each case; the pane shows it beside the switch. */
+export const TRUST_PROMPT_EXPLAINED =
+  "Without the prompt, people who do not have the Market Data add-in open the workbook normally and see the values saved in it; MD formulas turn into #NAME? only if their Excel recalculates them. With the prompt (the default), Excel on Windows and Mac first asks them whether to trust and start an add-in they do not have.";
+
+export function readTrustPromptOff(workbook: Pick<WorkbookAdapter, "getDocumentSetting">): boolean {
+  return workbook.getDocumentSetting(DISABLE_TRUST_PROMPT_SETTING) === true;
+}
+
+/** The add-in was not loaded with the document, so this is not the moment the workbook opened. */
+export const OPENED_WITHOUT_ADDIN =
+  "Refresh on open is on for this workbook, but Excel did not load the add-in when the workbook opened, so nothing was refreshed now. Use Refresh all, or turn the switch off and on again so Excel loads the add-in the next time the workbook opens.";
+
 /** What the settings store says about the key (see src/office/settings.ts). */
 export interface KeySource {
   apiKey: string;
   usingDefaultKey: boolean;
+  /** The firm's gateway holds a real key: refreshing on open is as safe as with the user's own. */
+  keyManagedByGateway?: boolean;
 }
 
 /** "user": a key the user entered; "demo": the build's default; "none": no key at all. */
 export type KeyStatus = "user" | "demo" | "none";
 
 export function keyStatus(settings: KeySource): KeyStatus {
+  if (settings.keyManagedByGateway) return "user";
   if (!settings.apiKey) return "none";
   return settings.usingDefaultKey ? "demo" : "user";
 }

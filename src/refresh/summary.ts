@@ -18,6 +18,9 @@ export function refreshSummary(report: RefreshReport): string {
   }
   if (report.failed.length > 0) parts.push(`${plural(report.failed.length, "cell")} failed.`);
   if (report.pending.length > 0) parts.push(`${plural(report.pending.length, "cell")} still calculating.`);
+  if (report.running > 0)
+    parts.push(`${plural(report.running, "MD call")} still running; their cells fill in when they finish.`);
   for (const skipped of report.skipped) parts.push(skipped.message);
+  parts.push(...report.notes);
   return parts.join(" ");
 }

@@ -8,19 +8,44 @@
  * Addresses are A1 on one sheet, without the sheet prefix ("B2", "B2:D9").
  */
 
-/** What a sheet holds, as `Range.formulas` reports it over the used range. */
-export interface SheetFormulas {
+/**
+ * A cell Excel reports as holding a formula, as read for a refresh: `formula`
+ * from `Range.formulas`, `value` from `Range.values`.
+ *
+ * `Range.formulas` cannot tell a formula from text that looks like one: "If a
+ * cell has no formula, its value is returned instead" (Excel.Range.formulas in
+ * @types/office-js), and text entered with a leading apostrophe reads back
+ * without it (office-js issue #6687). A value cell holding the text
+ * `=MD.LATEST("eth","PRICE")` therefore reads exactly like that formula. The
+ * two reads together tell them apart: a constant's `formulas` entry is its
+ * value; a formula's is its text, never equal to its result.
+ */
+export interface FormulaReading {
+  /** "B2", on the sheet. */
+  address: string;
+  formula: unknown;
+  value: unknown;
+}
+
+/** A sheet's formula cells (`Range.getSpecialCells(formulas)`, ExcelApi 1.9), or every used cell on hosts without it. */
+export interface SheetScan {
   name: string;
-  /** A protected sheet rejects writes to locked cells, so refresh and freeze leave it alone. */
+  /** A protected sheet rejects writes to locked cells. */
   protected: boolean;
-  /** The used range ("B2:F40"), or null for an empty sheet. */
-  usedAddress: string | null;
-  /**
-   * One entry per cell of the used range: the formula text ("=...") for a
-   * formula cell, otherwise the constant. Cells a dynamic array spills into
-   * report their value here; only the anchor cell holds the formula.
-   */
-  formulas: unknown[][];
+  /** Cells whose `formulas` entry is text starting with "=". Cells a dynamic array spills into may be among them. */
+  cells: FormulaReading[];
+}
+
+/** What a rewrite did, block by block, after re-reading each block at the moment of writing. */
+export interface RewriteOutcome {
+  /** Cells whose formula was entered again. */
+  written: string[];
+  /** Cells left alone because they no longer held the formula found by the scan: edited meanwhile, by the user or a co-author. */
+  changed: string[];
+  /** Cells left alone because a dynamic array spills into them: the formula is its anchor's, not theirs. */
+  spilled: string[];
+  /** Blocks Excel refused to write, with its reason. */
+  refused: { address: string; reason: string }[];
 }
 
 /** A rectangle of cells written in one assignment. */
@@ -69,12 +94,36 @@ export interface FreezeRecord {
 
 export type StartupBehavior = "load" | "none";
 
+export type CalculationMode = "Automatic" | "AutomaticExceptTables" | "Manual";
+
+/** What this Excel can do for a refresh, by requirement set (Office.context.requirements.isSetSupported). */
+export interface RefreshCapabilities {
+  /** `Range.calculate()`, ExcelApi 1.6. */
+  calculate: boolean;
+  /** `Excel.run({ mergeUndoGroup: true }, …)`: the batch's syncs make one undo entry. ExcelApi 1.20. */
+  mergeUndo: boolean;
+}
+
 export interface WorkbookAdapter {
   /** Every sheet's name, hidden and very hidden ones included, in tab order. */
   listSheets(): Promise<string[]>;
-  readSheet(sheet: string): Promise<SheetFormulas>;
-  /** Assigns `formulas` to each block. Rejects if Excel refuses any of them. */
-  writeFormulas(sheet: string, blocks: readonly FormulaBlock[]): Promise<void>;
+  readFormulaCells(sheet: string): Promise<SheetScan>;
+  /**
+   * Enters each block's formulas again, in one `Excel.run`: first re-reads the
+   * blocks, then writes only the cells that still hold exactly the formula the
+   * scan found (as a formula, not as text, and not inside another formula's
+   * spill). Never rejects for one refused block; the others are still written.
+   */
+  rewriteFormulas(sheet: string, blocks: readonly FormulaBlock[]): Promise<RewriteOutcome>;
+  capabilities(): RefreshCapabilities;
+  /** Excel's calculation mode (`Application.calculationMode`, ExcelApi 1.1). */
+  calculationMode(): Promise<CalculationMode>;
+  /**
+   * Makes Excel calculate exactly these ranges again (`Range.calculate()`),
+   * in one `Excel.run`. Writes nothing: values, formulas, formats and the
+   * user's edits stay as they are, and a protected sheet may be calculated.
+   */
+  recalculate(sheet: string, addresses: readonly string[]): Promise<void>;
   /** What each range shows now, in the order asked. */
   readValues(sheet: string, addresses: readonly string[]): Promise<RangeValues[]>;
   /** The whole current result of each formula cell, with its spill, in the order asked. */
@@ -88,6 +137,8 @@ export interface WorkbookAdapter {
   /** Sets and saves; resolves once the document has the value. */
   setDocumentSetting(key: string, value: unknown): Promise<void>;
   setStartupBehavior(behavior: StartupBehavior): Promise<void>;
+  /** Whether Office loads the add-in when this document opens (SharedRuntime 1.1); null where Office cannot say. */
+  getStartupBehavior(): Promise<StartupBehavior | null>;
 
   readFreezeLog(): Promise<FreezeRecord[]>;
   writeFreezeLog(records: readonly FreezeRecord[]): Promise<void>;

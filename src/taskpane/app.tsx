@@ -4,24 +4,36 @@
  * loaded feed survives switching tabs; `active` tells a view when it is on
  * screen (to start its first request, or to poll).
  */
-import { Caption1, FluentProvider, makeStaticStyles, makeStyles, Tab, TabList, Title3, tokens, webDarkTheme, webLightTheme } from "@fluentui/react-components";
+import {
+  Caption1,
+  FluentProvider,
+  makeStaticStyles,
+  makeStyles,
+  Tab,
+  TabList,
+  Title3,
+  tokens,
+  webDarkTheme,
+  webLightTheme,
+} from "@fluentui/react-components";
 import { useState } from "react";
 import { createRoot } from "react-dom/client";
 import { localToday } from "../core/calendar";
 import { BUILD_INFO } from "../office/build-info";
 import { getRefreshActions } from "../office/commands";
+import { readOfficeTheme, type OfficeTheme } from "../office/host";
+import { workbookForHost } from "../office/pane-workbook";
 import { sharedRuntime } from "../office/runtime-registry";
-import { copyText } from "./clipboard";
-import { InsightsView } from "./insights-view";
-import { readOfficeTheme, useThemeMode } from "./office-theme";
-import { ServicesProvider, useServices, type PaneServices } from "./pane-services";
-import { PickerView } from "./picker-view";
-import { SettingsView } from "./settings-view";
-import { workbookForHost } from "./workbook-actions";
+import { copyText } from "./shared/clipboard";
+import { InsightsView } from "./insights/insights-view";
+import { useThemeMode } from "./shared/office-theme";
+import { ServicesProvider, useServices, type PaneServices } from "./shared/pane-services";
+import { PickerView } from "./picker/picker-view";
+import { SettingsView } from "./settings/settings-view";
 
 export interface PaneContext {
-  /** Office host, or null in a plain browser. */
-  host: Office.HostType | null;
+  /** Office host ("Excel"), or null in a plain browser. */
+  host: string | null;
 }
 
 export type ViewId = "settings" | "picker" | "insights";
@@ -63,7 +75,7 @@ const useMessageBarWrapping = makeStaticStyles({
 
 export interface AppProps {
   services: PaneServices;
-  officeTheme?: ReturnType<typeof readOfficeTheme>;
+  officeTheme?: OfficeTheme | null;
   initialView?: ViewId;
 }
 
@@ -92,7 +104,12 @@ function Pane({ initialView }: { initialView: ViewId }) {
           </Title3>
           <HostLine className={styles.host} />
         </header>
-        <TabList className={styles.tabs} selectedValue={view} onTabSelect={(_, data) => setView(data.value as ViewId)} aria-label="Market Data views">
+        <TabList
+          className={styles.tabs}
+          selectedValue={view}
+          onTabSelect={(_, data) => setView(data.value as ViewId)}
+          aria-label="Market Data views"
+        >
           {VIEWS.map((v) => (
             <Tab key={v.id} id={`tab-${v.id}`} value={v.id} aria-controls={`panel-${v.id}`}>
               {v.label}
@@ -101,7 +118,14 @@ function Pane({ initialView }: { initialView: ViewId }) {
         </TabList>
         <main>
           {VIEWS.map((v) => (
-            <div key={v.id} id={`panel-${v.id}`} role="tabpanel" aria-labelledby={`tab-${v.id}`} hidden={view !== v.id} className={styles.panel}>
+            <div
+              key={v.id}
+              id={`panel-${v.id}`}
+              role="tabpanel"
+              aria-labelledby={`tab-${v.id}`}
+              hidden={view !== v.id}
+              className={styles.panel}
+            >
               {v.id === "settings" && <SettingsView active={view === "settings"} />}
               {v.id === "picker" && <PickerView active={view === "picker"} />}
               {v.id === "insights" && <InsightsView active={view === "insights"} />}
@@ -129,7 +153,7 @@ function HostLine({ className }: { className: string }) {
  */
 export async function mountApp(element: HTMLElement, context: PaneContext): Promise<void> {
   const runtime = sharedRuntime();
-  const host = context.host ? String(context.host) : null;
+  const host = context.host;
   const services: PaneServices = {
     client: runtime.client,
     settings: runtime.settings,
@@ -144,7 +168,7 @@ export async function mountApp(element: HTMLElement, context: PaneContext): Prom
   let initialView: ViewId = "picker";
   try {
     const stored = await runtime.settings.read();
-    if (!stored.apiKey) initialView = "settings";
+    if (!stored.apiKey && !stored.keyManagedByGateway) initialView = "settings";
   } catch {
     initialView = "settings";
   }

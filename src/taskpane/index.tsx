@@ -9,12 +9,13 @@
  * ever shown.
  */
 import { startRefreshFeature } from "../office/commands";
+import { officeReady } from "../office/host";
 
 async function boot(): Promise<void> {
   void startRefreshFeature();
-  const info = await Office.onReady();
+  const { host } = await officeReady();
   const { mountApp } = await import(/* webpackChunkName: "pane-ui" */ "./app");
-  await mountApp(document.getElementById("root") as HTMLElement, { host: info.host ?? null });
+  await mountApp(document.getElementById("root") as HTMLElement, { host });
 }
 
 void boot();

@@ -102,7 +102,7 @@ describe("lanes", () => {
   it("stuck catalog and insight requests never make series wait", async () => {
     sandbox.setHostile({ endlessBody: ["/supported-metrics/", "/insights/", "/asset/symbols/"] });
     const c = client({ slowCallDeadlineMs: 6_000 });
-    const stuck = [
+    const stuck: Promise<unknown>[] = [
       c.getInsights("streaks"),
       c.getInsights("decline-streaks"),
       c.getAssets(),

@@ -108,7 +108,7 @@ describe("the key is redacted from every text the service sends", () => {
       c.getSeries({ symbol: "base", metric: "PRICE", ...WINDOW }),
     ]);
     // Any APIKey= value goes, up to the next separator (the closing parenthesis with it).
-    expect(assets[0]!.title).toBe("Ethereum (requested with APIKey=***");
+    expect(assets.find((a) => a.symbol === "eth")!.title).toBe("Ethereum (requested with APIKey=***");
     expect(metrics[0]!.description).toMatch(/Served to key \*\*\*\.$/);
     expect(metrics[0]!.methodology).toBe("See https://example.com/sandbox/methodology?APIKey=***");
     expect(insights[0]!.ENTITY_ID).toMatch(/-\*\*\*$/);

@@ -8,9 +8,8 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { DEMO_API_KEY } from "../../sandbox/server";
-import type { WorkbookRecording } from "../refresh/workbook-stand-in";
 import { describeBrowser } from "../support/browser";
-import { openPane, type PageWorkbook, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
+import { emptyWorkbook, type PageWorkbook, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
 import { offMachine, startPaneRig, type PaneRig } from "../support/pane-rig";
 
 interface Card {
@@ -21,19 +20,19 @@ interface Card {
   PERIOD_END_DATE: string;
 }
 
-const EMPTY_WORKBOOK: WorkbookRecording = {
-  sheets: [{ name: "Sheet1", cells: {} }],
-  activeSheet: "Sheet1",
-  selection: { sheet: "Sheet1", areas: ["C3"] },
-  results: {},
-};
+const EMPTY_WORKBOOK = emptyWorkbook("C3");
 
 const GRANULARITY: Record<string, string> = { weekly: "WEEK", monthly: "MONTH", quarterly: "QUARTER" };
 const cadenceOf = (flag: string) => /_(weekly|monthly|quarterly)$/.exec(flag)?.[1] ?? null;
 /** The formula a card stands for, written out here from the card's own fields. */
 const formulaFor = (card: Card) => {
   const cadence = cadenceOf(card.FLAG);
-  const args = [card.ENTITY_ID.toLowerCase(), card.METRIC_NAME.toUpperCase(), card.PERIOD_START_DATE, card.PERIOD_END_DATE];
+  const args = [
+    card.ENTITY_ID.toLowerCase(),
+    card.METRIC_NAME.toUpperCase(),
+    card.PERIOD_START_DATE,
+    card.PERIOD_END_DATE,
+  ];
   if (cadence) args.push(GRANULARITY[cadence]);
   return `=MD.SERIES(${args.map((a) => `"${a}"`).join(",")})`;
 };
@@ -42,8 +41,12 @@ const formulaFor = (card: Card) => {
 async function expectSlowLoad(page: Page): Promise<void> {
   const loading = page.getByTestId("insights-loading");
   await loading.waitFor({ timeout: 5_000 });
-  expect(await loading.getByRole("progressbar").isVisible()).toBe(true);
-  expect(await page.getByTestId("insight-card").count()).toBe(0);
+  // Read at one instant: on a busy machine the cards may arrive between two separate reads.
+  const onScreen = await page.evaluate(() => ({
+    progress: document.querySelector('[data-testid="insights-loading"] [role="progressbar"]') !== null,
+    cards: document.querySelectorAll('[data-testid="insight-card"]').length,
+  }));
+  expect(onScreen).toEqual({ progress: true, cards: 0 });
   await page.getByTestId("insight-card").first().waitFor({ timeout: 20_000 });
   expect(await loading.count()).toBe(0);
 }
@@ -53,13 +56,9 @@ describeBrowser("task pane Insights with slow first calls (headless Chromium, sa
   let watch: PaneWatch;
 
   beforeAll(async () => {
-    rig = await startPaneRig({ insightFirstCallDelayMs: 1500 });
-    watch = await openPane(
-      rig.session,
-      rig.pane.url,
-      { baseUrl: rig.sandbox.url, apiKey: DEMO_API_KEY },
-      { workbook: EMPTY_WORKBOOK },
-    );
+    // 3 s: long enough for the progress to be seen on a loaded machine.
+    rig = await startPaneRig({ insightFirstCallDelayMs: 3000 });
+    watch = await rig.openPane(DEMO_API_KEY, { workbook: EMPTY_WORKBOOK });
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 60_000);
   afterAll(async () => {
@@ -84,10 +83,14 @@ describeBrowser("task pane Insights with slow first calls (headless Chromium, sa
   it("the cadence filter keeps that cadence's cards, and Insert writes the card's formula", async () => {
     const { page } = watch;
     const rows = (await rig.fetchJson<{ rows: Card[] }>("/insights/streaks/")).rows;
-    const cadence = (["weekly", "monthly", "quarterly"] as const).find((c) => rows.some((r) => cadenceOf(r.FLAG) === c));
+    const cadence = (["weekly", "monthly", "quarterly"] as const).find((c) =>
+      rows.some((r) => cadenceOf(r.FLAG) === c),
+    );
     expect(cadence).toBeDefined();
     const kept = rows.filter((r) => cadenceOf(r.FLAG) === cadence);
-    await page.getByRole("radio", { name: new RegExp(`^${cadence![0].toUpperCase()}${cadence!.slice(1)} \\(`) }).check();
+    await page
+      .getByRole("radio", { name: new RegExp(`^${cadence![0].toUpperCase()}${cadence!.slice(1)} \\(`) })
+      .check();
     const count = kept.length === rows.length ? `${rows.length} cards` : `${kept.length} of ${rows.length} cards`;
     await page.getByText(count, { exact: true }).waitFor();
     const headings = await page.getByTestId("insight-card").locator("h3").allTextContents();
@@ -97,7 +100,9 @@ describeBrowser("task pane Insights with slow first calls (headless Chromium, sa
     await page
       .getByTestId("insight-card")
       .first()
-      .getByRole("button", { name: `Insert the formula for ${card.ENTITY_ID} ${card.METRIC_NAME} into the selected cell` })
+      .getByRole("button", {
+        name: `Insert the formula for ${card.ENTITY_ID} ${card.METRIC_NAME} into the selected cell`,
+      })
       .click();
     await page.getByTestId("place-outcome").first().waitFor();
     const log = await page.evaluate(() => (window as unknown as PageWorkbook).__workbook.log);

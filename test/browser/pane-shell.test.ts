@@ -1,8 +1,6 @@
-import { existsSync } from "node:fs";
-import path from "node:path";
 import type { Page } from "playwright-core";
-import { DIST } from "../support/bundle";
-import { describeBrowser, isLocalUrl, launchBrowser, serveStatic, type BrowserSession, type StaticServer } from "../support/browser";
+import { describeBrowser, isLocalUrl, startPaneBrowser, type PaneBrowser } from "../support/browser";
+import { gotoPane } from "../support/pane-page";
 
 /** office.js, outside Office, adds its telemetry frame a few seconds after load; wait past that. */
 const OFFICE_JS_SETTLE_MS = 6_000;
@@ -26,28 +24,23 @@ async function recordViolations(page: Page): Promise<() => Promise<Violation[]>>
 }
 
 describeBrowser("task pane in headless Chromium", () => {
-  let session: BrowserSession;
-  let server: StaticServer;
+  let browser: PaneBrowser;
 
   beforeAll(async () => {
-    expect(existsSync(path.join(DIST, "taskpane.html"))).toBe(true);
-    server = await serveStatic();
-    session = await launchBrowser();
+    browser = await startPaneBrowser();
   });
   afterAll(async () => {
-    await session?.close();
-    await server?.close();
+    await browser?.close();
   });
 
   it("renders outside Office with every request staying on this machine, after office.js has settled", async () => {
-    const page = await session.context.newPage();
+    const page = await browser.session.context.newPage();
     const requests: string[] = [];
     const errors: string[] = [];
     page.on("request", (r) => requests.push(r.url()));
     page.on("pageerror", (e) => errors.push(e.message));
     const violations = await recordViolations(page);
-    await page.goto(`${server.url}/taskpane.html`);
-    await page.getByRole("heading", { name: "Market Data" }).waitFor();
+    await gotoPane(page, browser.pane.url);
     expect(await page.getByTestId("host").textContent()).toMatch(/outside Office/);
     expect(requests.some((url) => url.endsWith("/office-js/office.js"))).toBe(true);
     await page.waitForTimeout(OFFICE_JS_SETTLE_MS);
@@ -60,10 +53,9 @@ describeBrowser("task pane in headless Chromium", () => {
   });
 
   it("carries a Content-Security-Policy that refuses an injected inline script and inline style text", async () => {
-    const page = await session.context.newPage();
+    const page = await browser.session.context.newPage();
     const violations = await recordViolations(page);
-    await page.goto(`${server.url}/taskpane.html`);
-    await page.getByRole("heading", { name: "Market Data" }).waitFor();
+    await gotoPane(page, browser.pane.url);
     const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content");
     expect(policy).toMatch(/(^|; )default-src 'self'(;|$)/);
     expect(policy).toMatch(/(^|; )script-src 'self' https:\/\/appsforoffice\.microsoft\.com(;|$)/);

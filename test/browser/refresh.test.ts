@@ -1,25 +1,16 @@
 /**
  * Refresh, refresh on open and freeze, driven through the built pane in
  * headless Chromium. The page gets a recorded workbook in place of Excel:
- * `page.addInitScript` installs the stand-in (test/refresh/workbook-stand-in.ts)
+ * `page.addInitScript` installs the stand-in (test/support/workbook-stand-in.ts)
  * as `Excel` and `Office` before any page script runs (test/support/pane-page.ts).
  */
-import { existsSync } from "node:fs";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { REFRESH_ALL_COMMAND } from "../../src/office/commands";
 import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
-import { compsWorkbook, type LabelledWorkbook } from "../refresh/recordings";
-import type { StandInLog, WorkbookRecording } from "../refresh/workbook-stand-in";
-import { DIST } from "../support/bundle";
-import {
-  describeBrowser,
-  launchBrowser,
-  serveStatic,
-  type BrowserSession,
-  type StaticServer,
-} from "../support/browser";
-import { addWorkbookStandIn, type PageWorkbook } from "../support/pane-page";
+import { compsWorkbook, type LabelledWorkbook } from "../support/recordings";
+import type { StandInLog, WorkbookRecording } from "../support/workbook-stand-in";
+import { describeBrowser, startPaneBrowser, type PaneBrowser } from "../support/browser";
+import { addWorkbookStandIn, gotoPane, type PageWorkbook } from "../support/pane-page";
 
 /** Retries `read` until it equals `expected` (or the time runs out, then fails showing the last value). */
 async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 5000): Promise<void> {
@@ -34,26 +25,21 @@ async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 50
 const equals = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)", () => {
-  let session: BrowserSession;
-  let server: StaticServer;
+  let browser: PaneBrowser;
 
   beforeAll(async () => {
-    expect(existsSync(path.join(DIST, "taskpane.html"))).toBe(true);
-    server = await serveStatic();
-    session = await launchBrowser();
+    browser = await startPaneBrowser();
   });
   afterAll(async () => {
-    await session?.close();
-    await server?.close();
+    await browser?.close();
   });
 
   async function open(recording: WorkbookRecording, apiKey: string | null): Promise<{ page: Page; errors: string[] }> {
-    const page = await session.context.newPage();
+    const page = await browser.session.context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await addWorkbookStandIn(page, recording, apiKey);
-    await page.goto(`${server.url}/taskpane.html`);
-    await page.getByRole("heading", { name: "Market Data" }).waitFor();
+    await gotoPane(page, browser.pane.url);
     expect(await page.getByTestId("host").textContent()).toMatch(/Running in Excel/);
     return { page, errors };
   }
@@ -67,14 +53,11 @@ describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)
     page.evaluate(() => (window as unknown as PageWorkbook).__workbook.log) as Promise<StandInLog>;
   const cell = (page: Page, sheet: string, address: string) =>
     page.evaluate(([s, a]) => (window as unknown as PageWorkbook).__workbook.cell(s, a), [sheet, address] as const);
-  const written = async (page: Page) => (await log(page)).formulaWrites.map((w) => `${w.sheet}!${w.address}`).sort();
-  const refreshable = (fixture: LabelledWorkbook) =>
-    fixture.md
-      .filter((c) => c.sheet !== "Locked")
-      .map((c) => `${c.sheet}!${c.address}`)
-      .sort();
+  /** The custom functions Excel ran (the stand-in counts each on the runtime's CallTracker). */
+  const ran = async (page: Page) => [...new Set((await log(page)).calculations)].sort();
+  const refreshable = (fixture: LabelledWorkbook) => fixture.md.map((c) => `${c.sheet}!${c.address}`).sort();
 
-  it("Refresh all rewrites every MD cell on every sheet, and the pane shows the count and the failures", async () => {
+  it("Refresh all recalculates every MD cell on every sheet, writes nothing, and the pane shows the count and the failures", async () => {
     const fixture = compsWorkbook();
     const { page, errors } = await open(fixture.recording, "user-entered-key");
     await openSettings(page);
@@ -82,11 +65,13 @@ describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)
 
     const outcome = page.getByTestId("refresh-outcome");
     await outcome.waitFor();
-    const failed = fixture.md.filter((c) => c.sheet !== "Locked" && c.fresh?.value === "#N/A");
-    expect(await written(page)).toEqual(refreshable(fixture));
+    const failed = fixture.md.filter((c) => c.fresh?.value === "#N/A");
+    expect(await ran(page)).toEqual(refreshable(fixture));
+    expect((await log(page)).formulaWrites).toEqual([]);
     const text = await outcome.textContent();
-    expect(text).toContain(`Refreshed ${refreshable(fixture).length} MD cells on 2 sheets`);
-    expect(text).toMatch(/"Locked" is protected/);
+    expect(text).toContain(`Refreshed ${refreshable(fixture).length} cells`);
+    // The protected sheet was recalculated too: calculating is not a write.
+    expect((await cell(page, "Locked", "B2")).value).toBe(200);
     // Fresh values landed; the error cells are the failures.
     for (const c of fixture.md.filter((m) => m.sheet === "Comps"))
       expect((await cell(page, c.sheet, c.address)).value).toBe(c.fresh?.value);
@@ -121,7 +106,7 @@ describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)
       REFRESH_ALL_COMMAND,
     );
     expect(result.completed).toBe(true);
-    await eventually(() => written(page), refreshable(fixture));
+    await eventually(() => ran(page), refreshable(fixture));
     await page.close();
   });
 
@@ -146,9 +131,14 @@ describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)
 
   it("opening a workbook set to refresh on open, with the user's key, refreshes it without a click", async () => {
     const fixture = compsWorkbook();
-    const recording = { ...fixture.recording, documentSettings: { [REFRESH_ON_OPEN_SETTING]: true } };
+    // Office saved the startup behaviour "Load" with the document: it loads the add-in as the workbook opens.
+    const recording = {
+      ...fixture.recording,
+      documentSettings: { [REFRESH_ON_OPEN_SETTING]: true },
+      startupBehavior: "Load" as const,
+    };
     const { page } = await open(recording, "user-entered-key");
-    await eventually(() => written(page), refreshable(fixture));
+    await eventually(() => ran(page), refreshable(fixture));
     await page.close();
   });
 
@@ -160,6 +150,7 @@ describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)
     await openSettings(page);
     await page.getByText(/Sign in to refresh/).waitFor();
     expect((await log(page)).formulaWrites).toEqual([]);
+    expect((await log(page)).calculations).toEqual([]);
     for (const c of fixture.md) {
       expect((await cell(page, c.sheet, c.address)).value).toBe(c.cell.spill ? c.cell.spill[0][0] : c.cell.value);
     }

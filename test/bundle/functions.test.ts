@@ -16,7 +16,8 @@ function load(storage: Record<string, string> = {}): LoadedBundle {
 
 beforeAll(async () => {
   // "today" is the sandbox's real date, as for the add-in: TODAY and default as_of agree.
-  sandbox = await startSandbox({ quiet: true, insightFirstCallDelayMs: 10 });
+  // Grown with filler tokens: the 300-cell and 5 MB cases need hundreds of symbols.
+  sandbox = await startSandbox({ quiet: true, insightFirstCallDelayMs: 10, assetCount: 2000 });
   bundle = load();
 });
 
@@ -308,7 +309,7 @@ describe("MD.FLOWS", () => {
     ])) as unknown[][];
     const chains = Object.keys(inflow.inflow).sort((a, b) => inflow.inflow[b] - inflow.inflow[a] || a.localeCompare(b));
     expect(table).toEqual([
-      ["Chain", "Inflow", "Outflow"],
+      ["Chain", "Inflow (USD)", "Outflow (USD)"],
       ...chains.map((c) => [c, inflow.inflow[c], outflow.outflow[c] ?? ""]),
     ]);
   });
@@ -321,9 +322,9 @@ describe("catalogs and insights", () => {
     }>(sandbox, "/asset/symbols/");
     const equities = raw.assets.filter((a) => a.symbol.startsWith("eq-"));
     const table = (await bundle.call("ASSETS", [null, "EQUITY"])) as unknown[][];
-    expect(table[0]).toEqual(["platform_id", "symbol", "title", "aggregator_id", "color"]);
+    expect(table[0]).toEqual(["platform_id", "symbol", "title", "aggregator_id", "color", "kind"]);
     expect(table.slice(1)).toEqual(
-      equities.map((a) => [a.platform_id, a.symbol, a.title, a.aggregator_id ?? "", a.color]),
+      equities.map((a) => [a.platform_id, a.symbol, a.title, a.aggregator_id ?? "", a.color, "equity"]),
     );
     const usd = (await bundle.call("ASSETS", ["usd"])) as unknown[][];
     expect(usd.slice(1).map((row) => row[0])).toEqual(
@@ -462,7 +463,7 @@ describe("rules at the Office edge", () => {
       expectError(
         await cellValue(load(), "LATEST", ["eth", "FEES", "2023-06-30"]),
         "#N/A",
-        /Rate limited.*Wait a moment, then recalculate\./,
+        /Rate limited.*Wait a moment, then use Refresh all \(Data tab ▸ Market Data\) or re-enter the formula\./,
       );
     } finally {
       sandbox.setFaults({ rateLimitRate: 0 });

@@ -9,6 +9,7 @@ import {
   parseSymbol,
   parseSymbols,
 } from "../../src/core/arguments";
+import { parseAggWindow, windowStart } from "../../src/core/agg-window";
 import { ArgumentError } from "../../src/core/errors";
 import { isoToSerial } from "../../src/core/excel-date";
 
@@ -162,7 +163,8 @@ describe("dates", () => {
     ["-30X", 'start: "-30X" is not a date.'],
     [true, "start: TRUE is not a date."],
     [60, "start: 60 is 1900-02-29, a day that does not exist (Excel's 1900 leap-year quirk). Use an Excel date"],
-    [0, "start: 0 is before 1 (1900-01-01), the first Excel date. Use"],
+    // (0 is a blank cell from an older Excel, read as an omitted date: test/core/blank-as-zero.test.ts.)
+    [0.5, "start: 0.5 is before 1 (1900-01-01), the first Excel date. Use"],
     [-5, "start: -5 is before 1"],
     [NaN, "start: NaN is not an Excel date"],
     [3e6, "start: 3000000 is after 2958465 (9999-12-31), the last Excel date"],
@@ -180,14 +182,34 @@ describe("dates", () => {
 
   it.each([
     [null, null, {}],
-    ["-30D", null, { start: "2024-04-10" }],
-    ["-1M", "2024-03-31", { start: "2024-02-29", end: "2024-03-31" }],
-    ["-1M", "-1M", { start: "2024-03-10", end: "2024-04-10" }],
+    // A relative start covers N whole periods ending on the end date, both included.
+    ["-30D", null, { start: "2024-04-11" }],
+    ["-1D", null, { start: TODAY }],
+    ["-12W", "2024-03-31", { start: "2024-01-08", end: "2024-03-31" }],
+    ["-1M", "2024-03-31", { start: "2024-03-01", end: "2024-03-31" }],
+    ["-6M", "2024-08-31", { start: "2024-03-01", end: "2024-08-31" }],
+    ["-2Q", "2024-06-30", { start: "2024-01-01", end: "2024-06-30" }],
+    ["-1Y", "2024-02-29", { start: "2023-03-01", end: "2024-02-29" }],
+    ["-1M", "-1M", { start: "2024-03-11", end: "2024-04-10" }],
     ["2024-01-01", "TODAY", { start: "2024-01-01", end: TODAY }],
     ["TODAY", null, { start: TODAY }],
     [null, "-7D", { end: "2024-05-03" }],
   ])("window start=%j end=%j: the start counts back from the end", (start, end, expected) => {
     expect(parseDateWindow(start, end, TODAY)).toEqual({ start: undefined, end: undefined, ...expected });
+  });
+
+  it("a relative start covers the same days as MD.AGG's window of the same text", () => {
+    for (const text of ["-1D", "-30D", "-12W", "-6M", "-2Q", "-1Y", "-5Y"]) {
+      for (const end of ["2024-03-31", "2024-02-29", "2023-12-31", "2024-05-10"]) {
+        expect(parseDateWindow(text, end, TODAY).start).toBe(windowStart(parseAggWindow(text), end));
+      }
+    }
+  });
+
+  it("refuses a relative start of zero periods", () => {
+    expect(() => parseDateWindow("-0D", null, TODAY)).toThrow(
+      'start: "-0D" covers no day: a relative start counts whole periods ending on the end date, so use -1D or more.',
+    );
   });
 
   it("refuses a start after the end", () => {

@@ -1,5 +1,5 @@
 import type { AssetRecord, FlowsResult, InsightCard, MetricDescriptor } from "../../src/core/domain";
-import { filterAssets, parseAssetType, shapeAssetsTable } from "../../src/core/assets-table";
+import { filterAssets, kindFromOffer, parseAssetType, shapeAssetsTable } from "../../src/core/assets-table";
 import { errorCell } from "../../src/core/cell";
 import { NoDataError } from "../../src/core/errors";
 import { isoToSerial } from "../../src/core/excel-date";
@@ -41,7 +41,7 @@ describe("flows table", () => {
 
   it("sorts by the first flow column, largest first, ties by chain name", () => {
     expect(shapeFlowsTable(result, ["netflow"], options())).toEqual([
-      ["Chain", "Netflow"],
+      ["Chain", "Netflow (USD)"],
       ["arbitrum", 120],
       ["base", 30],
       ["solana", 30],
@@ -51,7 +51,7 @@ describe("flows table", () => {
 
   it("ALL: every column, chains missing from the lead column last with blanks", () => {
     expect(shapeFlowsTable(result, ["netflow", "inflow", "outflow"], options())).toEqual([
-      ["Chain", "Netflow", "Inflow", "Outflow"],
+      ["Chain", "Netflow (USD)", "Inflow (USD)", "Outflow (USD)"],
       ["arbitrum", 120, 150, 30],
       ["base", 30, 40, 10],
       ["solana", 30, 35, 5],
@@ -86,12 +86,35 @@ describe("assets table", () => {
   ];
 
   it("lists every field in catalog order, null aggregator as blank", () => {
-    expect(shapeAssetsTable(assets, "", "ALL")).toEqual([
-      ["platform_id", "symbol", "title", "aggregator_id", "color"],
-      ["ethereum", "eth", "Ethereum", "ethereum", "#627EEA"],
-      ["usdc-ethereum", "usdc-ethereum", "USDC on Ethereum", "", "#2775CA"],
-      ["eq-aapl", "eq-aapl", "Apple Inc. <b>", "", "#A2AAAD"],
+    expect(shapeAssetsTable(assets, "", "ALL", new Map([["eth", "chain"]]))).toEqual([
+      ["platform_id", "symbol", "title", "aggregator_id", "color", "kind"],
+      ["ethereum", "eth", "Ethereum", "ethereum", "#627EEA", "chain"],
+      ["usdc-ethereum", "usdc-ethereum", "USDC on Ethereum", "", "#2775CA", ""],
+      ["eq-aapl", "eq-aapl", "Apple Inc. <b>", "", "#A2AAAD", "equity"],
     ]);
+  });
+
+  it.each([
+    [["DEX_VOLUMES", "STABLECOIN_SUPPLY_TOTAL", "PRICE", "FEES"], "chain"],
+    [["DEX_VOLUMES"], "chain"],
+    [["STABLECOIN_SUPPLY_TOTAL", "PRICE"], "stablecoin"],
+    [["VOLUME", "PRICE", "FEES"], "token"],
+    [["PRICE"], "token"],
+    [["FEES", "TVL"], "category"],
+    [[], "category"],
+  ])("an asset offering %j is a %s", (offered, kind) => {
+    expect(kindFromOffer(new Set(offered))).toBe(kind);
+  });
+
+  it("a kind type keeps the assets of that kind", () => {
+    const kinds = new Map([
+      ["eth", "chain" as const],
+      ["usdc-ethereum", "stablecoin" as const],
+    ]);
+    expect(shapeAssetsTable(assets, "", "STABLECOIN", kinds).map((row) => row[1])).toEqual(["symbol", "usdc-ethereum"]);
+    expect(() => shapeAssetsTable(assets, "", "CATEGORY", kinds)).toThrow(
+      new NoDataError('No category asset matches "".'),
+    );
   });
 
   it.each([
@@ -108,12 +131,18 @@ describe("assets table", () => {
     [null, "ALL"],
     ["equities", "EQUITY"],
     [" crypto ", "CRYPTO"],
+    ["chains", "CHAIN"],
+    ["Token", "TOKEN"],
+    ["STABLECOINS", "STABLECOIN"],
+    ["categories", "CATEGORY"],
   ])("type %j → %s", (value, expected) => {
     expect(parseAssetType(value)).toBe(expected);
   });
 
   it("refuses an unknown type and reports an empty match as no data", () => {
-    expect(() => parseAssetType("STOCK")).toThrow('type: "STOCK" is not accepted. Use ALL, CRYPTO or EQUITY.');
+    expect(() => parseAssetType("STOCK")).toThrow(
+      'type: "STOCK" is not accepted. Use ALL, CRYPTO, EQUITY, CHAIN, TOKEN, STABLECOIN or CATEGORY.',
+    );
     expect(() => shapeAssetsTable(assets, "zzz", "EQUITY")).toThrow(new NoDataError('No equity asset matches "zzz".'));
   });
 });

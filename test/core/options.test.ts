@@ -2,7 +2,18 @@ import { ArgumentError } from "../../src/core/errors";
 import { parseOptions } from "../../src/core/options";
 import { SERIES_OPTIONS } from "../../src/core/series-table";
 
-const DEFAULTS = { headers: true, dates: true, order: "asc", fill: "blank", days: "all", last: null, transpose: false };
+const DEFAULTS = {
+  headers: true,
+  dates: true,
+  order: "asc",
+  fill: "blank",
+  days: "all",
+  last: null,
+  transpose: false,
+  period: "start",
+  partial: "keep",
+  fiscal: false,
+};
 
 describe("options", () => {
   it.each([
@@ -43,7 +54,7 @@ describe("options", () => {
   it.each([
     [
       "heders=false",
-      'options: "heders" is not an option here. Use headers, dates, order, fill, days, last or transpose, written as "key=value; key=value".',
+      'options: "heders" is not an option here. Use headers, dates, order, fill, days, last, transpose, period, partial or fiscal, written as "key=value; key=value".',
     ],
     ["order=up", 'options: order="up" is not accepted. Use order=asc or order=desc.'],
     ["fill=zero", 'options: fill="zero" is not accepted. Use fill=blank, fill=prev or fill=na.'],

@@ -15,7 +15,7 @@ import {
 } from "../../src/api/errors";
 import { errorCell } from "../../src/core/cell";
 import { ArgumentError, NoDataError, ResultTooLargeError } from "../../src/core/errors";
-import { FakeClient, fakePoints } from "./fake-client";
+import { FakeClient, fakePoints } from "../support/fake-client";
 
 class StandInError {
   constructor(
@@ -28,13 +28,29 @@ class StandInError {
   ErrorCode: { invalidValue: "#VALUE!", notAvailable: "#N/A", divisionByZero: "#DIV/0!", invalidNumber: "#NUM!" },
 };
 
-const fake = new FakeClient();
-jest.mock("../../src/office/runtime", () => ({ getClient: () => fake, getRuntime: () => ({ client: fake }) }));
+const fake = FakeClient.answering();
+/** The runtime's call counter, as invoke.ts uses it: one call per invocation, settled however it ends. */
+const mockCalls = {
+  started: 0,
+  settled: 0,
+  begin() {
+    mockCalls.started += 1;
+    let done = false;
+    return () => {
+      if (!done) mockCalls.settled += 1;
+      done = true;
+    };
+  },
+};
+jest.mock("../../src/office/runtime", () => ({
+  getClient: () => fake,
+  getRuntime: () => ({ client: fake, calls: mockCalls, dateSystem: async () => 1900 }),
+}));
 
 // Imported after the stand-ins exist.
 import { PREVIEW_MESSAGE, toCustomFunctionsError, toExcelTable } from "../../src/office/errors";
 import { invokeTable, invokeValue, isValuePreview } from "../../src/functions/invoke";
-import { latest, series } from "../../src/functions/functions";
+import { latest, series, version } from "../../src/functions/functions";
 
 describe("error mapping", () => {
   it.each<[unknown, string, string | RegExp | undefined]>([
@@ -62,14 +78,14 @@ describe("error mapping", () => {
     [
       new RateLimitError("Rate limited by the market-data service (HTTP 429)."),
       "#N/A",
-      "Rate limited by the market-data service (HTTP 429). Wait a moment, then recalculate.",
+      "Rate limited by the market-data service (HTTP 429). Wait a moment, then use Refresh all (Data tab ▸ Market Data) or re-enter the formula.",
     ],
     [
       new NetworkError("Could not reach the market-data service at http://h/: refused."),
       "#N/A",
-      /Could not reach.*Recalculate to try again\.$/,
+      /Could not reach.*To try again, use Refresh all \(Data tab ▸ Market Data\) or re-enter the formula\.$/,
     ],
-    [new TimeoutError("The market-data service did not answer within 30 s."), "#N/A", /did not answer.*Recalculate/],
+    [new TimeoutError("The market-data service did not answer within 30 s."), "#N/A", /did not answer.*To try again, use Refresh all/],
     [new ServerError("The market-data service failed (HTTP 503)."), "#N/A", /HTTP 503/],
     [new CancelledError(), "#N/A", /cancelled/],
     [new TypeError("x is undefined"), "#VALUE!", "Unexpected error in the Market Data add-in: x is undefined"],
@@ -101,7 +117,7 @@ describe("error mapping", () => {
 
 describe("the invocation frame", () => {
   beforeEach(() => {
-    fake.seriesCalls.length = 0;
+    fake.series.calls.length = 0;
     fake.failWith = undefined;
     // The frame uses the machine's real date: answer whatever window is asked.
     fake.answerSeries = (req) => ({
@@ -146,6 +162,24 @@ describe("the invocation frame", () => {
         throw new RangeError("bug");
       }),
     ).rejects.toMatchObject({ code: "#VALUE!", message: "Unexpected error in the Market Data add-in: bug" });
+  });
+
+  it("counts every call in the runtime from start to settlement: a value, a failure, a sync function", async () => {
+    const before = { ...mockCalls };
+    let release: (() => void) | undefined;
+    const pending = invokeValue(undefined, () => new Promise<number>((resolve) => (release = () => resolve(7))));
+    expect(mockCalls.started - before.started).toBe(1);
+    while (!release) await new Promise((resolve) => setTimeout(resolve, 0)); // the work has started
+    expect(mockCalls.settled - before.settled).toBe(0);
+    release();
+    await expect(pending).resolves.toBe(7);
+    expect(mockCalls.settled - before.settled).toBe(1);
+
+    fake.failWith = new NetworkError("Could not reach the market-data service.");
+    await expect(latest("eth", "PRICE", null, {} as never)).rejects.toMatchObject({ code: "#N/A" });
+    expect(version()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(mockCalls.started - before.started).toBe(3);
+    expect(mockCalls.settled - before.settled).toBe(3);
   });
 
   it("a scalar error cell (PCT_CHANGE from zero) is thrown as its Excel error", async () => {

@@ -6,7 +6,7 @@ import { ArgumentError, NoDataError } from "../../src/core/errors";
 import { isoToSerial } from "../../src/core/excel-date";
 import { aggregateValue } from "../../src/functions/agg";
 import { LATEST_LOOKBACKS, latestValue } from "../../src/functions/latest";
-import { descriptor, FakeClient, fakeContext, fakePoints, fakeValue, TODAY } from "./fake-client";
+import { descriptor, FakeClient, fakeContext, fakePoints, fakeValue, TODAY } from "../support/fake-client";
 
 /** Independent sum of the fake's daily values over [from, to]. */
 function sumOf(symbol: string, metric: string, from: string, to: string): number {
@@ -119,8 +119,9 @@ describe("MD.LATEST", () => {
 
 describe("MD.AGG", () => {
   const withCatalog = () => {
-    const client = new FakeClient();
-    client.metrics.eth = [descriptor("FEES", "SUM"), descriptor("PRICE", "LAST"), descriptor("DAU", "AVERAGE")];
+    const client = FakeClient.answering();
+    const catalog = [descriptor("FEES", "SUM"), descriptor("PRICE", "LAST"), descriptor("DAU", "AVERAGE")];
+    client.metrics.answer((symbol) => (symbol === "eth" ? catalog : []));
     return fakeContext(client);
   };
   const daily = (metric: string, from: string, to: string) => fakePoints("eth", metric, from, to).map((p) => p.val);

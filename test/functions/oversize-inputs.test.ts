@@ -10,7 +10,7 @@ import { parseOptions, MAX_OPTION_ROWS } from "../../src/core/options";
 import { SERIES_OPTIONS } from "../../src/core/series-table";
 import { latestValue } from "../../src/functions/latest";
 import { seriesTable } from "../../src/functions/series";
-import { fakeContext } from "./fake-client";
+import { fakeContext } from "../support/fake-client";
 
 const WHOLE_COLUMN = 1_048_576;
 

@@ -3,7 +3,7 @@ import { errorCell } from "../../src/core/cell";
 import { ArgumentError, NoDataError, ResultTooLargeError } from "../../src/core/errors";
 import { isoToSerial } from "../../src/core/excel-date";
 import { seriesTable } from "../../src/functions/series";
-import { FakeClient, fakeContext, fakePoints, fakeValue } from "./fake-client";
+import { FakeClient, fakeContext, fakePoints, fakeValue } from "../support/fake-client";
 
 describe("MD.SERIES orchestration", () => {
   it("asks for every symbol × metric over the window and lays them out symbols outer, metrics inner", async () => {
@@ -50,7 +50,8 @@ describe("MD.SERIES orchestration", () => {
       symbol: "eth",
       metric: "PRICE",
       granularity: "WEEK",
-      startDate: "2024-04-03",
+      // -1M ending 2024-05-03: the month 2024-04-04 … 2024-05-03, both ends included.
+      startDate: "2024-04-04",
       endDate: "2024-05-03",
     });
   });
@@ -161,7 +162,7 @@ describe("MD.SERIES orchestration", () => {
 
   it("passes Excel's cancellation signal and the preview flag to every request", async () => {
     const signal = new AbortController().signal;
-    const ctx = fakeContext(new FakeClient(), { signal, cacheOnly: true });
+    const ctx = fakeContext(FakeClient.answering(), { signal, cacheOnly: true });
     await seriesTable(ctx, { symbols: "eth,btc", metrics: "PRICE", start: "-3D" });
     expect(ctx.client.seriesCalls.every((c) => c.opts?.signal === signal && c.opts?.cacheOnly === true)).toBe(true);
   });

@@ -6,14 +6,15 @@ import { NoDataError } from "../../src/core/errors";
 import { isoToSerial } from "../../src/core/excel-date";
 import { assetsTable, metricsTable } from "../../src/functions/catalogs";
 import { flowsTable } from "../../src/functions/flows";
-import { insightsTable } from "../../src/functions/insights";
+import { CLIENT_DEFAULTS } from "../../src/api/client";
+import { INSIGHTS_CELL_DEADLINE_MS, insightsTable } from "../../src/functions/insights";
 import { supplyTable } from "../../src/functions/supply";
-import { descriptor, fakeContext, fakePoints } from "./fake-client";
+import { descriptor, fakeContext, fakePoints } from "../support/fake-client";
 
 describe("MD.FLOWS orchestration", () => {
   it("asks for the chains, window and flow types, and shapes the answer", async () => {
     const ctx = fakeContext();
-    ctx.client.flows = { inflow: { ethereum: 5, solana: 9 }, outflow: { ethereum: 1, solana: 2 } };
+    ctx.client.flows.answer(() => ({ inflow: { ethereum: 5, solana: 9 }, outflow: { ethereum: 1, solana: 2 } }));
     const table = await flowsTable(ctx, {
       sourceChains: "Ethereum, solana",
       start: "-7D",
@@ -24,7 +25,8 @@ describe("MD.FLOWS orchestration", () => {
     expect(ctx.client.otherCalls[0].args[0]).toEqual({
       sourceChains: ["ethereum", "solana"],
       flowTypes: ["inflow", "outflow"],
-      startDate: "2024-05-03",
+      // -7D ending today (2024-05-10): seven days, 2024-05-04 … 2024-05-10.
+      startDate: "2024-05-04",
     });
     expect(table).toEqual([
       ["solana", 9, 2],
@@ -32,15 +34,15 @@ describe("MD.FLOWS orchestration", () => {
     ]);
   });
 
-  it("sends a granularity only when one is given", async () => {
+  it("refuses a granularity before asking anything: the totals have no time axis", async () => {
     const ctx = fakeContext();
-    ctx.client.flows = { netflow: { ethereum: 1 } };
-    await flowsTable(ctx, { sourceChains: "ethereum", granularity: "m" });
-    expect(ctx.client.otherCalls[0].args[0]).toEqual({
-      sourceChains: ["ethereum"],
-      flowTypes: ["netflow"],
-      granularity: "MONTH",
-    });
+    ctx.client.flows.answer(() => ({ netflow: { ethereum: 1 } }));
+    await expect(flowsTable(ctx, { sourceChains: "ethereum", granularity: "m" })).rejects.toThrow(
+      /^granularity: "m" changes nothing: MD\.FLOWS gives one total per chain over the whole window\. Leave granularity empty/,
+    );
+    expect(ctx.client.otherCalls).toEqual([]);
+    await flowsTable(ctx, { sourceChains: "ethereum", granularity: "" });
+    expect(ctx.client.otherCalls[0].args[0]).toEqual({ sourceChains: ["ethereum"], flowTypes: ["netflow"] });
   });
 
   it("names source_chains in its argument errors", async () => {
@@ -51,20 +53,57 @@ describe("MD.FLOWS orchestration", () => {
 describe("MD.ASSETS and MD.METRICS orchestration", () => {
   it("filters the catalog by search and type", async () => {
     const ctx = fakeContext();
-    ctx.client.assets = [
+    ctx.client.assets.answer(() => [
       { platform_id: "ethereum", symbol: "eth", title: "Ethereum", aggregator_id: "ethereum", color: "#111111" },
       { platform_id: "eq-aapl", symbol: "eq-aapl", title: "Apple", aggregator_id: null, color: "#222222" },
-    ];
-    expect(await assetsTable(ctx, { search: null, type: "equity" })).toEqual([
-      ["platform_id", "symbol", "title", "aggregator_id", "color"],
-      ["eq-aapl", "eq-aapl", "Apple", "", "#222222"],
     ]);
+    expect(await assetsTable(ctx, { search: null, type: "equity" })).toEqual([
+      ["platform_id", "symbol", "title", "aggregator_id", "color", "kind"],
+      ["eq-aapl", "eq-aapl", "Apple", "", "#222222", "equity"],
+    ]);
+    // Equities need no probe: their kind is their prefix.
+    expect(ctx.client.seriesCalls).toEqual([]);
     await expect(assetsTable(ctx, { search: "nothing", type: null })).rejects.toThrow(NoDataError);
+  });
+
+  it("derives a crypto asset's kind from the metrics offered, probing them in one burst for one day", async () => {
+    const ctx = fakeContext();
+    ctx.client.assets.answer(() => [
+      { platform_id: "ethereum", symbol: "eth", title: "Ethereum", aggregator_id: "ethereum", color: "#111111" },
+      { platform_id: "usd_coin", symbol: "usdc", title: "USD Coin", aggregator_id: null, color: "#333333" },
+      { platform_id: "uniswap", symbol: "uni", title: "Uniswap", aggregator_id: null, color: "#444444" },
+      { platform_id: "defi", symbol: "defi", title: "DeFi", aggregator_id: null, color: "#555555" },
+      { platform_id: "eq-aapl", symbol: "eq-aapl", title: "Apple", aggregator_id: null, color: "#222222" },
+    ]);
+    const offers: Record<string, string[]> = {
+      eth: ["DEX_VOLUMES", "STABLECOIN_SUPPLY_TOTAL", "PRICE"],
+      usdc: ["STABLECOIN_SUPPLY_TOTAL", "PRICE"],
+      uni: ["VOLUME", "PRICE"],
+      defi: [],
+    };
+    ctx.client.answerSeries = (req) =>
+      offers[req.symbol]?.includes(req.metric)
+        ? { kind: "points", points: [] }
+        : { kind: "message", message: `Metric ${req.metric} is not available for ${req.symbol}` };
+    const table = await assetsTable(ctx, { search: null, type: null });
+    expect(table.map((row) => [row[1], row[5]])).toEqual([
+      ["symbol", "kind"],
+      ["eth", "chain"],
+      ["usdc", "stablecoin"],
+      ["uni", "token"],
+      ["defi", "category"],
+      ["eq-aapl", "equity"],
+    ]);
+    expect(new Set(ctx.client.seriesCalls.map((c) => `${c.req.startDate}..${c.req.endDate}`))).toEqual(
+      new Set(["2024-05-09..2024-05-09"]),
+    );
+    expect((await assetsTable(ctx, { search: null, type: "chains" })).map((row) => row[1])).toEqual(["symbol", "eth"]);
   });
 
   it("lists a symbol's metrics, asking the catalog for that symbol", async () => {
     const ctx = fakeContext();
-    ctx.client.metrics["eq-aapl"] = [descriptor("PRICE", "LAST"), descriptor("TOTAL_REVENUE", "SUM")];
+    const catalog = [descriptor("PRICE", "LAST"), descriptor("TOTAL_REVENUE", "SUM")];
+    ctx.client.metrics.answer((symbol) => (symbol === "eq-aapl" ? catalog : []));
     const table = await metricsTable(ctx, { symbol: "EQ-AAPL", search: "revenue" });
     expect(ctx.client.otherCalls[0].args).toEqual(["eq-aapl"]);
     expect(table.map((row) => row[0])).toEqual(["Metric", "TOTAL_REVENUE"]);
@@ -84,12 +123,37 @@ describe("MD.INSIGHTS orchestration", () => {
       PERIOD_START_DATE: "2024-04-01",
       PERIOD_END_DATE: "2024-04-22",
     } as InsightCard;
-    ctx.client.insights["decline-streaks"] = [card, { ...card, ENTITY_ID: "sol", FLAG: "decline_streak_monthly" }];
+    const cards = [card, { ...card, ENTITY_ID: "sol", FLAG: "decline_streak_monthly" }];
+    ctx.client.insights.answer((feed) => (feed === "decline-streaks" ? cards : []));
     const table = await insightsTable(ctx, { feed: "DECLINE-STREAKS", search: null, flag: "weekly" });
     expect(ctx.client.otherCalls[0].args).toEqual(["decline-streaks"]);
     expect(table.slice(1)).toEqual([
       ["eth", "FEES", "decline_streak_weekly", 3, isoToSerial("2024-04-01"), isoToSerial("2024-04-22"), 10, 5, -0.5],
     ]);
+  });
+});
+
+describe("MD.INSIGHTS under Excel on Mac's 60 s request limit", () => {
+  it("a feed the service is still preparing settles the cell with #N/A and keeps loading for the next refresh", async () => {
+    const ctx = fakeContext();
+    let answer!: (cards: InsightCard[]) => void;
+    const load = new Promise<InsightCard[]>((resolve) => (answer = resolve));
+    ctx.client.getInsights = () => load;
+    const started = Date.now();
+    const cell = insightsTable(ctx, { feed: "streaks" }, 40);
+    await expect(cell).rejects.toThrow(NoDataError);
+    await expect(cell).rejects.toThrow(
+      /still preparing the streaks insight feed.*in a minute, use Refresh all \(Data tab ▸ Market Data\) or re-enter the formula/,
+    );
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // Not abandoned: the load the cell waited on is still the client's, and it lands.
+    answer([]);
+    await expect(load).resolves.toEqual([]);
+  });
+
+  it("stays within the design's 60 s, the client's attempt within Mac's limit", () => {
+    expect(INSIGHTS_CELL_DEADLINE_MS).toBeLessThan(60_000);
+    expect(CLIENT_DEFAULTS.slowTimeoutMs).toBeLessThan(60_000);
   });
 });
 

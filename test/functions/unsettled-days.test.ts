@@ -11,7 +11,7 @@ import { UNSETTLED_DAYS, withoutPlaceholders } from "../../src/core/readings";
 import { aggregateValue } from "../../src/functions/agg";
 import { latestValue } from "../../src/functions/latest";
 import { seriesTable } from "../../src/functions/series";
-import { fakeContext, fakePoints, fakeValue, TODAY } from "./fake-client";
+import { fakeContext, fakePoints, fakeValue, TODAY } from "../support/fake-client";
 
 /** The fake's daily points, with the newest day null and the one before it `yesterday` (a 0 placeholder or null). */
 function unsettled(points: DataPoint[], yesterday: 0 | null): DataPoint[] {
@@ -75,7 +75,7 @@ describe("null values and unsettled days", () => {
 
   it("with fill=prev a null date carries the previous value, like a missing date", async () => {
     const ctx = contextWith(null);
-    const table = await seriesTable(ctx, { symbols: "eth", metrics: "PRICE", start: "-2D", options: "fill=prev" });
+    const table = await seriesTable(ctx, { symbols: "eth", metrics: "PRICE", start: "-3D", options: "fill=prev" });
     const carried = fakeValue("eth", "PRICE", addDays(TODAY, -2));
     expect(table.slice(1).map((row) => row[1])).toEqual([carried, carried, carried]);
   });

@@ -146,7 +146,8 @@ describe("argument parsing never throws anything but an ArgumentError naming the
             for (const t of flows.value) expect(["netflow", "inflow", "outflow"]).toContain(t);
           }
           const type = parsed("type", () => parseAssetType(value));
-          if (type.ok) expect(["ALL", "CRYPTO", "EQUITY"]).toContain(type.value);
+          if (type.ok)
+            expect(["ALL", "CRYPTO", "EQUITY", "CHAIN", "TOKEN", "STABLECOIN", "CATEGORY"]).toContain(type.value);
           const feed = parsed("feed", () => parseFeed(value));
           if (feed.ok) expect(feed.value).toMatch(/^[a-z0-9][a-z0-9-]*$/);
           expect(typeof parseSearch(value)).toBe("string");

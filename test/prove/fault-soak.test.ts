@@ -238,7 +238,8 @@ describe("fault soak: 2,000 cells through the built bundle", () => {
   const cells = workload();
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ quiet: true, seed: 7, insightFirstCallDelayMs: 0 });
+    // Grown with filler tokens: the workload uses sbx00001 … sbx00090.
+    sandbox = await startSandbox({ quiet: true, seed: 7, insightFirstCallDelayMs: 0, assetCount: 2000 });
     reference = await run(sandbox, cells);
     const counts = tally(reference.outcomes);
     console.log(

@@ -16,13 +16,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import {
-  describeBrowser,
-  launchBrowser,
-  serveStatic,
-  type BrowserSession,
-  type StaticServer,
-} from "../support/browser";
+import { describeBrowser, startPaneBrowser, type PaneBrowser } from "../support/browser";
 import { HOSTILE, HOSTILE_ASSET, type HostileServer, PWNED, startHostileServer } from "./fixtures/hostile-server";
 import { layout, openPane, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
 
@@ -94,8 +88,7 @@ async function visibleText(page: Page): Promise<string> {
 }
 
 describeBrowser("pane hardening: hostile catalog and insight text renders inert", () => {
-  let session: BrowserSession;
-  let pane: StaticServer;
+  let browser: PaneBrowser;
   let sandbox: SandboxHandle;
   let hostile: HostileServer;
   let watch: PaneWatch;
@@ -103,14 +96,12 @@ describeBrowser("pane hardening: hostile catalog and insight text renders inert"
   beforeAll(async () => {
     sandbox = await startSandbox({ quiet: true, insightFirstCallDelayMs: 0 });
     hostile = await startHostileServer(sandbox.url);
-    pane = await serveStatic();
-    session = await launchBrowser();
-    watch = await openPane(session, pane.url, { baseUrl: hostile.url, apiKey: DEMO_API_KEY });
+    browser = await startPaneBrowser();
+    watch = await openPane(browser.session, browser.pane.url, { baseUrl: hostile.url, apiKey: DEMO_API_KEY });
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 60_000);
   afterAll(async () => {
-    await session?.close();
-    await pane?.close();
+    await browser?.close();
     await hostile?.close();
     await sandbox?.close();
   });

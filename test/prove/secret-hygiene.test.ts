@@ -11,22 +11,15 @@
  * other than the key's own entry, or the pane's DOM and console — except the
  * masked key input's value, where the user typed it.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Page } from "playwright-core";
 import { type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { compsWorkbook } from "../refresh/recordings";
-import { installWorkbookStandIn, type WorkbookStandIn } from "../refresh/workbook-stand-in";
+import { compsWorkbook } from "../support/recordings";
+import { installWorkbookStandIn, type WorkbookStandIn } from "../support/workbook-stand-in";
 import { CustomFunctionsError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
-import {
-  describeBrowser,
-  launchBrowser,
-  serveStatic,
-  type BrowserSession,
-  type StaticServer,
-} from "../support/browser";
+import { describeBrowser, startPaneBrowser, type PaneBrowser } from "../support/browser";
+import { closedPortUrl } from "../support/local-server";
 import { type EchoServer, startEchoServer } from "./fixtures/echo-server";
-import { installWorkbookInPage, type PaneWatch, showView } from "../support/pane-page";
+import { gotoPane, installWorkbookInPage, type PaneWatch, showView, watchPage } from "../support/pane-page";
 
 const SENTINEL = "SENTINEL-KEY-7f3a9c";
 /** A key with characters a URL must encode, so every encoded form is checked too. */
@@ -98,15 +91,6 @@ async function runBundle(baseUrl: string, key: string): Promise<{ bundle: Loaded
     await bundle.call("LATEST", ["eth", "PRICE", "2020-01-01"], { isInValuePreview: true }).then(cellText, cellText),
   );
   return { bundle, values };
-}
-
-/** An address where nothing listens: a port that was just free. */
-async function closedPortUrl(): Promise<string> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
 }
 
 describe("secret hygiene: the functions bundle", () => {
@@ -204,8 +188,7 @@ async function paneSurfaces(page: Page): Promise<Record<string, string>> {
 }
 
 describeBrowser("secret hygiene: the task pane in headless Chromium", () => {
-  let session: BrowserSession;
-  let pane: StaticServer;
+  let browser: PaneBrowser;
   let accepting: SandboxHandle;
   let rejecting: SandboxHandle;
   let echo: EchoServer;
@@ -215,16 +198,9 @@ describeBrowser("secret hygiene: the task pane in headless Chromium", () => {
     accepting = await startSandbox({ quiet: true, apiKey: SENTINEL, insightFirstCallDelayMs: 0 });
     rejecting = await startSandbox({ quiet: true, apiKey: "a-different-key", insightFirstCallDelayMs: 0 });
     echo = await startEchoServer();
-    pane = await serveStatic();
-    session = await launchBrowser();
-    const page = await session.context.newPage();
-    watch = { page, dialogs: [], navigations: [], pageErrors: [], console: [] };
-    page.on("pageerror", (error) => watch.pageErrors.push(error.message));
-    page.on("console", (message) => watch.console.push(`${message.type()}: ${message.text()}`));
-    page.on("dialog", (dialog) => {
-      watch.dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
+    browser = await startPaneBrowser();
+    const page = await browser.session.context.newPage();
+    watch = watchPage(page);
     // The recorded workbook plays Excel (so the pane inserts formulas, refreshes and
     // saves workbook settings); the key and address are preset where the pane keeps them outside Office.
     await page.addInitScript(installWorkbookInPage, {
@@ -233,12 +209,10 @@ describeBrowser("secret hygiene: the task pane in headless Chromium", () => {
       apiKey: SENTINEL,
       baseUrl: accepting.url,
     });
-    await page.goto(`${pane.url}/taskpane.html`);
-    await page.getByRole("heading", { name: "Market Data" }).waitFor();
+    await gotoPane(page, browser.pane.url);
   }, 60_000);
   afterAll(async () => {
-    await session?.close();
-    await pane?.close();
+    await browser?.close();
     await Promise.all([accepting?.close(), rejecting?.close(), echo?.close()]);
   });
 

@@ -19,7 +19,7 @@ import {
 import { BadResponseError } from "../../src/api/errors";
 import type { FlowType, FlowsResult, SeriesResult } from "../../src/core/domain";
 import { computeStat, type Stat } from "../../src/core/agg-stat";
-import { shapeAssetsTable } from "../../src/core/assets-table";
+import { type AssetKind, type AssetType, shapeAssetsTable } from "../../src/core/assets-table";
 import { isErrorCell } from "../../src/core/cell";
 import { NoDataError, ResultTooLargeError } from "../../src/core/errors";
 import { isoToSerial, serialToIso } from "../../src/core/excel-date";
@@ -229,7 +229,7 @@ describe("table shaping: always a rectangular table of values Excel can hold, or
     { weight: 1, arbitrary: fc.constant(LONG_TEXT) },
   );
 
-  it("MD.ASSETS: any catalog body shapes into the five-column table", () => {
+  it("MD.ASSETS: any catalog body shapes into the six-column table", () => {
     fc.assert(
       fc.property(
         fc.array(
@@ -246,13 +246,15 @@ describe("table shaping: always a rectangular table of values Excel can hold, or
           { maxLength: 20 },
         ),
         anyText,
-        fc.constantFrom("ALL", "CRYPTO", "EQUITY") as fc.Arbitrary<"ALL" | "CRYPTO" | "EQUITY">,
-        (assets, search, type) => {
+        fc.constantFrom<AssetType>("ALL", "CRYPTO", "EQUITY", "CHAIN", "TOKEN", "STABLECOIN", "CATEGORY"),
+        fc.constantFrom<AssetKind>("chain", "token", "stablecoin", "category"),
+        (assets, search, type, kind) => {
           const parsed = validated(() => parseAssetsResponse(asServiceJson({ assets })));
           if (parsed === null) return;
-          const out = shaped(() => shapeAssetsTable(parsed.assets, search, type));
+          const kinds = new Map(parsed.assets.map((asset) => [asset.symbol, kind]));
+          const out = shaped(() => shapeAssetsTable(parsed.assets, search, type, kinds));
           expectTable(out);
-          if (out) expect(out[0]).toHaveLength(5);
+          if (out) expect(out[0]).toHaveLength(6);
         },
       ),
       RUNS,

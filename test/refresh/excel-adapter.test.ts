@@ -3,12 +3,12 @@
  * checks that a property is loaded and synced before it is read. (Its mocks
  * cannot load `items/name` from a collection or fill `isNullObject`, so the
  * sheet listing and used-range reads are covered by the recorded workbook
- * stand-in in refresh-all.test.ts and freeze.test.ts.)
+ * stand-in in refresh-all.test.ts and freeze.test.ts, and so are the
+ * re-checked rewrite, the formula-cell scan and recalculation, which need
+ * special cells, spills and calculation.)
  */
 import { OfficeMockObject } from "office-addin-mock";
 import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
-import { latest } from "./recordings";
-
 
 type Mock = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -60,23 +60,6 @@ describe("Excel adapter (office-addin-mock)", () => {
   it("reads the active sheet's name after loading it", async () => {
     const { workbook } = excelMock({});
     expect(await workbook.getActiveSheet()).toBe("Comps");
-  });
-
-  it("writes each block's formulas to exactly its range, in one sync", async () => {
-    const blocks = [
-      {
-        address: "B2:C3",
-        formulas: [
-          [latest("eth"), latest("btc")],
-          [latest("sol"), latest("ada")],
-        ],
-      },
-      { address: "E4", formulas: [[`${latest("eth")}*2`]] },
-    ];
-    const { workbook, range, syncs } = excelMock({ "B2:C3": {}, E4: {} });
-    await workbook.writeFormulas("Comps", blocks);
-    for (const block of blocks) expect(range(block.address).formulas).toEqual(block.formulas);
-    expect(syncs()).toBe(1);
   });
 
   it("reads values and value types of several ranges in one sync, in the order asked", async () => {

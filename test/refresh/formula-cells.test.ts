@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { cellAddress, columnIndex, columnLetters, parseRange, rowBands, withoutSheet } from "../../src/refresh/a1";
-import { findMdCells, planBlocks, type FormulaCell } from "../../src/refresh/formula-cells";
+import { findMdCells, holdsFormula, planBlocks, type FormulaCell } from "../../src/refresh/formula-cells";
 
 describe("A1 addresses", () => {
   it.each([
@@ -42,23 +42,43 @@ describe("A1 addresses", () => {
 });
 
 describe("findMdCells", () => {
-  it("finds MD formulas at their sheet positions, spilled arrays once at the anchor", () => {
-    // Used range C3:E5. C3 spills a 2×2 table into C3:D4: D3, C4 and D4 report values, not the formula.
-    const formulas = [
-      ['=MD.SERIES("eth","PRICE","-1D")', "PRICE", "=C3*2"],
-      [45000, 1800.5, '=IFERROR(MD.AGG("eth","FEES","30D"),0)'],
-      ['="MD.LATEST"', 'MD.LATEST("x")', '=MD.LATEST("btc","PRICE")*2'],
-    ];
-    const cells = findMdCells({ name: "S", protected: false, usedAddress: "C3:E5", formulas });
+  it("finds the formula cells that call MD, at their sheet positions", () => {
+    const cells = findMdCells({
+      cells: [
+        { address: "C3", formula: '=MD.SERIES("eth","PRICE","-1D")', value: "Date" },
+        { address: "E3", formula: "=C3*2", value: 0 },
+        { address: "E4", formula: '=IFERROR(MD.AGG("eth","FEES","30D"),0)', value: 12.5 },
+        { address: "C5", formula: '="MD.LATEST"', value: "MD.LATEST" },
+        { address: "E5", formula: '=MD.LATEST("btc","PRICE")*2', value: "#N/A" },
+      ],
+    });
     expect(cells.map((c) => [c.address, c.formula])).toEqual([
-      ["C3", formulas[0][0]],
-      ["E4", formulas[1][2]],
-      ["E5", formulas[2][2]],
+      ["C3", '=MD.SERIES("eth","PRICE","-1D")'],
+      ["E4", '=IFERROR(MD.AGG("eth","FEES","30D"),0)'],
+      ["E5", '=MD.LATEST("btc","PRICE")*2'],
     ]);
   });
 
-  it("finds nothing on an empty sheet", () => {
-    expect(findMdCells({ name: "S", protected: false, usedAddress: null, formulas: [] })).toEqual([]);
+  it.each([
+    ["a catalog title an MD.ASSETS table spilled", '=HYPERLINK("http://evil.example/",MD.VERSION())'],
+    ["text Freeze wrote with an apostrophe", '=MD.LATEST("eth","PRICE")'],
+    ["a user's own quoted note", '=MD.SERIES("eth","PRICE") is how we fetch prices'],
+  ])("never takes %s for a formula: Range.formulas returns a constant's value", (_, text) => {
+    // What Excel reports for a value cell: its `formulas` entry is its value (apostrophe dropped, office-js #6687).
+    expect(findMdCells({ cells: [{ address: "B2", formula: text, value: text }] })).toEqual([]);
+    expect(holdsFormula({ formula: text, value: text })).toBe(false);
+  });
+
+  it("tells a formula from a constant by its value, whatever the result's type", () => {
+    expect(holdsFormula({ formula: '=MD.LATEST("eth","PRICE")', value: 1800.5 })).toBe(true);
+    expect(holdsFormula({ formula: '=MD.LATEST("eth","PRICE")', value: "#N/A" })).toBe(true);
+    expect(holdsFormula({ formula: "=MD.VERSION()", value: "0.1.0" })).toBe(true);
+    expect(holdsFormula({ formula: '=ISNUMBER(MD.LATEST("eth","PRICE"))', value: true })).toBe(true);
+    expect(holdsFormula({ formula: 1800.5, value: 1800.5 })).toBe(false);
+  });
+
+  it("finds nothing on a sheet without formula cells", () => {
+    expect(findMdCells({ cells: [] })).toEqual([]);
   });
 });
 

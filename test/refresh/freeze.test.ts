@@ -1,15 +1,10 @@
 /** @jest-environment jsdom */
 // jsdom: the freeze log is written and read with the DOM's XML parser and serializer, as in the pane's page.
-import {
-  createExcelWorkbook,
-  FREEZE_LOG_NAMESPACE,
-  parseFreezeLog,
-  type ExcelWorkbookGlobals,
-} from "../../src/office/workbook";
+import { FREEZE_LOG_NAMESPACE, parseFreezeLog } from "../../src/office/workbook";
 import type { Clock } from "../../src/refresh/clock";
 import { freezeToValues } from "../../src/refresh/freeze";
-import { build, latest, type LabelledCell } from "./recordings";
-import { installWorkbookStandIn } from "./workbook-stand-in";
+import { build, latest, type LabelledCell } from "../support/recordings";
+import { openRecordedWorkbook } from "../support/open-workbook";
 
 const FROZEN_AT = "2025-03-03T09:30:00.000Z";
 const clock: Clock = { now: () => Date.parse(FROZEN_AT), sleep: async () => {} };
@@ -32,9 +27,7 @@ function reportWorkbook(options: { protectedReport?: boolean } = {}) {
     { sheet: "Other", address: "A1", cell: { formula: latest("sol"), value: 150 }, md: true },
   ];
   const fixture = build([{ name: "Report", protected: options.protectedReport }, { name: "Other" }], cells);
-  const globals: Record<string, unknown> = {};
-  const standIn = installWorkbookStandIn(globals, fixture.recording);
-  return { fixture, standIn, workbook: createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals) };
+  return { fixture, ...openRecordedWorkbook(fixture.recording) };
 }
 
 const freezeLog = (standIn: ReturnType<typeof reportWorkbook>["standIn"]) =>
@@ -43,7 +36,7 @@ const freezeLog = (standIn: ReturnType<typeof reportWorkbook>["standIn"]) =>
 describe("freeze to values", () => {
   it("replaces every MD formula on the active sheet with its values, spills included, and nothing else", async () => {
     const { fixture, standIn, workbook } = reportWorkbook();
-    const report = await freezeToValues(workbook, "sheet", clock);
+    const report = await freezeToValues(workbook, "sheet", { clock });
 
     // Frozen: the cell keeps the value it showed, as the same type, and no longer holds a formula.
     for (const c of fixture.md.filter((cell) => cell.sheet === "Report" && cell.cell.value !== "#BUSY!")) {
@@ -72,7 +65,7 @@ describe("freeze to values", () => {
 
   it("records each frozen formula, where its values went and when, in the workbook's freeze log", async () => {
     const { fixture, standIn, workbook } = reportWorkbook();
-    await freezeToValues(workbook, "sheet", clock);
+    await freezeToValues(workbook, "sheet", { clock });
 
     const parts = freezeLog(standIn);
     expect(parts).toHaveLength(1);
@@ -91,13 +84,13 @@ describe("freeze to values", () => {
     const attributes = new Set(
       Array.from(doc.getElementsByTagNameNS(FREEZE_LOG_NAMESPACE, "frozen")).flatMap((e) => e.getAttributeNames()),
     );
-    expect([...attributes].sort()).toEqual(["address", "frozenAt", "range", "sheet"]);
+    expect([...attributes].sort()).toEqual(["address", "encoding", "frozenAt", "range", "sheet"]);
   });
 
   it("freezes only what the selection touches, a whole table when part of it is selected", async () => {
     const { standIn, workbook } = reportWorkbook();
     standIn.select("Report", ["A5", "C2:C2"]);
-    const report = await freezeToValues(workbook, "selection", clock);
+    const report = await freezeToValues(workbook, "selection", { clock });
 
     expect(report.records.map((r) => [r.address, r.range])).toEqual([
       ["C2", "C2"],
@@ -112,8 +105,8 @@ describe("freeze to values", () => {
   it("appends to the log on a second freeze", async () => {
     const { standIn, workbook } = reportWorkbook();
     standIn.select("Report", ["B2"]);
-    const first = await freezeToValues(workbook, "selection", clock);
-    const second = await freezeToValues(workbook, "sheet", clock);
+    const first = await freezeToValues(workbook, "selection", { clock });
+    const second = await freezeToValues(workbook, "sheet", { clock });
     const logged = parseFreezeLog(freezeLog(standIn)[0].xml);
     expect(logged.map((r) => r.address)).toEqual([...first.records, ...second.records].map((r) => r.address));
     expect(new Set(logged.map((r) => r.address)).size).toBe(logged.length);
@@ -121,7 +114,7 @@ describe("freeze to values", () => {
 
   it("leaves a protected sheet alone and says why", async () => {
     const { standIn, workbook } = reportWorkbook({ protectedReport: true });
-    const report = await freezeToValues(workbook, "sheet", clock);
+    const report = await freezeToValues(workbook, "sheet", { clock });
     expect(report.protected).toBe(true);
     expect(report.message).toMatch(/protected/);
     expect(standIn.log.valueWrites).toEqual([]);
@@ -131,7 +124,7 @@ describe("freeze to values", () => {
   it("says there is nothing to freeze when the selection holds no MD formula", async () => {
     const { standIn, workbook } = reportWorkbook();
     standIn.select("Report", ["D2"]);
-    const report = await freezeToValues(workbook, "selection", clock);
+    const report = await freezeToValues(workbook, "selection", { clock });
     expect(report.formulas).toBe(0);
     expect(report.message).toMatch(/No MD formulas to freeze in the selection/);
     expect(standIn.log.valueWrites).toEqual([]);

@@ -1,10 +1,17 @@
-import { createPaneRefreshActions, paneRefreshResult, qualifiedAddress } from "../../src/refresh/pane-actions";
+/** @jest-environment jsdom */
+// jsdom: the freeze log is written with the DOM's XML serializer, as in the pane's page.
+import {
+  createPaneRefreshActions,
+  paneRefreshResult,
+  qualifiedAddress,
+  type PaneRefreshActions,
+} from "../../src/refresh/pane-actions";
 import type { RefreshReport } from "../../src/refresh/refresh-all";
 import { RefreshController, SIGN_IN_TO_REFRESH } from "../../src/refresh/refresh-controller";
-import type { RefreshActions } from "../../src/taskpane/refresh-actions";
+import { CallTracker } from "../../src/office/call-tracker";
 import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
-import { compsWorkbook } from "./recordings";
-import { installWorkbookStandIn } from "./workbook-stand-in";
+import { compsWorkbook } from "../support/recordings";
+import { installWorkbookStandIn } from "../support/workbook-stand-in";
 
 const report = (patch: Partial<RefreshReport>): RefreshReport => ({
   startedAt: "2025-03-03T09:30:00.000Z",
@@ -12,8 +19,11 @@ const report = (patch: Partial<RefreshReport>): RefreshReport => ({
   cells: 12,
   sheets: ["Comps"],
   failed: [],
+  method: "recalculate",
   pending: [],
+  running: 0,
   skipped: [],
+  notes: [],
   ...patch,
 });
 
@@ -46,15 +56,17 @@ describe("the pane's refresh actions", () => {
   function actionsFor(key: { apiKey: string; usingDefaultKey: boolean }) {
     const fixture = compsWorkbook({ afterMs: 2 });
     const globals: Record<string, unknown> = {};
-    const standIn = installWorkbookStandIn(globals, fixture.recording);
+    const calls = new CallTracker();
+    const standIn = installWorkbookStandIn(globals, fixture.recording, { calls });
     const controller = new RefreshController({
       workbook: createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals),
       clearCache: () => {},
       readKey: async () => key,
+      calls,
       refreshOptions: { pollMs: 2 },
     });
-    // Type check: what the pane's Refresh section is written against.
-    const actions: RefreshActions = createPaneRefreshActions(controller);
+    // Type check: the contract the pane's Refresh section is written against.
+    const actions: PaneRefreshActions = createPaneRefreshActions(controller);
     return { fixture, standIn, actions };
   }
 
@@ -62,6 +74,7 @@ describe("the pane's refresh actions", () => {
     const { actions, standIn } = actionsFor({ apiKey: "", usingDefaultKey: true });
     expect(await actions.refreshAll()).toEqual({ cells: 0, ms: 0, note: SIGN_IN_TO_REFRESH });
     expect(standIn.log.formulaWrites).toEqual([]);
+    expect(standIn.log.calculations).toEqual([]);
   });
 
   it("freezes and reports the cells now holding values", async () => {
@@ -80,6 +93,7 @@ describe("the pane's refresh actions", () => {
       workbook: createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals),
       clearCache: () => {},
       readKey: async () => ({ apiKey: "k", usingDefaultKey: false }),
+      calls: new CallTracker(),
     });
     await expect(createPaneRefreshActions(controller).setRefreshOnOpen(true)).rejects.toThrow(/not supported here/);
   });
@@ -95,6 +109,7 @@ describe("sign in to refresh", () => {
       workbook: createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals),
       clearCache: () => {},
       readKey: async () => key,
+      calls: new CallTracker(),
     });
     const actions = createPaneRefreshActions(controller);
     await controller.runOnOpen();
@@ -115,6 +130,7 @@ describe("a failed refresh after an on-open sign-in notice", () => {
       workbook: { ...workbook, listSheets: () => Promise.reject(new Error("Excel is busy editing a cell.")) },
       clearCache: () => {},
       readKey: async () => ({ apiKey: "md-sandbox-demo", usingDefaultKey: true }),
+      calls: new CallTracker(),
     });
     await controller.runOnOpen();
     expect(controller.getState().signInRequired).toBe(true);

@@ -1,23 +1,33 @@
 /**
  * Refresh on open and the controller the pane uses. The document settings,
  * `Office.addin` and the StartupBehavior enum are office-addin-mock objects;
- * the cells are the recorded workbook stand-in (see workbook-stand-in.ts).
+ * the cells are the recorded workbook stand-in (see test/support/workbook-stand-in.ts).
  */
 import { OfficeMockObject } from "office-addin-mock";
 import { OfficeApp } from "office-addin-manifest";
+import { CallTracker } from "../../src/office/call-tracker";
 import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
 import { RefreshController, SIGN_IN_TO_REFRESH } from "../../src/refresh/refresh-controller";
-import { REFRESH_ON_OPEN_SETTING, type KeySource } from "../../src/refresh/refresh-on-open";
-import { compsWorkbook } from "./recordings";
-import { installWorkbookStandIn } from "./workbook-stand-in";
-
+import { createPaneRefreshActions } from "../../src/refresh/pane-actions";
+import {
+  DISABLE_TRUST_PROMPT_SETTING,
+  OPENED_WITHOUT_ADDIN,
+  REFRESH_ON_OPEN_SETTING,
+  type KeySource,
+} from "../../src/refresh/refresh-on-open";
+import { openRecordedWorkbook } from "../support/open-workbook";
+import { compsWorkbook } from "../support/recordings";
+import { installWorkbookStandIn, type WorkbookRecording } from "../support/workbook-stand-in";
 
 interface OfficeCalls {
   saved: Record<string, unknown>[];
   startup: string[];
 }
 
-function officeMock(initial: Record<string, unknown>, options: { startupFails?: string } = {}) {
+function officeMock(
+  initial: Record<string, unknown>,
+  options: { startupFails?: string; startup?: "Load" | "None" } = {},
+) {
   const store: Record<string, unknown> = { ...initial };
   const calls: OfficeCalls = { saved: [], startup: [] };
   const mock = new OfficeMockObject(
@@ -40,6 +50,8 @@ function officeMock(initial: Record<string, unknown>, options: { startupFails?: 
           if (options.startupFails) throw new Error(options.startupFails);
           calls.startup.push(behavior);
         },
+        // What Office saved with the document: "Load" when it loads the add-in as the workbook opens.
+        getStartupBehavior: async () => calls.startup[calls.startup.length - 1] ?? options.startup ?? "Load",
       },
       StartupBehavior: { load: "Load", none: "None" },
       // The common API (settings, addin) has no load/sync; office-addin-mock models that as its Outlook mode.
@@ -53,20 +65,26 @@ const KEYS: Record<string, KeySource> = {
   user: { apiKey: "user-entered-key", usingDefaultKey: false },
   demo: { apiKey: "md-sandbox-demo", usingDefaultKey: true },
   none: { apiKey: "", usingDefaultKey: true },
+  // The firm's gateway holds a real key and the add-in sends none (src/office/gateway.ts).
+  gateway: { apiKey: "", usingDefaultKey: false, keyManagedByGateway: true },
 };
 
-function setUp(options: { refreshOnOpen?: boolean; key?: keyof typeof KEYS; startupFails?: string } = {}) {
+function setUp(
+  options: { refreshOnOpen?: boolean; key?: keyof typeof KEYS; startupFails?: string; startup?: "Load" | "None" } = {},
+) {
   const fixture = compsWorkbook({ afterMs: 5 });
   const excelGlobals: Record<string, unknown> = {};
-  const standIn = installWorkbookStandIn(excelGlobals, fixture.recording);
+  const runtimeCalls = new CallTracker();
+  const standIn = installWorkbookStandIn(excelGlobals, fixture.recording, { calls: runtimeCalls });
   const initial = options.refreshOnOpen === undefined ? {} : { [REFRESH_ON_OPEN_SETTING]: options.refreshOnOpen };
-  const { mock, calls } = officeMock(initial, { startupFails: options.startupFails });
+  const { mock, calls } = officeMock(initial, { startupFails: options.startupFails, startup: options.startup });
   const workbook = createExcelWorkbook({ Excel: excelGlobals.Excel, Office: mock } as unknown as ExcelWorkbookGlobals);
   let cacheClears = 0;
   const controller = new RefreshController({
     workbook,
     clearCache: () => void (cacheClears += 1),
     readKey: async () => KEYS[options.key ?? "user"],
+    calls: runtimeCalls,
     refreshOptions: { pollMs: 5 },
   });
   return { fixture, standIn, calls, controller, cacheClears: () => cacheClears };
@@ -111,6 +129,7 @@ describe("refresh on open: when the workbook opens", () => {
     { refreshOnOpen: true, key: "user", refreshes: true, signIn: false },
     { refreshOnOpen: true, key: "demo", refreshes: false, signIn: true },
     { refreshOnOpen: true, key: "none", refreshes: false, signIn: true },
+    { refreshOnOpen: true, key: "gateway", refreshes: true, signIn: false },
     { refreshOnOpen: false, key: "user", refreshes: false, signIn: false },
     { refreshOnOpen: false, key: "none", refreshes: false, signIn: false },
   ] as const)(
@@ -121,12 +140,13 @@ describe("refresh on open: when the workbook opens", () => {
 
       expect(controller.getState().signInRequired).toBe(signIn);
       if (refreshes) {
-        expect(report?.cells).toBe(fixture.md.filter((c) => c.sheet !== "Locked").length);
+        expect(report?.cells).toBe(fixture.md.length);
         expect(controller.getState().lastRefreshTrigger).toBe("open");
         expect(cacheClears()).toBe(1);
       } else {
         expect(report).toBeNull();
         expect(standIn.log.formulaWrites).toEqual([]);
+        expect(standIn.log.calculations).toEqual([]);
         expect(cacheClears()).toBe(0);
         // The values saved in the file stay.
         for (const c of fixture.md)
@@ -136,12 +156,81 @@ describe("refresh on open: when the workbook opens", () => {
   );
 });
 
+describe("refresh on open: once, and at the right time", () => {
+  function opened(extra: Partial<WorkbookRecording> = {}, retries: number[] = [20, 40, 80, 160]) {
+    const fixture = compsWorkbook({ afterMs: 5 });
+    const session = openRecordedWorkbook({
+      ...fixture.recording,
+      documentSettings: { [REFRESH_ON_OPEN_SETTING]: true },
+      startupBehavior: "Load",
+      ...extra,
+    });
+    const controller = new RefreshController({
+      workbook: session.workbook,
+      clearCache: () => {},
+      readKey: async () => KEYS.user,
+      calls: session.calls,
+      refreshOptions: { pollMs: 5, noStartMs: 300, quietMs: 50 },
+      registrationRetriesMs: retries,
+    });
+    return { fixture, controller, ...session };
+  }
+
+  it("waits while Excel registers the functions (cells read _xldudf_MD_…), then refreshes them", async () => {
+    const { fixture, controller, standIn } = opened({ registerAfterMs: 60 });
+    const report = await controller.runOnOpen();
+    expect(report?.cells).toBe(fixture.md.length);
+    expect(report?.notes).toEqual([]);
+    expect(new Set(standIn.log.calculations).size).toBe(fixture.md.length);
+  });
+
+  it("gives up after its retries and says which cells it could not refresh", async () => {
+    const { fixture, controller, standIn } = opened({ registerAfterMs: 60_000 }, [10, 10]);
+    const report = await controller.runOnOpen();
+    expect(report?.cells).toBe(0);
+    expect(report?.notes).toEqual([
+      expect.stringMatching(new RegExp(`^${fixture.md.length} cell\\(s\\) still read _xldudf_MD_`)),
+    ]);
+    expect(standIn.log.calculations).toEqual([]);
+  });
+
+  it("runs once per runtime, however often it is called", async () => {
+    const { fixture, controller, standIn } = opened();
+    expect((await controller.runOnOpen())?.cells).toBe(fixture.md.length);
+    expect(await controller.runOnOpen()).toBeNull();
+    expect(standIn.log.calculations).toHaveLength(fixture.md.length);
+  });
+
+  it("does not refresh when the add-in started after the workbook opened, and says why", async () => {
+    const { controller, standIn } = opened({ startupBehavior: "None" });
+    expect(await controller.runOnOpen()).toBeNull();
+    expect(controller.getState().notice).toBe(OPENED_WITHOUT_ADDIN);
+    expect(standIn.log.calculations).toEqual([]);
+    // A refresh the user asks for clears the notice.
+    await controller.refreshAll("pane");
+    expect(controller.getState().notice).toBeNull();
+  });
+
+  it("offers to stop Excel's trust prompt for people without the add-in (Office.DisableTrustUX)", async () => {
+    const { controller, standIn } = opened();
+    const actions = createPaneRefreshActions(controller);
+    expect(await actions.getTrustPromptOff()).toBe(false);
+    await actions.setTrustPromptOff(true);
+    expect(standIn.settings[DISABLE_TRUST_PROMPT_SETTING]).toBe(true);
+    expect(await actions.getTrustPromptOff()).toBe(true);
+    await actions.setTrustPromptOff(false);
+    expect(standIn.settings[DISABLE_TRUST_PROMPT_SETTING]).toBe(false);
+    expect(standIn.log.calculations).toEqual([]);
+  });
+});
+
 describe("the refresh controller", () => {
   it("refuses to refresh with no key at all, so saved values are not replaced by errors", async () => {
     const { standIn, controller } = setUp({ key: "none" });
     expect(await controller.refreshAll()).toBeNull();
     expect(controller.getState()).toMatchObject({ signInRequired: true, error: SIGN_IN_TO_REFRESH });
     expect(standIn.log.formulaWrites).toEqual([]);
+    expect(standIn.log.calculations).toEqual([]);
   });
 
   it("refreshes on request with the build's demo key (the user asked for it)", async () => {
@@ -155,7 +244,7 @@ describe("the refresh controller", () => {
     const { fixture, standIn, controller } = setUp();
     const [a, b] = await Promise.all([controller.refreshAll("pane"), controller.refreshAll("ribbon")]);
     expect(a).toBe(b);
-    expect(standIn.log.formulaWrites).toHaveLength(fixture.md.filter((c) => c.sheet !== "Locked").length);
+    expect(new Set(standIn.log.calculations).size).toBe(fixture.md.length);
   });
 
   it("tells subscribers as it goes, with a new state object each time", async () => {
@@ -176,7 +265,12 @@ describe("the refresh controller", () => {
   });
 
   it("has no workbook outside Excel and says so", async () => {
-    const controller = new RefreshController({ workbook: null, clearCache: () => {}, readKey: async () => KEYS.user });
+    const controller = new RefreshController({
+      workbook: null,
+      clearCache: () => {},
+      readKey: async () => KEYS.user,
+      calls: new CallTracker(),
+    });
     expect(controller.getState().available).toBe(false);
     expect(await controller.refreshAll()).toBeNull();
     expect(controller.getState().error).toMatch(/Open this pane in Excel/);

@@ -1,11 +1,18 @@
-/** `/asset/symbols/` and `/supported-metrics/` over real HTTP. */
+/**
+ * `/asset/symbols/` and `/supported-metrics/` over real HTTP. Most cases run
+ * against a catalog grown to 2,000 assets with the hostile-title fixtures, the
+ * way the picker and rendering tests use it; "the default catalog" checks what
+ * `npm start` serves.
+ */
 import type { AssetRecord } from "../../src/core/domain";
 import type { SandboxHandle } from "../../sandbox/server";
 import { getJson, type Point, type SeriesBody, startTestSandbox } from "./sandbox-helpers";
 
+const WITH_FILLER_AND_FIXTURES = { assetCount: 2000, hostileFixtures: true };
+
 let sandbox: SandboxHandle;
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
+  sandbox = await startTestSandbox(WITH_FILLER_AND_FIXTURES);
 });
 afterAll(() => sandbox.close());
 
@@ -36,7 +43,7 @@ describe("/asset/symbols/", () => {
     records = await assets(sandbox);
   });
 
-  it("answers the configured number of records (default 2,000), every field of 2.6 typed", () => {
+  it("answers the configured number of records (2,000 here), every field of 2.6 typed", () => {
     expect(records).toHaveLength(2000);
     const bad = records.filter(
       (r) =>
@@ -96,7 +103,7 @@ describe("/asset/symbols/", () => {
   });
 
   it("grows to 20,000 records when configured, the named set first and unchanged", async () => {
-    const big = await startTestSandbox({ assetCount: 20_000 });
+    const big = await startTestSandbox({ ...WITH_FILLER_AND_FIXTURES, assetCount: 20_000 });
     try {
       const many = await assets(big);
       expect(many).toHaveLength(20_000);

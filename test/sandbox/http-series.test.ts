@@ -4,7 +4,8 @@ import { addDays, expectSameSeries, getJson, isWeekday, type Point, rollUp, seri
 
 let sandbox: SandboxHandle;
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ seed: 11 });
+  // Grown with filler tokens, so the sbx… symbol forms exist.
+  sandbox = await startTestSandbox({ seed: 11, assetCount: 2000 });
 });
 afterAll(() => sandbox.close());
 

@@ -9,11 +9,11 @@
 import { execFileSync } from "node:child_process";
 import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
 import { DIST } from "./bundle";
+import { listenLocal, type LocalServer } from "./local-server";
 
 function which(name: string): string | null {
   try {
@@ -33,7 +33,9 @@ export const CHROMIUM_PATH: string | null =
 export const describeBrowser: jest.Describe = CHROMIUM_PATH
   ? describe
   : (((name: string, fn: jest.EmptyFunction) => {
-      console.warn(`SKIPPED browser suite "${name}": no Chromium found (set CHROMIUM_PATH or install Debian's chromium).`);
+      console.warn(
+        `SKIPPED browser suite "${name}": no Chromium found (set CHROMIUM_PATH or install Debian's chromium).`,
+      );
       return describe.skip(name, fn);
     }) as unknown as jest.Describe);
 
@@ -84,10 +86,7 @@ const TYPES: Record<string, string> = {
   ".css": "text/css",
 };
 
-export interface StaticServer {
-  url: string;
-  close(): Promise<void>;
-}
+export type StaticServer = LocalServer;
 
 /** Serves a folder (default dist/) on 127.0.0.1 with an ephemeral port. */
 export async function serveStatic(root = DIST): Promise<StaticServer> {
@@ -101,15 +100,28 @@ export async function serveStatic(root = DIST): Promise<StaticServer> {
     res.writeHead(200, { "Content-Type": TYPES[path.extname(file)] ?? "application/octet-stream" });
     createReadStream(file).pipe(res);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  return listenLocal(server);
+}
+
+export interface PaneBrowser {
+  /** dist/ served on 127.0.0.1: the built pane is at `${pane.url}/taskpane.html`. */
+  pane: StaticServer;
+  session: BrowserSession;
+  close(): Promise<void>;
+}
+
+/** A browser suite's base: the built pane (dist/) served on 127.0.0.1 and a fresh headless Chromium profile. */
+export async function startPaneBrowser(): Promise<PaneBrowser> {
+  expect(existsSync(path.join(DIST, "taskpane.html"))).toBe(true);
+  const pane = await serveStatic();
+  const session = await launchBrowser();
   return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    pane,
+    session,
+    async close() {
+      await session.close();
+      await pane.close();
+    },
   };
 }
 

@@ -69,6 +69,10 @@ export interface ConsoleLine {
 
 export interface LoadedBundle {
   metadata: FunctionMetadata[];
+  /** With `lateOfficeRuntime`: defines OfficeRuntime and resolves Office.onReady, as Excel's host scripts do after office.js loads. */
+  officeReady(): void;
+  /** The page's localStorage as the bundle sees it (with `localStorage`). */
+  localStorage: Map<string, string>;
   /** Functions the bundle registered with CustomFunctions.associate, by upper-case id. */
   registered: Map<string, (...args: unknown[]) => unknown>;
   storage: Map<string, string>;
@@ -84,10 +88,50 @@ export interface LoadOptions {
   storage?: Record<string, string>;
   fetch?: typeof fetch;
   distDir?: string;
+  /**
+   * Where the bundle's clock starts, ms since the epoch: `new Date()` and
+   * `Date.now()` inside the bundle read this plus the real time elapsed since
+   * loading (so TODAY, relative dates and default as_of are that day, and time
+   * still passes for timeouts and batching). Default: the real clock.
+   */
+  now?: number;
+  /**
+   * The origin the page was served from (Excel's shared runtime is a webview
+   * with a location): relative base addresses such as the gateway's /api resolve against it.
+   */
+  origin?: string;
+  /**
+   * Requirement sets the host declares (Office.context.requirements.isSetSupported),
+   * e.g. { CustomFunctionsRuntime: "1.4", ExcelApi: "1.19" }. Omitted: Office has
+   * no context, as before Office is ready: the bundle sees no data-type support.
+   */
+  requirements?: Record<string, string>;
+  /**
+   * OfficeRuntime is not defined while functions.js loads and Office.onReady
+   * is pending, until the test calls `officeReady()`: the load order Excel's
+   * host scripts can produce (office.js loads them asynchronously).
+   */
+  lateOfficeRuntime?: boolean;
+  /** Gives the bundle a localStorage with this content (a page has one; the custom-functions-only runtime does not). */
+  localStorage?: Record<string, string>;
+  /** Extra globals, e.g. an `Excel` stand-in. */
+  globals?: Record<string, unknown>;
+}
+
+/** "1.19" ≥ "1.4": requirement set versions compare part by part as numbers. */
+function versionAtLeast(have: string, want: string): boolean {
+  const a = have.split(".").map(Number);
+  const b = want.split(".").map(Number);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
+  }
+  return true;
 }
 
 export function readMetadata(distDir = DIST): FunctionMetadata[] {
-  const json = JSON.parse(readFileSync(path.join(distDir, "functions.json"), "utf8")) as { functions: FunctionMetadata[] };
+  const json = JSON.parse(readFileSync(path.join(distDir, "functions.json"), "utf8")) as {
+    functions: FunctionMetadata[];
+  };
   return json.functions;
 }
 
@@ -102,6 +146,30 @@ export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
     (...parts: unknown[]) =>
       lines.push({ level, text: parts.map((p) => (typeof p === "string" ? p : safeStringify(p))).join(" ") });
 
+  const officeRuntime = {
+    storage: {
+      getItem: async (key: string) => storage.get(key) ?? null,
+      setItem: async (key: string, value: string) => void storage.set(key, value),
+      removeItem: async (key: string) => void storage.delete(key),
+      getItems: async (keys: string[]) => Object.fromEntries(keys.map((k) => [k, storage.get(k) ?? null])),
+    },
+  };
+  const info = { host: "Excel", platform: "PC" };
+  let markReady: (value: typeof info) => void = () => undefined;
+  const ready = options.lateOfficeRuntime
+    ? new Promise<typeof info>((resolve) => (markReady = resolve))
+    : Promise.resolve(info);
+  const local = new Map<string, string>(Object.entries(options.localStorage ?? {}));
+  const webStorage = {
+    getItem: (key: string) => local.get(key) ?? null,
+    setItem: (key: string, value: string) => void local.set(key, String(value)),
+    removeItem: (key: string) => void local.delete(key),
+    clear: () => local.clear(),
+    key: (index: number) => [...local.keys()][index] ?? null,
+    get length() {
+      return local.size;
+    },
+  };
   const sandboxGlobals = {
     CustomFunctions: {
       associate(id: string | Record<string, (...args: unknown[]) => unknown>, fn?: (...args: unknown[]) => unknown) {
@@ -111,24 +179,39 @@ export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
       Error: CustomFunctionsError,
       ErrorCode,
     },
-    OfficeRuntime: {
-      storage: {
-        getItem: async (key: string) => storage.get(key) ?? null,
-        setItem: async (key: string, value: string) => void storage.set(key, value),
-        removeItem: async (key: string) => void storage.delete(key),
-        getItems: async (keys: string[]) => Object.fromEntries(keys.map((k) => [k, storage.get(k) ?? null])),
-      },
-    },
+    ...(options.lateOfficeRuntime ? {} : { OfficeRuntime: officeRuntime }),
+    ...(options.localStorage ? { localStorage: webStorage } : {}),
     Office: {
-      onReady: (callback?: (info: unknown) => void) => {
-        const info = { host: "Excel", platform: "PC" };
-        callback?.(info);
-        return Promise.resolve(info);
-      },
+      onReady: (callback?: (info: unknown) => void) =>
+        ready.then((info) => {
+          callback?.(info);
+          return info;
+        }),
       HostType: { Excel: "Excel" },
+      ...(options.requirements
+        ? {
+            context: {
+              requirements: {
+                isSetSupported: (name: string, minVersion = "1.1") => {
+                  const have = options.requirements?.[name];
+                  return have !== undefined && versionAtLeast(have, minVersion);
+                },
+              },
+            },
+          }
+        : {}),
     },
-    console: { log: capture("log"), info: capture("info"), warn: capture("warn"), error: capture("error"), debug: capture("debug") },
+    console: {
+      log: capture("log"),
+      info: capture("info"),
+      warn: capture("warn"),
+      error: capture("error"),
+      debug: capture("debug"),
+    },
+    ...(options.now === undefined ? {} : { Date: shiftedClockDate(options.now) }),
+    ...(options.globals ?? {}),
     fetch: options.fetch ?? fetch,
+    ...(options.origin ? { location: new URL(`${options.origin}/taskpane.html`) } : {}),
     Headers,
     Request,
     Response,
@@ -160,7 +243,8 @@ export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
     const excelArgs = meta.parameters.map((param, i) => {
       const value = i < args.length ? args[i] : null;
       if (value === null || value === undefined) return null;
-      if (param.dimensionality === "matrix") return Array.isArray(value) ? value.map((row) => (Array.isArray(row) ? row : [row])) : [[value]];
+      if (param.dimensionality === "matrix")
+        return Array.isArray(value) ? value.map((row) => (Array.isArray(row) ? row : [row])) : [[value]];
       return value;
     });
     const handlers: (() => void)[] = [];
@@ -178,7 +262,28 @@ export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
     return await result;
   }
 
-  return { metadata, registered, storage, console: lines, call, context };
+  function officeReady(): void {
+    (context as unknown as { OfficeRuntime?: unknown }).OfficeRuntime = officeRuntime;
+    markReady(info);
+  }
+
+  return { metadata, registered, storage, localStorage: local, officeReady, console: lines, call, context };
+}
+
+/** A Date whose clock reads `start` at the moment it is made, then runs on; everything else is the real Date's. */
+function shiftedClockDate(start: number): DateConstructor {
+  const Real = Date;
+  const offset = start - Real.now();
+  class ShiftedClockDate extends Real {
+    constructor(...args: ConstructorParameters<DateConstructor> | []) {
+      if (args.length === 0) super(Real.now() + offset);
+      else super(...(args as ConstructorParameters<DateConstructor>));
+    }
+    static override now(): number {
+      return Real.now() + offset;
+    }
+  }
+  return ShiftedClockDate as unknown as DateConstructor;
 }
 
 function safeStringify(value: unknown): string {
@@ -196,7 +301,12 @@ export function isExcelError(value: unknown): value is CustomFunctionsError {
 }
 
 /** Calls and also captures a rejection/throw as a value, the way Excel shows it in the cell. */
-export async function cellValue(bundle: LoadedBundle, id: string, args?: unknown[], invocation?: InvocationOptions): Promise<unknown> {
+export async function cellValue(
+  bundle: LoadedBundle,
+  id: string,
+  args?: unknown[],
+  invocation?: InvocationOptions,
+): Promise<unknown> {
   try {
     return await bundle.call(id, args, invocation);
   } catch (error) {

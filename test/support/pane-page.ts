@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { installWorkbookStandIn, type WorkbookRecording, type WorkbookStandIn } from "../refresh/workbook-stand-in";
+import { installWorkbookStandIn, type WorkbookRecording, type WorkbookStandIn } from "./workbook-stand-in";
 import type { BrowserSession } from "./browser";
 
 /** Test runs write screenshots to test-results/; MD_WRITE_SCREENSHOTS=1 updates the ones kept in docs/. */
@@ -14,6 +14,16 @@ export const SCREENSHOTS = path.resolve(
   __dirname,
   process.env.MD_WRITE_SCREENSHOTS === "1" ? "../../docs/screenshots" : "../../test-results/screenshots",
 );
+
+/** A workbook of one empty sheet with `cell` selected: where Insert writes. */
+export function emptyWorkbook(cell: string): WorkbookRecording {
+  return {
+    sheets: [{ name: "Sheet1", cells: {} }],
+    activeSheet: "Sheet1",
+    selection: { sheet: "Sheet1", areas: [cell] },
+    results: {},
+  };
+}
 
 export interface PaneWatch {
   page: Page;
@@ -23,15 +33,8 @@ export interface PaneWatch {
   console: string[];
 }
 
-/** Opens the pane with `md.baseUrl` / `md.apiKey` already stored. */
-export async function openPane(
-  session: BrowserSession,
-  paneUrl: string,
-  settings: { baseUrl: string; apiKey: string | null },
-  options: { workbook?: WorkbookRecording } = {},
-): Promise<PaneWatch> {
-  const page = await session.context.newPage();
-  if (options.workbook) await addWorkbookStandIn(page, options.workbook);
+/** Records what the page does from now on: dialogs (dismissed), its own navigations, page errors, console lines. */
+export function watchPage(page: Page): PaneWatch {
   const watch: PaneWatch = { page, dialogs: [], navigations: [], pageErrors: [], console: [] };
   page.on("dialog", (dialog) => {
     watch.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
@@ -43,6 +46,25 @@ export async function openPane(
   });
   page.on("pageerror", (error) => watch.pageErrors.push(error.message));
   page.on("console", (message) => watch.console.push(`${message.type()}: ${message.text()}`));
+  return watch;
+}
+
+/** Loads the built pane and waits until it has rendered its heading. */
+export async function gotoPane(page: Page, paneUrl: string): Promise<void> {
+  await page.goto(`${paneUrl}/taskpane.html`);
+  await page.getByRole("heading", { name: "Market Data" }).waitFor();
+}
+
+/** Opens the pane with `md.baseUrl` / `md.apiKey` already stored. */
+export async function openPane(
+  session: BrowserSession,
+  paneUrl: string,
+  settings: { baseUrl: string; apiKey: string | null },
+  options: { workbook?: WorkbookRecording } = {},
+): Promise<PaneWatch> {
+  const page = await session.context.newPage();
+  if (options.workbook) await addWorkbookStandIn(page, options.workbook);
+  const watch = watchPage(page);
   await page.addInitScript((s: { baseUrl: string; apiKey: string | null }) => {
     // The pane's own document only (not frames), and once: a reload must keep what the pane itself saved.
     if (window !== window.top || location.pathname !== "/taskpane.html") return;
@@ -52,8 +74,7 @@ export async function openPane(
     if (s.apiKey === null) localStorage.removeItem("md.apiKey");
     else localStorage.setItem("md.apiKey", s.apiKey);
   }, settings);
-  await page.goto(`${paneUrl}/taskpane.html`);
-  await page.getByRole("heading", { name: "Market Data" }).waitFor();
+  await gotoPane(page, paneUrl);
   return watch;
 }
 
@@ -147,7 +168,7 @@ export interface WorkbookStandInInit {
 
 /**
  * Runs in the page before its scripts, installing the recorded workbook
- * (test/refresh/workbook-stand-in.ts) as `Excel` and `Office`. Self-contained:
+ * (test/support/workbook-stand-in.ts) as `Excel` and `Office`. Self-contained:
  * Playwright sends its source text. office.js still loads, finds no host and
  * would replace `window.Office`; the stand-in plays the host, so it keeps the name.
  */
@@ -186,7 +207,11 @@ export function installWorkbookInPage({ source, recording, apiKey, baseUrl }: Wo
 }
 
 /** Gives the page (before its next load) a recorded workbook in place of Excel. */
-export async function addWorkbookStandIn(page: Page, recording: WorkbookRecording, apiKey?: string | null): Promise<void> {
+export async function addWorkbookStandIn(
+  page: Page,
+  recording: WorkbookRecording,
+  apiKey?: string | null,
+): Promise<void> {
   await page.addInitScript(installWorkbookInPage, { source: installWorkbookStandIn.toString(), recording, apiKey });
 }
 

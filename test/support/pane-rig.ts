@@ -5,7 +5,9 @@
  * suite can show that nothing left this machine.
  */
 import { DEMO_API_KEY, startSandbox, type SandboxHandle, type SandboxOptions } from "../../sandbox/server";
-import { isLocalUrl, launchBrowser, serveStatic, type BrowserSession, type StaticServer } from "./browser";
+import type { WorkbookRecording } from "./workbook-stand-in";
+import { isLocalUrl, startPaneBrowser, type BrowserSession, type StaticServer } from "./browser";
+import { openPane, type PaneWatch } from "./pane-page";
 
 export interface PaneRig {
   sandbox: SandboxHandle;
@@ -13,17 +15,24 @@ export interface PaneRig {
   session: BrowserSession;
   /** Every URL requested in the browser, in order. */
   requests: string[];
+  /** Opens the built pane on a new page, pointed at this sandbox with `apiKey` stored (null: none of the user's own). */
+  openPane(apiKey: string | null, options?: { workbook?: WorkbookRecording }): Promise<PaneWatch>;
   /** A GET to the sandbox from Node (the test's own view of the service), with the sandbox's key. */
   fetchJson<T>(pathAndQuery: string, key?: string): Promise<T>;
   close(): Promise<void>;
 }
 
-export const PANE_RIG_DEFAULTS: SandboxOptions = { port: 0, quiet: true, assetCount: 20_000, insightFirstCallDelayMs: 1500 };
+export const PANE_RIG_DEFAULTS: SandboxOptions = {
+  port: 0,
+  quiet: true,
+  assetCount: 20_000,
+  insightFirstCallDelayMs: 1500,
+};
 
 export async function startPaneRig(options: SandboxOptions = {}): Promise<PaneRig> {
   const sandbox = await startSandbox({ ...PANE_RIG_DEFAULTS, ...options });
-  const pane = await serveStatic();
-  const session = await launchBrowser();
+  const browser = await startPaneBrowser();
+  const { pane, session } = browser;
   const requests: string[] = [];
   session.context.on("request", (request) => requests.push(request.url()));
   const key = options.apiKey ?? DEMO_API_KEY;
@@ -32,6 +41,7 @@ export async function startPaneRig(options: SandboxOptions = {}): Promise<PaneRi
     pane,
     session,
     requests,
+    openPane: (apiKey, openOptions) => openPane(session, pane.url, { baseUrl: sandbox.url, apiKey }, openOptions),
     async fetchJson<T>(pathAndQuery: string, apiKey = key): Promise<T> {
       const url = new URL(pathAndQuery, sandbox.url);
       url.searchParams.set("APIKey", apiKey);
@@ -40,8 +50,7 @@ export async function startPaneRig(options: SandboxOptions = {}): Promise<PaneRi
       return (await response.json()) as T;
     },
     async close() {
-      await session.close();
-      await pane.close();
+      await browser.close();
       await sandbox.close();
     },
   };

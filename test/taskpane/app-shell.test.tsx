@@ -6,14 +6,19 @@
  */
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { App, type ViewId } from "../../src/taskpane/app";
-import type { RefreshActions, RefreshResult, RefreshStatus } from "../../src/taskpane/refresh-actions";
-import { RefreshSection } from "../../src/taskpane/refresh-section";
+import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../../src/refresh/pane-actions";
+import { RefreshSection } from "../../src/taskpane/refresh/refresh-section";
 import { matchMediaWhere } from "./support/dom";
-import { asset, isDisabled, makeHarness, renderWith, type Harness, type HarnessOptions } from "./support/fakes";
+import { asset } from "../support/fake-client";
+import { fakeRefresh, isDisabled, makeHarness, renderWith, type Harness, type HarnessOptions } from "./support/fakes";
 
-function renderApp(options: HarnessOptions & { initialView?: ViewId; officeTheme?: Parameters<typeof App>[0]["officeTheme"] } = {}) {
+function renderApp(
+  options: HarnessOptions & { initialView?: ViewId; officeTheme?: Parameters<typeof App>[0]["officeTheme"] } = {},
+) {
   const harness = makeHarness(options);
-  const view = render(<App services={harness.services} initialView={options.initialView} officeTheme={options.officeTheme ?? null} />);
+  const view = render(
+    <App services={harness.services} initialView={options.initialView} officeTheme={options.officeTheme ?? null} />,
+  );
   return { harness, view };
 }
 
@@ -80,7 +85,12 @@ describe("the pane's theme", () => {
 
   it.each([
     ["Office says dark", "dark", { isDarkTheme: true, bodyBackgroundColor: "#ffffff" }, false],
-    ["Office says light, whatever the system prefers", "light", { isDarkTheme: false, bodyBackgroundColor: "#000000" }, true],
+    [
+      "Office says light, whatever the system prefers",
+      "light",
+      { isDarkTheme: false, bodyBackgroundColor: "#000000" },
+      true,
+    ],
     ["an older host's dark body colour", "dark", { bodyBackgroundColor: "#262626" }, false],
     ["an older host's light body colour", "light", { bodyBackgroundColor: "#F3F2F1" }, true],
     ["no Office theme, the system prefers dark", "dark", null, true],
@@ -93,30 +103,7 @@ describe("the pane's theme", () => {
   });
 });
 
-/** Refresh actions whose results the test decides; records what was asked. */
-function fakeRefresh(overrides: Partial<RefreshActions> = {}) {
-  const asked: string[] = [];
-  let onOpen = false;
-  const actions: RefreshActions = {
-    refreshAll: async () => {
-      asked.push("refreshAll");
-      return { cells: 12, ms: 1500 };
-    },
-    getRefreshOnOpen: async () => onOpen,
-    setRefreshOnOpen: async (enabled) => {
-      asked.push(`setRefreshOnOpen(${enabled})`);
-      onOpen = enabled;
-    },
-    freezeToValues: async (scope) => {
-      asked.push(`freeze(${scope})`);
-      return { cells: 3, ms: 200 };
-    },
-    ...overrides,
-  };
-  return { actions, asked };
-}
-
-function renderRefresh(actions: RefreshActions | null, inExcel = true): Harness {
+function renderRefresh(actions: PaneRefreshActions, inExcel = true): Harness {
   const harness = makeHarness({ inExcel });
   harness.services.refresh = actions;
   renderWith(harness, <RefreshSection />);
@@ -126,19 +113,15 @@ function renderRefresh(actions: RefreshActions | null, inExcel = true): Harness 
 const outcome = () => screen.findByTestId("refresh-outcome");
 
 describe("Settings: the Refresh section", () => {
-  it("says so when no refresh logic is wired in", () => {
-    renderRefresh(null);
-    expect(screen.getByTestId("refresh-unavailable").textContent).toMatch(/not available/);
-    expect(screen.queryByRole("button", { name: /Refresh all/ })).toBeNull();
-  });
-
   it("outside Excel it says to open the pane in Excel, and offers no buttons", () => {
     renderRefresh(fakeRefresh().actions, false);
-    expect(screen.getByTestId("refresh-unavailable").textContent).toBe("Open this pane in Excel to refresh or freeze MD formulas.");
+    expect(screen.getByTestId("refresh-unavailable").textContent).toBe(
+      "Open this pane in Excel to refresh or freeze MD formulas.",
+    );
     expect(screen.queryByRole("button", { name: /Refresh all/ })).toBeNull();
   });
 
-  it.each<[string, RefreshResult, string]>([
+  it.each<[string, PaneRefreshResult, string]>([
     ["a clean refresh", { cells: 12, ms: 1500 }, "Refreshed 12 cells in 1.5 s."],
     ["one cell, quickly", { cells: 1, ms: 40 }, "Refreshed 1 cell in 40 ms."],
     ["a note from the refresh logic wins", { cells: 0, ms: 0, note: "Sign in to refresh." }, "Sign in to refresh."],
@@ -159,13 +142,17 @@ describe("Settings: the Refresh section", () => {
     fireEvent.click(screen.getByRole("button", { name: "Refresh all MD formulas" }));
     const bar = await outcome();
     expect(bar.textContent).toContain("Refreshed 40 cells in 2.5 s; 2 failed.");
-    const items = within(bar).getAllByRole("listitem").map((li) => li.textContent);
+    const items = within(bar)
+      .getAllByRole("listitem")
+      .map((li) => li.textContent);
     expect(items).toEqual(failures.map((f) => `${f.address}: ${f.message}`));
     expect(bar.querySelector("b")).toBeNull();
   });
 
   it("a refresh that throws is shown as an error, and the buttons come back", async () => {
-    renderRefresh(fakeRefresh({ refreshAll: async () => Promise.reject(new Error("Excel is busy editing a cell.")) }).actions);
+    renderRefresh(
+      fakeRefresh({ refreshAll: async () => Promise.reject(new Error("Excel is busy editing a cell.")) }).actions,
+    );
     const button = screen.getByRole("button", { name: "Refresh all MD formulas" });
     fireEvent.click(button);
     expect((await outcome()).textContent).toBe("Excel is busy editing a cell.");
@@ -195,9 +182,9 @@ describe("Settings: the Refresh section", () => {
   });
 
   it("shows live state from the refresh logic: progress, and “sign in” after a skipped refresh", async () => {
-    let state: RefreshStatus = { busy: null, progress: null, signInRequired: false };
+    let state: PaneRefreshStatus = { busy: null, progress: null, signInRequired: false };
     const listeners = new Set<() => void>();
-    const publish = (next: RefreshStatus) => {
+    const publish = (next: PaneRefreshStatus) => {
       state = next;
       listeners.forEach((l) => l());
     };
@@ -216,6 +203,29 @@ describe("Settings: the Refresh section", () => {
 
     act(() => publish({ busy: null, progress: null, signInRequired: true }));
     expect(screen.getByTestId("refresh-sign-in").textContent).toMatch(/^Sign in to refresh/);
+
+    act(() => publish({ busy: null, progress: null, signInRequired: false, notice: "Not refreshed on open." }));
+    expect(screen.getByTestId("refresh-notice").textContent).toBe("Not refreshed on open.");
     await act(async () => undefined);
+  });
+
+  it("offers the trust-prompt switch with what people without the add-in will see", async () => {
+    let off = false;
+    const { actions, asked } = fakeRefresh({
+      getTrustPromptOff: async () => off,
+      setTrustPromptOff: async (value) => {
+        asked.push(`setTrustPromptOff(${value})`);
+        off = value;
+      },
+    });
+    renderRefresh(actions);
+    const toggle = screen.getByRole("switch", { name: /Don't ask people without the add-in to trust it/ }) as HTMLInputElement;
+    await waitFor(() => expect(toggle.disabled).toBe(false));
+    expect(toggle.checked).toBe(false);
+    expect(screen.getByTestId("trust-prompt-explained").textContent).toMatch(/see the values saved in it.*#NAME\?/);
+    fireEvent.click(toggle);
+    expect((await outcome()).textContent).toBe("People without the add-in will not be asked to trust it.");
+    expect(asked).toEqual(["setTrustPromptOff(true)"]);
+    expect(toggle.checked).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import type { AssetRecord } from "../../src/core/domain";
-import { assetKind, buildAssetIndex, normaliseSearchText, type AssetFilter } from "../../src/taskpane/asset-search";
+import { assetKind, buildAssetIndex, type AssetFilter } from "../../src/taskpane/picker/asset-search";
+import { normaliseSearchText } from "../../src/taskpane/shared/search-text";
 
 function asset(symbol: string, title: string, extra: Partial<AssetRecord> = {}): AssetRecord {
   return { platform_id: symbol, symbol, aggregator_id: null, title, color: "#000000", ...extra };
@@ -26,7 +27,15 @@ function reference(assets: readonly AssetRecord[], query: string, filter: AssetF
     const symbol = lower(a.symbol);
     const ticker = symbol.replace(/^eq-/, "");
     const rank =
-      symbol === first || ticker === first ? 0 : symbol.startsWith(first) || ticker.startsWith(first) ? 1 : lower(a.title).split(" ").some((t) => t.startsWith(first)) ? 2 : 3;
+      symbol === first || ticker === first
+        ? 0
+        : symbol.startsWith(first) || ticker.startsWith(first)
+          ? 1
+          : lower(a.title)
+                .split(" ")
+                .some((t) => t.startsWith(first))
+            ? 2
+            : 3;
     hits.push({ i, rank });
   });
   return hits.sort((x, y) => x.rank - y.rank).map((h) => h.i);
@@ -60,9 +69,12 @@ describe("asset search: ranking on a small catalog", () => {
     { query: "cafe creme", filter: "all", expected: ["xyz"] },
     { query: "nothing-here", filter: "all", expected: [] },
     { query: "", filter: "equity", expected: ["eq-ethe", "eq-aapl"] },
-  ] as { query: string; filter: AssetFilter; expected: string[] }[])("“$query” ($filter) → $expected", ({ query, filter, expected }) => {
-    expect(symbols(query, filter)).toEqual(expected);
-  });
+  ] as { query: string; filter: AssetFilter; expected: string[] }[])(
+    "“$query” ($filter) → $expected",
+    ({ query, filter, expected }) => {
+      expect(symbols(query, filter)).toEqual(expected);
+    },
+  );
 
   it("a query does not match across the symbol/title boundary", () => {
     // "xyz" + "Café" joined would contain "zcaf"; no single field does.
@@ -99,9 +111,25 @@ describe("asset search: ranking on a small catalog", () => {
 describe("asset search: a 20,000-row catalog agrees with the reference", () => {
   // A seeded generator, so a failure reproduces.
   let seed = 20240615;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  const syllables = ["eth", "bit", "coin", "sol", "ana", "lido", "wrap", "ape", "dog", "chain", "link", "net", "fi", "x"];
-  const word = () => Array.from({ length: 1 + Math.floor(rand() * 3) }, () => syllables[Math.floor(rand() * syllables.length)]).join("");
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const syllables = [
+    "eth",
+    "bit",
+    "coin",
+    "sol",
+    "ana",
+    "lido",
+    "wrap",
+    "ape",
+    "dog",
+    "chain",
+    "link",
+    "net",
+    "fi",
+    "x",
+  ];
+  const word = () =>
+    Array.from({ length: 1 + Math.floor(rand() * 3) }, () => syllables[Math.floor(rand() * syllables.length)]).join("");
   const assets: AssetRecord[] = Array.from({ length: 20_000 }, (_, i) => {
     const sym = `${word()}${i % 7 === 0 ? i : ""}`;
     return asset(rand() < 0.3 ? `eq-${sym}` : sym, `${word()} ${word()} ${i % 11 === 0 ? "Holdings" : "Token"}`, {
@@ -111,7 +139,24 @@ describe("asset search: a 20,000-row catalog agrees with the reference", () => {
   });
   const index = buildAssetIndex(assets);
 
-  const queries = ["", "eth", "coin", "ethcoin", "bit sol", "eq-", "holdings", "HOLDINGS eth", "p-lido", "agg-", "fi", "x", "140", "zzz", "token chain", "wrapape"];
+  const queries = [
+    "",
+    "eth",
+    "coin",
+    "ethcoin",
+    "bit sol",
+    "eq-",
+    "holdings",
+    "HOLDINGS eth",
+    "p-lido",
+    "agg-",
+    "fi",
+    "x",
+    "140",
+    "zzz",
+    "token chain",
+    "wrapape",
+  ];
   const filters: AssetFilter[] = ["all", "crypto", "equity"];
   it.each(queries.flatMap((q) => filters.map((f) => [q, f] as const)))("“%s” (%s)", (query, filter) => {
     const expected = reference(assets, query, filter);

@@ -2,15 +2,47 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { NetworkError, TimeoutError } from "../../src/api/errors";
 import type { InsightCard } from "../../src/core/domain";
-import { InsightsView, PAGE_SIZE } from "../../src/taskpane/insights-view";
-import { OUTSIDE_EXCEL_COPIED } from "../../src/taskpane/place-formula";
-import { card, makeHarness, renderWith, type Harness, type HarnessOptions } from "./support/fakes";
+import { InsightsView, PAGE_SIZE } from "../../src/taskpane/insights/insights-view";
+import { OUTSIDE_EXCEL_COPIED } from "../../src/taskpane/shared/place-formula";
+import { card } from "../support/fake-client";
+import { makeHarness, renderWith, type Harness, type HarnessOptions } from "./support/fakes";
 
 const FEED: InsightCard[] = [
-  card({ ENTITY_ID: "eth", METRIC_NAME: "PRICE", FLAG: "streak_weekly", DURATION: 6, START_VALUE: 100, END_VALUE: 150 }),
-  card({ ENTITY_ID: "btc", METRIC_NAME: "MARKET_CAP", FLAG: "streak_monthly", DURATION: 1, START_VALUE: 2e9, END_VALUE: 2.5e9 }),
-  card({ ENTITY_ID: "eq-aapl", METRIC_NAME: "NET_INCOME", FLAG: "streak_quarterly", DURATION: 4, START_VALUE: 80, END_VALUE: 96, PERIOD_START_DATE: "2023-03-31", PERIOD_END_DATE: "2024-03-31" }),
-  card({ ENTITY_ID: "sol", METRIC_NAME: "ACTIVE_ADDRESSES", FLAG: "streak_weekly", UNIT: "NOMINAL", DURATION: 3, START_VALUE: 1000, END_VALUE: 1200 }),
+  card({
+    ENTITY_ID: "eth",
+    METRIC_NAME: "PRICE",
+    FLAG: "streak_weekly",
+    DURATION: 6,
+    START_VALUE: 100,
+    END_VALUE: 150,
+  }),
+  card({
+    ENTITY_ID: "btc",
+    METRIC_NAME: "MARKET_CAP",
+    FLAG: "streak_monthly",
+    DURATION: 1,
+    START_VALUE: 2e9,
+    END_VALUE: 2.5e9,
+  }),
+  card({
+    ENTITY_ID: "eq-aapl",
+    METRIC_NAME: "NET_INCOME",
+    FLAG: "streak_quarterly",
+    DURATION: 4,
+    START_VALUE: 80,
+    END_VALUE: 96,
+    PERIOD_START_DATE: "2023-03-31",
+    PERIOD_END_DATE: "2024-03-31",
+  }),
+  card({
+    ENTITY_ID: "sol",
+    METRIC_NAME: "ACTIVE_ADDRESSES",
+    FLAG: "streak_weekly",
+    UNIT: "NOMINAL",
+    DURATION: 3,
+    START_VALUE: 1000,
+    END_VALUE: 1200,
+  }),
 ];
 
 function renderInsights(options: HarnessOptions = {}): Harness {
@@ -43,6 +75,24 @@ describe("Insights: loading a feed", () => {
     await waitFor(() => expect(shownEntities()).toEqual(FEED.map((c) => c.ENTITY_ID)));
     expect(screen.queryByRole("progressbar")).toBeNull();
     expect(screen.getByTestId("insight-count").textContent).toBe(`${FEED.length} cards`);
+  });
+
+  it("past 55 s, says the service is still preparing the feed and that the add-in asks again (Excel on Mac's 60 s limit)", async () => {
+    jest.useFakeTimers({ now: Date.parse("2025-03-03T09:00:00Z") });
+    try {
+      const { client } = renderInsights();
+      await waitFor(() => expect(client.insights.calls).toHaveLength(1));
+      expect(screen.queryByTestId("insights-slow")).toBeNull();
+      act(() => jest.advanceTimersByTime(54_000));
+      expect(screen.queryByTestId("insights-slow")).toBeNull();
+      act(() => jest.advanceTimersByTime(2_000));
+      expect(screen.getByTestId("insights-slow").textContent).toMatch(/still preparing this feed.*Excel on Mac gives up on a request at 60 s/);
+      act(() => client.insights.last.resolve(FEED));
+      await waitFor(() => expect(shownEntities()).toHaveLength(FEED.length));
+      expect(screen.queryByTestId("insights-slow")).toBeNull();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it("does not start the minute-long request while the view is hidden", async () => {
@@ -138,12 +188,18 @@ describe("Insights: filters", () => {
     await loaded();
     const words = search.toLowerCase().split(/\s+/).filter(Boolean);
     const expected = FEED.filter((c) => cadence === "All" || cadenceOf(c) === cadence.toLowerCase())
-      .filter((c) => words.every((w) => `${c.ENTITY_ID} ${c.METRIC_NAME} ${c.METRIC_NAME.replace(/_/g, " ")}`.toLowerCase().includes(w)))
+      .filter((c) =>
+        words.every((w) =>
+          `${c.ENTITY_ID} ${c.METRIC_NAME} ${c.METRIC_NAME.replace(/_/g, " ")}`.toLowerCase().includes(w),
+        ),
+      )
       .map((c) => c.ENTITY_ID);
     fireEvent.click(screen.getByRole("radio", { name: new RegExp(`^${cadence} \\(`) }));
     fireEvent.change(screen.getByRole("searchbox", { name: "Search insight cards" }), { target: { value: search } });
     await waitFor(() => expect(shownEntities()).toEqual(expected));
-    expect(screen.getByTestId("insight-count").textContent).toBe(expected.length === FEED.length ? `${FEED.length} cards` : `${expected.length} of ${FEED.length} cards`);
+    expect(screen.getByTestId("insight-count").textContent).toBe(
+      expected.length === FEED.length ? `${FEED.length} cards` : `${expected.length} of ${FEED.length} cards`,
+    );
     if (expected.length === 0) expect(screen.getByText("No cards match these filters.")).toBeTruthy();
   });
 
@@ -161,17 +217,72 @@ describe("Insights: filters", () => {
 
 describe("Insights: cards", () => {
   function cardFor(entity: string): HTMLElement {
-    const found = screen.getAllByTestId("insight-card").find((c) => within(c).getByRole("heading", { level: 3 }).textContent === entity);
+    const found = screen
+      .getAllByTestId("insight-card")
+      .find((c) => within(c).getByRole("heading", { level: 3 }).textContent === entity);
     if (!found) throw new Error(`no card for ${entity}`);
     return found;
   }
 
   it.each([
-    { c: card({ ENTITY_ID: "eth", FLAG: "streak_weekly", DURATION: 6, START_VALUE: 100, END_VALUE: 150, UNIT: "CURRENCY" }), verb: "Rose", period: "6 weeks", values: "$100 → $150" },
-    { c: card({ ENTITY_ID: "eth", FLAG: "streak_monthly", DURATION: 1, START_VALUE: 80, END_VALUE: 81, UNIT: "NOMINAL" }), verb: "Rose", period: "1 month", values: "80 → 81" },
-    { c: card({ ENTITY_ID: "eth", FLAG: "decline_streak_quarterly", DURATION: 2, START_VALUE: 200, END_VALUE: 150, UNIT: "CURRENCY" }), verb: "Fell", period: "2 quarters", values: "$200 → $150" },
-    { c: card({ ENTITY_ID: "eth", FLAG: "decline_streak_weekly", DURATION: 3, START_VALUE: -40, END_VALUE: -60, UNIT: "NOMINAL" }), verb: "Fell", period: "3 weeks", values: "-40 → -60" },
-    { c: card({ ENTITY_ID: "eth", FLAG: "streak_odd", DURATION: 5, START_VALUE: 0, END_VALUE: 7, UNIT: "NOMINAL" }), verb: "Rose", period: "5 periods", values: "0 → 7" },
+    {
+      c: card({
+        ENTITY_ID: "eth",
+        FLAG: "streak_weekly",
+        DURATION: 6,
+        START_VALUE: 100,
+        END_VALUE: 150,
+        UNIT: "CURRENCY",
+      }),
+      verb: "Rose",
+      period: "6 weeks",
+      values: "$100 → $150",
+    },
+    {
+      c: card({
+        ENTITY_ID: "eth",
+        FLAG: "streak_monthly",
+        DURATION: 1,
+        START_VALUE: 80,
+        END_VALUE: 81,
+        UNIT: "NOMINAL",
+      }),
+      verb: "Rose",
+      period: "1 month",
+      values: "80 → 81",
+    },
+    {
+      c: card({
+        ENTITY_ID: "eth",
+        FLAG: "decline_streak_quarterly",
+        DURATION: 2,
+        START_VALUE: 200,
+        END_VALUE: 150,
+        UNIT: "CURRENCY",
+      }),
+      verb: "Fell",
+      period: "2 quarters",
+      values: "$200 → $150",
+    },
+    {
+      c: card({
+        ENTITY_ID: "eth",
+        FLAG: "decline_streak_weekly",
+        DURATION: 3,
+        START_VALUE: -40,
+        END_VALUE: -60,
+        UNIT: "NOMINAL",
+      }),
+      verb: "Fell",
+      period: "3 weeks",
+      values: "-40 → -60",
+    },
+    {
+      c: card({ ENTITY_ID: "eth", FLAG: "streak_odd", DURATION: 5, START_VALUE: 0, END_VALUE: 7, UNIT: "NOMINAL" }),
+      verb: "Rose",
+      period: "5 periods",
+      values: "0 → 7",
+    },
   ])("$verb for $period: $values", async ({ c, verb, period, values }) => {
     await loaded([c]);
     const el = cardFor("eth");
@@ -187,13 +298,19 @@ describe("Insights: cards", () => {
     const c = card({ ENTITY_ID: "eth", UNIT: "NOMINAL" });
     await loaded([c]);
     const chart = within(cardFor("eth")).getByRole("img");
-    expect(chart.getAttribute("aria-label")).toBe(`Sparkline of PRICE for eth: ${c.SPARKLINE.length} periods, ${c.SPARKLINE[0].value} to ${c.SPARKLINE[c.SPARKLINE.length - 1].value}.`);
+    expect(chart.getAttribute("aria-label")).toBe(
+      `Sparkline of PRICE for eth: ${c.SPARKLINE.length} periods, ${c.SPARKLINE[0].value} to ${c.SPARKLINE[c.SPARKLINE.length - 1].value}.`,
+    );
     const path = chart.querySelector("path")?.getAttribute("d") ?? "";
     expect(path.split(/[ML]/).filter(Boolean)).toHaveLength(c.SPARKLINE.length);
   });
 
   it("HTML-looking card text stays text", async () => {
-    const hostile = card({ ENTITY_ID: "<img src=x onerror=alert(1)>", METRIC_NAME: "<script>alert(2)</script>", DATE_RANGE: "<b>range</b>" });
+    const hostile = card({
+      ENTITY_ID: "<img src=x onerror=alert(1)>",
+      METRIC_NAME: "<script>alert(2)</script>",
+      DATE_RANGE: "<b>range</b>",
+    });
     await loaded([hostile]);
     const el = screen.getByTestId("insight-card");
     for (const tag of ["img", "script", "b"]) expect(el.querySelector(tag)).toBeNull();
@@ -202,7 +319,13 @@ describe("Insights: cards", () => {
   });
 
   it("a card with null and text-typed fields renders instead of blanking the pane", async () => {
-    const odd = { ...card(), ENTITY_ID: null, START_VALUE: "100", END_VALUE: null, SPARKLINE: "none" } as unknown as InsightCard;
+    const odd = {
+      ...card(),
+      ENTITY_ID: null,
+      START_VALUE: "100",
+      END_VALUE: null,
+      SPARKLINE: "none",
+    } as unknown as InsightCard;
     await loaded([odd, card({ ENTITY_ID: "btc" })]);
     expect(shownEntities()).toEqual(["", "btc"]);
     expect(within(screen.getAllByTestId("insight-card")[0]).getByTestId("insight-change").textContent).toBe("–");
@@ -213,14 +336,20 @@ describe("Insights: cards", () => {
     { c: FEED[2], formula: '=MD.SERIES("eq-aapl","NET_INCOME","2023-03-31","2024-03-31","QUARTER")' },
   ])("Insert on $c.ENTITY_ID writes $formula", async ({ c, formula }) => {
     const { workbook } = await loaded();
-    fireEvent.click(within(cardFor(c.ENTITY_ID)).getByRole("button", { name: `Insert the formula for ${c.ENTITY_ID} ${c.METRIC_NAME} into the selected cell` }));
+    fireEvent.click(
+      within(cardFor(c.ENTITY_ID)).getByRole("button", {
+        name: `Insert the formula for ${c.ENTITY_ID} ${c.METRIC_NAME} into the selected cell`,
+      }),
+    );
     await within(cardFor(c.ENTITY_ID)).findByText("Inserted into Sheet1!B2.");
     expect(workbook.written).toEqual([formula]);
   });
 
   it("outside Excel, Insert copies the card's formula and says so", async () => {
     const { workbook, copied } = await loaded(FEED, { inExcel: false });
-    expect(screen.getByText("Running outside Excel: Insert copies a card's formula instead of writing it into a cell.")).toBeTruthy();
+    expect(
+      screen.getByText("Running outside Excel: Insert copies a card's formula instead of writing it into a cell."),
+    ).toBeTruthy();
     fireEvent.click(within(cardFor("eth")).getByRole("button", { name: "Insert the formula for eth PRICE" }));
     await screen.findByText(OUTSIDE_EXCEL_COPIED);
     expect(copied).toEqual(['=MD.SERIES("eth","PRICE","2024-04-01","2024-05-13","WEEK")']);

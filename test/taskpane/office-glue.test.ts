@@ -4,10 +4,15 @@
  * choosing a workbook by host, copying with and without the async clipboard,
  * placing a formula (insert, or copy and say why), and reading Office's theme.
  */
-import { copyText } from "../../src/taskpane/clipboard";
-import { luminance, themeFromOffice } from "../../src/taskpane/office-theme";
-import { copyFormula, OUTSIDE_EXCEL_COPIED, OUTSIDE_EXCEL_NOT_COPIED, placeFormula } from "../../src/taskpane/place-formula";
-import { excelWorkbook, NO_WORKBOOK, workbookForHost, type WorkbookActions } from "../../src/taskpane/workbook-actions";
+import { copyText } from "../../src/taskpane/shared/clipboard";
+import { luminance, themeFromOffice } from "../../src/taskpane/shared/office-theme";
+import {
+  copyFormula,
+  OUTSIDE_EXCEL_COPIED,
+  OUTSIDE_EXCEL_NOT_COPIED,
+  placeFormula,
+} from "../../src/taskpane/shared/place-formula";
+import { excelWorkbook, NO_WORKBOOK, workbookForHost, type WorkbookActions } from "../../src/office/pane-workbook";
 
 /** A minimal Excel: a selection of cells; writes land only when `sync` is awaited, as in Excel. */
 function excelStandIn(selection: string[][], options: { failSync?: Error } = {}) {
@@ -55,7 +60,7 @@ describe("writing into the workbook", () => {
   it("passes Excel's refusal on", async () => {
     const refusal = new Error("The cell is being edited.");
     const workbook = excelWorkbook(excelStandIn([["Sheet1!A1"]], { failSync: refusal }).excel);
-    await expect(workbook.insertFormula("=MD.LATEST(\"eth\",\"PRICE\")")).rejects.toBe(refusal);
+    await expect(workbook.insertFormula('=MD.LATEST("eth","PRICE")')).rejects.toBe(refusal);
   });
 
   it.each([
@@ -71,7 +76,7 @@ describe("writing into the workbook", () => {
   });
 
   it("without a workbook, inserting is refused with a sentence that says to open Excel", async () => {
-    await expect(NO_WORKBOOK.insertFormula("=MD.LATEST(\"eth\",\"PRICE\")")).rejects.toThrow(/open this pane in Excel/);
+    await expect(NO_WORKBOOK.insertFormula('=MD.LATEST("eth","PRICE")')).rejects.toThrow(/open this pane in Excel/);
   });
 });
 
@@ -91,13 +96,16 @@ describe("copying", () => {
     const copied: string[] = [];
     clipboard(async (text) => void copied.push(text));
     document.execCommand = jest.fn(() => true);
-    await expect(copyText("=MD.LATEST(\"eth\",\"PRICE\")")).resolves.toBe(true);
+    await expect(copyText('=MD.LATEST("eth","PRICE")')).resolves.toBe(true);
     expect(copied).toEqual(['=MD.LATEST("eth","PRICE")']);
     expect(document.execCommand).not.toHaveBeenCalled();
   });
 
   it.each([
-    ["refuses (no clipboard-write permission in the host's frame)", async () => Promise.reject(new Error("NotAllowedError"))],
+    [
+      "refuses (no clipboard-write permission in the host's frame)",
+      async () => Promise.reject(new Error("NotAllowedError")),
+    ],
     ["is missing", undefined],
   ])("falls back to a hidden textarea and execCommand when the async clipboard %s", async (_, writeText) => {
     clipboard(writeText);
@@ -107,7 +115,7 @@ describe("copying", () => {
       selected = area.tagName === "TEXTAREA" ? area.value.slice(area.selectionStart, area.selectionEnd) : "";
       return command === "copy";
     });
-    await expect(copyText("=MD.SERIES(\"btc\",\"PRICE\")")).resolves.toBe(true);
+    await expect(copyText('=MD.SERIES("btc","PRICE")')).resolves.toBe(true);
     expect(selected).toBe('=MD.SERIES("btc","PRICE")');
     expect(document.querySelectorAll("textarea")).toHaveLength(0);
   });
@@ -144,7 +152,11 @@ describe("placing a formula", () => {
   it("in Excel: inserts and says where", async () => {
     const workbook = recordingWorkbook();
     const { copy, copied } = copier(true);
-    await expect(placeFormula(formula, workbook, copy)).resolves.toEqual({ kind: "inserted", address: "Sheet1!B2", message: "Inserted into Sheet1!B2." });
+    await expect(placeFormula(formula, workbook, copy)).resolves.toEqual({
+      kind: "inserted",
+      address: "Sheet1!B2",
+      message: "Inserted into Sheet1!B2.",
+    });
     expect(workbook.written).toEqual([formula]);
     expect(copied).toEqual([]);
   });
@@ -152,7 +164,10 @@ describe("placing a formula", () => {
   it("in Excel, when Excel refuses: copies instead and quotes Excel's reason", async () => {
     const { copy, copied } = copier(true);
     const outcome = await placeFormula(formula, recordingWorkbook(new Error("The cell is being edited.")), copy);
-    expect(outcome).toEqual({ kind: "copied", message: "Excel did not accept the formula (The cell is being edited.). Formula copied instead." });
+    expect(outcome).toEqual({
+      kind: "copied",
+      message: "Excel did not accept the formula (The cell is being edited.). Formula copied instead.",
+    });
     expect(copied).toEqual([formula]);
   });
 

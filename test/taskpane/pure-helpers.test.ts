@@ -1,8 +1,8 @@
 import type { InsightCard } from "../../src/core/domain";
-import { changePercent, durationText, filterInsights, insightCadence, readableCard, type CadenceFilter } from "../../src/taskpane/insight-filter";
-import { linePlot, type PlotBox } from "../../src/taskpane/line-path";
-import { httpUrl } from "../../src/taskpane/safe-url";
-import { formatBytes, formatExact, formatPercent, formatValue } from "../../src/taskpane/value-format";
+import { changePercent, durationText, filterInsights, insightCadence, readableCard, type CadenceFilter } from "../../src/taskpane/insights/insight-filter";
+import { linePlot, type PlotBox } from "../../src/taskpane/shared/line-path";
+import { httpUrl } from "../../src/taskpane/picker/safe-url";
+import { formatBytes, formatExact, formatPercent, formatValue } from "../../src/taskpane/shared/value-format";
 
 describe("safe-url: httpUrl", () => {
   it.each([

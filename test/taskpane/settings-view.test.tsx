@@ -1,10 +1,17 @@
 /** @jest-environment jsdom */
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { AuthError, NetworkError, ServerError, TimeoutError, type MarketDataError } from "../../src/api/errors";
+import { CallTracker } from "../../src/office/call-tracker";
 import { SETTING_KEYS } from "../../src/office/settings";
-import { SettingsView } from "../../src/taskpane/settings-view";
-import { formatBytes } from "../../src/taskpane/value-format";
-import { isDisabled, makeHarness, renderWith, type HarnessOptions } from "./support/fakes";
+import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
+import { createPaneRefreshActions } from "../../src/refresh/pane-actions";
+import { RefreshController } from "../../src/refresh/refresh-controller";
+import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
+import { SettingsView } from "../../src/taskpane/settings/settings-view";
+import { formatBytes } from "../../src/taskpane/shared/value-format";
+import { compsWorkbook } from "../support/recordings";
+import { installWorkbookStandIn } from "../support/workbook-stand-in";
+import { fakeRefresh, isDisabled, makeHarness, renderWith, type HarnessOptions } from "./support/fakes";
 
 const SECRET = "sk-live-7f3a9c1e22";
 const DEMO = "md-sandbox-demo";
@@ -13,7 +20,8 @@ async function renderSettings(options: HarnessOptions = {}) {
   const harness = makeHarness(options);
   const view = renderWith(harness, <SettingsView active />);
   // The view reads the store on mount; the buttons are enabled once it has.
-  await waitFor(() => expect(isDisabled(screen.getByRole("button", { name: "Test connection" }))).toBe(false));
+  // Generous on a loaded machine: the first render of Fluent's tree under jsdom can take seconds.
+  await waitFor(() => expect(isDisabled(screen.getByRole("button", { name: "Test connection" }))).toBe(false), { timeout: 10_000 });
   return { ...harness, view };
 }
 
@@ -80,6 +88,74 @@ describe("Settings view: API key", () => {
   });
 });
 
+describe("Settings view: a saved key reaches the refresh logic", () => {
+  it("saving a key and removing it each ask the refresh logic to read the key again", async () => {
+    const refresh = fakeRefresh();
+    const harness = makeHarness({ defaults: { apiKey: DEMO, baseUrl: "http://127.0.0.1:3001" } });
+    harness.services.refresh = refresh.actions;
+    renderWith(harness, <SettingsView active />);
+    await waitFor(() => expect(isDisabled(screen.getByRole("button", { name: "Test connection" }))).toBe(false));
+    fireEvent.change(keyInput(), { target: { value: SECRET } });
+    fireEvent.click(screen.getByRole("button", { name: "Save key" }));
+    await screen.findByText("API key saved on this computer.");
+    expect(refresh.asked).toEqual(["checkKey"]);
+    fireEvent.change(keyInput(), { target: { value: "" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save key" }));
+    await screen.findByText("Key removed: requests use the sandbox demo key.");
+    expect(refresh.asked).toEqual(["checkKey", "checkKey"]);
+  });
+
+  it("after a refresh on open skipped for want of a key, saving the user's key takes “Sign in to refresh” away", async () => {
+    // The real controller over a recorded workbook set to refresh on open, reading the key from the view's own store.
+    const harness = makeHarness({ defaults: { apiKey: DEMO, baseUrl: "http://127.0.0.1:3001" } });
+    const globals: Record<string, unknown> = {};
+    const fixture = compsWorkbook();
+    const standIn = installWorkbookStandIn(globals, {
+      ...fixture.recording,
+      documentSettings: { [REFRESH_ON_OPEN_SETTING]: true },
+    });
+    const controller = new RefreshController({
+      workbook: createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals),
+      clearCache: () => harness.client.clear(),
+      readKey: () => harness.settings.read(),
+      calls: new CallTracker(),
+    });
+    harness.services.refresh = createPaneRefreshActions(controller);
+    // The workbook opened with only the build's demo key: nothing refreshed, the pane asks the user to sign in.
+    expect(await controller.runOnOpen()).toBeNull();
+    renderWith(harness, <SettingsView active />);
+    await screen.findByTestId("refresh-sign-in");
+
+    fireEvent.change(keyInput(), { target: { value: SECRET } });
+    fireEvent.click(screen.getByRole("button", { name: "Save key" }));
+    await screen.findByText("API key saved on this computer.");
+    await waitFor(() => expect(screen.queryByTestId("refresh-sign-in")).toBeNull());
+    expect(controller.getState()).toMatchObject({ signInRequired: false, keyStatus: "user" });
+    // Saving a key only lifts the notice; the workbook is refreshed when the user asks.
+    expect(standIn.log.formulaWrites).toEqual([]);
+  });
+});
+
+describe("Settings view: the firm's gateway holds the key", () => {
+  it("says the key is managed by the gateway instead of asking for one, and still tests the connection", async () => {
+    const { client } = await renderSettings({ stored: { [SETTING_KEYS.baseUrl]: "/api" }, gatewayKeyMode: "firm" });
+    expect(screen.getByTestId("key-managed").textContent).toBe("The API key is managed by your firm's gateway: there is nothing to enter here.");
+    expect(screen.queryByLabelText("API key", { selector: "input" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Save key" })).toBeNull();
+    expect(screen.getByTestId("key-status").textContent).toBe("Firm key (gateway)");
+    fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
+    await waitFor(() => expect(client.connection.calls).toHaveLength(1));
+    act(() => client.connection.last.resolve({ ok: true, ms: 12 }));
+    await waitFor(() => expect(connectionResult().textContent).toBe("Connected in 12 ms."));
+  });
+
+  it("a pass-through gateway still asks for the analyst's own key", async () => {
+    await renderSettings({ stored: { [SETTING_KEYS.baseUrl]: "/api" }, gatewayKeyMode: "pass-through" });
+    expect(screen.queryByTestId("key-managed")).toBeNull();
+    expect(keyInput().placeholder).toBe("Paste your API key");
+  });
+});
+
 describe("Settings view: test connection", () => {
   it.each([
     { ms: 42.4, demo: false, text: "Connected in 42 ms." },
@@ -101,7 +177,6 @@ describe("Settings view: test connection", () => {
 
   const failures: [string, MarketDataError][] = [
     ["auth", new AuthError("The API key was rejected (HTTP 401).", { status: 401 })],
-    ["network", new NetworkError("Could not reach the market-data service.")],
     ["timeout", new TimeoutError("The market-data service did not answer within 10 s.")],
     ["server", new ServerError("The market-data service failed (HTTP 503).", { status: 503 })],
   ];
@@ -111,6 +186,26 @@ describe("Settings view: test connection", () => {
     await waitFor(() => expect(client.connection.calls).toHaveLength(1));
     act(() => client.connection.last.reject(error));
     await waitFor(() => expect(connectionResult().textContent).toBe(`Connection failed: ${error.message}`));
+  });
+
+  // jsdom's page is http://localhost: the service is on another host, the gateway (/api) on the same one.
+  it.each<{ where: string; stored: Record<string, string>; text: string }>([
+    {
+      where: "a service on another host",
+      stored: { [SETTING_KEYS.apiKey]: SECRET },
+      text: "Connection failed: api.example.test is unreachable or not allowed from the add-in (CORS): use the gateway (a base address on the add-in's own host, such as /api; see \"Deploying for a team\" in the README).",
+    },
+    {
+      where: "the gateway on the add-in's host",
+      stored: { [SETTING_KEYS.apiKey]: SECRET, [SETTING_KEYS.baseUrl]: "/api" },
+      text: "Connection failed: the gateway at http://localhost/api did not answer (is it running?).",
+    },
+  ])("a network failure (fetch's TypeError) to $where says what a browser can tell", async ({ stored, text }) => {
+    const { client } = await renderSettings({ stored });
+    fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
+    await waitFor(() => expect(client.connection.calls).toHaveLength(1));
+    act(() => client.connection.last.reject(new NetworkError("Could not reach the market-data service: Failed to fetch.")));
+    await waitFor(() => expect(connectionResult().textContent).toBe(text));
   });
 
   it("a failure whose text carries the key never shows the key", async () => {
@@ -131,6 +226,47 @@ describe("Settings view: test connection", () => {
     await waitFor(() => expect(client.connection.calls).toHaveLength(1));
     expect(storage.data.get(SETTING_KEYS.apiKey)).toBe(SECRET);
   });
+
+  it("an edited key that fails the test: one message saying it was saved, why the test failed and what to do", async () => {
+    const { client, storage } = await renderSettings();
+    fireEvent.change(keyInput(), { target: { value: SECRET } });
+    fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
+    await waitFor(() => expect(client.connection.calls).toHaveLength(1));
+    const rejected = new AuthError("The market-data service rejected the API key (HTTP 401). Enter a valid key in the Market Data pane.", { status: 401 });
+    act(() => client.connection.last.reject(rejected));
+    const text = `Key saved, but the connection test failed: ${rejected.message}`;
+    await waitFor(() => expect(connectionResult().textContent).toBe(text));
+    expect(storage.data.get(SETTING_KEYS.apiKey)).toBe(SECRET);
+    // No "saved" notice of its own beside the failure.
+    expect(screen.getByTestId("key-notice").textContent).toBe("");
+    expect(document.querySelectorAll(".fui-MessageBar")).toHaveLength(1);
+    expect(screen.queryByText("API key saved on this computer.")).toBeNull();
+    expect(document.body.textContent).not.toContain(SECRET);
+  });
+
+  it("an edited key that passes the test: one message, saved and connected", async () => {
+    const { client } = await renderSettings();
+    fireEvent.change(keyInput(), { target: { value: SECRET } });
+    fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
+    await waitFor(() => expect(client.connection.calls).toHaveLength(1));
+    act(() => client.connection.last.resolve({ ok: true, ms: 12 }));
+    await waitFor(() => expect(connectionResult().textContent).toBe("Key saved. Connected in 12 ms."));
+    expect(document.querySelectorAll(".fui-MessageBar")).toHaveLength(1);
+  });
+
+  it("Save key, then a failing test: the earlier “saved” notice gives way to the one result", async () => {
+    const { client } = await renderSettings();
+    fireEvent.change(keyInput(), { target: { value: SECRET } });
+    fireEvent.click(screen.getByRole("button", { name: "Save key" }));
+    await screen.findByText("API key saved on this computer.");
+    fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
+    await waitFor(() => expect(client.connection.calls).toHaveLength(1));
+    const down = new ServerError("The market-data service failed (HTTP 503).", { status: 503 });
+    act(() => client.connection.last.reject(down));
+    await waitFor(() => expect(connectionResult().textContent).toBe(`Connection failed: ${down.message}`));
+    expect(screen.queryByText("API key saved on this computer.")).toBeNull();
+    expect(document.querySelectorAll(".fui-MessageBar")).toHaveLength(1);
+  });
 });
 
 describe("Settings view: base URL", () => {
@@ -143,6 +279,7 @@ describe("Settings view: base URL", () => {
     { typed: "https://md.example.com/", saved: "https://md.example.com" },
     { typed: "  http://127.0.0.1:3001///  ", saved: "http://127.0.0.1:3001" },
     { typed: "https://md.example.com/v2", saved: "https://md.example.com/v2" },
+    { typed: "/api/", saved: "/api" },
   ])("“$typed” is stored as md.baseUrl “$saved”", async ({ typed, saved }) => {
     const { storage, client } = await renderSettings();
     const input = await openAdvanced();
@@ -159,7 +296,7 @@ describe("Settings view: base URL", () => {
     const { storage } = await renderSettings();
     const input = await openAdvanced();
     fireEvent.change(input, { target: { value: typed } });
-    expect(input.validity.typeMismatch).toBe(true);
+    expect(input.validity.patternMismatch).toBe(true);
     fireEvent.click(screen.getByRole("button", { name: "Save address" }));
     await act(async () => undefined);
     expect(storage.writes).toEqual([]);
@@ -200,14 +337,12 @@ describe("Settings view: cache and counters", () => {
       failures: String(values.failures),
       bytes: formatBytes(values.bytes),
     };
-    await waitFor(
-      () => {
-        for (const [key, text] of Object.entries(expected)) {
-          expect(within(screen.getByTestId(`counter-${key}`)).getByRole("definition").textContent).toBe(text);
-        }
-      },
-      { timeout: 3000 },
-    );
+    // The panel polls every second; the wait is the harness's (10 s), not a few polls, so a loaded machine passes too.
+    await waitFor(() => {
+      for (const [key, text] of Object.entries(expected)) {
+        expect(within(screen.getByTestId(`counter-${key}`)).getByRole("definition").textContent).toBe(text);
+      }
+    });
     expect(within(screen.getByTestId("counter-requests")).getByRole("term").textContent).toBe("Requests");
     expect(within(screen.getByTestId("counter-cacheHits")).getByRole("term").textContent).toBe("Cache hits");
   });

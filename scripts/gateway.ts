@@ -1,0 +1,166 @@
+/**
+ * `npm run gateway -- --upstream <service url> --port <port> [--key-file <file>] [--dist <dir>]`
+ *
+ * Runs a real nginx (deploy/nginx/) in front of the market-data service: it
+ * serves the built add-in and proxies the service under /api/ on the same
+ * origin. With --key-file the gateway holds the firm's key and caches answers
+ * for everyone (firm mode); without, each analyst's key passes through and
+ * nothing is cached. Installs Debian's nginx when it is missing and it can
+ * (root with apt-get), or says what to install. Ctrl-C stops nginx.
+ *
+ * Other options:
+ *   --host <addr>          listen address (default 127.0.0.1; 0.0.0.0 for a team)
+ *   --state-dir <dir>      logs and cache (default <tmp>/md-gateway-<port>, kept across restarts)
+ *   --rate <n> --burst <n> per-client request limit (default 20 r/s, burst 200)
+ *   --tls-cert <pem> --tls-key <pem>   serve HTTPS (Excel loads add-ins only over HTTPS)
+ *   --write-config <dir>   write the configuration for a system nginx and exit;
+ *                          with --key-include <file> (firm mode, see deploy/nginx/README.md)
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { ensureNginx, paneCspFromDist, renderGatewayConfig, ROOT, startGateway } from "./lib/gateway";
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+const { values } = parseArgs({
+  options: {
+    upstream: { type: "string" },
+    port: { type: "string" },
+    host: { type: "string" },
+    "key-file": { type: "string" },
+    dist: { type: "string" },
+    "state-dir": { type: "string" },
+    rate: { type: "string" },
+    burst: { type: "string" },
+    "tls-cert": { type: "string" },
+    "tls-key": { type: "string" },
+    "write-config": { type: "string" },
+    "key-include": { type: "string" },
+    help: { type: "boolean" },
+  },
+});
+
+if (values.help) {
+  console.log(readUsage());
+  process.exit(0);
+}
+
+function readUsage(): string {
+  return "npm run gateway -- --upstream <service url> --port <port> [--key-file <file>] [--dist <dir>] [--host <addr>] [--state-dir <dir>] [--rate <n>] [--burst <n>] [--tls-cert <pem> --tls-key <pem>] [--write-config <dir> [--key-include <file>]]";
+}
+
+if (!values.upstream) fail(`--upstream <service url> is required.\n${readUsage()}`);
+const port = Number(values.port ?? 8080);
+if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`--port must be a port number, not ${values.port}.`);
+const host = values.host ?? "127.0.0.1";
+const distDir = path.resolve(values.dist ?? path.join(ROOT, "dist"));
+const rate = values.rate === undefined ? undefined : Number(values.rate);
+const burst = values.burst === undefined ? undefined : Number(values.burst);
+if ((values["tls-cert"] === undefined) !== (values["tls-key"] === undefined))
+  fail("--tls-cert and --tls-key go together.");
+const tls =
+  values["tls-cert"] && values["tls-key"]
+    ? { cert: path.resolve(values["tls-cert"]), key: path.resolve(values["tls-key"]) }
+    : null;
+if (values["key-file"] && !existsSync(values["key-file"])) fail(`The key file ${values["key-file"]} does not exist.`);
+
+/** A fresh clone has no build: make one whose service address is the gateway's /api. */
+function ensureBuild(): void {
+  if (existsSync(path.join(distDir, "functions.js")) && existsSync(path.join(distDir, "taskpane.html"))) return;
+  if (values.dist) fail(`${distDir} holds no built add-in (functions.js, taskpane.html).`);
+  const scheme = tls ? "https" : "http";
+  const addinUrl = process.env.MD_ADDIN_URL ?? `${scheme}://${host === "0.0.0.0" ? os.hostname() : host}:${port}`;
+  console.log(
+    `No build in ${distDir}: building the add-in for this gateway (MD_BASE_URL=/api, MD_ADDIN_URL=${addinUrl}).`,
+  );
+  const result = spawnSync(path.join(ROOT, "node_modules", ".bin", "webpack"), ["--mode", "production"], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, MD_BASE_URL: process.env.MD_BASE_URL ?? "/api", MD_ADDIN_URL: addinUrl },
+  });
+  if (result.status !== 0) fail("The build failed.");
+}
+
+function writeConfig(dir: string): void {
+  const confDir = path.resolve(dir);
+  const stateDir = path.resolve(values["state-dir"] ?? path.join(confDir, "state"));
+  mkdirSync(confDir, { recursive: true });
+  const keyInclude = values["key-include"]
+    ? path.resolve(values["key-include"])
+    : path.join(confDir, "key-pass-through.conf");
+  const files = renderGatewayConfig({
+    upstream: values.upstream!,
+    listen: `${host}:${port}`,
+    distDir,
+    confDir,
+    stateDir,
+    keyInclude,
+    workerUser: process.getuid?.() === 0 ? { user: "www-data", group: "www-data" } : null,
+    paneCsp: paneCspFromDist(distDir),
+    ...(rate !== undefined ? { rate } : {}),
+    ...(burst !== undefined ? { burst } : {}),
+    tls,
+  });
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(confDir, name), text, { mode: 0o644 });
+  console.log(`Wrote ${Object.keys(files).join(", ")} to ${confDir}.
+Create ${stateDir}/{logs,cache,temp} (cache and temp writable by the workers' user), then:
+  nginx -t -p ${stateDir}/ -c ${path.join(confDir, "nginx.conf")}
+${values["key-include"] ? `Firm mode: ${keyInclude} must exist (0600, owned by root): see deploy/nginx/README.md.` : "Pass-through mode (no --key-include): each analyst's key passes through, nothing is cached."}`);
+}
+
+async function main(): Promise<void> {
+  ensureBuild();
+  if (values["write-config"]) {
+    writeConfig(values["write-config"]);
+    return;
+  }
+  const nginx = ensureNginx();
+  if ("missing" in nginx) fail(nginx.missing);
+  const stateDir = path.resolve(values["state-dir"] ?? path.join(os.tmpdir(), `md-gateway-${port}`));
+  const gateway = await startGateway({
+    upstream: values.upstream!,
+    port,
+    host,
+    distDir,
+    stateDir,
+    nginx: nginx.path,
+    ...(values["key-file"] ? { keyFile: path.resolve(values["key-file"]) } : {}),
+    ...(rate !== undefined ? { rate } : {}),
+    ...(burst !== undefined ? { burst } : {}),
+    tls,
+    log: (line) => console.log(line),
+  });
+  console.log(`
+Market Data gateway (nginx ${gateway.pid}) on ${gateway.url}
+  • the add-in:   ${gateway.url}/taskpane.html   (manifest: ${gateway.url}/manifest.xml)
+  • the service:  ${gateway.url}/api/…  →  ${values.upstream}
+  • key mode:     ${gateway.keyMode === "firm" ? "firm (the gateway adds the key; analysts enter none; answers cached for everyone)" : "pass-through (each analyst's own key; nothing cached)"}
+  • health:       ${gateway.url}/healthz
+  • logs, cache:  ${gateway.logsDir}, ${gateway.cacheDir}
+The add-in's service address must be /api (build with MD_BASE_URL=/api, or set it in Settings → Advanced).
+Press Ctrl+C to stop.`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log("\nStopping nginx…");
+    await gateway.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  const code = await gateway.exited;
+  if (!stopping) {
+    await gateway.stop();
+    fail(`nginx exited on its own (${code}); see ${gateway.logsDir}/error.log.`);
+  }
+}
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

@@ -1,0 +1,291 @@
+/**
+ * docs/recipes.md's machinery, shared by the script that writes its tables
+ * (scripts/recipes.ts) and the test that checks them (test/bundle/recipes.test.ts).
+ *
+ * A recipe in the markdown is an HTML comment naming it, a fenced `excel`
+ * block with its formula(s), and a generated result between markers:
+ *
+ *     <!-- recipe: usdc-weekly -->
+ *     ```excel
+ *     =MD.SERIES("usdc", "STABLECOIN_SUPPLY_CIRCULATING", "-1Y", "TODAY", "WEEK")
+ *     ```
+ *     <!-- result: usdc-weekly -->
+ *     | Date | usdc STABLECOIN_SUPPLY_CIRCULATING |
+ *     …
+ *     <!-- /result -->
+ *
+ * A one-formula block spills: the result is the table the function returns.
+ * A sheet recipe puts formulas in cells and fills them down over the values
+ * in column A: `<!-- recipe: id; rows: eth, sol; header: Chain, Fees -->`
+ * with lines `B2: =MD.AGG($A2, "FEES", "30D")`; `$A2` (or `A2`) is the row's
+ * value. The result is the sheet, with its row numbers and column letters.
+ *
+ * Formulas are evaluated by calling the built bundle's functions by id with
+ * the arguments parsed from the formula text: text in double quotes, numbers,
+ * empty arguments (omitted), and references to column A.
+ */
+
+/** Calls a custom function of the built bundle by id (SERIES, AGG, …) with Excel's argument conventions. */
+export type CallFunction = (id: string, args: unknown[]) => Promise<unknown>;
+
+export interface FormulaCall {
+  /** "SERIES" for `=MD.SERIES(…)`. */
+  id: string;
+  /** Each argument as written: a string literal's text, a number, null when omitted, or a cell reference. */
+  args: Array<string | number | null | { ref: string }>;
+}
+
+export interface Recipe {
+  id: string;
+  /** Sheet recipes: the values down column A from row 2, and the header row. */
+  rows?: string[];
+  header?: string[];
+  /** One formula (spilled), or cell → formula for a sheet recipe. */
+  formulas: Array<{ cell: string | null; text: string }>;
+}
+
+const RECIPE = /<!-- recipe: ([a-z0-9-]+)((?:;[^>]*)?) -->\s*```excel\n([\s\S]*?)```/g;
+
+/** Every recipe in the document, in order. */
+export function parseRecipes(markdown: string): Recipe[] {
+  const recipes: Recipe[] = [];
+  for (const match of markdown.matchAll(RECIPE)) {
+    const [, id, attributes, block] = match;
+    const recipe: Recipe = { id, formulas: [] };
+    for (const attribute of attributes
+      .split(";")
+      .map((a) => a.trim())
+      .filter(Boolean)) {
+      const [name, value] = attribute.split(/:\s*/, 2);
+      const list = value.split(",").map((v) => v.trim());
+      if (name === "rows") recipe.rows = list;
+      else if (name === "header") recipe.header = list;
+      else throw new Error(`recipe ${id}: unknown attribute "${name}"`);
+    }
+    for (const line of block
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean)) {
+      const cell = /^([A-Z]+\d+):\s*(=.*)$/.exec(line);
+      if (cell) recipe.formulas.push({ cell: cell[1], text: cell[2] });
+      else if (line.startsWith("=")) recipe.formulas.push({ cell: null, text: line });
+      else throw new Error(`recipe ${id}: "${line}" is neither a formula nor a cell: formula line`);
+    }
+    if (recipe.formulas.length === 0) throw new Error(`recipe ${id}: no formula`);
+    if (!recipe.rows && (recipe.formulas.length !== 1 || recipe.formulas[0].cell !== null))
+      throw new Error(`recipe ${id}: several formulas need "rows:" (a sheet recipe)`);
+    recipes.push(recipe);
+  }
+  return recipes;
+}
+
+/** `=MD.AGG($A2, "FEES", "30D")` → { id: "AGG", args: [{ref: "$A2"}, "FEES", "30D"] }. */
+export function parseFormula(text: string): FormulaCall {
+  const head = /^=MD\.([A-Z]+)\(/.exec(text.trim());
+  if (!head || !text.trim().endsWith(")")) throw new Error(`not an =MD.<FUNCTION>(…) formula: ${text}`);
+  const body = text.trim().slice(head[0].length, -1);
+  const args: FormulaCall["args"] = [];
+  let i = 0;
+  const skipSpaces = () => {
+    while (body[i] === " ") i++;
+  };
+  for (;;) {
+    skipSpaces();
+    if (body[i] === '"') {
+      let value = "";
+      for (i++; ; i++) {
+        if (i >= body.length) throw new Error(`unclosed text in ${text}`);
+        if (body[i] === '"') {
+          if (body[i + 1] === '"') {
+            value += '"';
+            i++;
+          } else break;
+        } else value += body[i];
+      }
+      i++;
+      args.push(value);
+    } else {
+      const token = /^[^,]*/.exec(body.slice(i))![0];
+      i += token.length;
+      const bare = token.trim();
+      if (bare === "") args.push(null);
+      else if (/^-?\d+(\.\d+)?$/.test(bare)) args.push(Number(bare));
+      else if (/^\$?[A-Z]+\$?\d+$/.test(bare)) args.push({ ref: bare });
+      else
+        throw new Error(
+          `argument "${bare}" of ${text}: recipes use text in quotes, numbers, empty arguments or column A references`,
+        );
+    }
+    skipSpaces();
+    if (i >= body.length) break;
+    if (body[i] !== ",") throw new Error(`expected a comma at "${body.slice(i)}" in ${text}`);
+    i++;
+  }
+  if (body.trim() === "") args.length = 0;
+  return { id: head[1], args };
+}
+
+/** Excel error values the bundle returns (CustomFunctions.Error). */
+function errorCode(value: unknown): string | null {
+  const code: unknown = value instanceof Error ? (value as Error & { code?: unknown }).code : undefined;
+  return typeof code === "string" ? code : null;
+}
+
+export interface Evaluated {
+  recipe: Recipe;
+  /** Spilled recipes: the returned table. Sheet recipes: the sheet (header row, then one row per value of column A). */
+  table: unknown[][];
+  /** Excel errors in the result, with their messages. */
+  errors: string[];
+}
+
+async function callCell(call: CallFunction, formula: FormulaCall, row: number, value: string): Promise<unknown> {
+  const args = formula.args.map((arg) => {
+    if (arg === null || typeof arg !== "object") return arg;
+    const ref = /^\$?([A-Z]+)\$?(\d+)$/.exec(arg.ref)!;
+    if (ref[1] !== "A" || Number(ref[2]) !== 2)
+      throw new Error(`recipes refer only to column A of their own row ($A2 or A2), not ${arg.ref}`);
+    return row >= 0 ? value : null;
+  });
+  try {
+    return await call(formula.id, args);
+  } catch (error) {
+    return error;
+  }
+}
+
+export async function evaluateRecipe(recipe: Recipe, call: CallFunction): Promise<Evaluated> {
+  const errors: string[] = [];
+  const note = (value: unknown) => {
+    const code = errorCode(value);
+    if (code) errors.push(`${code} ${(value as Error).message}`);
+    return value;
+  };
+  if (!recipe.rows) {
+    const value = note(await callCell(call, parseFormula(recipe.formulas[0].text), -1, ""));
+    const table = Array.isArray(value) ? (value as unknown[][]) : [[value]];
+    table.forEach((row) => row.forEach(note));
+    return { recipe, table, errors };
+  }
+  const columns = recipe.formulas.map((f) => ({
+    column: /^[A-Z]+/.exec(f.cell ?? "")?.[0] ?? "",
+    call: parseFormula(f.text),
+  }));
+  const width = 1 + columns.length;
+  const header = recipe.header ?? [];
+  const table: unknown[][] = [Array.from({ length: width }, (_, i) => header[i] ?? "")];
+  for (const [r, value] of recipe.rows.entries()) {
+    const cells = await Promise.all(columns.map((c) => callCell(call, c.call, r, value)));
+    table.push([value, ...cells.map(note)]);
+  }
+  return { recipe, table, errors };
+}
+
+// ——— rendering ———
+
+const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
+
+function isoOfSerial(serial: number): string {
+  return new Date(EXCEL_EPOCH_MS + Math.round(serial) * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** How a number reads in the docs: whole numbers grouped, 2 decimals from 1,000 up, 4 below, 6 under 1. */
+export function formatNumber(value: number): string {
+  const magnitude = Math.abs(value);
+  const digits = Number.isInteger(value) || magnitude >= 1000 ? 2 : magnitude >= 1 ? 4 : 6;
+  return new Intl.NumberFormat("en-US", { maximumFractionDigits: digits }).format(value);
+}
+
+function cellText(value: unknown, dateColumn: boolean): string {
+  const code = errorCode(value);
+  if (code) return code;
+  if (value === null || value === undefined || value === "") return "";
+  if (typeof value === "number")
+    return dateColumn && Number.isInteger(value) ? isoOfSerial(value) : formatNumber(value);
+  return String(value).replace(/\|/g, "\\|");
+}
+
+/** Rows shown of a long table: the first HEAD and the last TAIL, with a "…" row between. */
+const HEAD = 6;
+const TAIL = 3;
+
+function markdownTable(header: string[], rows: string[][], numeric: boolean[]): string {
+  const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(numeric.map((n) => (n ? "---:" : "---"))), ...rows.map(line)].join("\n");
+}
+
+/** The markdown between `<!-- result: id -->` and `<!-- /result -->`. */
+export function renderResult(evaluated: Evaluated): string {
+  const { recipe, table } = evaluated;
+  if (recipe.rows) {
+    const width = table[0].length;
+    const letters = Array.from({ length: width }, (_, i) => String.fromCharCode(65 + i));
+    const rows = table.map((row, r) => [String(r + 1), ...row.map((value) => cellText(value, false))]);
+    return markdownTable(["", ...letters], rows, [true, false, ...letters.slice(1).map(() => true)]);
+  }
+  const [first, ...body] = table;
+  const hasHeader = first.every((cell) => typeof cell === "string");
+  const header = hasHeader ? (first as string[]) : first.map((_, i) => `(${i + 1})`);
+  const data = hasHeader ? body : table;
+  const dateColumns = header.map((h) => /date/i.test(h));
+  const numeric = header.map(
+    (_, c) => data.length > 0 && data.every((row) => typeof row[c] === "number" || row[c] === null),
+  );
+  const shown = data.length > HEAD + TAIL + 1 ? [...data.slice(0, HEAD), null, ...data.slice(-TAIL)] : data;
+  const rows = shown.map((row) =>
+    row === null ? header.map(() => "…") : row.map((value, c) => cellText(value, dateColumns[c])),
+  );
+  const text = markdownTable(
+    header.map((h) => h.replace(/\|/g, "\\|")),
+    rows,
+    numeric,
+  );
+  return data.length > HEAD + TAIL + 1
+    ? `${text}\n\n*${data.length} rows: the first ${HEAD} and the last ${TAIL} are shown.*`
+    : text;
+}
+
+/** Where a recipe's result sits: the text between `<!-- result: id -->\n` and `<!-- /result -->`. */
+function resultSpan(markdown: string, id: string): { from: number; to: number } | null {
+  const marker = `<!-- result: ${id} -->\n`;
+  const start = markdown.indexOf(marker);
+  if (start < 0) return null;
+  const from = start + marker.length;
+  const to = markdown.indexOf("<!-- /result -->", from);
+  return to < 0 ? null : { from, to };
+}
+
+/** The result text currently in the document for a recipe (no trailing newline), or null when it has no result markers. */
+export function resultInDocument(markdown: string, id: string): string | null {
+  const span = resultSpan(markdown, id);
+  return span ? markdown.slice(span.from, span.to).replace(/\n$/, "") : null;
+}
+
+/** The document with a recipe's result replaced (the markers must exist). */
+export function withResult(markdown: string, id: string, result: string): string {
+  const span = resultSpan(markdown, id);
+  if (!span) throw new Error(`docs/recipes.md has no <!-- result: ${id} --> … <!-- /result --> block`);
+  return `${markdown.slice(0, span.from)}${result}\n${markdown.slice(span.to)}`;
+}
+
+/** The day the document's tables were computed for: `<!-- recipes-today: YYYY-MM-DD -->`. */
+export function recipesToday(markdown: string): string | null {
+  return /<!-- recipes-today: (\d{4}-\d{2}-\d{2}) -->/.exec(markdown)?.[1] ?? null;
+}
+
+/** Replaces the text between `<!-- <name>:start -->` and `<!-- <name>:end -->`. */
+export function withSection(markdown: string, name: string, text: string): string {
+  const open = `<!-- ${name}:start -->\n`;
+  const close = `<!-- ${name}:end -->`;
+  const start = markdown.indexOf(open);
+  const end = markdown.indexOf(close);
+  if (start < 0 || end < start) throw new Error(`no ${open.trim()} … ${close} section`);
+  return markdown.slice(0, start + open.length) + text + markdown.slice(end);
+}
+
+export function sectionText(markdown: string, name: string): string | null {
+  const open = `<!-- ${name}:start -->\n`;
+  const start = markdown.indexOf(open);
+  const end = markdown.indexOf(`<!-- ${name}:end -->`);
+  return start < 0 || end < start ? null : markdown.slice(start + open.length, end);
+}

@@ -1,0 +1,96 @@
+/**
+ * Writes docs/recipes.md's generated parts: each recipe's result table —
+ * its formula evaluated by the built dist/functions.js against the sandbox
+ * `npm start` serves, on the day the document names — and the metric
+ * glossary from the sandbox's metric catalog. Also recomputes the results of
+ * docs/functions.md's checked examples (```sandbox blocks) the same way.
+ *
+ *   npx webpack --mode production --env target=test   (once: the bundle)
+ *   npx tsx scripts/recipes.ts                         (same day as the document)
+ *   npx tsx scripts/recipes.ts --today 2027-01-15      (move the document's day)
+ *
+ * test/bundle/recipes.test.ts runs the same evaluation and fails when the
+ * document differs, so a recipe that stops working, or a table that no longer
+ * matches what the functions return, fails the build (and
+ * test/bundle/function-docs.test.ts does so for the reference's examples).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { DEMO_API_KEY, startSandbox } from "../sandbox/server";
+import { loadFunctionsBundle } from "../test/support/bundle";
+import { glossaryMarkdown } from "./lib/glossary";
+import { withReferenceResults } from "./lib/reference-examples";
+import {
+  type CallFunction,
+  type Evaluated,
+  evaluateRecipe,
+  parseRecipes,
+  recipesToday,
+  renderResult,
+  withResult,
+  withSection,
+} from "./lib/recipes";
+
+export const RECIPES_DOC = path.resolve(__dirname, "../docs/recipes.md");
+const REFERENCE_DOC = path.resolve(__dirname, "../docs/functions.md");
+
+/** Runs `work` with the built bundle's functions against npm start's sandbox, on `today` (its last day with data and the bundle's clock). */
+async function withFunctions<T>(today: string, work: (call: CallFunction) => Promise<T>): Promise<T> {
+  const sandbox = await startSandbox({ today, quiet: true, insightFirstCallDelayMs: 0 });
+  try {
+    // Noon UTC: the same calendar day in every time zone from UTC−11 to UTC+11.
+    const bundle = loadFunctionsBundle({
+      storage: { "md.baseUrl": sandbox.url, "md.apiKey": DEMO_API_KEY },
+      now: Date.parse(`${today}T12:00:00Z`),
+    });
+    return await work((id, args) => bundle.call(id, args));
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/** Every recipe of the document evaluated on `today`. */
+export function evaluateRecipes(markdown: string, today: string): Promise<Array<Evaluated & { result: string }>> {
+  return withFunctions(today, async (call) => {
+    const out: Array<Evaluated & { result: string }> = [];
+    for (const recipe of parseRecipes(markdown)) {
+      const evaluated = await evaluateRecipe(recipe, call);
+      out.push({ ...evaluated, result: renderResult(evaluated) });
+    }
+    return out;
+  });
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const flag = args.indexOf("--today");
+  let markdown = readFileSync(RECIPES_DOC, "utf8");
+  const today = flag >= 0 ? args[flag + 1] : (recipesToday(markdown) ?? new Date().toISOString().slice(0, 10));
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(today ?? "")) throw new Error("--today takes a date written YYYY-MM-DD");
+  markdown = markdown.replace(/<!-- recipes-today: \d{4}-\d{2}-\d{2} -->/, `<!-- recipes-today: ${today} -->`);
+  markdown = markdown.replace(/(The tables below were computed on )\d{4}-\d{2}-\d{2}/, `$1${today}`);
+  const results = await evaluateRecipes(markdown, today);
+  const broken = results.filter((r) => r.errors.length > 0);
+  for (const r of broken) console.error(`recipe ${r.recipe.id}: ${r.errors.slice(0, 3).join("; ")}`);
+  if (broken.length > 0) throw new Error(`${broken.length} recipe(s) returned errors; docs/recipes.md left unchanged`);
+  for (const r of results) markdown = withResult(markdown, r.recipe.id, r.result);
+  markdown = withSection(markdown, "glossary", glossaryMarkdown());
+  writeFileSync(RECIPES_DOC, markdown);
+  console.log(`docs/recipes.md: ${results.length} recipes computed for ${today}, glossary from the metric catalog.`);
+  const reference = await withFunctions(today, (call) =>
+    withReferenceResults(readFileSync(REFERENCE_DOC, "utf8"), call),
+  );
+  writeFileSync(REFERENCE_DOC, reference);
+  console.log("docs/functions.md: checked examples recomputed.");
+}
+
+if (require.main === module) {
+  // Exits explicitly: the bundle's client may keep timers alive.
+  main().then(
+    () => process.exit(0),
+    (error: Error) => {
+      console.error(`recipes: ${error.message}`);
+      process.exit(1);
+    },
+  );
+}

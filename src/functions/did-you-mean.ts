@@ -1,0 +1,131 @@
+/**
+ * What a pair the service has nothing for means. The series answer says only
+ * "not available" (a message in place of the series, or a refused request);
+ * the catalogs the client already caches (asset catalog, metric catalogs, one
+ * hour) tell a typo from a gap:
+ * - a symbol the asset catalog does not know → UnknownNameError (#VALUE!, the
+ *   formula must change) naming the closest symbols: "coin" → eq-coin;
+ * - a metric no asset of the symbol's kind (equity or crypto) is described
+ *   with — judged by the metric catalog of the kind's first asset in the asset
+ *   catalog, the same for every cell — and that has a close name there (or,
+ *   failing that, in the symbol's own catalog) → UnknownNameError: REVENUE on
+ *   an equity → TOTAL_REVENUE, SUPPLY on usdc → STABLECOIN_SUPPLY_CIRCULATING;
+ * - otherwise the pair simply has no data (#N/A, as before: TXNS of a
+ *   stablecoin, PRICE of a chain without a token), with a pointer to what the
+ *   symbol offers when its own catalog was read and lacks the metric.
+ * Only ever asked on that failure path, never per cell on the normal one: the
+ * asset catalog and the kind's metric catalog are one request each, shared by
+ * every cell; the symbol's own catalog only when the kind's cannot tell. A
+ * catalog that cannot be read (value preview, network) leaves the original
+ * "no data" answer.
+ */
+import { isMarketDataError } from "../api";
+import { parsePrefixedMetric } from "../core/agg-window";
+import { NoDataError, UnknownNameError } from "../core/errors";
+import { didYouMean, isKnownSymbol, suggestMetrics, suggestSymbols } from "../core/suggest";
+import type { CallContext } from "./call-context";
+import { isPairFailure } from "./fetch-series";
+import { catalogOf } from "./metric-units";
+
+/** The names of the arguments a message starts with: `symbol`/`metric`, or `symbols`/`metrics` for tables. */
+export interface NameArguments {
+  symbol: string;
+  metric: string;
+}
+
+export const SINGLE: NameArguments = { symbol: "symbol", metric: "metric" };
+export const LISTS: NameArguments = { symbol: "symbols", metric: "metrics" };
+
+/** `gap`: the pair has nothing; `hint` points at what the symbol offers when its catalog does not list the metric. */
+export type Diagnosis = { kind: "unknown"; error: UnknownNameError } | { kind: "gap"; hint: string };
+
+export async function diagnosePair(
+  ctx: CallContext,
+  symbol: string,
+  metric: string,
+  names: NameArguments,
+): Promise<Diagnosis | null> {
+  try {
+    const assets = await ctx.client.getAssets(ctx.call);
+    // An empty catalog tells nothing: the pair stays "no data".
+    if (assets.length === 0) return null;
+    if (!isKnownSymbol(symbol, assets)) {
+      const close = suggestSymbols(symbol, assets);
+      return unknown(
+        names.symbol,
+        `"${symbol}" is not a symbol the service knows. ${close.length ? didYouMean(close) : "MD.ASSETS lists the symbols it covers."}`,
+      );
+    }
+    const prefixed = parsePrefixedMetric(metric);
+    const base = prefixed?.base ?? metric;
+    // The names of the symbol's kind: the catalog of the first asset of that kind (equity or crypto) in the
+    // asset catalog, the same for every cell. A name it lists is a gap of this pair, not a typo.
+    const equity = symbol.startsWith("eq-");
+    const reference = assets.find((a) => (a.symbol ?? "").toLowerCase().startsWith("eq-") === equity);
+    const referenceSymbol = reference ? reference.symbol.toLowerCase() : symbol;
+    let catalog = nonEmpty(await catalogOf(ctx, referenceSymbol, false));
+    if (catalog?.some((d) => d.name === base)) return { kind: "gap", hint: "" };
+    let close = catalog ? suggestMetrics(base, catalog) : [];
+    if (close.length === 0 && referenceSymbol !== symbol) {
+      // The kind's names have nothing close: the symbol's own catalog decides.
+      catalog = nonEmpty(await catalogOf(ctx, symbol, false));
+      if (catalog?.some((d) => d.name === base)) return { kind: "gap", hint: "" };
+      close = catalog ? suggestMetrics(base, catalog) : [];
+    }
+    if (close.length === 0) return gap(symbol);
+    return unknown(
+      names.metric,
+      `${metric} is not a metric of ${symbol}. ${didYouMean(close.map((name) => `${prefixed?.prefix ?? ""}${name}`))}`,
+    );
+  } catch (error) {
+    if (isMarketDataError(error) && error.kind === "cancelled") throw error;
+    return null;
+  }
+}
+
+function nonEmpty<T>(list: T[] | undefined): T[] | undefined {
+  return list && list.length > 0 ? list : undefined;
+}
+
+function unknown(argument: string, detail: string): Diagnosis {
+  return { kind: "unknown", error: new UnknownNameError(argument, detail) };
+}
+
+function gap(symbol: string): Diagnosis {
+  return { kind: "gap", hint: `MD.METRICS("${symbol}") lists what ${symbol} offers.` };
+}
+
+/** A message with a hint after it, as sentences. */
+export function withHint(message: string, hint: string): string {
+  if (!hint) return message;
+  return `${/[.!?)]$/.test(message) ? message : `${message}.`} ${hint}`;
+}
+
+/** Whether a failure is one a diagnosis can explain: the pair's message, or the service refusing the pair. */
+function explainable(error: unknown): boolean {
+  return (error instanceof NoDataError && "serviceMessage" in error) || isPairFailure(error);
+}
+
+/**
+ * Runs one pair's work; when the service had nothing for the pair, an unknown
+ * name becomes UnknownNameError and a gap keeps its "no data" error (with a
+ * pointer to MD.METRICS).
+ */
+export async function withDiagnosis<T>(
+  ctx: CallContext,
+  symbol: string,
+  metric: string,
+  names: NameArguments,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!explainable(error)) throw error;
+    const diagnosis = await diagnosePair(ctx, symbol, metric, names);
+    if (diagnosis?.kind === "unknown") throw diagnosis.error;
+    if (diagnosis?.kind === "gap" && error instanceof NoDataError)
+      throw new NoDataError(withHint(error.message, diagnosis.hint));
+    throw error;
+  }
+}

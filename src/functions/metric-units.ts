@@ -1,0 +1,83 @@
+/**
+ * The unit of a metric's values, for the number format its cells carry. The
+ * metric catalog says it (unit, currency_type, description), but it answers
+ * one symbol per request, and a comps sheet of 200 symbols must not cost 200
+ * catalog requests. The service describes a metric by name the same way for
+ * every asset of a kind, so a metric's unit is read from:
+ * 1. the symbol's own catalog when the client already holds it (cached or in flight);
+ * 2. otherwise the catalog of the first symbol of the same kind (equity or
+ *    crypto) that was asked about, shared by every cell;
+ * 3. otherwise the symbol's own catalog (a metric the first symbol lacks).
+ * Only when the host shows formats (ctx.cellFormats); a failed lookup leaves the
+ * number plain and never fails the cell.
+ */
+import { isMarketDataError } from "../api";
+import type { MarketDataClient } from "../api";
+import type { MetricDescriptor } from "../core/domain";
+import { PLAIN, type ValueKind, valueKindOf } from "../core/number-format";
+import type { CallContext } from "./call-context";
+
+type Kind = "equity" | "crypto";
+
+/** Per client: the symbol whose catalog stands for each kind. */
+const representatives = new WeakMap<MarketDataClient, Map<Kind, string>>();
+
+function kindOf(symbol: string): Kind {
+  return symbol.startsWith("eq-") ? "equity" : "crypto";
+}
+
+function describes(catalog: readonly MetricDescriptor[] | undefined, metric: string): MetricDescriptor | undefined {
+  return catalog?.find((descriptor) => descriptor.name === metric);
+}
+
+export async function catalogOf(
+  ctx: CallContext,
+  symbol: string,
+  cacheOnly: boolean,
+): Promise<MetricDescriptor[] | undefined> {
+  try {
+    return await ctx.client.getMetrics(symbol, { ...ctx.call, cacheOnly: cacheOnly || ctx.call.cacheOnly });
+  } catch (error) {
+    if (isMarketDataError(error) && error.kind === "cancelled") throw error;
+    return undefined;
+  }
+}
+
+/**
+ * The catalog that stands for `symbol`'s: its own when the client holds it,
+ * otherwise that of the first symbol of its kind asked about (shared by every
+ * cell). `own` tells which it is.
+ */
+export async function sharedCatalog(
+  ctx: CallContext,
+  symbol: string,
+): Promise<{ catalog: MetricDescriptor[] | undefined; own: boolean }> {
+  const cached = await catalogOf(ctx, symbol, true);
+  if (cached) return { catalog: cached, own: true };
+  const kind = kindOf(symbol);
+  let reps = representatives.get(ctx.client);
+  if (!reps) representatives.set(ctx.client, (reps = new Map()));
+  const rep = reps.get(kind) ?? symbol;
+  if (!reps.has(kind)) reps.set(kind, symbol);
+  const catalog = await catalogOf(ctx, rep, false);
+  if (catalog === undefined && reps.get(kind) === rep) reps.delete(kind); // a symbol the catalog refuses stands for nothing
+  return { catalog, own: rep === symbol };
+}
+
+/** The descriptor of `metric` as the catalog gives it for `symbol` (or its stand-in); undefined when none can be had. */
+export async function metricDescriptor(
+  ctx: CallContext,
+  symbol: string,
+  metric: string,
+): Promise<MetricDescriptor | undefined> {
+  const { catalog, own } = await sharedCatalog(ctx, symbol);
+  const shared = describes(catalog, metric);
+  if (shared || own) return shared;
+  return describes(await catalogOf(ctx, symbol, false), metric);
+}
+
+/** What `metric`'s values are, for formatting; PLAIN when formats are off or the catalog says nothing. */
+export async function valueKind(ctx: CallContext, symbol: string, metric: string): Promise<ValueKind> {
+  if (!ctx.cellFormats) return PLAIN;
+  return valueKindOf(await metricDescriptor(ctx, symbol, metric));
+}

@@ -1,0 +1,55 @@
+/**
+ * The add-in's custom function calls as the shared runtime runs them. Every MD
+ * function begins a call when Excel invokes it and settles it when the
+ * function returns, fails or is cancelled (src/functions/invoke.ts), so the
+ * runtime knows at any moment how many calls are running.
+ *
+ * Refresh and Freeze wait on these counts instead of reading cells: current
+ * Excel keeps a cell's previous value on screen (with a refresh icon) while its
+ * function runs, so a cell that is not #BUSY! may not have been recalculated
+ * at all. One tracker lives in the runtime registry, shared by functions.js
+ * and the pane's page.
+ */
+
+/** Calls since the runtime started. Those running now: `started - settled`. */
+export interface CallCounts {
+  started: number;
+  settled: number;
+}
+
+export class CallTracker {
+  private started = 0;
+  private settled = 0;
+  private readonly listeners = new Set<() => void>();
+
+  /** Starts one call; the returned function settles it (once, however often it is called). */
+  begin(): () => void {
+    this.started += 1;
+    this.notify();
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.settled += 1;
+      this.notify();
+    };
+  }
+
+  counts(): CallCounts {
+    return { started: this.started, settled: this.settled };
+  }
+
+  get inFlight(): number {
+    return this.started - this.settled;
+  }
+
+  /** Called after every change; returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener();
+  }
+}

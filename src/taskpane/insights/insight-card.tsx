@@ -1,0 +1,92 @@
+/** One insight card (2.7): what rose or fell, for how long, by how much, and its sparkline. */
+import { Badge, Caption1, Card, makeStyles, Text, tokens } from "@fluentui/react-components";
+import { useId } from "react";
+import type { InsightCard } from "../../core/domain";
+import { FormulaActions } from "../shared/formula-actions";
+import { changePercent, durationText, insightCadence } from "./insight-filter";
+import { insightFormula } from "./insight-formula";
+import { LineChart } from "../shared/line-chart";
+import { formatPercent, formatValue } from "../shared/value-format";
+
+const useStyles = makeStyles({
+  card: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalXS },
+  header: {
+    display: "flex",
+    justifyContent: "space-between",
+    gap: tokens.spacingHorizontalS,
+    alignItems: "flex-start",
+  },
+  titles: { display: "flex", flexDirection: "column", minWidth: 0 },
+  entity: {
+    margin: 0,
+    fontSize: tokens.fontSizeBase400,
+    fontWeight: tokens.fontWeightSemibold,
+    overflowWrap: "anywhere",
+  },
+  metric: { fontFamily: tokens.fontFamilyMonospace, color: tokens.colorNeutralForeground3, overflowWrap: "anywhere" },
+  badges: { display: "flex", gap: tokens.spacingHorizontalXS, flexShrink: 0 },
+  values: {
+    display: "flex",
+    alignItems: "baseline",
+    gap: tokens.spacingHorizontalS,
+    flexWrap: "wrap",
+    fontVariantNumeric: "tabular-nums",
+  },
+  up: { color: tokens.colorPaletteGreenForeground1, fontWeight: tokens.fontWeightSemibold },
+  down: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
+});
+
+export function InsightCardView({ card }: { card: InsightCard }) {
+  const styles = useStyles();
+  const cadence = insightCadence(card.FLAG);
+  const change = changePercent(card.START_VALUE, card.END_VALUE);
+  const decline = card.END_VALUE < card.START_VALUE;
+  const sparkline = Array.isArray(card.SPARKLINE) ? card.SPARKLINE : [];
+  const values = sparkline.map((p) => p.value);
+  const start = formatValue(card.START_VALUE, card.UNIT);
+  const end = formatValue(card.END_VALUE, card.UNIT);
+  const duration = durationText(card.DURATION, cadence);
+  const headingId = useId();
+
+  return (
+    <Card className={styles.card} size="small" aria-labelledby={headingId} data-testid="insight-card">
+      <div className={styles.header}>
+        <div className={styles.titles}>
+          <h3 className={styles.entity} id={headingId}>
+            {card.ENTITY_ID}
+          </h3>
+          <Caption1 className={styles.metric}>{card.METRIC_NAME}</Caption1>
+        </div>
+        <div className={styles.badges}>
+          {cadence && (
+            <Badge appearance="tint" color="brand" size="small">
+              {cadence}
+            </Badge>
+          )}
+        </div>
+      </div>
+      <Text size={200}>
+        {decline ? "Fell" : "Rose"} for {duration} · {card.DATE_RANGE}
+      </Text>
+      <div className={styles.values}>
+        <Text>
+          {start} → {end}
+        </Text>
+        <Text className={decline ? styles.down : styles.up} data-testid="insight-change">
+          {formatPercent(change)}
+        </Text>
+      </div>
+      {values.length > 1 && (
+        <LineChart
+          values={values}
+          width={280}
+          height={36}
+          label={`Sparkline of ${card.METRIC_NAME} for ${card.ENTITY_ID}: ${values.length} periods, ${formatValue(values[0], card.UNIT)} to ${formatValue(values[values.length - 1], card.UNIT)}.`}
+          color={decline ? tokens.colorPaletteRedForeground1 : tokens.colorPaletteGreenForeground1}
+          testId="insight-sparkline"
+        />
+      )}
+      <FormulaActions formula={insightFormula(card)} subject={`${card.ENTITY_ID} ${card.METRIC_NAME}`} compact />
+    </Card>
+  );
+}

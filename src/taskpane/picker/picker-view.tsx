@@ -1,0 +1,159 @@
+/**
+ * The asset and metric picker: 1. find an asset, 2. choose one of its metrics
+ * (with its descriptor), 3. build, preview and insert the formula.
+ */
+import {
+  Button,
+  Caption1,
+  makeStyles,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  Spinner,
+  Subtitle2,
+  Text,
+  tokens,
+} from "@fluentui/react-components";
+import { useEffect, useMemo, useState } from "react";
+import type { AssetRecord, MetricDescriptor } from "../../core/domain";
+import { AssetList } from "./asset-list";
+import { buildAssetIndex } from "./asset-search";
+import { ColorSwatch } from "./color-swatch";
+import { MetricDetails } from "./metric-details";
+import { MetricList } from "./metric-list";
+import { useServices } from "../shared/pane-services";
+import { SeriesBuilder } from "./series-builder";
+import { useRequest } from "../shared/use-request";
+
+const useStyles = makeStyles({
+  root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalXL },
+  section: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
+  heading: { margin: 0 },
+  chosen: {
+    display: "flex",
+    alignItems: "center",
+    gap: tokens.spacingHorizontalS,
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorNeutralBackground2,
+  },
+  chosenText: { display: "flex", flexDirection: "column", flexGrow: 1, minWidth: 0 },
+  ellipsis: { overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" },
+  mono: { fontFamily: tokens.fontFamilyMonospace, color: tokens.colorNeutralForeground3 },
+});
+
+export function PickerView({ active }: { active: boolean }) {
+  const styles = useStyles();
+  const { client, workbook } = useServices();
+  // The catalog is large: fetch it the first time the view is opened, not when the pane loads.
+  const [opened, setOpened] = useState(active);
+  useEffect(() => {
+    if (active) setOpened(true);
+  }, [active]);
+
+  const assets = useRequest(opened ? (signal) => client.getAssets({ signal }) : null, [opened, client]);
+  const assetData = assets.status === "ready" ? assets.data : null;
+  const index = useMemo(() => (assetData ? buildAssetIndex(assetData) : null), [assetData]);
+
+  const [asset, setAsset] = useState<AssetRecord | null>(null);
+  const [metric, setMetric] = useState<MetricDescriptor | null>(null);
+  const metrics = useRequest(asset ? (signal) => client.getMetrics(asset.symbol, { signal }) : null, [
+    asset?.symbol,
+    client,
+  ]);
+
+  return (
+    <div className={styles.root}>
+      {!workbook.canInsert && (
+        <MessageBar intent="info">
+          <MessageBarBody>
+            Running outside Excel: Insert copies the formula instead of writing it into a cell.
+          </MessageBarBody>
+        </MessageBar>
+      )}
+
+      <section className={styles.section} aria-labelledby="picker-asset-heading">
+        <Subtitle2 as="h2" id="picker-asset-heading" className={styles.heading}>
+          1. Asset
+        </Subtitle2>
+        {asset ? (
+          <div className={styles.chosen} data-testid="chosen-asset">
+            <ColorSwatch color={asset.color} />
+            <span className={styles.chosenText}>
+              <Text weight="semibold" className={styles.ellipsis}>
+                {asset.title}
+              </Text>
+              <Caption1 className={styles.mono}>{asset.symbol}</Caption1>
+            </span>
+            <Button
+              size="small"
+              onClick={() => {
+                setAsset(null);
+                setMetric(null);
+              }}
+            >
+              Change
+            </Button>
+          </div>
+        ) : assets.status === "error" ? (
+          <MessageBar intent="error">
+            <MessageBarBody>Could not load the asset catalog: {assets.message}</MessageBarBody>
+            <MessageBarActions>
+              <Button size="small" onClick={assets.retry}>
+                Try again
+              </Button>
+            </MessageBarActions>
+          </MessageBar>
+        ) : index ? (
+          index.assets.length === 0 ? (
+            <Text>The service lists no assets.</Text>
+          ) : (
+            <AssetList
+              index={index}
+              onSelect={(chosen) => {
+                setAsset(chosen);
+                setMetric(null);
+              }}
+            />
+          )
+        ) : (
+          <Spinner size="small" label="Loading the asset catalog…" />
+        )}
+      </section>
+
+      {asset && (
+        <section className={styles.section} aria-labelledby="picker-metric-heading">
+          <Subtitle2 as="h2" id="picker-metric-heading" className={styles.heading}>
+            2. Metric
+          </Subtitle2>
+          {metrics.status === "error" ? (
+            <MessageBar intent="error">
+              <MessageBarBody>
+                Could not load the metrics for {asset.symbol}: {metrics.message}
+              </MessageBarBody>
+              <MessageBarActions>
+                <Button size="small" onClick={metrics.retry}>
+                  Try again
+                </Button>
+              </MessageBarActions>
+            </MessageBar>
+          ) : metrics.status === "ready" ? (
+            <>
+              <MetricList
+                symbol={asset.symbol}
+                metrics={metrics.data}
+                selected={metric?.name ?? null}
+                onSelect={setMetric}
+              />
+              {metric && <MetricDetails metric={metric} />}
+            </>
+          ) : (
+            <Spinner size="small" label={`Loading the metrics for ${asset.symbol}…`} />
+          )}
+        </section>
+      )}
+
+      {asset && metric && <SeriesBuilder symbol={asset.symbol} metric={metric} />}
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * The formula a view has built, with "Insert" and "Copy". Outside Excel,
+ * "Insert" says so and copies instead, so the button never fails silently.
+ */
+import { Button, makeStyles, MessageBar, MessageBarBody, tokens } from "@fluentui/react-components";
+import { useState, type ReactNode } from "react";
+import { useServices } from "./pane-services";
+import { copyFormula, placeFormula, type PlaceOutcome } from "./place-formula";
+
+const useStyles = makeStyles({
+  root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
+  formula: {
+    fontFamily: tokens.fontFamilyMonospace,
+    fontSize: tokens.fontSizeBase200,
+    padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalS}`,
+    backgroundColor: tokens.colorNeutralBackground3,
+    borderRadius: tokens.borderRadiusMedium,
+    // A <pre> never wraps by default; a long formula must wrap inside a narrow pane: between arguments
+    // (the <wbr> after each comma) and at spaces, and inside a word only when one is wider than the pane.
+    whiteSpace: "pre-wrap",
+    overflowWrap: "break-word",
+    userSelect: "all",
+    margin: 0,
+  },
+  buttons: { display: "flex", gap: tokens.spacingHorizontalS, flexWrap: "wrap" },
+});
+
+export interface FormulaActionsProps {
+  formula: string | null;
+  /** Names the thing inserted, for screen readers: "Insert the formula for eth PRICE". */
+  subject: string;
+  compact?: boolean;
+  /** Shown instead of the formula when it cannot be built yet. */
+  placeholder?: string;
+}
+
+/** The formula with a line-break opportunity after each comma (no character added: copying gives the formula). */
+export function breakAfterCommas(formula: string): ReactNode[] {
+  return formula.split(/(?<=,)/).flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]));
+}
+
+export function FormulaActions({ formula, subject, compact, placeholder }: FormulaActionsProps) {
+  const styles = useStyles();
+  const { workbook, copyText } = useServices();
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<PlaceOutcome | null>(null);
+
+  async function run(action: () => Promise<PlaceOutcome>) {
+    setBusy(true);
+    setOutcome(null);
+    try {
+      setOutcome(await action());
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className={styles.root}>
+      {(!compact || outcome?.kind === "failed") && (
+        <pre className={styles.formula} data-testid="formula-text" aria-label="Formula">
+          {formula ? breakAfterCommas(formula) : (placeholder ?? "")}
+        </pre>
+      )}
+      <div className={styles.buttons}>
+        <Button
+          appearance="primary"
+          size={compact ? "small" : "medium"}
+          disabled={!formula || busy}
+          aria-label={`Insert the formula for ${subject}${workbook.canInsert ? " into the selected cell" : ""}`}
+          onClick={() => formula && void run(() => placeFormula(formula, workbook, copyText))}
+        >
+          {workbook.canInsert ? "Insert into selected cell" : "Insert"}
+        </Button>
+        <Button
+          size={compact ? "small" : "medium"}
+          disabled={!formula || busy}
+          aria-label={`Copy the formula for ${subject}`}
+          onClick={() => formula && void run(() => copyFormula(formula, copyText))}
+        >
+          Copy
+        </Button>
+      </div>
+      <div role="status" aria-live="polite">
+        {outcome && (
+          <MessageBar
+            intent={outcome.kind === "inserted" ? "success" : outcome.kind === "copied" ? "info" : "error"}
+            data-testid="place-outcome"
+          >
+            <MessageBarBody>{outcome.message}</MessageBarBody>
+          </MessageBar>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * Everything a view needs from outside React, handed down once. `mountApp`
+ * fills it from the shared runtime (the same client, cache and settings the
+ * custom functions use); component tests fill it with stand-ins.
+ */
+import { createContext, useContext, type ReactNode } from "react";
+import type { MarketDataClient } from "../../api";
+import type { WorkbookActions } from "../../office/pane-workbook";
+import type { StoredSettings } from "../../office/settings";
+import type { PaneRefreshActions } from "../../refresh/pane-actions";
+
+/** The part of SettingsStore the pane uses. */
+export interface PaneSettings {
+  read(): Promise<StoredSettings>;
+  setApiKey(value: string): Promise<void>;
+  setBaseUrl(value: string): Promise<void>;
+}
+
+export interface PaneServices {
+  client: MarketDataClient;
+  settings: PaneSettings;
+  /** The build's defaults: the sandbox demo key (empty in production) and service address. */
+  defaults: { apiKey: string; baseUrl: string };
+  workbook: WorkbookActions;
+  copyText(text: string): Promise<boolean>;
+  /** Workbook refresh controls (src/refresh/pane-actions.ts); outside Excel they have no workbook and the section says so. */
+  refresh: PaneRefreshActions;
+  /** The user's calendar date, YYYY-MM-DD (what TODAY means in a formula). */
+  today(): string;
+  /** Locale whose numeric date order (01/15/2025 or 15/01/2025 …) typed dates follow; undefined: the browser's. */
+  dateLocale?: string;
+  /** Office host, or null in a plain browser. */
+  host: string | null;
+  version: string;
+}
+
+const ServicesContext = createContext<PaneServices | null>(null);
+
+export function ServicesProvider({ services, children }: { services: PaneServices; children: ReactNode }) {
+  return <ServicesContext.Provider value={services}>{children}</ServicesContext.Provider>;
+}
+
+export function useServices(): PaneServices {
+  const services = useContext(ServicesContext);
+  if (!services) throw new Error("useServices() outside <ServicesProvider>");
+  return services;
+}

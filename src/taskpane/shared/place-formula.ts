@@ -1,0 +1,43 @@
+/**
+ * "Insert" for every view: write into the sheet when there is one, copy
+ * otherwise, and always end with a sentence the user can act on.
+ */
+import { errorText } from "./error-text";
+import type { WorkbookActions } from "../../office/pane-workbook";
+
+export type PlaceOutcome =
+  | { kind: "inserted"; address: string; message: string }
+  | { kind: "copied"; message: string }
+  | { kind: "failed"; message: string };
+
+export const OUTSIDE_EXCEL_COPIED = "Open this pane in Excel to insert formulas — formula copied instead.";
+export const OUTSIDE_EXCEL_NOT_COPIED =
+  "Open this pane in Excel to insert formulas. Copying was blocked too: select the formula text and press Ctrl+C.";
+
+export async function placeFormula(
+  formula: string,
+  workbook: WorkbookActions,
+  copy: (text: string) => Promise<boolean>,
+): Promise<PlaceOutcome> {
+  if (!workbook.canInsert) {
+    return (await copy(formula))
+      ? { kind: "copied", message: OUTSIDE_EXCEL_COPIED }
+      : { kind: "failed", message: OUTSIDE_EXCEL_NOT_COPIED };
+  }
+  try {
+    const { address } = await workbook.insertFormula(formula);
+    return { kind: "inserted", address, message: `Inserted into ${address}.` };
+  } catch (error) {
+    const reason = errorText(error);
+    // Excel refuses writes while a cell is being edited; the copy keeps the user moving.
+    return (await copy(formula))
+      ? { kind: "copied", message: `Excel did not accept the formula (${reason}). Formula copied instead.` }
+      : { kind: "failed", message: `Excel did not accept the formula (${reason}).` };
+  }
+}
+
+export async function copyFormula(formula: string, copy: (text: string) => Promise<boolean>): Promise<PlaceOutcome> {
+  return (await copy(formula))
+    ? { kind: "copied", message: "Formula copied." }
+    : { kind: "failed", message: "Copying was blocked: select the formula text and press Ctrl+C." };
+}

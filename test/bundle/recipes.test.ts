@@ -1,0 +1,93 @@
+/**
+ * docs/recipes.md is executed: every recipe's formula, parsed from the
+ * document, is called by id on the built dist/functions.js against the
+ * sandbox `npm start` serves, on the day the document names, and the table the
+ * document shows must be what the function returns — so a recipe that stops
+ * working, or a table that drifts, fails the build. The metric glossary must
+ * be what the sandbox's metric catalog says. `npx tsx scripts/recipes.ts`
+ * rewrites the generated parts.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { AssetCatalog } from "../../sandbox/asset-catalog";
+import { glossaryMarkdown } from "../../scripts/lib/glossary";
+import { type Evaluated, parseRecipes, recipesToday, resultInDocument, sectionText } from "../../scripts/lib/recipes";
+import { evaluateRecipes, RECIPES_DOC } from "../../scripts/recipes";
+
+const doc = readFileSync(RECIPES_DOC, "utf8");
+const recipes = parseRecipes(doc);
+const REGENERATE =
+  "Run `npx tsx scripts/recipes.ts` (after `npx webpack --mode production --env target=test`) to rewrite docs/recipes.md's tables.";
+
+let results: Map<string, Evaluated & { result: string }>;
+
+beforeAll(async () => {
+  const today = recipesToday(doc);
+  if (!today) throw new Error("docs/recipes.md names no day (<!-- recipes-today: YYYY-MM-DD -->)");
+  results = new Map((await evaluateRecipes(doc, today)).map((r) => [r.recipe.id, r]));
+}, 120_000);
+
+describe("docs/recipes.md", () => {
+  it("has the recipes a new user asks for first, each with a result block", () => {
+    expect(recipes.map((r) => r.id)).toEqual([
+      "usdc-weekly",
+      "coinbase-revenue",
+      "chain-comps",
+      "chain-fees",
+      "net-flows",
+      "usdc-supply",
+      "insights-uniswap",
+      "declines-uniswap",
+      "names-avalanche",
+    ]);
+    for (const recipe of recipes) expect(resultInDocument(doc, recipe.id)).not.toBeNull();
+    const resultBlocks = [...doc.matchAll(/<!-- result: ([a-z0-9-]+) -->/g)].map((m) => m[1]);
+    expect(resultBlocks).toEqual(recipes.map((r) => r.id));
+  });
+
+  it.each(recipes.map((recipe) => [recipe.id, recipe.formulas.map((f) => f.text).join("  ")] as const))(
+    "%s: %s returns values, not errors, and the table shown is what it returns",
+    (id) => {
+      const evaluated = results.get(id)!;
+      expect(evaluated.errors).toEqual([]);
+      // A header and at least one row of data.
+      expect(evaluated.table.length).toBeGreaterThan(1);
+      const shown = resultInDocument(doc, id);
+      if (shown !== evaluated.result)
+        console.error(`recipe ${id} differs from what the functions return. ${REGENERATE}`);
+      expect(shown).toBe(evaluated.result);
+    },
+  );
+
+  it("the comps tables agree: MD.SNAPSHOT's L30_FEES, MD.AGG over 30 days and MD.LATEST's L30_FEES, chain by chain", () => {
+    const snapshot = results.get("chain-comps")!.table;
+    expect(snapshot[0].slice(0, 2)).toEqual(["Symbol", "L30_FEES"]);
+    const sheet = results.get("chain-fees")!.table.slice(1);
+    expect(sheet).toHaveLength(10);
+    expect(snapshot.slice(1).map((row) => row[0])).toEqual(sheet.map((row) => row[0]));
+    sheet.forEach(([, agg, latest], i) => {
+      expect(agg as number).toBeCloseTo(latest as number, 2);
+      expect(snapshot[i + 1][1] as number).toBeCloseTo(latest as number, 2);
+    });
+  });
+
+  it("the metric glossary is the sandbox's metric catalog", () => {
+    const shown = sectionText(doc, "glossary");
+    if (shown !== glossaryMarkdown()) console.error(`The glossary differs from the metric catalog. ${REGENERATE}`);
+    expect(shown).toBe(glossaryMarkdown());
+  });
+
+  it("the chain names note lists every chain's symbol and platform_id", () => {
+    const chains = new AssetCatalog(1).entries
+      .filter((e) => e.kind === "chain")
+      .map((e) => `${e.record.symbol}/${e.record.platform_id}`);
+    const note = /The chains' pairs: ([^.]+)\./.exec(doc.replace(/\s+/g, " "))?.[1] ?? "";
+    expect(note.split(", ")).toEqual(chains);
+  });
+
+  it("the README links the recipes first", () => {
+    const readme = readFileSync(path.resolve(__dirname, "../../README.md"), "utf8");
+    const firstLink = /\]\(([^)]+)\)/.exec(readme)?.[1];
+    expect(firstLink).toBe("docs/recipes.md");
+  });
+});
