@@ -292,8 +292,30 @@ class BatchingClient implements Client {
     });
   }
 
-  /** One answer of one request: from the cache, by joining the same answer pending from the same service, or sent. */
+  /**
+   * One answer of one request: from the cache, by joining the same answer
+   * pending under the same settings, or sent. An answer that arrives after the
+   * key or base URL changed belongs to the old settings: it is neither cached
+   * nor shown (a refusal of the old key included), and its callers ask again
+   * under the new ones, joining a request already sent with them.
+   */
   private async loadSingle<T>(
+    key: string,
+    request: ApiRequest,
+    ttlMs: number,
+    parse: (json: unknown) => T,
+    opts: CallOptions,
+  ): Promise<T> {
+    for (;;) {
+      try {
+        return await this.loadSingleOnce(key, request, ttlMs, parse, opts);
+      } catch (error) {
+        if (!(error instanceof SettingsChanged)) throw error;
+      }
+    }
+  }
+
+  private async loadSingleOnce<T>(
     key: string,
     request: ApiRequest,
     ttlMs: number,
@@ -308,13 +330,15 @@ class BatchingClient implements Client {
       this.stats.cacheHits += 1;
       return hit;
     }
-    const existing = this.pending.find<T>(key, settings.baseUrl);
+    // Loads are told apart by the settings that sent them: a caller under a new key never joins the old key's request.
+    const service = `${settings.generation ?? 0} ${settings.baseUrl}`;
+    const existing = this.pending.find<T>(key, service);
     if (existing) {
       this.stats.cacheHits += 1;
       return this.pending.join(existing, opts.signal);
     }
     if (opts.cacheOnly) throw new NotCachedError();
-    const load: Load<T> = { key, state: "in-flight", waiters: new Set(), service: settings.baseUrl };
+    const load: Load<T> = { key, state: "in-flight", waiters: new Set(), service };
     this.pending.add(load);
     const signal = this.pending.fly([load as Load<unknown>]);
     const promise = this.pending.join(load, opts.signal);
@@ -322,15 +346,28 @@ class BatchingClient implements Client {
     const timeoutMs = slow ? this.o.slowTimeoutMs : this.o.timeoutMs;
     const lane = slow ? this.catalogDeps : this.deps;
     void (async () => {
+      let outcome: { value: T } | { error: unknown };
+      let bytes = 0;
       try {
-        const { json, bytes } = await sendWithRetries(lane, request, settings, { signal, timeoutMs });
-        const value = parse(json);
-        // Parsed objects take roughly twice their JSON text in memory.
-        this.cache.set(cached, value, ttlMs, bytes * 2 + 256);
-        this.pending.settle(load, { value });
+        const answer = await sendWithRetries(lane, request, settings, { signal, timeoutMs });
+        bytes = answer.bytes;
+        outcome = { value: parse(answer.json) };
       } catch (error) {
-        this.pending.settle(load, { error });
+        outcome = { error };
       }
+      if (!("error" in outcome && outcome.error instanceof CancelledError)) {
+        try {
+          if (await this.settings.changedSince(settings)) {
+            this.log(`settings changed while a request was out: its answer is dropped and asked again`);
+            outcome = { error: new SettingsChanged() };
+          }
+        } catch (settingsError) {
+          outcome = { error: settingsError };
+        }
+      }
+      // Parsed objects take roughly twice their JSON text in memory.
+      if ("value" in outcome) this.cache.set(cached, outcome.value, ttlMs, bytes * 2 + 256);
+      this.pending.settle(load, outcome);
     })();
     return promise;
   }
@@ -401,4 +438,11 @@ function unique<T>(items: readonly T[]): T[] {
 
 function definedOnly<T extends object>(obj: T): Partial<T> {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** An answer to a request sent under a key or base URL that has changed since: its callers ask again. */
+class SettingsChanged extends Error {
+  constructor() {
+    super("The market-data settings changed while the request was out.");
+  }
 }
