@@ -59,7 +59,7 @@ export async function contextFor(
 /**
  * Runs a cell's work, its context included, against its deadline: at the
  * deadline the cell fails with a TimeoutError and its requests are dropped
- * (aborted when nobody else waits for them). `deadlineMs` null: the work
+ * (aborted when nobody else waits for them), as they are when the work fails. `deadlineMs` null: the work
  * keeps its own (MD.INSIGHTS answers by 58 s and lets its load carry on).
  */
 function withinDeadline<T>(
@@ -84,6 +84,8 @@ function withinDeadline<T>(
       (error: unknown) => {
         clearTimeout(timer);
         reject(error);
+        // Calls the work started beside the one that failed are nobody's any more: dropped, not left to run.
+        controller.abort();
       },
     );
   });
