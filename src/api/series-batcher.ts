@@ -79,10 +79,13 @@ interface SeriesLoad extends Load<SeriesResult> {
   windowKey: string;
   /** Held back once by a flush the time cap forced: the next flush sends it whatever happens. */
   heldBack?: boolean;
+  /** The flush that dispatched it last: only that flush may declare it lost. */
+  flush?: number;
 }
 
 export class SeriesBatcher {
   private queue: SeriesLoad[] = [];
+  private flushes = 0;
   /** Symbols the service was seen to fail every request for, per base URL, until a time. */
   private readonly unserved = new Map<string, number>();
   /** What URL lengths each service was seen to refuse (413/414/431) and accept. */
@@ -184,7 +187,11 @@ export class SeriesBatcher {
     const batch = this.queue.filter((load) => load.state === "queued");
     this.queue = [];
     if (batch.length === 0) return;
-    for (const load of batch) load.state = "dispatching";
+    const flush = ++this.flushes;
+    for (const load of batch) {
+      load.state = "dispatching";
+      load.flush = flush;
+    }
     try {
       const settings = await this.deps.settings.read();
       const groups = new Map<string, SeriesLoad[]>();
@@ -219,8 +226,9 @@ export class SeriesBatcher {
     } finally {
       // Every promise settles, always: anything a bug left unanswered fails clearly instead of hanging a cell.
       for (const load of batch) {
-        // A load held back for the next window ("queued") is that flush's to answer.
-        if (load.state !== "settled" && load.state !== "queued") {
+        // A load held back for the next window, or queued again after a change of settings, is the next flush's
+        // to answer, even once that flush has taken it ("dispatching", "in-flight") while this one's requests were out.
+        if (load.flush === flush && load.state !== "settled" && load.state !== "queued") {
           this.settle(load, {
             error: new MarketDataError(
               "bad-response",

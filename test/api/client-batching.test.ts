@@ -75,6 +75,26 @@ describe("batching", () => {
     expect(seriesCalls(h.service).map((c) => c.symbols.length)).toEqual([50, 50]);
   });
 
+  it("a held-back call is its next window's even while the first window's request is still out (no 'lost track')", async () => {
+    // Every answer takes 500 ms: the first window's request (50 symbols) is still out when the next window sends the
+    // 33 calls held back from it. When the first request ends, those 33 are in flight elsewhere, not lost.
+    const slow = seriesHandler();
+    const h = harness(async (req) => {
+      const reply = await slow(req);
+      return typeof reply === "object" ? { ...reply, delayMs: 500 } : reply;
+    });
+    const promises = [];
+    for (const [i, symbol] of range(100).entries()) {
+      promises.push(track(h.client.getSeries({ symbol, metric: "PRICE", ...WINDOW })));
+      if (i % 5 === 4) await h.clock.advance(3);
+    }
+    await h.clock.advance(1_000);
+    await Promise.allSettled(promises);
+    expect(seriesCalls(h.service).map((c) => c.symbols.length)).toEqual([50, 50]);
+    const failed = promises.filter((p) => p.state() !== "fulfilled");
+    expect(failed.map((p) => String(p.error))).toEqual([]);
+  });
+
   it("groups by window and granularity: only compatible calls share a request", async () => {
     const h = harness();
     const calls: SeriesRequest[] = [
