@@ -18,7 +18,7 @@
  *     as MD.LATEST cells (src/functions, each run with a fresh client).
  */
 import { writeFileSync } from "node:fs";
-import { createClient, type Client, type ClientOptions } from "../src/api/client";
+import { CLIENT_DEFAULTS, createClient, type Client, type ClientOptions } from "../src/api/client";
 import { mergeParts, splitWindow } from "../src/api/series-windows";
 import type { SeriesResult } from "../src/core/domain";
 import type { SeriesRequest } from "../src/api/types";
@@ -298,7 +298,13 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const today = iso(Math.floor(Date.now() / DAY_MS) * DAY_MS);
   // Grown to 2,000 assets: the workload needs 200 crypto symbols (the named set, then filler tokens).
-  const sandbox = await startSandbox({ port: 0, today, latencyMs: args.latencyMs, insightFirstCallDelayMs: 0, assetCount: 2000 });
+  const sandbox = await startSandbox({
+    port: 0,
+    today,
+    latencyMs: args.latencyMs,
+    insightFirstCallDelayMs: 0,
+    assetCount: 2000,
+  });
   try {
     // Core chains first in the catalog, then filler tokens: the first 200 crypto symbols.
     const catalogClient = createClient({ settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }) });
@@ -414,7 +420,7 @@ function printTable(
   const row = (name: string, r: LookupRun) =>
     `| ${name} | ${r.requests} | ${r.wallMs.toFixed(0)} | ${r.kb.toFixed(1)} | ${r.retries} | ${r.failures} |`;
   console.log(
-    `\n### 1,000 latest-value lookups: 200 symbols × 3 metrics × 2 windows, sandbox latency ${report.latencyMs} ms, concurrency 6\n`,
+    `\n### 1,000 latest-value lookups: 200 symbols × 3 metrics × 2 windows, sandbox latency ${report.latencyMs} ms, concurrency ${CLIENT_DEFAULTS.concurrency}\n`,
   );
   console.log("| run | requests | wall ms | KB received | retries | failures |");
   console.log("|---|---:|---:|---:|---:|---:|");
