@@ -96,11 +96,60 @@ const rootToPane = {
   },
 };
 
+/**
+ * The task pane's Content-Security-Policy (a <meta> in taskpane.html; the
+ * gateway sends it as a header too). Only what the pane needs:
+ * - script-src: the pane's own bundles and Microsoft's office.js CDN (production office.js and the host scripts it
+ *   loads from there). Eval source maps (development) add 'unsafe-eval'.
+ * - style-src-elem without 'unsafe-inline': Fluent UI's Griffel creates empty <style> elements and fills them through
+ *   CSSOM (insertRule), which CSP does not govern; the hash is that of the empty string, so it admits those empty
+ *   elements and no style text. style-src-attr 'unsafe-inline': office.js sets style attributes (its hidden frames'
+ *   "display:none"). style-src keeps 'unsafe-inline' only as the fallback for browsers without -elem/-attr.
+ * - connect-src: https (the service address is the user's to choose); plain http to loopback only in development
+ *   and test builds, which talk to a local sandbox.
+ * - frame-src: office.js's own frames in production — in Excel on the web it checks the host's trust in a hidden
+ *   frame loaded from its own folder on the CDN (AgaveErrorUX/index.html under appsforoffice.microsoft.com), and on
+ *   Windows it posts telemetry through a frame on telemetryservice.firstpartyapps.oaspapps.com (both URLs are in
+ *   @microsoft/office-js's dist/excel-web-16.00-core.js and excel-win32-16.00.js). Development and test builds serve
+ *   office.js from the dev server, so its frames are 'self' there, and an outside-Office telemetry frame to an
+ *   external host stays refused (no request leaves the machine).
+ */
+function paneCsp({ production, evalSourceMaps }) {
+  return [
+    "default-src 'self'",
+    `script-src 'self' https://appsforoffice.microsoft.com${evalSourceMaps ? " 'unsafe-eval'" : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    "style-src-elem 'self' 'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='",
+    "style-src-attr 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    `connect-src 'self' https:${production ? "" : " http://127.0.0.1:* http://localhost:*"}`,
+    `frame-src 'self'${production ? " https://appsforoffice.microsoft.com https://telemetryservice.firstpartyapps.oaspapps.com" : ""}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join("; ");
+}
+
+/** A production build names where it is served: without MD_ADDIN_URL its manifest would point Excel at localhost. */
+function addinHostFor(target) {
+  const url = process.env.MD_ADDIN_URL;
+  if (target === "production" && !url) {
+    throw new Error(
+      "MD_ADDIN_URL is not set: a production build must name the https address the add-in is served from, " +
+        "or its manifest would send every user's Excel to https://localhost:3000. " +
+        "Example: MD_ADDIN_URL=https://addin.example.com MD_BASE_URL=https://<service host> npm run build " +
+        '(README, "Deploying"). Development and test builds use --mode development or --env target=test.',
+    );
+  }
+  return (url || DEV_HOST).replace(/\/+$/, "");
+}
+
 module.exports = (env = {}, argv = {}) => {
   const mode = argv.mode || "production";
   const target = env.target || (mode === "production" ? "production" : "development");
   const localOfficeJs = target !== "production";
-  const addinHost = (process.env.MD_ADDIN_URL || DEV_HOST).replace(/\/+$/, "");
+  const addinHost = addinHostFor(target);
   // Development and test builds talk to the local sandbox through the dev server's proxy.
   const baseUrl = process.env.MD_BASE_URL || (target === "production" ? "" : `https://localhost:${DEV_SERVER_PORT}/sandbox-api`);
   const demoKey = target === "production" ? "" : SANDBOX_DEMO_KEY;
@@ -150,6 +199,7 @@ module.exports = (env = {}, argv = {}) => {
         scriptLoading: "defer",
         templateParameters: {
           officeJsUrl: localOfficeJs ? "office-js/office.js" : OFFICE_JS_CDN,
+          csp: paneCsp({ production: target === "production", evalSourceMaps: mode !== "production" }),
         },
       }),
       new CopyWebpackPlugin({
@@ -195,3 +245,5 @@ module.exports = (env = {}, argv = {}) => {
     },
   };
 };
+
+module.exports.paneCsp = paneCsp;

@@ -222,7 +222,8 @@ export class SeriesBatcher {
       }
       await Promise.all(sends);
     } catch (error) {
-      for (const load of batch) this.settle(load, { error });
+      // Not the calls handed on to the next window (held back or queued again): they are that flush's.
+      for (const load of batch) if (load.flush === flush && load.state !== "queued") this.settle(load, { error });
     } finally {
       // Every promise settles, always: anything a bug left unanswered fails clearly instead of hanging a cell.
       for (const load of batch) {

@@ -1,7 +1,9 @@
 /**
  * Task-pane bootstrap. The page has already run functions.js (custom functions
  * registered, shared client created); the React UI is a separate chunk loaded
- * only now, so opening a workbook never waits for UI code.
+ * only once the pane is shown (src/office/pane-visibility.ts), so opening a
+ * workbook never waits for UI code, and a runtime started with the pane hidden
+ * (refresh on open, a ribbon command) never loads it.
  *
  * The refresh feature starts first: its ribbon command must be associated
  * before anything is awaited (a click may be what started the runtime), and
@@ -10,10 +12,12 @@
  */
 import { startRefreshFeature } from "../office/commands";
 import { officeReady } from "../office/host";
+import { whenPaneShown } from "../office/pane-visibility";
 
 async function boot(): Promise<void> {
   void startRefreshFeature();
   const { host } = await officeReady();
+  await whenPaneShown();
   const { mountApp } = await import(/* webpackChunkName: "pane-ui" */ "./app");
   await mountApp(document.getElementById("root") as HTMLElement, { host });
 }

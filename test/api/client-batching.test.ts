@@ -1,7 +1,7 @@
 import { BadRequestError, ServerError } from "../../src/api/errors";
 import type { SeriesRequest } from "../../src/api/types";
 import { expectedPoints, seriesHandler } from "./helpers/fake-service";
-import { harness, seriesCalls, track } from "./helpers/setup";
+import { harness, seriesCalls, TEST_KEY, track } from "./helpers/setup";
 
 const WINDOW = { startDate: "2025-05-01", endDate: "2025-05-31" };
 const range = (n: number, prefix = "sym") => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
@@ -93,6 +93,54 @@ describe("batching", () => {
     expect(seriesCalls(h.service).map((c) => c.symbols.length)).toEqual([50, 50]);
     const failed = promises.filter((p) => p.state() !== "fulfilled");
     expect(failed.map((p) => String(p.error))).toEqual([]);
+  });
+
+  it("a call held back into the next window is that window's to answer, even while the first window's requests are still out", async () => {
+    // Every request takes 200 ms: the next window sends the held-back calls (at about 100 ms) while the first
+    // window still waits for its own request (until about 250 ms), and must not count them as its own.
+    const h = harness(seriesHandler({ delayMs: 200 }));
+    const promises: Promise<unknown>[] = [];
+    for (const [i, symbol] of range(90).entries()) {
+      promises.push(h.client.getSeries({ symbol, metric: "PRICE", ...WINDOW }));
+      if (i % 5 === 4) await h.clock.advance(3);
+    }
+    const outcomes = track(Promise.allSettled(promises));
+    for (let t = 0; t < 600 && outcomes.state() === "pending"; t += 10) await h.clock.advance(10);
+    const results = await outcomes;
+    expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+    expect(seriesCalls(h.service).map((c) => c.symbols.length)).toEqual([50, 40]);
+  });
+
+  it("a call queued again after a change of key is the next window's, even while its first window waits for another request", async () => {
+    // One window, two requests (two date ranges): April answers in 100 ms, May in 600 ms. The key changes at 50 ms:
+    // April's answer is the old key's, so its call is queued again and sent (slowly, 1 s) by the next window while
+    // the first still waits for May. When May comes back, April's call is in flight elsewhere, not lost.
+    const base = seriesHandler();
+    const h = harness(async (req) => {
+      const reply = await base(req);
+      const newKey = req.params.get("APIKey") === "the-new-key";
+      const delayMs = newKey ? 1_000 : req.params.get("startDate") === "2025-04-01" ? 100 : 600;
+      return typeof reply === "object" ? { ...reply, delayMs } : reply;
+    });
+    const april = track(
+      h.client.getSeries({ symbol: "eth", metric: "PRICE", startDate: "2025-04-01", endDate: "2025-04-30" }),
+    );
+    const may = track(h.client.getSeries({ symbol: "eth", metric: "PRICE", ...WINDOW }));
+    await h.clock.advance(50);
+    h.settings.apiKey = "the-new-key";
+    for (let t = 0; t < 3_000 && (april.state() === "pending" || may.state() === "pending"); t += 50)
+      await h.clock.advance(50);
+    expect([april.state(), may.state()]).toEqual(["fulfilled", "fulfilled"]);
+    expect(april.value).toEqual({
+      kind: "points",
+      points: expectedPoints("eth", "PRICE", "2025-04-01", "2025-04-30"),
+    });
+    expect(seriesCalls(h.service).map((c) => c.params.get("APIKey"))).toEqual([
+      TEST_KEY,
+      TEST_KEY,
+      "the-new-key",
+      "the-new-key",
+    ]);
   });
 
   it("groups by window and granularity: only compatible calls share a request", async () => {

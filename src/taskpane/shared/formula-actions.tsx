@@ -76,7 +76,7 @@ export function FormulaActions({ formula, subject, compact, placeholder }: Formu
           size={compact ? "small" : "medium"}
           disabled={!formula || busy}
           aria-label={`Copy the formula for ${subject}`}
-          onClick={() => formula && void run(() => copyFormula(formula, copyText))}
+          onClick={() => formula && void run(() => copyFormula(formula, copyText, workbook))}
         >
           Copy
         </Button>

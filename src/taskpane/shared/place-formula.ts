@@ -2,6 +2,7 @@
  * "Insert" for every view: write into the sheet when there is one, copy
  * otherwise, and always end with a sentence the user can act on.
  */
+import { formulaForLocale } from "../../core/formula-locale";
 import { errorText } from "./error-text";
 import type { WorkbookActions } from "../../office/pane-workbook";
 
@@ -14,13 +15,19 @@ export const OUTSIDE_EXCEL_COPIED = "Open this pane in Excel to insert formulas 
 export const OUTSIDE_EXCEL_NOT_COPIED =
   "Open this pane in Excel to insert formulas. Copying was blocked too: select the formula text and press Ctrl+C.";
 
+/** What is copied: the formula in the form a paste into this Excel (or this machine's) reads. */
+async function pastable(formula: string, workbook: WorkbookActions): Promise<string> {
+  const separator = workbook.decimalSeparator ? await workbook.decimalSeparator().catch(() => ".") : ".";
+  return formulaForLocale(formula, separator);
+}
+
 export async function placeFormula(
   formula: string,
   workbook: WorkbookActions,
   copy: (text: string) => Promise<boolean>,
 ): Promise<PlaceOutcome> {
   if (!workbook.canInsert) {
-    return (await copy(formula))
+    return (await copy(await pastable(formula, workbook)))
       ? { kind: "copied", message: OUTSIDE_EXCEL_COPIED }
       : { kind: "failed", message: OUTSIDE_EXCEL_NOT_COPIED };
   }
@@ -30,14 +37,26 @@ export async function placeFormula(
   } catch (error) {
     const reason = errorText(error);
     // Excel refuses writes while a cell is being edited; the copy keeps the user moving.
-    return (await copy(formula))
+    return (await copy(await pastable(formula, workbook)))
       ? { kind: "copied", message: `Excel did not accept the formula (${reason}). Formula copied instead.` }
       : { kind: "failed", message: `Excel did not accept the formula (${reason}).` };
   }
 }
 
-export async function copyFormula(formula: string, copy: (text: string) => Promise<boolean>): Promise<PlaceOutcome> {
-  return (await copy(formula))
+/**
+ * Copies the formula as this Excel reads a paste: with ";" between arguments
+ * where "," is the decimal separator (the API writes English formulas; a paste
+ * is read in the local form).
+ */
+export async function copyFormula(
+  formula: string,
+  copy: (text: string) => Promise<boolean>,
+  workbook?: WorkbookActions,
+): Promise<PlaceOutcome> {
+  const text = workbook ? await pastable(formula, workbook) : formula;
+  if (!(await copy(text)))
+    return { kind: "failed", message: "Copying was blocked: select the formula text and press Ctrl+C." };
+  return text === formula
     ? { kind: "copied", message: "Formula copied." }
-    : { kind: "failed", message: "Copying was blocked: select the formula text and press Ctrl+C." };
+    : { kind: "copied", message: "Formula copied, with ; between arguments as your Excel's settings expect." };
 }

@@ -1,0 +1,86 @@
+/**
+ * What a production build may contain differs from a development one: it must
+ * name where it is served (MD_ADDIN_URL), and its pane's CSP admits office.js's
+ * own frames but no plain-http loopback service.
+ */
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+/** Evaluates `expression` in plain Node with `config` = webpack.config.js, as webpack loads it (jest cannot: ESM deps). */
+function withConfig(expression: string, env: Record<string, string | undefined> = {}) {
+  const childEnv = { ...process.env, ...env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
+  const result = spawnSync(
+    process.execPath,
+    ["-e", `const config = require("./webpack.config.js"); console.log(JSON.stringify(${expression}));`],
+    { cwd: ROOT, env: childEnv, encoding: "utf8" },
+  );
+  return {
+    ok: result.status === 0,
+    value: result.status === 0 ? JSON.parse(result.stdout) : undefined,
+    stderr: result.stderr,
+  };
+}
+
+const webpackConfig = {
+  paneCsp: (options: { production: boolean; evalSourceMaps: boolean }): string =>
+    withConfig(`config.paneCsp(${JSON.stringify(options)})`).value as string,
+};
+
+function directive(csp: string, name: string): string {
+  return (
+    csp
+      .split(";")
+      .map((d) => d.trim())
+      .find((d) => d.startsWith(`${name} `)) ?? ""
+  );
+}
+
+describe("a production build", () => {
+  it("fails loudly without MD_ADDIN_URL instead of shipping a manifest that points at localhost", () => {
+    const failed = withConfig(`config({}, { mode: "production" }).mode`, { MD_ADDIN_URL: undefined });
+    expect(failed.ok).toBe(false);
+    expect(failed.stderr).toMatch(
+      /MD_ADDIN_URL is not set: a production build must name the https address the add-in is served from/,
+    );
+    // Development and test builds keep the local address.
+    expect(withConfig(`config({}, { mode: "development" }).mode`, { MD_ADDIN_URL: undefined }).value).toBe(
+      "development",
+    );
+    expect(
+      withConfig(`config({ target: "test" }, { mode: "production" }).mode`, { MD_ADDIN_URL: undefined }).value,
+    ).toBe("production");
+  });
+
+  it("builds with MD_ADDIN_URL set", () => {
+    const built = withConfig(`config({}, { mode: "production" }).mode`, { MD_ADDIN_URL: "https://addin.example.com/" });
+    expect(built).toMatchObject({ ok: true, value: "production" });
+  });
+
+  it("lets office.js's host frames load and talks to no plain-http loopback service", () => {
+    const csp = webpackConfig.paneCsp({ production: true, evalSourceMaps: false });
+    expect(directive(csp, "frame-src")).toBe(
+      "frame-src 'self' https://appsforoffice.microsoft.com https://telemetryservice.firstpartyapps.oaspapps.com",
+    );
+    expect(directive(csp, "connect-src")).toBe("connect-src 'self' https:");
+    expect(directive(csp, "script-src")).toBe("script-src 'self' https://appsforoffice.microsoft.com");
+  });
+});
+
+describe("development and test builds", () => {
+  it("allow the local sandbox over plain http and keep every frame on this machine", () => {
+    const csp = webpackConfig.paneCsp({ production: false, evalSourceMaps: true });
+    expect(directive(csp, "connect-src")).toBe("connect-src 'self' https: http://127.0.0.1:* http://localhost:*");
+    expect(directive(csp, "frame-src")).toBe("frame-src 'self'");
+    expect(directive(csp, "script-src")).toBe("script-src 'self' https://appsforoffice.microsoft.com 'unsafe-eval'");
+  });
+
+  it("the built dist/taskpane.html (test target) carries that policy", () => {
+    const html = readFileSync(path.join(ROOT, "dist", "taskpane.html"), "utf8");
+    const meta = /http-equiv=["']?Content-Security-Policy["']?\s+content=(["'])(.*?)\1/i.exec(html)?.[2];
+    expect(meta).toBe(webpackConfig.paneCsp({ production: false, evalSourceMaps: false }));
+  });
+});
