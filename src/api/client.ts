@@ -310,7 +310,7 @@ class BatchingClient implements Client {
       try {
         return await this.loadSingleOnce(key, request, ttlMs, parse, opts);
       } catch (error) {
-        if (!(error instanceof SettingsChanged)) throw error;
+        if (error !== SETTINGS_CHANGED) throw error;
       }
     }
   }
@@ -359,7 +359,7 @@ class BatchingClient implements Client {
         try {
           if (await this.settings.changedSince(settings)) {
             this.log(`settings changed while a request was out: its answer is dropped and asked again`);
-            outcome = { error: new SettingsChanged() };
+            outcome = { error: SETTINGS_CHANGED };
           }
         } catch (settingsError) {
           outcome = { error: settingsError };
@@ -440,9 +440,10 @@ function definedOnly<T extends object>(obj: T): Partial<T> {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** An answer to a request sent under a key or base URL that has changed since: its callers ask again. */
-class SettingsChanged extends Error {
-  constructor() {
-    super("The market-data settings changed while the request was out.");
-  }
-}
+/**
+ * What a load settles with when its answer came under a key or base URL that
+ * has changed since: its callers ask again. A plain object, not an Error
+ * subclass, so the module stays free of side effects and the pane's bundles,
+ * which import api/ only for its helpers, do not take in the client.
+ */
+const SETTINGS_CHANGED = { settingsChanged: true } as const;
