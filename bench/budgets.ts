@@ -319,7 +319,7 @@ ${budgetTable(list)}
 
 ${SYMBOLS} symbols × ${METRICS.length} metrics (${METRICS.join(", ")}) over two windows (the last 30 days to today,
 and the 30 days to the last quarter end), against the in-process sandbox with ${LATENCY_MS} ms
-latency per request, concurrency 6. The budget allows ${f.budgetRequests} requests (one per
+latency per request, concurrency ${CLIENT_DEFAULTS.concurrency}. The budget allows ${f.budgetRequests} requests (one per
 ${SYMBOLS_PER_REQUEST} symbols per distinct metrics/window/granularity group).
 
 ${lookupTable(f)}

@@ -21,11 +21,12 @@
  *     the next day (bench/reopen.ts).
  */
 import { writeFileSync } from "node:fs";
-import { createClient, type Client, type ClientOptions } from "../src/api/client";
+import { CLIENT_DEFAULTS, createClient, type Client, type ClientOptions } from "../src/api/client";
 import { mergeParts, splitWindow } from "../src/api/series-windows";
 import type { SeriesResult } from "../src/core/domain";
 import type { SeriesRequest } from "../src/api/types";
 import { parseOptions } from "../src/core/options";
+import { readingsOf } from "../src/core/readings";
 import { SERIES_OPTIONS, seriesHeader, shapeSeriesTable, type SeriesColumn } from "../src/core/series-table";
 import type { CallContext } from "../src/functions/call-context";
 import { latestValue as latestCell } from "../src/functions/latest";
@@ -119,7 +120,7 @@ export function requestBudget(requests: SeriesRequest[]): number {
 
 function latestValue(result: SeriesResult): number | string {
   if (result.kind === "message") return `message: ${result.message}`;
-  const last = result.points[result.points.length - 1];
+  const last = readingsOf(result.points).at(-1);
   return last ? last.val : "no data";
 }
 
@@ -190,7 +191,10 @@ export async function runShaping(sandbox: SandboxHandle, symbols: string[], toda
     const result = results[i]!;
     const rounded: SeriesResult =
       result.kind === "points"
-        ? { kind: "points", points: result.points.map((x) => ({ date: x.date, val: Math.round(x.val) })) }
+        ? {
+            kind: "points",
+            points: result.points.map((x) => ({ date: x.date, val: x.val === null ? null : Math.round(x.val) })),
+          }
         : result;
     return { header: seriesHeader(p.symbol, p.metric), result: rounded };
   });
@@ -437,7 +441,7 @@ function printTable(
   const row = (name: string, r: LookupRun) =>
     `| ${name} | ${r.requests} | ${r.wallMs.toFixed(0)} | ${r.kb.toFixed(1)} | ${r.retries} | ${r.failures} |`;
   console.log(
-    `\n### 1,000 latest-value lookups: 200 symbols × 3 metrics × 2 windows, sandbox latency ${report.latencyMs} ms, concurrency 6\n`,
+    `\n### 1,000 latest-value lookups: 200 symbols × 3 metrics × 2 windows, sandbox latency ${report.latencyMs} ms, concurrency ${CLIENT_DEFAULTS.concurrency}\n`,
   );
   console.log("| run | requests | wall ms | KB received | retries | failures |");
   console.log("|---|---:|---:|---:|---:|---:|");

@@ -23,6 +23,24 @@ const HELP = `Sandbox market-data API (synthetic data for development, demos and
   --retry-after <s>      Retry-After seconds on 429 (default 1)
   --drop-rate <0..1>     share of connections destroyed without a response
   --bad-json-rate <0..1> share of 200 responses sent with a truncated JSON body
+
+  The real service's behaviours (real-service.md; npm start uses them):
+  --realistic            sentences in place of series, null newest days, date-less
+                         requests answered with bare numbers, case echo, every
+                         10th answer an empty 200, the catalog's real field names
+  --empty-body-every <n> with --realistic: every n-th answer is an empty 200 (0: never)
+
+  A broken or hostile service:
+  --poison-symbol <s>    a series request naming s fails with HTTP 500 as a whole (repeatable)
+  --max-url <n>          requests longer than n characters (path and query) get 414
+  --redirect-to <origin> answer every request 302 to the same path and query there
+  --endless-body         answers never finish: headers, a few bytes, then one space a second
+  --endless-body-path <p>  only answers to paths starting with p, e.g. /data/api/ (repeatable)
+  --echo-key             quote the API key in catalog titles, metric descriptions,
+                         insight cards, flow chain names and series messages
+  --tricky-json <s>      s's series come back with values as hexadecimal text or dates
+                         with a time; flows name chains __proto__ and constructor (repeatable)
+  --huge-body <bytes>    pad every answer to this many bytes (streamed)
   --quiet                do not print one line per request
   --help                 show this text`;
 
@@ -52,6 +70,16 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
       "retry-after": { type: "string" },
       "drop-rate": { type: "string" },
       "bad-json-rate": { type: "string" },
+      realistic: { type: "boolean" },
+      "empty-body-every": { type: "string" },
+      "poison-symbol": { type: "string", multiple: true },
+      "max-url": { type: "string" },
+      "redirect-to": { type: "string" },
+      "endless-body": { type: "boolean" },
+      "endless-body-path": { type: "string", multiple: true },
+      "echo-key": { type: "boolean" },
+      "tricky-json": { type: "string", multiple: true },
+      "huge-body": { type: "string" },
       quiet: { type: "boolean" },
       help: { type: "boolean" },
     },
@@ -67,6 +95,18 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
     badJsonRate: number("bad-json-rate", values["bad-json-rate"], rate, "a number from 0 to 1"),
   };
   if (values.key === "") throw new Error("--key must not be empty");
+  const emptyBodyEvery = number("empty-body-every", values["empty-body-every"], whole, "a whole number");
+  if (emptyBodyEvery !== undefined && !values.realistic) throw new Error("--empty-body-every needs --realistic");
+  const endlessPaths = values["endless-body-path"] ?? [];
+  const hostile = {
+    poisonSymbols: values["poison-symbol"],
+    maxUrlLength: number("max-url", values["max-url"], (n) => whole(n) && n > 0, "a whole number > 0"),
+    redirectTo: values["redirect-to"],
+    endlessBody: endlessPaths.length > 0 ? endlessPaths : values["endless-body"],
+    echoKey: values["echo-key"],
+    trickyJson: values["tricky-json"],
+    hugeBodyBytes: number("huge-body", values["huge-body"], (n) => whole(n) && n > 0, "a whole number of bytes > 0"),
+  };
   return {
     port: number("port", values.port, (n) => whole(n) && n <= 65535, "a port number from 0 to 65535") ?? 3001,
     host: values.host,
@@ -78,6 +118,8 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
     seed: number("seed", values.seed, Number.isInteger, "an integer"),
     today: values.today,
     faults: Object.fromEntries(Object.entries(faults).filter(([, value]) => value !== undefined)),
+    realistic: values.realistic ? (emptyBodyEvery === undefined ? true : { emptyBodyEvery }) : undefined,
+    hostile: Object.fromEntries(Object.entries(hostile).filter(([, value]) => value !== undefined)),
     quiet: values.quiet ?? false,
   };
 }

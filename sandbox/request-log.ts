@@ -15,6 +15,8 @@ export interface RequestLogEntry {
   /** Data points in a `/data/api/` response. */
   points: number;
   fault: FaultKind | null;
+  /** A realistic-mode behaviour or a failure switch that shaped this answer ("empty-body", "poison", "redirect", …). */
+  quirk?: string;
   ms: number;
 }
 
@@ -29,6 +31,8 @@ export interface SandboxStats {
   faultsInjected: Record<FaultKind, number> & { total: number };
   /** How many times an insight feed was computed (cache misses). */
   insightComputations: number;
+  /** Answers shaped by a realistic-mode behaviour or a failure switch, per kind. */
+  quirks: Record<string, number>;
 }
 
 const LOG_LIMIT = 10_000;
@@ -65,7 +69,7 @@ export class RequestLog {
   private entries: RequestLogEntry[] = [];
 
   private static empty(): SandboxStats {
-    return { requests: 0, byPath: {}, byEndpoint: {}, byStatus: {}, pointsReturned: 0, faultsInjected: { drop: 0, "server-error": 0, "rate-limit": 0, "bad-json": 0, total: 0 }, insightComputations: 0 };
+    return { requests: 0, byPath: {}, byEndpoint: {}, byStatus: {}, pointsReturned: 0, faultsInjected: { drop: 0, "server-error": 0, "rate-limit": 0, "bad-json": 0, total: 0 }, insightComputations: 0, quirks: {} };
   }
 
   record(entry: RequestLogEntry): void {
@@ -80,6 +84,7 @@ export class RequestLog {
       c.faultsInjected[entry.fault]++;
       c.faultsInjected.total++;
     }
+    if (entry.quirk) c.quirks[entry.quirk] = (c.quirks[entry.quirk] ?? 0) + 1;
     this.entries.push(entry);
     if (this.entries.length > LOG_LIMIT) this.entries.splice(0, this.entries.length - LOG_LIMIT);
   }

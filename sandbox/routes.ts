@@ -9,7 +9,8 @@ import type { InsightFeeds } from "./insight-feeds";
 import { FLOW_TYPES, type FlowType, flowTotals } from "./flows";
 import { describeMetrics } from "./metric-descriptors";
 import { isFinancialMetric } from "./metric-catalog";
-import { type DataContext, type SeriesAnswer, seriesFor } from "./series";
+import { datelessAnswer, type RealisticAnswer, type RealisticOptions, realisticCatalogBody, realisticSeries, symbolsOrSentence } from "./realistic";
+import { type DataContext, seriesFor } from "./series";
 import { STREAK_FEEDS } from "./streaks";
 import { resolveSymbol } from "./symbols";
 
@@ -19,6 +20,8 @@ export interface RouteContext {
   data: DataContext;
   apiKey: string;
   insights: InsightFeeds;
+  /** The real service's behaviours (realistic.ts); all off by default. */
+  realistic?: RealisticOptions;
 }
 
 export interface Reply {
@@ -85,7 +88,9 @@ export function metricData(ctx: RouteContext, metricsSegment: string, params: UR
   } catch {
     throw new HttpError(400, "The metric names in the path are not valid URL encoding");
   }
-  const metrics = [...new Set(listParam(decoded).map((metric) => metric.toUpperCase()))];
+  const spelled = new Map<string, string>();
+  for (const name of listParam(decoded)) if (!spelled.has(name.toUpperCase())) spelled.set(name.toUpperCase(), name);
+  const metrics = [...spelled.keys()];
   if (metrics.length === 0) throw new HttpError(400, "Name at least one metric in the path: /data/api/<METRIC>[,<METRIC>…]/");
   const symbols = listParam(params.get("symbols"));
   if (symbols.length === 0) throw new HttpError(400, "symbols is required: one or more comma-separated symbols, e.g. symbols=eth,sol");
@@ -96,18 +101,25 @@ export function metricData(ctx: RouteContext, metricsSegment: string, params: UR
   }
   const limit = limitParam(params);
   const { start, end } = window(params, ctx.data.today, null);
-  const answer: Record<string, Record<string, SeriesAnswer>> = {};
+  const real = ctx.realistic;
+  const dateless = !params.get("startDate") && !params.get("endDate");
+  const answer: Record<string, Record<string, RealisticAnswer>> = {};
   let points = 0;
   for (const symbol of symbols) {
-    const series: Record<string, SeriesAnswer> = {};
+    const series: Record<string, RealisticAnswer> = {};
     for (const metric of metrics) {
-      const result = seriesFor(ctx.data, symbol, metric, { startDay: start, endDay: end, granularity, limit });
+      const contractual = seriesFor(ctx.data, symbol, metric, { startDay: start, endDay: end, granularity, limit });
+      let result: RealisticAnswer = contractual;
+      if (real) {
+        const shaped = realisticSeries(real, ctx.data, symbol, metric, contractual, granularity === "DAY");
+        result = real.datelessNumbers && dateless ? datelessAnswer(shaped) : shaped;
+      }
       if (Array.isArray(result)) points += result.length;
-      series[metric] = result;
+      series[real?.caseEcho ? spelled.get(metric)! : metric] = result;
     }
-    answer[symbol] = series;
+    answer[real?.caseEcho ? symbol.toLowerCase() : symbol] = series;
   }
-  return ok({ data: { symbols: answer } }, points);
+  return ok({ data: { symbols: real ? symbolsOrSentence(real, answer) : answer } }, points);
 }
 
 /** Flows over the last 30 days unless startDate says otherwise. */
@@ -144,6 +156,7 @@ export function supportedMetrics(ctx: RouteContext, params: URLSearchParams): Re
 
 /** `/asset/symbols/` */
 export function assetSymbols(ctx: RouteContext): Reply {
+  if (ctx.realistic?.catalogAsReal) return ok(realisticCatalogBody(ctx.data.catalog));
   return ok(ctx.data.catalog.body());
 }
 

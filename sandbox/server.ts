@@ -9,14 +9,18 @@ import type { Socket } from "node:net";
 import { AssetCatalog } from "./asset-catalog";
 import { dayOfDate, parseIsoDay } from "./dates";
 import { FaultInjector, type FaultKind, type SandboxFaults } from "./faults";
+import { echoKeyInto, type HostileOptions, hostileOptions, intercept, trickyInto } from "./hostile";
 import { errorBody, HttpError } from "./http-error";
 import { InsightFeeds } from "./insight-feeds";
+import { type RealisticOptions, realisticOptions } from "./realistic";
 import { RequestLog, redactQuery, type RequestLogEntry, type SandboxStats } from "./request-log";
 import { type Reply, route, type RouteContext } from "./routes";
 import type { DataContext } from "./series";
 import { computeStreakCards, type StreakFeed } from "./streaks";
 
 export type { SandboxFaults } from "./faults";
+export type { HostileOptions } from "./hostile";
+export type { RealisticOptions } from "./realistic";
 export type { RequestLogEntry, SandboxStats } from "./request-log";
 
 /** The documented demo key the sandbox accepts unless told otherwise. */
@@ -46,6 +50,10 @@ export interface SandboxOptions {
   today?: string | Date;
   /** No console output. Default true (the CLI passes false). */
   quiet?: boolean;
+  /** Play the real service's behaviours (sandbox/realistic.ts): `true` for all of them, or some. Default off. */
+  realistic?: boolean | Partial<RealisticOptions>;
+  /** Failure switches of a broken or hostile service (sandbox/hostile.ts). Default none. */
+  hostile?: Partial<HostileOptions>;
 }
 
 export interface SandboxHandle {
@@ -66,6 +74,10 @@ export interface SandboxHandle {
   reset(): void;
   /** Forgets cached insight feeds: the next call of each is slow again. */
   resetInsightCache(): void;
+  /** Changes failure switches; the others keep their values. */
+  setHostile(hostile: Partial<HostileOptions>): void;
+  /** Replaces the realistic-mode behaviours (`false` for the contract's behaviour). */
+  setRealistic(realistic: boolean | Partial<RealisticOptions>): void;
 }
 
 const CORS_HEADERS = {
@@ -102,6 +114,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = new FaultInjector(seed, options.faults);
   const log = new RequestLog();
   let latency = startLatency;
+  let realistic = realisticOptions(options.realistic);
+  let hostile = hostileOptions(options.hostile);
+  /** Requests counted for the realistic mode's every-Nth empty body. */
+  let counted = 0;
+  /** Open never-ending bodies, so close() can end them. */
+  const endless = new Set<NodeJS.Timeout>();
 
   const timers = new Set<NodeJS.Timeout>();
   const sleep = (ms: number) =>
@@ -143,6 +161,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     res.end(body);
   };
 
+  /** `body` (a JSON object) with a padding field in front, streamed so the whole never sits in memory; stops when the client hangs up. */
+  const sendPadded = async (res: ServerResponse, status: number, body: string, total: number) => {
+    const head = '{"padding":"';
+    const tail = `",${body.slice(1)}`;
+    const padding = Math.max(0, total - head.length - Buffer.byteLength(tail));
+    res.writeHead(status, { ...CORS_HEADERS, "Content-Type": "application/json; charset=utf-8", "Content-Length": String(head.length + padding + Buffer.byteLength(tail)), "Cache-Control": "no-store" });
+    res.write(head);
+    const chunk = "x".repeat(64 * 1024);
+    for (let left = padding; left > 0 && !res.destroyed; left -= chunk.length) {
+      const ok = res.write(left >= chunk.length ? chunk : chunk.slice(0, left));
+      if (!ok) await new Promise<void>((resolve) => { res.once("drain", resolve); res.once("close", resolve); });
+    }
+    if (!res.destroyed) res.end(tail);
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const at = new Date().toISOString();
@@ -151,7 +184,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const q = raw.indexOf("?");
     const path = q < 0 ? raw : raw.slice(0, q);
     const search = q < 0 ? "" : raw.slice(q + 1);
-    const entry = { at, method, path, query: redactQuery(search), points: 0, fault: null as FaultKind | null };
+    const entry = { at, method, path, query: redactQuery(search), points: 0, fault: null as FaultKind | null, quirk: undefined as string | undefined };
 
     if (method === "OPTIONS") {
       res.writeHead(204, {
@@ -193,10 +226,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return finish({ ...entry, status: 429, fault: "rate-limit" }, started);
     }
 
+    const params = new URLSearchParams(search);
+    const intercepted = intercept(hostile, path, raw, params);
+    if (intercepted === "endless") {
+      // Headers and the start of a JSON body, then a space a second: the body never ends.
+      res.writeHead(200, { ...CORS_HEADERS, "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+      res.write('{"data":{"symbols":{');
+      const ticker = setInterval(() => res.write(" "), 1000);
+      endless.add(ticker);
+      res.on("close", () => {
+        clearInterval(ticker);
+        endless.delete(ticker);
+      });
+      return finish({ ...entry, status: 200, quirk: "endless-body" }, started);
+    }
+    if (intercepted) {
+      send(res, intercepted.status, intercepted.body, intercepted.headers);
+      return finish({ ...entry, status: intercepted.status, quirk: intercepted.kind }, started);
+    }
+
     let reply: Reply;
-    const context: RouteContext = { data: dataContext(), apiKey, insights };
+    const context: RouteContext = { data: dataContext(), apiKey, insights, realistic };
     try {
-      reply = await route(context, path, new URLSearchParams(search));
+      reply = await route(context, path, params);
     } catch (error) {
       if (error instanceof HttpError) {
         send(res, error.status, errorBody(error.status, error.message), error.headers);
@@ -205,6 +257,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (!quiet) console.error("Sandbox handler failed:", error);
       send(res, 500, errorBody(500, "Internal sandbox error"));
       return finish({ ...entry, status: 500 }, started);
+    }
+    if (path !== "/" && realistic.emptyBodyEvery > 0 && ++counted % realistic.emptyBodyEvery === 0) {
+      send(res, 200, "");
+      return finish({ ...entry, status: 200, quirk: "empty-body" }, started);
+    }
+    if (hostile.echoKey) reply = { ...reply, body: echoKeyInto(path, reply.body, params.get("APIKey") ?? "") };
+    if (hostile.trickyJson.length > 0 && (path === "/flows/top/" || path.startsWith("/data/api/"))) {
+      const tricky = trickyInto(path, reply.body, hostile.trickyJson);
+      if (tricky !== reply.body) {
+        entry.quirk = "tricky-json";
+        reply = { ...reply, body: tricky };
+      }
+    }
+    if (hostile.hugeBodyBytes !== null && reply.body.startsWith("{")) {
+      await sendPadded(res, reply.status, reply.body, hostile.hugeBodyBytes);
+      return finish({ ...entry, status: reply.status, quirk: "huge-body" }, started);
     }
     if (draw.badJson) {
       // Cut mid-body so the JSON cannot parse; Content-Length matches what is sent.
@@ -246,6 +314,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       closing ??= new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);
         timers.clear();
+        for (const ticker of endless) clearInterval(ticker);
+        endless.clear();
         server.close(() => resolve());
         server.closeAllConnections();
         for (const socket of sockets) socket.destroy();
@@ -270,7 +340,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       latency = startLatency;
       revision = options.revision ?? 0;
       fixedToday = todayOption(options.today);
+      realistic = realisticOptions(options.realistic);
+      hostile = hostileOptions(options.hostile);
+      counted = 0;
     },
     resetInsightCache: () => insights.clear(),
+    setHostile(partial) {
+      hostile = hostileOptions({ ...hostile, ...partial });
+    },
+    setRealistic(value) {
+      realistic = realisticOptions(value);
+    },
   };
 }

@@ -25,7 +25,8 @@ async function checkPorts(): Promise<void> {
     { port, host: "127.0.0.1", role: `the sandbox API (http://127.0.0.1:${port})`, env: "MD_SANDBOX_PORT" },
   ];
   const taken = [];
-  for (const need of needs) if (!(await isPortFree(need.port, need.host))) taken.push({ ...need, owner: portOwner(need.port) });
+  for (const need of needs)
+    if (!(await isPortFree(need.port, need.host))) taken.push({ ...need, owner: portOwner(need.port) });
   if (taken.length === 0) return;
   console.error(portsTakenMessage(taken));
   process.exit(1);
@@ -33,8 +34,9 @@ async function checkPorts(): Promise<void> {
 
 async function main(): Promise<void> {
   await checkPorts();
-  const sandbox = await startSandbox({ port, quiet: false, insightFirstCallDelayMs: 3000 });
-  console.log(`Sandbox market-data API (synthetic data) on ${sandbox.url}, demo key ${DEMO_API_KEY}`);
+  // Realistic mode: the add-in meets the real service's quirks (sentences, unsettled days, empty answers) from day one.
+  const sandbox = await startSandbox({ port, quiet: false, insightFirstCallDelayMs: 3000, realistic: true });
+  console.log(`Sandbox market-data API (synthetic data, realistic mode) on ${sandbox.url}, demo key ${DEMO_API_KEY}`);
 
   const devServer = spawn(path.join(root, "node_modules", ".bin", "webpack"), ["serve", "--mode", "development"], {
     cwd: root,

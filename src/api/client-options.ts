@@ -5,7 +5,7 @@
  */
 import type { SeriesStore } from "./series-store";
 import type { Timers } from "./timers";
-import type { FetchLike } from "./transport";
+import { MAX_RESPONSE_BYTES, type FetchLike } from "./transport";
 import type { SettingsSource } from "./types";
 
 export interface ClientOptions {
@@ -33,8 +33,24 @@ export interface ClientOptions {
   maxUrlLength?: number;
   /** Points per series the service returns at most; longer windows are split. Default 1000 (the service's cap). */
   maxPointsPerRequest?: number;
-  /** HTTP requests at once. Default 6, a browser's per-host connection limit: more would only queue inside the browser while their timeouts run. */
+  /**
+   * Series and flow requests at once (the series lane). Default 4: with the
+   * catalog lane's 2, a browser's per-host limit of 6 connections (HTTP/1.1)
+   * is never exceeded, so neither lane can queue inside the browser behind
+   * the other's stuck requests.
+   */
   concurrency?: number;
+  /** Catalog and insight-feed requests at once (their own lane). Default 2. */
+  catalogConcurrency?: number;
+  /**
+   * Longest a series, flows or connection-test call waits for its answer,
+   * whatever the service does; then a TimeoutError. Default 50 s. (A cell has
+   * its own deadline of 55 s around all its calls, before Excel on Mac
+   * abandons it at 60 s: src/functions/invoke.ts.)
+   */
+  callDeadlineMs?: number;
+  /** The same for catalogs and insight feeds, whose first call can take a minute server-side (the pane shows progress). Default 130 s. */
+  slowCallDeadlineMs?: number;
   /** Per-attempt timeout of series and flow requests. Default 30 s. */
   timeoutMs?: number;
   /**
@@ -57,6 +73,8 @@ export interface ClientOptions {
   catalogTtlMs?: number;
   /** Approximate memory for cached answers; least recently used go first. Default 20 MB. */
   cacheMaxBytes?: number;
+  /** Largest response body read; a longer one is abandoned with a clear error. Default 50 MB. */
+  maxResponseBytes?: number;
   /** One line per request, retry and notable event; the API key never appears. */
   logger?: (line: string) => void;
   /** The symbol `testConnection` asks a PRICE for. Default "eth". */
@@ -82,7 +100,10 @@ export const CLIENT_DEFAULTS = {
   maxSeriesPerRequest: 250,
   maxUrlLength: 2000,
   maxPointsPerRequest: 1000,
-  concurrency: 6,
+  concurrency: 4,
+  catalogConcurrency: 2,
+  callDeadlineMs: 50_000,
+  slowCallDeadlineMs: 130_000,
   timeoutMs: 30_000,
   slowTimeoutMs: 55_000,
   retries: 4,
@@ -92,6 +113,7 @@ export const CLIENT_DEFAULTS = {
   cacheTtlMs: 5 * 60_000,
   catalogTtlMs: 60 * 60_000,
   cacheMaxBytes: 20 * 1024 * 1024,
+  maxResponseBytes: MAX_RESPONSE_BYTES,
   testSymbol: "eth",
   unsettledDays: 3,
   revalidateAfterMs: 30 * 86_400_000,

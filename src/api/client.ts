@@ -9,10 +9,10 @@
  * Beside the in-memory cache, the persistent store (stored-series.ts) answers
  * the settled parts of daily windows and keeps catalogs for offline reading.
  */
-import { utcDateOf } from "../core/calendar";
+import { addDays, utcDateOf } from "../core/calendar";
 import type { AssetRecord, FlowType, FlowsResult, InsightCard, MetricDescriptor, SeriesResult } from "../core/domain";
 import { CLIENT_DEFAULTS, type ClientOptions } from "./client-options";
-import { BadRequestError, CancelledError, NotCachedError, redact } from "./errors";
+import { BadRequestError, CancelledError, NotCachedError, redact, TimeoutError } from "./errors";
 import { sendWithRetries, type ExecutorDeps } from "./executor";
 import { mayWiden, widenSparseFcf } from "./fcf-widening";
 import { LruCache } from "./lru-cache";
@@ -39,9 +39,10 @@ import {
 } from "./responses";
 import { Semaphore } from "./semaphore";
 import { SeriesBatcher, type SeriesWindow } from "./series-batcher";
-import { mergeParts, splitWindow, type DateWindow } from "./series-windows";
+import { HISTORY_FLOOR, walkBackwards, type DatedWindow } from "./history-walk";
+import { splitWindow } from "./series-windows";
 import { SettingsReader } from "./settings-reader";
-import { globalTimers } from "./timers";
+import { globalTimers, type Timers } from "./timers";
 import { NO_STORE_STATUS, StoredSeries } from "./stored-series";
 import type { ResolvedSettings } from "./executor";
 import type { CallOptions, ClientCounters, FlowsRequest, MarketDataClient, SeriesRequest, StoreStatus } from "./types";
@@ -75,7 +76,11 @@ class BatchingClient implements Client {
   private readonly settings: SettingsReader;
   private readonly batcher: SeriesBatcher;
   private readonly stats: ClientCounters = { requests: 0, cacheHits: 0, retries: 0, failures: 0, bytes: 0 };
+  /** Series and flows: the series lane. */
   private readonly deps: ExecutorDeps;
+  /** Catalogs and insight feeds: their own lane, so neither kind of request ever waits behind the other. */
+  private readonly catalogDeps: ExecutorDeps;
+  private readonly timers: Timers;
   private readonly log: (line: string) => void;
   private readonly stored: StoredSeries | null;
   private settingsRead?: Promise<ResolvedSettings>;
@@ -84,6 +89,7 @@ class BatchingClient implements Client {
     this.o = { ...CLIENT_DEFAULTS, ...definedOnly(options) } as BatchingClient["o"];
     this.now = options.now ?? Date.now;
     const timers = options.timers ?? globalTimers;
+    this.timers = timers;
     const logger = options.logger;
     this.log = logger
       ? (line) => {
@@ -115,13 +121,19 @@ class BatchingClient implements Client {
       },
       counters: this.stats,
       log: this.log,
+      maxResponseBytes: this.o.maxResponseBytes,
     };
+    this.catalogDeps = { ...this.deps, semaphore: new Semaphore(this.o.catalogConcurrency) };
     this.batcher = new SeriesBatcher({
       pending: this.pending,
       settings: this.settings,
       cache: this.cache,
-      send: (request, settings, signal) =>
-        sendWithRetries(this.deps, request, settings, { signal, timeoutMs: this.o.timeoutMs }),
+      send: (request, settings, signal, options) =>
+        sendWithRetries(this.deps, request, settings, {
+          signal,
+          timeoutMs: this.o.timeoutMs,
+          ...(options.serverErrorRetries === undefined ? {} : { serverErrorRetries: options.serverErrorRetries }),
+        }),
       timers,
       now: this.now,
       counters: this.stats,
@@ -146,6 +158,10 @@ class BatchingClient implements Client {
   // ---------------------------------------------------------------- series
 
   getSeries(req: SeriesRequest, opts: CallOptions = {}): Promise<SeriesResult> {
+    return this.withDeadline(`${req.symbol} ${req.metric}`, opts, (o) => this.answerSeries(req, o));
+  }
+
+  private answerSeries(req: SeriesRequest, opts: CallOptions): Promise<SeriesResult> {
     const first = this.readSeries(req, opts);
     if (!mayWiden(req)) return first;
     return first.then((result) =>
@@ -172,30 +188,39 @@ class BatchingClient implements Client {
     return this.fetchWindow(req.symbol, req.metric, window, opts);
   }
 
-  /** A checked window: split into parts the service answers whole, each loaded by the batcher, merged. */
+  /**
+   * A checked window, with explicit dates (an omitted start is the whole
+   * history, an omitted end today: the service answers a request without
+   * dates with bare latest numbers), split into parts the service answers
+   * whole, each loaded by the batcher, read newest part first until the data
+   * ends (history-walk.ts).
+   */
   private fetchWindow(symbol: string, metric: string, window: SeriesWindow, opts: CallOptions): Promise<SeriesResult> {
-    let parts: DateWindow[];
+    let parts: DatedWindow[];
     try {
-      parts = splitWindow(window, window.granularity, utcDateOf(this.now()), this.o.maxPointsPerRequest);
+      const today = utcDateOf(this.now());
+      const endDate = window.endDate ?? today;
+      const startDate = window.startDate ?? (endDate < HISTORY_FLOOR ? endDate : HISTORY_FLOOR);
+      parts = splitWindow({ startDate, endDate }, window.granularity, today, this.o.maxPointsPerRequest).map(
+        (part) => ({ startDate: part.startDate ?? startDate, endDate: part.endDate ?? endDate }),
+      );
     } catch (error) {
       return Promise.reject(error);
     }
     if (opts.signal?.aborted) return Promise.reject(new CancelledError());
-    const loads = parts.map((part) =>
-      this.batcher.load(
-        symbol,
-        metric,
-        { ...part, ...(window.granularity ? { granularity: window.granularity } : {}) },
-        opts,
-      ),
-    );
-    if (loads.length === 1) return loads[0]!;
-    return Promise.all(loads).then(mergeParts);
+    const granularity = window.granularity ? { granularity: window.granularity } : {};
+    const load = (part: DatedWindow) => this.batcher.load(symbol, metric, { ...part, ...granularity }, opts);
+    if (parts.length === 1) return load(parts[0]!);
+    return walkBackwards(parts, load);
   }
 
   // ----------------------------------------------------- catalogs and flows
 
-  async getFlows(req: FlowsRequest, opts: CallOptions = {}): Promise<FlowsResult> {
+  getFlows(req: FlowsRequest, opts: CallOptions = {}): Promise<FlowsResult> {
+    return this.withDeadline("the flows", opts, (o) => this.answerFlows(req, o));
+  }
+
+  private async answerFlows(req: FlowsRequest, opts: CallOptions): Promise<FlowsResult> {
     const types = unique(req.flowTypes.length ? req.flowTypes : (["netflow"] as FlowType[]));
     const parts = await Promise.all(
       types.map(async (flowType) => {
@@ -213,7 +238,11 @@ class BatchingClient implements Client {
     return mergeFlows(parts);
   }
 
-  async getAssets(opts: CallOptions = {}): Promise<AssetRecord[]> {
+  getAssets(opts: CallOptions = {}): Promise<AssetRecord[]> {
+    return this.withDeadline("the asset catalog", opts, (o) => this.answerAssets(o), true);
+  }
+
+  private answerAssets(opts: CallOptions): Promise<AssetRecord[]> {
     return this.loadSingle(
       answerKey("assets"),
       assetSymbolsRequest(),
@@ -228,33 +257,115 @@ class BatchingClient implements Client {
     );
   }
 
-  async getMetrics(symbol: string, opts: CallOptions = {}): Promise<MetricDescriptor[]> {
-    const request = supportedMetricsRequest(symbol);
-    return this.loadSingle(
-      answerKey("metrics", symbol),
-      request,
-      this.o.catalogTtlMs,
-      parseMetricsResponse,
+  getMetrics(symbol: string, opts: CallOptions = {}): Promise<MetricDescriptor[]> {
+    return this.withDeadline(
+      `the metric catalog of ${symbol}`,
       opts,
-      "persist",
+      (o) => {
+        const request = supportedMetricsRequest(symbol);
+        return this.loadSingle(
+          answerKey("metrics", symbol),
+          request,
+          this.o.catalogTtlMs,
+          parseMetricsResponse,
+          o,
+          "persist",
+        );
+      },
+      true,
     );
   }
 
-  async getInsights(feed: string, opts: CallOptions = {}): Promise<InsightCard[]> {
+  getInsights(feed: string, opts: CallOptions = {}): Promise<InsightCard[]> {
     const name = feed.trim().toLowerCase();
-    const request = insightsRequest(name);
-    return this.loadSingle(
-      answerKey("insights", name),
-      request,
-      this.o.catalogTtlMs,
-      parseInsightsResponse,
+    const what = `the insight feed ${name}; a feed can take a minute the first time`;
+    return this.withDeadline(
+      what,
       opts,
-      "persist",
+      (o) => {
+        const request = insightsRequest(name);
+        return this.loadSingle(
+          answerKey("insights", name),
+          request,
+          this.o.catalogTtlMs,
+          parseInsightsResponse,
+          o,
+          "persist",
+        );
+      },
+      true,
     );
   }
 
-  /** One answer of one request: from the cache, by joining the same answer pending from the same service, or sent. */
+  /**
+   * Every call settles within its deadline (DESIGN: Excel on Mac abandons a
+   * request at 60 s), whatever the service does: a body that never ends, a
+   * retry chain, a queue behind stuck requests. At the deadline the caller is
+   * answered with a TimeoutError and dropped from the loads it waits for; a
+   * request nobody waits for any more is aborted, its body read included.
+   */
+  private withDeadline<T>(
+    what: string,
+    opts: CallOptions,
+    run: (opts: CallOptions) => Promise<T>,
+    slow = false,
+  ): Promise<T> {
+    const ms = opts.deadlineMs ?? (slow ? this.o.slowCallDeadlineMs : this.o.callDeadlineMs);
+    if (!(ms > 0 && Number.isFinite(ms))) return run(opts);
+    const outer = opts.signal;
+    if (outer?.aborted) return Promise.reject(new CancelledError());
+    const controller = new AbortController();
+    const onOuterAbort = () => controller.abort();
+    outer?.addEventListener("abort", onOuterAbort, { once: true });
+    return new Promise<T>((resolve, reject) => {
+      let expired = false;
+      const timer = this.timers.setTimeout(() => {
+        expired = true;
+        reject(new TimeoutError(`No answer from the market-data service within ${Math.round(ms / 1000)} s (${what}).`));
+        controller.abort();
+      }, ms);
+      const done = () => {
+        this.timers.clearTimeout(timer);
+        outer?.removeEventListener("abort", onOuterAbort);
+      };
+      run({ ...opts, signal: controller.signal }).then(
+        (value) => {
+          done();
+          resolve(value);
+        },
+        (error: unknown) => {
+          done();
+          if (!expired) reject(error);
+        },
+      );
+    });
+  }
+
+  /**
+   * One answer of one request: from the cache, by joining the same answer
+   * pending under the same settings, or sent. An answer that arrives after the
+   * key or base URL changed belongs to the old settings: it is neither cached
+   * nor shown (a refusal of the old key included), and its callers ask again
+   * under the new ones, joining a request already sent with them.
+   */
   private async loadSingle<T>(
+    key: string,
+    request: ApiRequest,
+    ttlMs: number,
+    parse: (json: unknown) => T,
+    opts: CallOptions,
+    persist?: "persist",
+  ): Promise<T> {
+    for (;;) {
+      try {
+        return await this.loadSingleOnce(key, request, ttlMs, parse, opts, persist);
+      } catch (error) {
+        if (error !== SETTINGS_CHANGED) throw error;
+      }
+    }
+  }
+
+  private async loadSingleOnce<T>(
     key: string,
     request: ApiRequest,
     ttlMs: number,
@@ -272,7 +383,9 @@ class BatchingClient implements Client {
       this.stats.cacheHits += 1;
       return hit;
     }
-    const existing = this.pending.find<T>(key, settings.baseUrl);
+    // Loads are told apart by the settings that sent them: a caller under a new key never joins the old key's request.
+    const service = `${settings.generation ?? 0} ${settings.baseUrl}`;
+    const existing = this.pending.find<T>(key, service);
     if (existing) {
       this.stats.cacheHits += 1;
       return this.pending.join(existing, opts.signal);
@@ -283,12 +396,15 @@ class BatchingClient implements Client {
       if (kept) return kept.value as T;
       throw new NotCachedError();
     }
-    const load: Load<T> = { key, state: "in-flight", waiters: new Set(), service: settings.baseUrl };
+    const load: Load<T> = { key, state: "in-flight", waiters: new Set(), service };
     this.pending.add(load);
     const signal = this.pending.fly([load as Load<unknown>]);
     const promise = this.pending.join(load, opts.signal);
-    const timeoutMs = request.timeoutClass === "slow" ? this.o.slowTimeoutMs : this.o.timeoutMs;
+    const slow = request.timeoutClass === "slow";
+    const timeoutMs = slow ? this.o.slowTimeoutMs : this.o.timeoutMs;
+    const lane = slow ? this.catalogDeps : this.deps;
     void (async () => {
+      // Catalogs and insight feeds: fresh from the store on reopen, and read from it offline.
       const kept = await stored?.readAnswer(cached);
       const freshFor = kept ? stored!.freshFor(kept, ttlMs) : 0;
       if (kept && freshFor > 0) {
@@ -297,30 +413,59 @@ class BatchingClient implements Client {
         this.pending.settle(load, { value: kept.value as T });
         return;
       }
+      let outcome: { value: T } | { error: unknown };
+      let bytes = 0;
+      let offline = false;
+      const fetchedAt = this.now();
       try {
-        const fetchedAt = this.now();
-        const { json, bytes } = await sendWithRetries(this.deps, request, settings, { signal, timeoutMs });
-        const value = parse(json);
-        // Parsed objects take roughly twice their JSON text in memory.
-        this.cache.set(cached, value, ttlMs, bytes * 2 + 256);
-        stored?.keepAnswer(cached, value, fetchedAt, bytes);
-        this.pending.settle(load, { value });
+        const answer = await sendWithRetries(lane, request, settings, { signal, timeoutMs });
+        bytes = answer.bytes;
+        outcome = { value: parse(answer.json) };
       } catch (error) {
-        const offline = stored?.offlineAnswer(kept, error);
-        this.pending.settle(load, offline ? { value: offline.value as T } : { error });
+        const stale = stored?.offlineAnswer(kept, error);
+        offline = stale !== undefined;
+        outcome = stale ? { value: stale.value as T } : { error };
       }
+      if (!("error" in outcome && outcome.error instanceof CancelledError)) {
+        try {
+          if (await this.settings.changedSince(settings)) {
+            this.log(`settings changed while a request was out: its answer is dropped and asked again`);
+            outcome = { error: SETTINGS_CHANGED };
+          }
+        } catch (settingsError) {
+          outcome = { error: settingsError };
+        }
+      }
+      if ("value" in outcome && !offline) {
+        // Parsed objects take roughly twice their JSON text in memory.
+        this.cache.set(cached, outcome.value, ttlMs, bytes * 2 + 256);
+        stored?.keepAnswer(cached, outcome.value, fetchedAt, bytes);
+      }
+      this.pending.settle(load, outcome);
     })();
     return promise;
   }
 
   // ------------------------------------------------------------ the rest
 
-  async testConnection(opts: CallOptions = {}): Promise<{ ok: true; ms: number }> {
+  testConnection(opts: CallOptions = {}): Promise<{ ok: true; ms: number }> {
+    return this.withDeadline("the connection test", opts, (o) => this.connectionTest(o));
+  }
+
+  private async connectionTest(opts: CallOptions): Promise<{ ok: true; ms: number }> {
     if (opts.signal?.aborted) throw new CancelledError();
     const started = this.now();
     const settings = await this.settings.read();
     const symbol = this.o.testSymbol;
-    const request = seriesRequest({ symbols: [symbol], metrics: ["PRICE"], limit: 1 });
+    // Explicit dates: the service answers a request without them with bare numbers, not a series.
+    const today = utcDateOf(this.now());
+    const request = seriesRequest({
+      symbols: [symbol],
+      metrics: ["PRICE"],
+      startDate: addDays(today, -30),
+      endDate: today,
+      limit: 1,
+    });
     const { json } = await sendWithRetries(this.deps, request, settings, {
       timeoutMs: this.o.timeoutMs,
       retries: Math.min(1, this.o.retries),
@@ -387,3 +532,11 @@ function unique<T>(items: readonly T[]): T[] {
 function definedOnly<T extends object>(obj: T): Partial<T> {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
+
+/**
+ * What a load settles with when its answer came under a key or base URL that
+ * has changed since: its callers ask again. A plain object, not an Error
+ * subclass, so the module stays free of side effects and the pane's bundles,
+ * which import api/ only for its helpers, do not take in the client.
+ */
+const SETTINGS_CHANGED = { settingsChanged: true } as const;

@@ -134,6 +134,43 @@ export class ConfigError extends MarketDataError {
   }
 }
 
+/**
+ * One symbol the service fails every request for (an HTTP 5xx for any request
+ * naming it, while the same request without it is answered): found by
+ * isolating it from a batch (series-batcher.ts). It is that symbol's failure,
+ * not the other callers', so it fails only the cells that asked for it.
+ */
+export class UnservedSymbolError extends MarketDataError {
+  readonly symbol: string;
+  constructor(symbol: string, cause: MarketDataError) {
+    const said = /\(HTTP \d{3}[^)]*\)/.exec(cause.message)?.[0] ?? `(HTTP ${cause.status ?? "5xx"})`;
+    super(
+      "not-found",
+      `${symbol}: the market-data service fails every request that includes this symbol ${said}, while the other symbols sent with it were answered. Check the symbol.`,
+      false,
+      cause.status === undefined ? {} : { status: cause.status },
+    );
+    this.name = "UnservedSymbolError";
+    this.symbol = symbol;
+  }
+}
+
+/**
+ * The service answered with a redirect, which the client never follows to
+ * another origin: the request carries the API key, and a redirect (a moved
+ * host, a captive portal, a man in the middle) must not deliver it to a host
+ * the user did not configure. `location` is the origin it pointed at, when
+ * the runtime says (browsers do not).
+ */
+export class RedirectError extends MarketDataError {
+  readonly location?: string;
+  constructor(message: string, details: MarketDataErrorDetails & { location?: string } = {}) {
+    super("config", message, false, details);
+    this.name = "RedirectError";
+    if (details.location !== undefined) this.location = details.location;
+  }
+}
+
 export function isMarketDataError(value: unknown): value is MarketDataError {
   return value instanceof MarketDataError;
 }
@@ -152,6 +189,36 @@ export function redact(text: string, apiKey?: string): string {
     for (const form of forms) if (form) out = out.split(form).join(REDACTED);
   }
   return out.replace(/(apikey=)[^&\s#"'<>]*/gi, `$1${REDACTED}`);
+}
+
+/** Whether `text` holds the key in a form `redact` removes, or any `APIKey=` value: a cheap test before walking a whole body. */
+export function mentionsKey(text: string, apiKey?: string): boolean {
+  if (/apikey=/i.test(text)) return true;
+  if (!apiKey) return false;
+  return [apiKey, encodeURIComponent(apiKey), new URLSearchParams({ k: apiKey }).toString().slice(2)].some(
+    (form) => form !== "" && text.includes(form),
+  );
+}
+
+/**
+ * A parsed body with the key removed from every string in it, keys of
+ * objects included (a chain or an entity named after it). Objects keep their
+ * prototype (none, for JSON.parse's own-property `__proto__` keys too).
+ */
+export function redactJson(value: unknown, apiKey: string): unknown {
+  if (typeof value === "string") return redact(value, apiKey);
+  if (Array.isArray(value)) return value.map((item) => redactJson(item, apiKey));
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    Object.defineProperty(out, redact(key, apiKey), {
+      value: redactJson(item, apiKey),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
 }
 
 /** Appends how often the request was retried: "…(HTTP 429); retried 4 times." */

@@ -5,7 +5,7 @@
  */
 import { CancelledError, MarketDataError, noteRetries, redact } from "./errors";
 import { displayUrl, requestUrl, type ApiRequest } from "./requests";
-import { decideRetry, type RetryPolicy } from "./retry";
+import { decideRetry, type RetryDecision, type RetryPolicy } from "./retry";
 import type { Semaphore } from "./semaphore";
 import { sleep, type Timers } from "./timers";
 import { attempt, isAttemptFailure, type FetchLike } from "./transport";
@@ -14,6 +14,8 @@ import type { ClientCounters } from "./types";
 export interface ResolvedSettings {
   baseUrl: string;
   apiKey: string;
+  /** Counts changes of key or base URL (settings-reader.ts): an answer is used only under the generation that asked for it. */
+  generation?: number;
 }
 
 export interface ExecutorDeps {
@@ -25,6 +27,8 @@ export interface ExecutorDeps {
   retry: RetryPolicy;
   counters: ClientCounters;
   log: (line: string) => void;
+  /** Largest response body read (transport.ts MAX_RESPONSE_BYTES when absent). */
+  maxResponseBytes?: number;
 }
 
 export interface SendOptions {
@@ -32,6 +36,12 @@ export interface SendOptions {
   timeoutMs: number;
   /** Overrides the policy's retry count (the connection test retries less: the user is watching). */
   retries?: number;
+  /**
+   * Retries of a 5xx, at most (within `retries`). A multi-symbol series request
+   * gets one: the real service fails a whole batch for one unsupported symbol,
+   * every time, and the batcher isolates the symbol instead (series-batcher.ts).
+   */
+  serverErrorRetries?: number;
 }
 
 export async function sendWithRetries(
@@ -46,6 +56,7 @@ export async function sendWithRetries(
   const shown = redact(requestUrl(settings.baseUrl, request), settings.apiKey);
   const display = redact(displayUrl(settings.baseUrl, request), settings.apiKey);
 
+  let serverErrors = 0;
   for (let retryIndex = 0; ; retryIndex += 1) {
     const release = await deps.semaphore.acquire(signal);
     let error: MarketDataError;
@@ -59,6 +70,7 @@ export async function sendWithRetries(
         timeoutMs: options.timeoutMs,
         display,
         apiKey: settings.apiKey,
+        ...(deps.maxResponseBytes !== undefined ? { maxBytes: deps.maxResponseBytes } : {}),
         ...(signal ? { signal } : {}),
       });
       deps.counters.bytes += result.bytes;
@@ -87,7 +99,11 @@ export async function sendWithRetries(
     }
 
     if (error instanceof CancelledError) throw error;
-    const decision = decideRetry(error, retryIndex, policy, deps.random);
+    if (error.kind === "server") serverErrors += 1;
+    const decision: RetryDecision =
+      error.kind === "server" && options.serverErrorRetries !== undefined && serverErrors > options.serverErrorRetries
+        ? { retry: false }
+        : decideRetry(error, retryIndex, policy, deps.random);
     if (!decision.retry) {
       deps.counters.failures += 1;
       noteRetries(error, retryIndex);

@@ -9,6 +9,7 @@
 import { addMonths } from "../core/calendar";
 import type { SeriesResult } from "../core/domain";
 import { isFcfDerived, looksSparse } from "../core/metric-knowledge";
+import { readingsOf } from "../core/readings";
 import type { SeriesRequest } from "./types";
 
 /** How far back the start moves, one step after the other, when a FCF ratio comes back sparse. */
@@ -37,7 +38,7 @@ export async function widenSparseFcf(
   if (!isFcfDerived(req.metric) || start === undefined || first.kind !== "points") return first;
   const end = req.endDate ?? today;
   const granularity = req.granularity ?? "DAY";
-  if (!looksSparse(first.points, start, end, granularity)) return first;
+  if (!looksSparse(readingsOf(first.points), start, end, granularity)) return first;
 
   let best = first;
   for (const months of FCF_WIDENING_MONTHS) {
@@ -45,8 +46,8 @@ export async function widenSparseFcf(
     if (wider.kind !== "points") break;
     const inWindow = wider.points.filter((point) => point.date >= start && point.date <= end);
     const candidate = keep ? wider.points : inWindow;
-    if (candidate.length > best.points.length) best = { kind: "points", points: candidate };
-    if (!looksSparse(inWindow, start, end, granularity)) break;
+    if (readingsOf(candidate).length > readingsOf(best.points).length) best = { kind: "points", points: candidate };
+    if (!looksSparse(readingsOf(inWindow), start, end, granularity)) break;
   }
   return best;
 }

@@ -97,11 +97,15 @@ export function insightsRequest(feed: string): ApiRequest {
 }
 
 /**
- * Validates and normalises a base URL: http(s) only, surrounding space and
- * trailing slashes dropped (so "https://host/" and "https://host" are the same
- * service), a path prefix kept ("https://host/v1"). A path alone ("/api", the
- * team gateway) is on the add-in's own host: it resolves against the page's
- * origin (the shared runtime's webview, where functions.js also runs).
+ * Validates and normalises a base URL: https, or http for a service on this
+ * computer only (the key travels in the query, readable by anyone on the
+ * path of a plain-text connection); no user name or password (the key is the
+ * credential, and an address with a password in it ends up in logs and
+ * screenshots); surrounding space and trailing slashes dropped (so
+ * "https://host/" and "https://host" are the same service), a path prefix
+ * kept ("https://host/v1"). A path alone ("/api", the team gateway) is on the
+ * add-in's own host: it resolves against the page's origin (the shared
+ * runtime's webview, where functions.js also runs).
  */
 export function normalizeBaseUrl(raw: string | undefined): string {
   let trimmed = (raw ?? "").trim().replace(/\/+$/, "");
@@ -129,7 +133,25 @@ export function normalizeBaseUrl(raw: string | undefined): string {
   if (parsed.search || parsed.hash) {
     throw new ConfigError("The market-data base URL must not contain a query (?…) or fragment (#…).");
   }
+  if (parsed.username || parsed.password) {
+    throw new ConfigError(
+      "The market-data base URL must not contain a user name or password (user:password@host): the API key is the only credential the add-in sends.",
+    );
+  }
+  if (parsed.protocol === "http:" && !isLoopback(parsed.hostname)) {
+    throw new ConfigError(
+      `The market-data base URL must start with https:// (http:// is only allowed for a service on this computer, such as the local sandbox), not "http://${parsed.host}".`,
+    );
+  }
   return trimmed;
+}
+
+/** localhost, 127.0.0.0/8 and ::1: traffic that never leaves the machine. */
+function isLoopback(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === "localhost" || host.endsWith(".localhost") || host === "[::1]") return true;
+  const octets = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  return octets !== null && Number(octets[1]) === 127 && octets.slice(2).every((o) => Number(o) <= 255);
 }
 
 /**

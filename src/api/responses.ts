@@ -4,9 +4,14 @@
  * answer becomes one BadResponseError here instead of a TypeError in a cell.
  *
  * The checks are strict where a wrong shape means the answer cannot be used
- * (no `data.symbols`, a point without a date) and tolerant where the service is
- * known to vary (a message string in place of a series or of a whole symbol, an
- * absent metric, numeric strings, fields the older reference omits).
+ * or could be misread: a value is a JSON number (the text "0x1F" is not 31), a
+ * date is exactly YYYY-MM-DD, and maps keyed by the service's text never touch
+ * Object.prototype (a chain named "__proto__" or "constructor" is just a
+ * name). They are tolerant where the real service is known to vary
+ * (real-service.md): a sentence in place of a series, of a symbol or of the
+ * whole `data.symbols`; a bare number or null in place of a series; `val:
+ * null`; keys in any case; an absent metric; the catalog's `artemis_id` and
+ * `coingecko_id` names; a null or upper-case catalog symbol.
  */
 import { hasIsoDateShape, isIsoDate } from "../core/calendar";
 import { BadResponseError } from "./errors";
@@ -41,19 +46,24 @@ export type SeriesTable = Map<string, Map<string, SeriesResult | BadResponseErro
 
 /**
  * Reads a metric-data response (2.3) for the symbols × metrics that were
- * requested. Keys are matched case-insensitively (the service echoes the
- * symbol "as requested", which is lowercase from this client anyway). An
- * absent symbol or metric is an empty series, as the description allows.
+ * requested. Keys are matched case-insensitively (the real service answers
+ * symbols lower case and metrics as spelled in the request). An absent symbol
+ * or metric is an empty series, as the description allows; so is every pair
+ * when `data.symbols` is a sentence or null (the real service says "Latest
+ * data not available for this asset." when the window holds no data).
  */
 export function parseSeriesResponse(
   body: unknown,
   symbols: readonly string[],
   metrics: readonly string[],
 ): SeriesTable {
-  if (!isObject(body) || !isObject(body.data) || !isObject(body.data.symbols)) {
+  if (!isObject(body) || !isObject(body.data) || !("symbols" in body.data)) {
     throw malformed("expected { data: { symbols: { … } } }");
   }
-  const bySymbol = lowerKeys(body.data.symbols);
+  const answered = body.data.symbols;
+  const noData = typeof answered === "string" || answered === null;
+  if (!noData && !isObject(answered)) throw malformed(`data.symbols is ${describe(answered)}, not an object`);
+  const bySymbol = noData ? new Map<string, unknown>() : lowerKeys(answered);
   const table: SeriesTable = new Map();
   for (const symbol of symbols) {
     const entry = bySymbol.get(symbol.toLowerCase());
@@ -89,25 +99,24 @@ export function parseSeriesResponse(
 function parseSeries(value: unknown, symbol: string, metric: string): SeriesResult {
   if (value === undefined || value === null) return EMPTY;
   if (typeof value === "string") return { kind: "message", message: value };
+  if (typeof value === "number") {
+    // What the service answers a request without dates: the latest value, with no date to put it on.
+    return {
+      kind: "message",
+      message: `The service answered one undated value (${value}) instead of a series.`,
+    };
+  }
   if (!Array.isArray(value))
     throw malformed(`series ${symbol}/${metric} is ${describe(value)}, not an array of points`);
   const points: DataPoint[] = [];
   let sorted = true;
   for (const item of value) {
     if (!isObject(item)) throw malformed(`a point of ${symbol}/${metric} is ${describe(item)}`);
-    const date = typeof item.date === "string" ? item.date.slice(0, 10) : "";
-    if (!isIsoDate(date)) {
-      throw malformed(
-        hasIsoDateShape(date)
-          ? `a point of ${symbol}/${metric} is dated ${date}, which is not a calendar day`
-          : `a point of ${symbol}/${metric} has no YYYY-MM-DD date`,
-      );
-    }
-    const val = toNumber(item.val);
-    if (val === null) {
-      // A null reading is a gap, not a zero; anything else that is not a number is a broken body.
-      if (item.val === null || item.val === undefined) continue;
-      throw malformed(`the value of ${symbol}/${metric} on ${date} is ${describe(item.val)}`);
+    const date = strictDate(item.date, `a point of ${symbol}/${metric}`);
+    // A null (or absent) reading is "no value on this date", never a zero.
+    const val = item.val === null || item.val === undefined ? null : strictNumber(item.val);
+    if (val === undefined) {
+      throw malformed(`the value of ${symbol}/${metric} on ${date} is ${describeValue(item.val)}, not a number`);
     }
     const previous = points[points.length - 1];
     if (previous && previous.date > date) sorted = false;
@@ -117,27 +126,41 @@ function parseSeries(value: unknown, symbol: string, metric: string): SeriesResu
   return { kind: "points", points };
 }
 
-/** The flow response (2.8); the requested flow type's key must be there. */
+/**
+ * The flow response (2.8); the requested flow type's key must be there. The
+ * map of chains has no prototype: chain names are the service's text. A null
+ * value is a chain without a number (a blank cell), not a zero.
+ */
 export function parseFlowsResponse(body: unknown, flowType: FlowType): Record<string, number> {
-  if (!isObject(body)) throw malformed("expected an object of flows");
+  if (!isObject(body) || !Object.prototype.hasOwnProperty.call(body, flowType)) {
+    throw malformed(`expected "${flowType}" to map chains to numbers`);
+  }
   const flows = body[flowType];
   if (!isObject(flows)) throw malformed(`expected "${flowType}" to map chains to numbers`);
-  const out: Record<string, number> = {};
+  const out = Object.create(null) as Record<string, number>;
   for (const [chain, raw] of Object.entries(flows)) {
-    const value = toNumber(raw);
-    if (value === null) throw malformed(`the ${flowType} of "${chain}" is ${describe(raw)}`);
+    if (raw === null) continue;
+    const value = strictNumber(raw);
+    if (value === undefined) throw malformed(`the ${flowType} of "${chain}" is ${describeValue(raw)}, not a number`);
     out[chain] = value;
   }
   return out;
 }
 
 export function mergeFlows(parts: [FlowType, Record<string, number>][]): FlowsResult {
-  const result: FlowsResult = {};
+  const result = Object.create(null) as FlowsResult;
   for (const [type, values] of parts) result[type] = values;
   return result;
 }
 
-/** The asset catalog (2.6). A record without a usable symbol is dropped, not fatal: one bad row must not hide thousands. */
+/**
+ * The asset catalog (2.6). The real service names the ids `artemis_id` and
+ * `coingecko_id` (read as `platform_id` and `aggregator_id`), and some of its
+ * symbols are upper case (lowercased here, as the add-in writes every symbol)
+ * or null (the platform id stands in: the service accepts it as a symbol). A
+ * record with neither is dropped, not fatal: one bad row must not hide
+ * thousands.
+ */
 export function parseAssetsResponse(body: unknown): { assets: AssetRecord[]; dropped: number } {
   if (!isObject(body) || !Array.isArray(body.assets)) throw malformed("expected { assets: [ … ] }");
   const assets: AssetRecord[] = [];
@@ -147,8 +170,9 @@ export function parseAssetsResponse(body: unknown): { assets: AssetRecord[]; dro
       dropped += 1;
       continue;
     }
-    const symbol = str(raw.symbol) ?? str(raw.platform_id);
-    const platformId = str(raw.platform_id) ?? symbol;
+    const id = nonBlank(raw.platform_id) ?? nonBlank(raw.artemis_id);
+    const symbol = (nonBlank(raw.symbol) ?? id)?.toLowerCase();
+    const platformId = id ?? symbol;
     if (!symbol || !platformId) {
       dropped += 1;
       continue;
@@ -156,7 +180,7 @@ export function parseAssetsResponse(body: unknown): { assets: AssetRecord[]; dro
     assets.push({
       platform_id: platformId,
       symbol,
-      aggregator_id: str(raw.aggregator_id) ?? null,
+      aggregator_id: nonBlank(raw.aggregator_id) ?? nonBlank(raw.coingecko_id) ?? null,
       title: str(raw.title) ?? symbol,
       color: str(raw.color) ?? "",
     });
@@ -205,7 +229,7 @@ function toDescriptor(name: string, d: Json): MetricDescriptor {
   if ("currency_type" in d) descriptor.currency_type = str(d.currency_type) ?? null;
   if ("earliest_fiscal_period" in d) descriptor.earliest_fiscal_period = str(d.earliest_fiscal_period) ?? null;
   if ("latest_fiscal_period" in d) descriptor.latest_fiscal_period = str(d.latest_fiscal_period) ?? null;
-  if ("priority" in d) descriptor.priority = toNumber(d.priority);
+  if ("priority" in d) descriptor.priority = strictNumber(d.priority) ?? null;
   return descriptor;
 }
 
@@ -232,21 +256,39 @@ function lowerKeys(obj: Json): Map<string, unknown> {
   return map;
 }
 
-function toNumber(value: unknown): number | null {
-  if (typeof value === "number") return Number.isFinite(value) ? value : null;
-  if (typeof value === "string" && value.trim() !== "") {
-    const n = Number(value);
-    return Number.isFinite(n) ? n : null;
-  }
-  return null;
+/** A JSON number that fits a double; anything else (text such as "0x1F" or "1e3", booleans, 1e400) is undefined. */
+function strictNumber(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+/** Exactly `YYYY-MM-DD`, and a real calendar day: no time part, no trailing text. */
+function strictDate(value: unknown, what: string): string {
+  const date = typeof value === "string" ? value : "";
+  if (isIsoDate(date)) return date;
+  if (hasIsoDateShape(date)) throw malformed(`${what} is dated ${date}, which is not a calendar day`);
+  throw malformed(
+    `${what} has ${typeof value === "string" ? `the date ${JSON.stringify(value.slice(0, 40))}` : "no date"}, not YYYY-MM-DD`,
+  );
 }
 
 function str(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
+function nonBlank(value: unknown): string | undefined {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/** A value for a message: short text quoted, numbers as written, other kinds by name. */
+function describeValue(value: unknown): string {
+  if (typeof value === "string")
+    return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === "number") return String(value);
+  return describe(value);
 }

@@ -1,7 +1,9 @@
 /**
  * The key and base URL, read before every batch and every catalog call so a
  * change applies on the next calculation. A changed key or base URL empties
- * the cache: answers may differ per account or service.
+ * the cache (answers may differ per account or service) and starts a new
+ * generation: an answer to a request sent under an older one is neither
+ * cached nor shown, but asked again (`changedSince`).
  */
 import { ConfigError, redact } from "./errors";
 import type { ResolvedSettings } from "./executor";
@@ -10,6 +12,7 @@ import type { SettingsSource } from "./types";
 
 export class SettingsReader {
   private current?: ResolvedSettings;
+  private generation = 0;
 
   constructor(
     private readonly source: SettingsSource,
@@ -36,10 +39,20 @@ export class SettingsReader {
     if (!apiKey && !raw?.keyManagedByGateway)
       throw new ConfigError("No API key is set. Enter your market-data API key in the Market Data pane.");
     const previous = this.current;
-    this.current = { baseUrl, apiKey };
-    if (previous && (previous.baseUrl !== baseUrl || previous.apiKey !== apiKey)) {
-      this.onChange(previous.baseUrl !== baseUrl ? "base URL" : "API key");
-    }
+    if (previous && previous.baseUrl === baseUrl && previous.apiKey === apiKey) return previous;
+    if (previous) this.generation += 1;
+    this.current = { baseUrl, apiKey, generation: this.generation };
+    if (previous) this.onChange(previous.baseUrl !== baseUrl ? "base URL" : "API key");
     return this.current;
+  }
+
+  /**
+   * Reads the settings again after an answer arrived: the new settings when
+   * the key or base URL changed since `used` was read (the answer belongs to
+   * the old ones and must be asked again), else undefined.
+   */
+  async changedSince(used: ResolvedSettings): Promise<ResolvedSettings | undefined> {
+    const now = await this.read();
+    return now.generation === used.generation ? undefined : now;
   }
 }

@@ -3,6 +3,11 @@
  * for the whole body, and turn every way that can fail into a typed error.
  * Retries, concurrency and caching live above it (executor.ts, client.ts), so
  * tests replace fetch and nothing else.
+ *
+ * What comes back is distrusted: redirects are never followed to another
+ * origin (the URL carries the key), the body is read through a counting
+ * reader and abandoned past a size cap, an empty body is an answer to retry,
+ * and the key is removed from every text in the body before anyone sees it.
  */
 import {
   AuthError,
@@ -10,17 +15,29 @@ import {
   BadResponseError,
   CancelledError,
   MarketDataError,
+  mentionsKey,
   NetworkError,
   NotFoundError,
   RateLimitError,
   redact,
+  redactJson,
+  RedirectError,
   ServerError,
   TimeoutError,
 } from "./errors";
 import { raceAbort, type Timers } from "./timers";
 
 /** The part of `fetch` the client uses; `globalThis.fetch` fits, and so does a test double. */
-export type FetchLike = (url: string, init: { signal: AbortSignal; method: "GET" }) => Promise<Response>;
+export type FetchLike = (
+  url: string,
+  init: { signal: AbortSignal; method: "GET"; redirect: "manual" },
+) => Promise<Response>;
+
+/** The default cap on one response body: far above any answer the client asks for (250 series × 1,000 points is about 10 MB). */
+export const MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
+
+/** Same-origin redirects followed (where the runtime shows where they point) before giving up. */
+const MAX_SAME_ORIGIN_REDIRECTS = 3;
 
 export interface AttemptOptions {
   fetch: FetchLike;
@@ -32,6 +49,8 @@ export interface AttemptOptions {
   /** For messages: the URL without its query. */
   display: string;
   apiKey: string;
+  /** Largest body read; a longer one is abandoned with a clear error. Default MAX_RESPONSE_BYTES. */
+  maxBytes?: number;
 }
 
 export interface AttemptResult {
@@ -76,26 +95,45 @@ export async function attempt(url: string, o: AttemptOptions): Promise<AttemptRe
     return undefined;
   };
 
-  let bytes = 0;
+  const maxBytes = o.maxBytes ?? MAX_RESPONSE_BYTES;
+  const counted = { bytes: 0 };
   try {
     let response: Response;
     let text: string;
     try {
       const aborted = () => new DOMException("The operation was aborted.", "AbortError");
-      response = await raceAbort(
-        o.fetch(url, { signal: controller.signal, method: "GET" }),
-        controller.signal,
-        aborted,
-      );
-      const buffer = await raceAbort(response.arrayBuffer(), controller.signal, aborted);
-      bytes = buffer.byteLength;
-      text = (decoder ??= new TextDecoder()).decode(buffer);
+      let target = url;
+      for (let hop = 0; ; hop += 1) {
+        response = await raceAbort(
+          o.fetch(target, { signal: controller.signal, method: "GET", redirect: "manual" }),
+          controller.signal,
+          aborted,
+        );
+        const next = redirectTarget(response, target);
+        if (next === null) break;
+        void response.body?.cancel().catch(() => undefined);
+        if (next === undefined || new URL(next).origin !== new URL(url).origin || hop >= MAX_SAME_ORIGIN_REDIRECTS) {
+          throw failure(redirectError(response, next, o), 0);
+        }
+        target = next;
+      }
+      text = await raceAbort(readText(response, maxBytes, counted), controller.signal, aborted);
     } catch (cause) {
-      throw failure(whyAborted() ?? networkError(cause, o), bytes);
+      if (isAttemptFailure(cause)) throw cause;
+      if (cause instanceof TooLarge) throw failure(tooLargeError(maxBytes, o), counted.bytes);
+      throw failure(whyAborted() ?? networkError(cause, o), counted.bytes);
     }
+    const bytes = counted.bytes;
     // A body that arrived complete still counts as an answer even if the timer fired meanwhile.
     if (response.status < 200 || response.status > 299) {
       throw failure(errorFromStatus(response.status, response.statusText, text, response.headers, o), bytes);
+    }
+    if (text.trim() === "") {
+      // The real service sends these now and then; asking again usually gets the answer.
+      throw failure(
+        new BadResponseError(`The market-data service sent an empty answer (${o.display}).`, { retryable: true }),
+        bytes,
+      );
     }
     let json: unknown;
     try {
@@ -103,11 +141,97 @@ export async function attempt(url: string, o: AttemptOptions): Promise<AttemptRe
     } catch (cause) {
       throw failure(badJson(text, cause, o), bytes);
     }
+    // Every text from the service reaches cells and the pane: a service that quotes the key must not show it.
+    if (mentionsKey(text, o.apiKey)) json = redactJson(json, o.apiKey);
     return { status: response.status, json, bytes };
   } finally {
     o.timers.clearTimeout(timer);
     o.signal?.removeEventListener("abort", onCancel);
   }
+}
+
+class TooLarge extends Error {}
+
+/**
+ * The body as text, counted as it streams: past `maxBytes` the read stops and
+ * the connection is released, so a 400 MB (or endless) body is never held.
+ */
+async function readText(response: Response, maxBytes: number, counted: { bytes: number }): Promise<string> {
+  const declared = Number(response.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    void response.body?.cancel().catch(() => undefined);
+    throw new TooLarge();
+  }
+  const reader = response.body?.getReader();
+  if (!reader) {
+    const buffer = await response.arrayBuffer();
+    counted.bytes = buffer.byteLength;
+    if (counted.bytes > maxBytes) throw new TooLarge();
+    return (decoder ??= new TextDecoder()).decode(buffer);
+  }
+  const chunks: Uint8Array[] = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    counted.bytes += value.byteLength;
+    if (counted.bytes > maxBytes) {
+      void reader.cancel().catch(() => undefined);
+      throw new TooLarge();
+    }
+    chunks.push(value);
+  }
+  const whole = new Uint8Array(counted.bytes);
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return (decoder ??= new TextDecoder()).decode(whole);
+}
+
+function tooLargeError(maxBytes: number, o: AttemptOptions): BadResponseError {
+  return new BadResponseError(
+    `The market-data service sent more than ${formatMegabytes(maxBytes)} for one request (${o.display}); the answer was not read. Ask for fewer symbols or metrics, a shorter window or a coarser granularity.`,
+    { retryable: false },
+  );
+}
+
+/**
+ * Where a redirect points: null when the response is not a redirect, undefined
+ * when it is one but the runtime hides where (a browser's manual redirect is an
+ * "opaqueredirect" response with status 0 and no headers).
+ */
+function redirectTarget(response: Response, from: string): string | null | undefined {
+  if (response.type === "opaqueredirect") return undefined;
+  if (response.status < 300 || response.status > 399 || response.status === 304) return null;
+  const location = response.headers.get("location");
+  if (!location) return undefined;
+  try {
+    return new URL(location, from).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Names where the service tried to send the request (its origin only: the redirect's own query may hold the key). */
+function redirectError(response: Response, target: string | undefined, o: AttemptOptions): RedirectError {
+  const status = response.type === "opaqueredirect" ? undefined : response.status;
+  const http = status ? ` (HTTP ${status})` : "";
+  const origin = target === undefined ? undefined : new URL(target).origin;
+  const where = origin === undefined ? "another address (the browser does not say which)" : origin;
+  const sameOrigin = origin !== undefined && origin === new URL(o.display).origin;
+  const message = sameOrigin
+    ? `The market-data service kept redirecting the request${http} (${o.display}); it was not followed further.`
+    : `The market-data service tried to redirect the request to ${where}${http}. It was not followed, so your API key was not sent there. If the service has moved, set its new base URL in the Market Data pane.`;
+  return new RedirectError(redact(message, o.apiKey), {
+    ...(status ? { status } : {}),
+    ...(origin ? { location: origin } : {}),
+  });
+}
+
+function formatMegabytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return mb >= 1 ? `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }
 
 function failure(error: MarketDataError, bytes: number): AttemptFailure {

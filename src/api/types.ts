@@ -38,6 +38,8 @@ export interface CallOptions {
    * sent and the answers cached are the same either way.
    */
   keepWidened?: boolean;
+  /** Longest this call waits, in ms, before it fails with a TimeoutError; default the client's `callDeadlineMs`. */
+  deadlineMs?: number;
 }
 
 export interface FlowsRequest {

@@ -2,7 +2,7 @@
  * The statistics MD.AGG computes over a window's readings, and the rolling sums
  * behind the Artemis-style prefixed metrics.
  */
-import type { DataPoint } from "./domain";
+import type { DataPoint, Reading } from "./domain";
 import { type AggWindow, windowStart } from "./agg-window";
 import { parseKeyword } from "./arguments";
 import { type CellValue, errorCell, numberCell } from "./cell";
@@ -79,15 +79,16 @@ function sum(values: readonly number[]): number {
 /**
  * For each reading dated from `from` to `to`, the sum of the readings in the
  * window ending on its date: the daily series an Artemis `L30_FEES` names.
- * `points` must be in ascending date order and reach back far enough.
+ * `points` must be in ascending date order and reach back far enough. A date
+ * without a value (null) adds nothing and has no sum of its own.
  */
-export function rollingSums(points: readonly DataPoint[], window: AggWindow, from: string, to: string): DataPoint[] {
+export function rollingSums(points: readonly DataPoint[], window: AggWindow, from: string, to: string): Reading[] {
   const prefix = new Float64Array(points.length + 1);
-  for (let i = 0; i < points.length; i++) prefix[i + 1] = prefix[i] + points[i].val;
-  const result: DataPoint[] = [];
+  for (let i = 0; i < points.length; i++) prefix[i + 1] = prefix[i] + (points[i].val ?? 0);
+  const result: Reading[] = [];
   for (let i = 0; i < points.length; i++) {
     const date = points[i].date;
-    if (date < from || date > to) continue;
+    if (date < from || date > to || points[i].val === null) continue;
     const first = lowerBound(points, windowStart(window, date));
     result.push({ date, val: prefix[i + 1] - prefix[first] });
   }

@@ -111,8 +111,10 @@ export function parseMetrics(value: unknown, argument = "metrics"): string[] {
 }
 
 function single(names: string[], argument: string, kind: string): string {
-  if (names.length > 1)
-    throw new ArgumentError(argument, `takes one ${kind}, got ${names.length} (${names.join(", ")}).`);
+  if (names.length > 1) {
+    const shown = names.length > 5 ? `${names.slice(0, 5).join(", ")}, …` : names.join(", ");
+    throw new ArgumentError(argument, `takes one ${kind}, got ${names.length} (${shown}).`);
+  }
   return names[0];
 }
 

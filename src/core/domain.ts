@@ -10,11 +10,19 @@ export type Granularity = "DAY" | "WEEK" | "MONTH" | "QUARTER" | "YEAR";
 /** Every granularity the service knows, finest first: the one list the add-in offers and checks against. */
 export const GRANULARITIES: readonly Granularity[] = ["DAY", "WEEK", "MONTH", "QUARTER", "YEAR"];
 
-/** One reading of a series (2.2). `date` is `YYYY-MM-DD`. */
+/**
+ * One reading of a series (2.2). `date` is `YYYY-MM-DD`. `val` is null where
+ * the service has no value for the date (yet: the newest days are often null
+ * until they settle). A null is never a zero: tables show a blank, latest
+ * values and statistics skip it.
+ */
 export interface DataPoint {
   date: string;
-  val: number;
+  val: number | null;
 }
+
+/** A point that carries a value. */
+export type Reading = DataPoint & { val: number };
 
 /**
  * What one (symbol, metric) pair came back as. The service may answer a

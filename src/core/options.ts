@@ -32,6 +32,9 @@ export type OptionValues<S extends OptionSpec> = {
   [K in keyof S]: S[K] extends BooleanOption ? boolean : S[K] extends ChoiceOption<infer V> ? V : number | null;
 };
 
+/** Rows an options range may have: every option once, with room for blank rows and notes. */
+export const MAX_OPTION_ROWS = 1_000;
+
 const TRUE_WORDS = new Set(["true", "yes", "1"]);
 const FALSE_WORDS = new Set(["false", "no", "0"]);
 
@@ -112,8 +115,16 @@ function optionPairs(value: unknown, argument: string): [string, unknown][] {
       `${describeValue(value)} is not options text. Use "key=value; key=value" or a two-column range of keys and values.`,
     );
   }
+  // A whole-column range (1,048,576 rows) is a selection mistake, not options.
+  if (value.length > MAX_OPTION_ROWS) {
+    throw new ArgumentError(
+      argument,
+      `a range of ${value.length.toLocaleString("en-US")} rows is too large for options. Select only the cells that hold them (at most ${MAX_OPTION_ROWS.toLocaleString("en-US")} rows), or write "key=value; key=value".`,
+    );
+  }
   const rows = value.map((row) => (Array.isArray(row) ? row : [row]));
-  const width = Math.max(...rows.map((row) => row.length));
+  let width = 0;
+  for (const row of rows) if (row.length > width) width = row.length;
   const pairs: [string, unknown][] = [];
   for (const row of rows) {
     // A key is never 0: a 0 there is a blank cell from an older Excel, and so is a 0 beside a blank key.

@@ -9,6 +9,10 @@ import { ResultTooLargeError } from "./errors";
 
 export const EXCEL_RESULT_LIMIT_BYTES = 5 * 1024 * 1024;
 
+/** A worksheet's size (Excel specifications and limits): a spilled result cannot be larger. */
+export const EXCEL_MAX_ROWS = 1_048_576;
+export const EXCEL_MAX_COLUMNS = 16_384;
+
 /** Approximate serialized bytes of one cell, separator included. */
 export function estimateCellBytes(cell: CellValue): number {
   switch (typeof cell) {
@@ -71,11 +75,28 @@ export function estimatePayloadBytes(table: readonly (readonly CellValue[])[]): 
  * more, so a table refused here could never fit.
  */
 export function assertShapeFitsExcel(rows: number, columns: number, advice: string): void {
+  refuseBeyondSheet(rows, columns, advice);
   refuseOver(rows * columns * 3, rows, columns, advice);
 }
 
 export function assertFitsExcel(table: readonly (readonly CellValue[])[], advice: string): void {
+  refuseBeyondSheet(table.length, table[0]?.length ?? 0, advice);
   refuseOver(estimatePayloadBytes(table), table.length, table[0]?.length ?? 0, advice);
+}
+
+/** A spill cannot be wider or taller than a worksheet, whatever its size in bytes. */
+function refuseBeyondSheet(rows: number, columns: number, advice: string): void {
+  const count = (n: number) => n.toLocaleString("en-US");
+  if (columns > EXCEL_MAX_COLUMNS) {
+    throw new ResultTooLargeError(
+      `The result would be ${count(columns)} columns wide, more than a worksheet's ${count(EXCEL_MAX_COLUMNS)}. ${advice}`,
+    );
+  }
+  if (rows > EXCEL_MAX_ROWS) {
+    throw new ResultTooLargeError(
+      `The result would be ${count(rows)} rows tall, more than a worksheet's ${count(EXCEL_MAX_ROWS)}. ${advice}`,
+    );
+  }
 }
 
 function refuseOver(bytes: number, rows: number, columns: number, advice: string): void {

@@ -86,7 +86,9 @@ export function shapeSeriesTable(
   if (kept.length === 0) throw new NoDataError(noDataMessage(columns, dates.length > 0, window));
 
   const width = (options.dates ? 1 : 0) + labels.length + columns.length;
-  assertShapeFitsExcel(kept.length + (options.headers ? 1 : 0), width, SERIES_SIZE_ADVICE);
+  const height = kept.length + (options.headers ? 1 : 0);
+  if (options.transpose) assertShapeFitsExcel(width, height, SERIES_SIZE_ADVICE);
+  else assertShapeFitsExcel(height, width, SERIES_SIZE_ADVICE);
 
   // Two passes keep memory access sequential: first each series is laid along the union of
   // dates in its own Float64Array (NaN = no reading; JSON numbers are never NaN), walking its
@@ -141,13 +143,18 @@ function dateCell(iso: string, system: DateSystem): CellValue {
   }
 }
 
-/** A series' values at each of `dates` (a superset of its dates, both ascending); NaN where it has none. */
+/**
+ * A series' values at each of `dates` (a superset of its dates, both
+ * ascending); NaN where it has none. A null reading is a date without a value,
+ * like a date the series lacks: blank, or the previous value with fill=prev.
+ */
 function alignToDates(points: readonly DataPoint[], dates: readonly string[], carry: boolean): Float64Array {
   const aligned = new Float64Array(dates.length).fill(NaN);
   let p = 0;
   let last = NaN;
   for (let d = 0; d < dates.length; d++) {
-    if (p < points.length && points[p].date === dates[d]) last = aligned[d] = points[p++].val;
+    const val = p < points.length && points[p].date === dates[d] ? points[p++].val : null;
+    if (val !== null) last = aligned[d] = val;
     else if (carry) aligned[d] = last;
   }
   return aligned;

@@ -6,6 +6,7 @@ import { computeStat, defaultStat, parseStat, rollingSums, type Stat, STAT_FORMS
 import { type AggWindow, parseAggWindow, parsePrefixedMetric, windowStart } from "../core/agg-window";
 import type { CellValue } from "../core/cell";
 import { ArgumentError, NoDataError } from "../core/errors";
+import { readingsOf } from "../core/readings";
 import { knownAggregationType, naturalGranularity } from "../core/metric-knowledge";
 import { type FormattedValue, numberFormatFor, PERCENT_FORMAT, PLAIN, type ValueKind } from "../core/number-format";
 import type { CallContext } from "./call-context";
@@ -86,7 +87,9 @@ async function aggregate(
     if (defaulted.status === "rejected") throw defaulted.reason;
     const points = fetched.value;
     const statToUse = defaulted.value;
-    values = points.filter((point) => point.date >= start && point.date <= asOf).map((point) => point.val);
+    values = readingsOf(points)
+      .filter((point) => point.date >= start && point.date <= asOf)
+      .map((point) => point.val);
     chosen = statToUse;
   }
   if (values.length === 0)

@@ -6,6 +6,7 @@
 import { isMarketDataError, type SeriesRequest } from "../api";
 import type { DataPoint, Granularity, SeriesResult } from "../core/domain";
 import { MessageSeriesError } from "../core/errors";
+import { withoutPlaceholders } from "../core/readings";
 import { inDateOrder } from "../core/series-table";
 import type { CallContext } from "./call-context";
 
@@ -23,7 +24,15 @@ export async function fetchSeries(
   req: WindowedRequest,
   widened: "slice" | "keep" = "slice",
 ): Promise<SeriesResult> {
-  return ctx.client.getSeries(req, widened === "keep" ? { ...ctx.call, keepWidened: true } : ctx.call);
+  const result = await ctx.client.getSeries(req, widened === "keep" ? { ...ctx.call, keepWidened: true } : ctx.call);
+  return settledValues(ctx, result);
+}
+
+/** The unsettled days' 0 placeholders as null (core/readings.ts), so no function shows or uses them as values. */
+function settledValues(ctx: CallContext, result: SeriesResult): SeriesResult {
+  if (result.kind !== "points") return result;
+  const points = withoutPlaceholders(result.points, ctx.today);
+  return points === result.points ? result : { kind: "points", points: [...points] };
 }
 
 /** Failures that belong to one (symbol, metric) pair; anything else (key, network, limits) fails the whole formula. */

@@ -179,7 +179,8 @@ export function insights(
   flag: string | number | null,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) => formattedInsightsTable(ctx, { feed, search, flag }));
+  // Its own deadline (58 s): the cell says the feed is still being prepared while the load carries on.
+  return invokeTable(invocation, (ctx) => formattedInsightsTable(ctx, { feed, search, flag }), null);
 }
 
 /**

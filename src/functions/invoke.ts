@@ -5,6 +5,7 @@
  * is counted in the runtime's CallTracker from start to settlement, which is
  * how a refresh knows the functions have finished (src/office/call-tracker.ts).
  */
+import { TimeoutError } from "../api";
 import type { CellValue } from "../core/cell";
 import { localToday } from "../core/calendar";
 import { type FormattedTable, type FormattedValue, isFormattedTable, isFormattedValue } from "../core/number-format";
@@ -29,11 +30,21 @@ export function isValuePreview(invocation: CustomFunctions.Invocation | undefine
   return flag === true || flag === "true";
 }
 
+/**
+ * Every cell settles within this, whatever the service does (a body that never
+ * ends, retries, several requests in a row): Excel on Mac abandons a custom
+ * function's request at 60 s (office-js #1184). The client's own per-call
+ * deadline (50 s) is shorter, so a single slow request fails with its own
+ * message first; this bounds the calls a cell makes one after another (a
+ * history walk, a catalog looked up after a series).
+ */
+export const CELL_DEADLINE_MS = 55_000;
+
 export async function contextFor(
   invocation: CustomFunctions.CancelableInvocation | undefined,
   support: DataTypeSupport = "none",
+  controller = new AbortController(),
 ): Promise<CallContext> {
-  const controller = new AbortController();
   if (invocation) invocation.onCanceled = () => controller.abort();
   return {
     client: getClient(),
@@ -45,14 +56,50 @@ export async function contextFor(
   };
 }
 
+/**
+ * Runs a cell's work, its context included, against its deadline: at the
+ * deadline the cell fails with a TimeoutError and its requests are dropped
+ * (aborted when nobody else waits for them), as they are when the work fails. `deadlineMs` null: the work
+ * keeps its own (MD.INSIGHTS answers by 58 s and lets its load carry on).
+ */
+function withinDeadline<T>(
+  invocation: CustomFunctions.CancelableInvocation | undefined,
+  support: DataTypeSupport,
+  work: (ctx: CallContext) => Promise<T>,
+  deadlineMs: number | null,
+): Promise<T> {
+  const controller = new AbortController();
+  const run = async () => work(await contextFor(invocation, support, controller));
+  if (deadlineMs === null) return run();
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new TimeoutError(`No answer from the market-data service within ${Math.round(deadlineMs / 1000)} s.`));
+      controller.abort();
+    }, deadlineMs);
+    run().then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+        // Calls the work started beside the one that failed are nobody's any more: dropped, not left to run.
+        controller.abort();
+      },
+    );
+  });
+}
+
 export async function invokeTable(
   invocation: CustomFunctions.CancelableInvocation | undefined,
   work: (ctx: CallContext) => Promise<CellValue[][] | FormattedTable>,
+  deadlineMs: number | null = CELL_DEADLINE_MS,
 ): Promise<ExcelValue[][]> {
   const settle = getRuntime().calls.begin();
   try {
     const support = dataTypeSupport();
-    const result = await work(await contextFor(invocation, support));
+    const result = await withinDeadline(invocation, support, work, deadlineMs);
     return isFormattedTable(result)
       ? toExcelValues(result.rows, result.formatAt, support)
       : toExcelValues(result, undefined, support);
@@ -66,12 +113,13 @@ export async function invokeTable(
 export async function invokeValue(
   invocation: CustomFunctions.CancelableInvocation | undefined,
   work: (ctx: CallContext) => Promise<CellValue | FormattedValue>,
+  deadlineMs: number | null = CELL_DEADLINE_MS,
 ): Promise<ExcelValue> {
   const settle = getRuntime().calls.begin();
   let cell: ExcelValue;
   try {
     const support = dataTypeSupport();
-    const result = await work(await contextFor(invocation, support));
+    const result = await withinDeadline(invocation, support, work, deadlineMs);
     cell = isFormattedValue(result)
       ? toExcelValue(result.value, result.format, support)
       : toExcelValue(result, null, support);

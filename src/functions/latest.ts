@@ -13,7 +13,8 @@ import { addDays, type DateUnit, shiftDate } from "../core/calendar";
 import { NoDataError } from "../core/errors";
 import { naturalGranularity } from "../core/metric-knowledge";
 import { type FormattedValue, numberFormatFor } from "../core/number-format";
-import type { DataPoint, Granularity } from "../core/domain";
+import type { DataPoint, Granularity, Reading } from "../core/domain";
+import { hasValue } from "../core/readings";
 import type { CallContext } from "./call-context";
 import { type NameArguments, SINGLE, withDiagnosis } from "./did-you-mean";
 import { fetchReadings } from "./fetch-series";
@@ -89,9 +90,13 @@ async function readLatest(ctx: CallContext, symbol: string, metric: string, asOf
   throw new NoDataError(`No ${symbol} ${metric} value on or before ${asOf} (searched from ${searchedFrom}).`);
 }
 
-export function lastOnOrBefore(points: readonly DataPoint[], date: string): DataPoint | undefined {
-  const after = lowerBound(points, addDays(date, 1));
-  return after > 0 ? points[after - 1] : undefined;
+/** The last reading with a value dated on or before `date`: a null (a day not filled in yet) is skipped, never read as 0. */
+export function lastOnOrBefore(points: readonly DataPoint[], date: string): Reading | undefined {
+  for (let i = lowerBound(points, addDays(date, 1)) - 1; i >= 0; i--) {
+    const point = points[i];
+    if (hasValue(point)) return point;
+  }
+  return undefined;
 }
 
 /** Days before the window's start also fetched, so the latest reading may be a little older than as_of and its window still be complete. */
@@ -123,6 +128,6 @@ async function prefixedLatest(
 
 export function sumBetween(points: readonly DataPoint[], from: string, to: string): number {
   let total = 0;
-  for (const point of points) if (point.date >= from && point.date <= to) total += point.val;
+  for (const point of points) if (point.date >= from && point.date <= to && point.val !== null) total += point.val;
   return total;
 }

@@ -59,13 +59,13 @@ export async function formattedSeriesTable(ctx: CallContext, args: SeriesArgs): 
   assertFinancialGranularity(metrics, granularity);
   const options = parseOptions(args.options, SERIES_OPTIONS);
 
-  // Refuse what can never fit before downloading it.
-  if (window.start) {
-    const rows = Math.min(options.last ?? Infinity, expectedRows(window.start, window.end ?? ctx.today, granularity));
-    const columns = symbols.length * metrics.length + 1;
-    if (options.transpose) assertShapeFitsExcel(columns, rows + 1, SERIES_SIZE_ADVICE);
-    else assertShapeFitsExcel(rows + 1, columns, SERIES_SIZE_ADVICE);
-  }
+  // Refuse what can never fit before downloading it (without a start, the history's length is known only after).
+  const expected = window.start
+    ? Math.min(options.last ?? Infinity, expectedRows(window.start, window.end ?? ctx.today, granularity))
+    : 1;
+  const width = symbols.length * metrics.length + 1;
+  if (options.transpose) assertShapeFitsExcel(width, expected + 1, SERIES_SIZE_ADVICE);
+  else assertShapeFitsExcel(expected + 1, width, SERIES_SIZE_ADVICE);
 
   const pairs = symbols.flatMap((symbol) => metrics.map((metric) => ({ symbol, metric })));
   const requests: WindowedRequest[] = pairs.map(({ symbol, metric }) => ({
@@ -114,7 +114,9 @@ export async function formattedSeriesTable(ctx: CallContext, args: SeriesArgs): 
   // Partial periods kept: said in the date column's header (or each calendar series' header), and on their dates.
   const marked = options.partial === "keep" ? [partial.first && labels.first, partial.last && labels.last] : [];
   const partialDates = new Set(
-    marked.flatMap((label) => (label ? [isoToSerialIn(datedLabel(label, granularity, options.period), ctx.dateSystem ?? 1900)] : [])),
+    marked.flatMap((label) =>
+      label ? [isoToSerialIn(datedLabel(label, granularity, options.period), ctx.dateSystem ?? 1900)] : [],
+    ),
   );
   const note = options.partial === "keep" ? partialNote(partial.first, partial.last) : "";
   if (note && options.headers) {

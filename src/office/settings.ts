@@ -1,4 +1,4 @@
-import type { ClientSettings } from "../api";
+import { normalizeBaseUrl, type ClientSettings } from "../api";
 import type { GatewayKeyMode } from "./gateway";
 import { officeReady, type OfficeReadyGlobals } from "./office-ready";
 
@@ -141,8 +141,14 @@ export class SettingsStore {
     await this.write(SETTING_KEYS.apiKey, value.trim());
   }
 
+  /**
+   * Refuses (ConfigError) an address the client would refuse: not http(s), with a user or password, plain http to
+   * another machine. A path alone ("/api", the team gateway on the add-in's host) is stored as typed.
+   */
   async setBaseUrl(value: string): Promise<void> {
-    await this.write(SETTING_KEYS.baseUrl, value.trim().replace(/\/+$/, ""));
+    const trimmed = value.trim().replace(/\/+$/, "");
+    const gatewayPath = trimmed.startsWith("/") && !trimmed.startsWith("//");
+    await this.write(SETTING_KEYS.baseUrl, trimmed && !gatewayPath ? normalizeBaseUrl(trimmed) : trimmed);
   }
 
   private async write(key: string, value: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { BadRequestError, ServerError } from "../../src/api/errors";
 import type { SeriesRequest } from "../../src/api/types";
 import { expectedPoints, seriesHandler } from "./helpers/fake-service";
-import { harness, seriesCalls, track } from "./helpers/setup";
+import { harness, seriesCalls, TEST_KEY, track } from "./helpers/setup";
 
 const WINDOW = { startDate: "2025-05-01", endDate: "2025-05-31" };
 const range = (n: number, prefix = "sym") => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
@@ -75,6 +75,26 @@ describe("batching", () => {
     expect(seriesCalls(h.service).map((c) => c.symbols.length)).toEqual([50, 50]);
   });
 
+  it("a held-back call is its next window's even while the first window's request is still out (no 'lost track')", async () => {
+    // Every answer takes 500 ms: the first window's request (50 symbols) is still out when the next window sends the
+    // 33 calls held back from it. When the first request ends, those 33 are in flight elsewhere, not lost.
+    const slow = seriesHandler();
+    const h = harness(async (req) => {
+      const reply = await slow(req);
+      return typeof reply === "object" ? { ...reply, delayMs: 500 } : reply;
+    });
+    const promises = [];
+    for (const [i, symbol] of range(100).entries()) {
+      promises.push(track(h.client.getSeries({ symbol, metric: "PRICE", ...WINDOW })));
+      if (i % 5 === 4) await h.clock.advance(3);
+    }
+    await h.clock.advance(1_000);
+    await Promise.allSettled(promises);
+    expect(seriesCalls(h.service).map((c) => c.symbols.length)).toEqual([50, 50]);
+    const failed = promises.filter((p) => p.state() !== "fulfilled");
+    expect(failed.map((p) => String(p.error))).toEqual([]);
+  });
+
   it("a call held back into the next window is that window's to answer, even while the first window's requests are still out", async () => {
     // Every request takes 200 ms: the next window sends the held-back calls (at about 100 ms) while the first
     // window still waits for its own request (until about 250 ms), and must not count them as its own.
@@ -89,6 +109,38 @@ describe("batching", () => {
     const results = await outcomes;
     expect(results.filter((r) => r.status === "rejected")).toEqual([]);
     expect(seriesCalls(h.service).map((c) => c.symbols.length)).toEqual([50, 40]);
+  });
+
+  it("a call queued again after a change of key is the next window's, even while its first window waits for another request", async () => {
+    // One window, two requests (two date ranges): April answers in 100 ms, May in 600 ms. The key changes at 50 ms:
+    // April's answer is the old key's, so its call is queued again and sent (slowly, 1 s) by the next window while
+    // the first still waits for May. When May comes back, April's call is in flight elsewhere, not lost.
+    const base = seriesHandler();
+    const h = harness(async (req) => {
+      const reply = await base(req);
+      const newKey = req.params.get("APIKey") === "the-new-key";
+      const delayMs = newKey ? 1_000 : req.params.get("startDate") === "2025-04-01" ? 100 : 600;
+      return typeof reply === "object" ? { ...reply, delayMs } : reply;
+    });
+    const april = track(
+      h.client.getSeries({ symbol: "eth", metric: "PRICE", startDate: "2025-04-01", endDate: "2025-04-30" }),
+    );
+    const may = track(h.client.getSeries({ symbol: "eth", metric: "PRICE", ...WINDOW }));
+    await h.clock.advance(50);
+    h.settings.apiKey = "the-new-key";
+    for (let t = 0; t < 3_000 && (april.state() === "pending" || may.state() === "pending"); t += 50)
+      await h.clock.advance(50);
+    expect([april.state(), may.state()]).toEqual(["fulfilled", "fulfilled"]);
+    expect(april.value).toEqual({
+      kind: "points",
+      points: expectedPoints("eth", "PRICE", "2025-04-01", "2025-04-30"),
+    });
+    expect(seriesCalls(h.service).map((c) => c.params.get("APIKey"))).toEqual([
+      TEST_KEY,
+      TEST_KEY,
+      "the-new-key",
+      "the-new-key",
+    ]);
   });
 
   it("groups by window and granularity: only compatible calls share a request", async () => {
@@ -165,10 +217,11 @@ describe("batching", () => {
     for (const p of promises) expect(p.state()).toBe("rejected");
     expect(new Set(errors).size).toBe(1);
     expect(errors[0]).toBeInstanceOf(ServerError);
+    // A multi-symbol request is retried once, then halved: the halves and the first half's halves all failing is the service, not a symbol.
     expect((errors[0] as Error).message).toBe(
-      "The market-data service failed (HTTP 503: maintenance); retried 2 times.",
+      "The market-data service failed (HTTP 503: maintenance); retried 1 time; every part of the request failed as well, so the service itself is failing, not one symbol.",
     );
-    expect(h.service.calls).toHaveLength(3);
+    expect(h.service.calls).toHaveLength(6);
   });
 
   it("isolates a 400 by bisection: one bad caller fails alone", async () => {
@@ -216,7 +269,7 @@ describe("batching", () => {
     expect(h.service.calls.length).toBeLessThanOrEqual(2 * 8 - 1);
   });
 
-  it("splits a long window into parts of at most 1,000 points and merges them in order", async () => {
+  it("splits a long window into parts of at most 1,000 points, reads them newest first and merges them in order", async () => {
     const h = harness();
     const request = { symbol: "eth", metric: "PRICE", startDate: "2019-01-01", endDate: "2024-12-31" };
     const p = h.client.getSeries(request);
@@ -224,9 +277,9 @@ describe("batching", () => {
     const result = await p;
     const windows = seriesCalls(h.service).map((c) => [c.params.get("startDate"), c.params.get("endDate")]);
     expect(windows).toEqual([
-      ["2019-01-01", "2021-09-26"],
-      ["2021-09-27", "2024-06-22"],
       ["2024-06-23", "2024-12-31"],
+      ["2021-09-27", "2024-06-22"],
+      ["2019-01-01", "2021-09-26"],
     ]);
     expect(result).toEqual({
       kind: "points",

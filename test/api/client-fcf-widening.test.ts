@@ -142,12 +142,14 @@ describe("free-cash-flow ratios: the client widens a sparse window", () => {
     const r = rig(withFcfRule(() => []));
     expect(await r.drive(r.client.getSeries({ symbol: "eth", metric: "PRICE", startDate: "2024-04-05" }))).toEqual({
       kind: "points",
-      points: expectedPoints("eth", "PRICE", "2024-04-05", null),
+      // An omitted end is today, sent explicitly.
+      points: expectedPoints("eth", "PRICE", "2024-04-05", TODAY),
     });
     expect(await r.drive(r.client.getSeries({ symbol: "eq-aapl", metric: "FCF_YIELD" }))).toEqual({
       kind: "points",
       points: [],
     });
-    expect(seriesCalls(r.service)).toHaveLength(2);
+    // The whole history, newest part first: empty, and one request over everything older says there is nothing more.
+    expect(seriesCalls(r.service)).toHaveLength(3);
   });
 });

@@ -140,6 +140,32 @@ describe("base URL", () => {
       expect(() => normalizeBaseUrl(raw)).toThrow(ConfigError);
     },
   );
+
+  it.each([
+    ["https://user:secret@api.example.com", /user name or password/],
+    ["https://user@api.example.com", /user name or password/],
+    [
+      "http://api.example.com",
+      /must start with https:\/\/.*only allowed for a service on this computer.*http:\/\/api\.example\.com/,
+    ],
+    ["http://10.0.0.5:3001", /must start with https:\/\//],
+    ["http://127.evil.example", /must start with https:\/\//],
+    ["http://localhost.example.com", /must start with https:\/\//],
+  ])("refuses %j, saying why", (raw, why) => {
+    expect(() => normalizeBaseUrl(raw)).toThrow(ConfigError);
+    expect(() => normalizeBaseUrl(raw)).toThrow(why);
+    expect(() => normalizeBaseUrl(raw)).not.toThrow(/secret/);
+  });
+
+  it.each([
+    ["http://localhost:3001"],
+    ["http://127.0.0.1:3001"],
+    ["http://127.1.2.3"],
+    ["http://[::1]:3001"],
+    ["http://sandbox.localhost"],
+  ])("accepts plain http on this computer: %j", (raw) => {
+    expect(normalizeBaseUrl(raw)).toBe(raw);
+  });
 });
 
 describe("series URL length", () => {

@@ -53,11 +53,11 @@ describe("metric-data response", () => {
     });
   });
 
-  it("matches keys case-insensitively and tolerates numeric strings, null values, timestamps and disorder", () => {
+  it("matches keys case-insensitively, keeps null values as dates without a value, and sorts disorder", () => {
     const body = wrap({
       ETH: {
         price: [
-          { date: "2024-01-03T00:00:00Z", val: "3.5" },
+          { date: "2024-01-03", val: 3.5 },
           { date: "2024-01-01", val: 1 },
           { date: "2024-01-02", val: null },
         ],
@@ -67,6 +67,7 @@ describe("metric-data response", () => {
       kind: "points",
       points: [
         { date: "2024-01-01", val: 1 },
+        { date: "2024-01-02", val: null },
         { date: "2024-01-03", val: 3.5 },
       ],
     });
@@ -75,6 +76,7 @@ describe("metric-data response", () => {
   it.each([
     ["not an object", "nope"],
     ["no data", { symbols: {} }],
+    ["symbols as a number", { data: { symbols: 5 } }],
     ["no symbols", { data: {} }],
     ["symbols as an array", { data: { symbols: [] } }],
   ])("refuses a body with %s", (_name, body) => {
@@ -163,7 +165,7 @@ describe("catalogs and feeds", () => {
   });
 
   it("reads one flow type", () => {
-    expect(parseFlowsResponse({ netflow: { ethereum: -5, solana: "2.5" } }, "netflow")).toEqual({
+    expect(parseFlowsResponse({ netflow: { ethereum: -5, solana: 2.5 } }, "netflow")).toEqual({
       ethereum: -5,
       solana: 2.5,
     });

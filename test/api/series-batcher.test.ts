@@ -37,6 +37,7 @@ function rig(refuse: (symbol: string) => boolean = () => false) {
         return SETTINGS;
       },
       last: () => last,
+      changedSince: async () => undefined,
     },
     cache: asCache,
     send: async (request: ApiRequest) => {

@@ -1,4 +1,4 @@
-import type { DataPoint } from "../../src/core/domain";
+import type { Reading } from "../../src/core/domain";
 import { computeStat, defaultStat, lowerBound, parseStat, rollingSums } from "../../src/core/agg-stat";
 import { parseAggWindow, parsePrefixedMetric, windowStart } from "../../src/core/agg-window";
 import { addDays } from "../../src/core/calendar";
@@ -121,7 +121,7 @@ describe("MD.AGG stats", () => {
 });
 
 describe("rolling sums (prefixed metrics)", () => {
-  const daily: DataPoint[] = Array.from({ length: 60 }, (_, i) => ({ date: addDays("2024-03-01", i), val: i + 1 }));
+  const daily: Reading[] = Array.from({ length: 60 }, (_, i) => ({ date: addDays("2024-03-01", i), val: i + 1 }));
 
   it("each date sums its own trailing window", () => {
     const window = parseAggWindow("7D");

@@ -295,3 +295,86 @@ describe("fault soak: 2,000 cells through the built bundle", () => {
     expect(verdict.faultErrors).toBeGreaterThan(0);
   }, 120_000);
 });
+
+/**
+ * The same 2,000 cells against the service as it really behaves (the sandbox's
+ * realistic mode: sentences in place of series, unsettled newest days, empty
+ * 200 answers every few requests) with one symbol the service fails every
+ * request for (HTTP 500 for any batch naming it). The reference is the same
+ * realistic service without the poisoned symbol: every cell that does not name
+ * that symbol must be exactly its reference, every cell naming it must settle
+ * and say which symbol failed, none may be pending.
+ */
+describe("fault soak: the realistic service with one poisoned symbol", () => {
+  const POISON = "sbx00042";
+  const cells = workload();
+  let healthy: SandboxHandle;
+  let poisoned: SandboxHandle;
+  let reference: Run;
+
+  beforeAll(async () => {
+    const base = { quiet: true, seed: 7, insightFirstCallDelayMs: 0, assetCount: 2000, realistic: true } as const;
+    [healthy, poisoned] = await Promise.all([
+      startSandbox(base),
+      startSandbox({ ...base, hostile: { poisonSymbols: [POISON] } }),
+    ]);
+    reference = await run(healthy, cells);
+  }, 90_000);
+  afterAll(async () => {
+    await Promise.all([healthy?.close(), poisoned?.close()]);
+  });
+
+  it("every other cell is its value, the poisoned symbol's cells name it, none pending", async () => {
+    const names = (cell: Cell) => JSON.stringify(cell.args).toLowerCase().includes(POISON);
+    expect(cells.filter(names).length).toBeGreaterThan(5);
+    const faulty = await run(poisoned, cells);
+    const problems: string[] = [];
+    let same = 0;
+    let named = 0;
+    faulty.outcomes.forEach((outcome, i) => {
+      const cell = cells[i]!;
+      const ref = reference.outcomes[i]!;
+      const where = `cell ${i} MD.${cell.id}(${JSON.stringify(cell.args)})`;
+      if (outcome.kind === "pending" || outcome.kind === "raw-throw") {
+        problems.push(`${where}: ${describeOutcome(outcome)}`);
+      } else if (names(cell)) {
+        // An error naming the symbol; or a table whose cells are the healthy service's, the symbol's own an error naming it.
+        const namesPoison = (error: unknown) =>
+          error instanceof CustomFunctionsError && isClearError(error) && error.message.includes(POISON);
+        const ok =
+          outcome.kind === "error"
+            ? namesPoison(outcome.error)
+            : ref.kind === "value" &&
+              Array.isArray(outcome.value) &&
+              Array.isArray(ref.value) &&
+              outcome.value.length === ref.value.length &&
+              (outcome.value as unknown[][]).some((row) => row.some(namesPoison)) &&
+              (outcome.value as unknown[][]).every(
+                (row, r) =>
+                  Array.isArray(row) &&
+                  row.every((value, c) => namesPoison(value) || Object.is(value, (ref.value as unknown[][])[r]?.[c])),
+              );
+        if (ok) named++;
+        else problems.push(`${where}: ${describeOutcome(outcome)} does not name ${POISON}`);
+      } else if (describeOutcome(outcome) === describeOutcome(ref)) {
+        same++;
+      } else {
+        problems.push(`${where}: ${describeOutcome(outcome)} where the healthy service gave ${describeOutcome(ref)}`);
+      }
+    });
+    const s = faulty.server;
+    console.log(
+      [
+        `Realistic service, ${POISON} poisoned: time ${faulty.seconds.toFixed(1)} s, ${s.requests} requests (${s.byStatus["500"] ?? 0} answered 500) ` +
+          `against ${reference.server.requests} for the healthy one (${reference.seconds.toFixed(1)} s); ` +
+          `quirks played: ${JSON.stringify(s.quirks)}`,
+        `  cells: ${same} same as the healthy service, ${named} naming ${POISON}, ${problems.length} problems`,
+      ].join("\n"),
+    );
+    expect(problems.slice(0, 20)).toEqual([]);
+    expect(same + named).toBe(CELLS);
+    expect(tally(reference.outcomes).value).toBeGreaterThan(CELLS * 0.8);
+    expect(s.quirks["poison"]).toBeGreaterThan(0);
+    expect(s.quirks["empty-body"]).toBeGreaterThan(0);
+  }, 120_000);
+});

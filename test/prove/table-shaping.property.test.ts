@@ -158,7 +158,7 @@ describe("table shaping: always a rectangular table of values Excel can hold, or
           expect(dates).toEqual(options.order === "asc" ? sorted : sorted.reverse());
           expect(new Set(dates).size).toBe(dates.length);
           columns.forEach((column, c) => {
-            const byDate = new Map<string, number>();
+            const byDate = new Map<string, number | null>();
             if (column.result.kind === "points") for (const p of column.result.points) byDate.set(p.date, p.val);
             rows.forEach((row, r) => {
               const expected = byDate.get(dates[r] as string);

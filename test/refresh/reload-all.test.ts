@@ -106,7 +106,7 @@ describe("Reload everything", () => {
       await controller.reloadAll("pane");
       const after = await client.getSeries(req);
       if (before.kind !== "points" || after.kind !== "points") throw new Error("expected points");
-      expect(after.points.map((p) => p.val)).toEqual(before.points.map((p) => p.val * 2));
+      expect(after.points.map((p) => p.val)).toEqual(before.points.map((p) => (p.val === null ? null : p.val * 2)));
       store.close();
     } finally {
       await sandbox.close();

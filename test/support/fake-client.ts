@@ -25,10 +25,10 @@ import type {
 } from "../../src/api/types";
 import type {
   AssetRecord,
-  DataPoint,
   FlowsResult,
   InsightCard,
   MetricDescriptor,
+  Reading,
   SeriesResult,
 } from "../../src/core/domain";
 import { addDays, epochDayOf } from "../../src/core/calendar";
@@ -128,8 +128,8 @@ export function fakePoints(
   end: string,
   granularity = "DAY",
   lastDay = TODAY,
-): DataPoint[] {
-  const points: DataPoint[] = [];
+): Reading[] {
+  const points: Reading[] = [];
   const until = end < lastDay ? end : lastDay;
   for (let date = start; date <= until; date = addDays(date, 1)) {
     if (granularity === "QUARTER" && !QUARTER_ENDS.includes(date.slice(5))) continue;

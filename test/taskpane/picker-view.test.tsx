@@ -1,7 +1,7 @@
 /** @jest-environment jsdom */
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { AuthError, NotFoundError, ServerError } from "../../src/api/errors";
-import type { AssetRecord, DataPoint, MetricDescriptor } from "../../src/core/domain";
+import type { AssetRecord, MetricDescriptor, Reading } from "../../src/core/domain";
 import { PickerView } from "../../src/taskpane/picker/picker-view";
 import { OUTSIDE_EXCEL_COPIED, OUTSIDE_EXCEL_NOT_COPIED } from "../../src/taskpane/shared/place-formula";
 import { asset, metric } from "../support/fake-client";
@@ -122,9 +122,13 @@ describe("Picker: the asset catalog", () => {
     const expected = expectedMatches(query, kind);
     const total = expectedMatches("", kind).length;
     await waitFor(() => expect([...shownSymbols()].sort()).toEqual([...expected].sort()));
-    expect(screen.getByTestId("asset-count").textContent).toBe(expected.length === total ? `${total} assets` : `${expected.length} of ${total}`);
+    expect(screen.getByTestId("asset-count").textContent).toBe(
+      expected.length === total ? `${total} assets` : `${expected.length} of ${total}`,
+    );
     if (expected.length === 0) {
-      expect(screen.getByTestId("asset-list").textContent).toBe(query ? `No assets match “${query}”.` : "No assets of this type.");
+      expect(screen.getByTestId("asset-list").textContent).toBe(
+        query ? `No assets match “${query}”.` : "No assets of this type.",
+      );
     }
   });
 
@@ -166,7 +170,9 @@ describe("Picker: the asset catalog", () => {
   });
 
   it("renders a 20,000-asset catalog as a window of rows, the best matches first", async () => {
-    const big: AssetRecord[] = Array.from({ length: 20_000 }, (_, i) => asset(i % 4 === 0 ? `eq-t${i}` : `c${i}`, `Asset number ${i}`));
+    const big: AssetRecord[] = Array.from({ length: 20_000 }, (_, i) =>
+      asset(i % 4 === 0 ? `eq-t${i}` : `c${i}`, `Asset number ${i}`),
+    );
     const { client } = renderPicker();
     client.assets.answer(() => big);
     await screen.findByRole("listbox", { name: "Assets" });
@@ -200,7 +206,11 @@ describe("Picker: choosing an asset and a metric", () => {
     expect(within(screen.getByTestId("chosen-asset")).getByText("Ethereum")).toBeTruthy();
     act(() => client.metrics.last.resolve([metric("PRICE"), metric("MARKET_CAP")]));
     const list = await screen.findByRole("listbox", { name: "Metrics for eth" });
-    expect(within(list).getAllByRole("option").map((o) => o.getAttribute("data-metric"))).toEqual(["PRICE", "MARKET_CAP"]);
+    expect(
+      within(list)
+        .getAllByRole("option")
+        .map((o) => o.getAttribute("data-metric")),
+    ).toEqual(["PRICE", "MARKET_CAP"]);
   });
 
   it.each([
@@ -245,7 +255,8 @@ describe("Picker: choosing an asset and a metric", () => {
     const details = await pickMetric("PRICE");
     for (const tag of ["img", "b", "script", "a", "iframe", "em"]) expect(details.querySelector(tag)).toBeNull();
     expect(within(details).getByRole("heading", { level: 3 }).textContent).toBe(hostile.label);
-    for (const text of [hostile.description, hostile.methodology!, hostile.source, "<em>tag</em>"]) expect(details.textContent).toContain(text);
+    for (const text of [hostile.description, hostile.methodology!, hostile.source, "<em>tag</em>"])
+      expect(details.textContent).toContain(text);
     expect((window as { __pwned?: number }).__pwned).toBeUndefined();
   });
 
@@ -289,7 +300,9 @@ describe("Picker: choosing an asset and a metric", () => {
       expect(select.value).toBe("QUARTER");
       expect(enabled).toEqual(["QUARTER"]);
       expect(within(details).getByText("Fiscal quarters (QUARTER granularity only)")).toBeTruthy();
-      expect(screen.getByTestId("formula-text").textContent).toBe(`=MD.SERIES("eth","${name}","-1Y","TODAY","QUARTER")`);
+      expect(screen.getByTestId("formula-text").textContent).toBe(
+        `=MD.SERIES("eth","${name}","-1Y","TODAY","QUARTER")`,
+      );
       await waitFor(() => expect(client.series.calls.length).toBeGreaterThan(0));
       expect(client.series.last.args.granularity).toBe("QUARTER");
     } else {
@@ -302,7 +315,7 @@ describe("Picker: choosing an asset and a metric", () => {
 });
 
 describe("Picker: preview and formula", () => {
-  const POINTS: DataPoint[] = Array.from({ length: 8 }, (_, i) => ({ date: `2024-06-0${i + 1}`, val: 1000 + i * 10.5 }));
+  const POINTS: Reading[] = Array.from({ length: 8 }, (_, i) => ({ date: `2024-06-0${i + 1}`, val: 1000 + i * 10.5 }));
 
   async function toBuilder(options: HarnessOptions = {}, metrics: MetricDescriptor[] = [metric("PRICE")]) {
     const harness = renderPicker(options);
@@ -318,7 +331,11 @@ describe("Picker: preview and formula", () => {
     return within(table)
       .getAllByRole("row")
       .filter((r) => r.closest("tbody"))
-      .map((r) => within(r).getAllByRole("cell").map((c) => c.textContent ?? ""));
+      .map((r) =>
+        within(r)
+          .getAllByRole("cell")
+          .map((c) => c.textContent ?? ""),
+      );
   }
 
   it("asks for the window the fields describe and shows the first rows", async () => {
@@ -327,7 +344,13 @@ describe("Picker: preview and formula", () => {
     await waitFor(() => expect(client.series.calls).toHaveLength(1));
     // The 1Y preset covers one year ending today (2024-06-15), both ends included: from the day after its date a year ago.
     const oneYearBack = "2023-06-16";
-    expect(client.series.last.args).toEqual({ symbol: "eth", metric: "PRICE", startDate: oneYearBack, endDate: TEST_TODAY, granularity: "DAY" });
+    expect(client.series.last.args).toEqual({
+      symbol: "eth",
+      metric: "PRICE",
+      startDate: oneYearBack,
+      endDate: TEST_TODAY,
+      granularity: "DAY",
+    });
     act(() => client.series.last.resolve({ kind: "points", points: POINTS }));
     await screen.findByTestId("preview-table");
     const fmt = new Intl.NumberFormat("en-US", { maximumFractionDigits: 4 });
@@ -337,18 +360,37 @@ describe("Picker: preview and formula", () => {
 
     // Order and "last N" reshape the rows already fetched; no new request.
     fireEvent.change(screen.getByRole("combobox", { name: "Order" }), { target: { value: "desc" } });
-    expect(previewRows().map((r) => r[0])).toEqual([...POINTS].reverse().slice(0, 5).map((p) => p.date));
+    expect(previewRows().map((r) => r[0])).toEqual(
+      [...POINTS]
+        .reverse()
+        .slice(0, 5)
+        .map((p) => p.date),
+    );
     fireEvent.change(screen.getByTestId("last-rows"), { target: { value: "3" } });
-    expect(previewRows().map((r) => r[0])).toEqual(POINTS.slice(-3).reverse().map((p) => p.date));
+    expect(previewRows().map((r) => r[0])).toEqual(
+      POINTS.slice(-3)
+        .reverse()
+        .map((p) => p.date),
+    );
     expect(screen.getByText("First 3 of 3 rows")).toBeTruthy();
-    expect(screen.getByTestId("formula-text").textContent).toBe('=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY","order=desc; last=3")');
+    expect(screen.getByTestId("formula-text").textContent).toBe(
+      '=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY","order=desc; last=3")',
+    );
     await act(async () => new Promise((r) => setTimeout(r, 400)));
     expect(client.series.calls).toHaveLength(1);
   });
 
   it.each([
-    { name: "a message in place of a series", answer: { kind: "message" as const, message: "PRICE is not available for eth" }, text: "The service has no series for this pair: PRICE is not available for eth" },
-    { name: "an empty series", answer: { kind: "points" as const, points: [] }, text: "No data in this window. Try a longer window." },
+    {
+      name: "a message in place of a series",
+      answer: { kind: "message" as const, message: "PRICE is not available for eth" },
+      text: "The service has no series for this pair: PRICE is not available for eth",
+    },
+    {
+      name: "an empty series",
+      answer: { kind: "points" as const, points: [] },
+      text: "No data in this window. Try a longer window.",
+    },
   ])("the preview shows $name", async ({ answer, text }) => {
     const { client } = await toBuilder();
     await waitFor(() => expect(client.series.calls).toHaveLength(1));
@@ -361,7 +403,9 @@ describe("Picker: preview and formula", () => {
     const { client } = await toBuilder();
     await waitFor(() => expect(client.series.calls).toHaveLength(1));
     act(() => client.series.last.reject(new ServerError("The market-data service failed (HTTP 502).")));
-    await waitFor(() => expect(screen.getByTestId("preview").textContent).toContain("The market-data service failed (HTTP 502)."));
+    await waitFor(() =>
+      expect(screen.getByTestId("preview").textContent).toContain("The market-data service failed (HTTP 502)."),
+    );
     fireEvent.click(within(screen.getByTestId("preview")).getByRole("button", { name: "Try again" }));
     await waitFor(() => expect(client.series.calls).toHaveLength(2));
   });
@@ -403,20 +447,37 @@ describe("Picker: preview and formula", () => {
     { locale: "en-GB", start: "15/01/2025", end: "30/06/2025" },
     { locale: "de-DE", start: "15.01.2025", end: "30.6.2025" },
     { locale: "ja-JP", start: "2025/01/15", end: "2025/6/30" },
-  ])("$locale: dates typed the user's way ($start … $end) become YYYY-MM-DD in the formula and the preview", async ({ locale, start, end }) => {
-    const { client } = await toBuilder({ dateLocale: locale });
-    await waitFor(() => expect(client.series.calls).toHaveLength(1));
-    fireEvent.change(screen.getByTestId("window-start"), { target: { value: start } });
-    fireEvent.change(screen.getByTestId("window-end"), { target: { value: end } });
-    expect(screen.getByTestId("formula-text").textContent).toBe('=MD.SERIES("eth","PRICE","2025-01-15","2025-06-30","DAY")');
-    await waitFor(() => expect(client.series.last.args).toEqual({ symbol: "eth", metric: "PRICE", startDate: "2025-01-15", endDate: "2025-06-30", granularity: "DAY" }));
-  });
+  ])(
+    "$locale: dates typed the user's way ($start … $end) become YYYY-MM-DD in the formula and the preview",
+    async ({ locale, start, end }) => {
+      const { client } = await toBuilder({ dateLocale: locale });
+      await waitFor(() => expect(client.series.calls).toHaveLength(1));
+      fireEvent.change(screen.getByTestId("window-start"), { target: { value: start } });
+      fireEvent.change(screen.getByTestId("window-end"), { target: { value: end } });
+      expect(screen.getByTestId("formula-text").textContent).toBe(
+        '=MD.SERIES("eth","PRICE","2025-01-15","2025-06-30","DAY")',
+      );
+      await waitFor(() =>
+        expect(client.series.last.args).toEqual({
+          symbol: "eth",
+          metric: "PRICE",
+          startDate: "2025-01-15",
+          endDate: "2025-06-30",
+          granularity: "DAY",
+        }),
+      );
+    },
+  );
 
   it("the builder says which date form it wants, and refuses a date written in another order", async () => {
     await toBuilder({ dateLocale: "en-GB" });
     expect(screen.getByTestId("date-forms").textContent).toContain("Dates: 15/01/2025 (DD/MM/YYYY), YYYY-MM-DD, TODAY");
     fireEvent.change(screen.getByTestId("window-start"), { target: { value: "01/15/2025" } });
-    expect(screen.getByText('"01/15/2025" is not a date written DD/MM/YYYY (e.g. 15/01/2025). Use that, YYYY-MM-DD, TODAY, or -30D, -12W, -6M, -2Q, -1Y.')).toBeTruthy();
+    expect(
+      screen.getByText(
+        '"01/15/2025" is not a date written DD/MM/YYYY (e.g. 15/01/2025). Use that, YYYY-MM-DD, TODAY, or -30D, -12W, -6M, -2Q, -1Y.',
+      ),
+    ).toBeTruthy();
     expect(screen.getByTestId("formula-text").textContent).toBe("Fix the fields above to build the formula.");
     expect(isDisabled(screen.getByRole("button", { name: /^Insert the formula/ }))).toBe(true);
   });
@@ -428,7 +489,8 @@ describe("Picker: preview and formula", () => {
     const formula = '=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY","order=desc")';
     expect(element.textContent).toBe(formula);
     expect(element.querySelectorAll("wbr")).toHaveLength(formula.split(",").length - 1);
-    for (const wbr of Array.from(element.querySelectorAll("wbr"))) expect(wbr.previousSibling?.textContent?.endsWith(",")).toBe(true);
+    for (const wbr of Array.from(element.querySelectorAll("wbr")))
+      expect(wbr.previousSibling?.textContent?.endsWith(",")).toBe(true);
     fireEvent.click(screen.getByRole("button", { name: "Copy the formula for eth PRICE" }));
     await screen.findByText("Formula copied.");
     expect(copied).toEqual([formula]);
@@ -456,7 +518,9 @@ describe("Picker: preview and formula", () => {
     { copyAllowed: false, message: OUTSIDE_EXCEL_NOT_COPIED },
   ])("outside Excel, Insert copies (copy allowed: $copyAllowed)", async ({ copyAllowed, message }) => {
     const { workbook, copied } = await toBuilder({ inExcel: false, copyAllowed });
-    expect(screen.getByText("Running outside Excel: Insert copies the formula instead of writing it into a cell.")).toBeTruthy();
+    expect(
+      screen.getByText("Running outside Excel: Insert copies the formula instead of writing it into a cell."),
+    ).toBeTruthy();
     const insert = screen.getByRole("button", { name: "Insert the formula for eth PRICE" });
     expect(insert.textContent).toBe("Insert");
     fireEvent.click(insert);

@@ -2,9 +2,20 @@
  * The live preview: what the formula will return, fetched through the shared
  * client (so inserting the formula right after is answered from its cache).
  */
-import { Button, Caption1, makeStyles, MessageBar, MessageBarActions, MessageBarBody, Spinner, Text, tokens } from "@fluentui/react-components";
+import {
+  Button,
+  Caption1,
+  makeStyles,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  Spinner,
+  Text,
+  tokens,
+} from "@fluentui/react-components";
 import { useEffect, useState, type ReactNode } from "react";
-import type { DataPoint, Granularity, SeriesResult } from "../../core/domain";
+import type { DataPoint, Granularity, Reading, SeriesResult } from "../../core/domain";
+import { hasValue, readingsOf } from "../../core/readings";
 import type { SeriesOptions } from "./formula-text";
 import { LineChart } from "../shared/line-chart";
 import { useServices } from "../shared/pane-services";
@@ -35,14 +46,23 @@ const useStyles = makeStyles({
     minHeight: "64px",
   },
   heading: { display: "flex", justifyContent: "space-between", alignItems: "baseline", gap: tokens.spacingHorizontalS },
-  table: { borderCollapse: "collapse", width: "100%", fontSize: tokens.fontSizeBase200, fontVariantNumeric: "tabular-nums" },
-  cell: { padding: `${tokens.spacingVerticalXXS} ${tokens.spacingHorizontalS}`, borderBottom: `1px solid ${tokens.colorNeutralStroke3}`, textAlign: "left" },
+  table: {
+    borderCollapse: "collapse",
+    width: "100%",
+    fontSize: tokens.fontSizeBase200,
+    fontVariantNumeric: "tabular-nums",
+  },
+  cell: {
+    padding: `${tokens.spacingVerticalXXS} ${tokens.spacingHorizontalS}`,
+    borderBottom: `1px solid ${tokens.colorNeutralStroke3}`,
+    textAlign: "left",
+  },
   number: { textAlign: "right" },
   latest: { fontSize: tokens.fontSizeBase500, fontWeight: tokens.fontWeightSemibold },
 });
 
 /** Rows as MD.SERIES returns them for one series: `last` keeps the most recent N, `order` sets the direction. */
-export function previewRows(points: readonly DataPoint[], options: SeriesOptions): DataPoint[] {
+export function previewRows<P extends DataPoint>(points: readonly P[], options: SeriesOptions): P[] {
   const kept = options.last !== null ? points.slice(Math.max(0, points.length - options.last)) : points.slice();
   return options.order === "desc" ? kept.reverse() : kept;
 }
@@ -69,12 +89,23 @@ export function SeriesPreview({
   const styles = useStyles();
   const { client } = useServices();
   // Only what changes the answer makes a new request; order/last/headers reshape the one already here.
-  const fetchKey = request ? JSON.stringify([request.symbol, request.metric, request.startDate, request.endDate, request.granularity]) : null;
+  const fetchKey = request
+    ? JSON.stringify([request.symbol, request.metric, request.startDate, request.endDate, request.granularity])
+    : null;
   const key = useDebounced(fetchKey, PREVIEW_DEBOUNCE_MS);
   const result = useRequest<SeriesResult>(
     key && request
       ? (signal) =>
-          client.getSeries({ symbol: request.symbol, metric: request.metric, startDate: request.startDate, endDate: request.endDate, granularity: request.granularity }, { signal })
+          client.getSeries(
+            {
+              symbol: request.symbol,
+              metric: request.metric,
+              startDate: request.startDate,
+              endDate: request.endDate,
+              granularity: request.granularity,
+            },
+            { signal },
+          )
       : null,
     [key],
   );
@@ -87,7 +118,8 @@ export function SeriesPreview({
 
   let body: ReactNode;
   if (!request) body = <Caption1>The preview appears once the fields above are valid.</Caption1>;
-  else if (key !== fetchKey || result.status === "loading" || result.status === "idle") body = <Spinner size="tiny" label="Loading preview…" labelPosition="after" />;
+  else if (key !== fetchKey || result.status === "loading" || result.status === "idle")
+    body = <Spinner size="tiny" label="Loading preview…" labelPosition="after" />;
   else if (result.status === "error")
     body = (
       <MessageBar intent="error">
@@ -105,12 +137,16 @@ export function SeriesPreview({
         <MessageBarBody>The service has no series for this pair: {result.data.message}</MessageBarBody>
       </MessageBar>
     );
-  else if (result.data.points.length === 0)
-    body = <Text>No data in this window. Try a longer window.</Text>;
-  else body = <PreviewData request={request} points={result.data.points} unit={unit} />;
+  else if (!result.data.points.some(hasValue)) body = <Text>No data in this window. Try a longer window.</Text>;
+  else body = <PreviewData request={request} points={readingsOf(result.data.points)} unit={unit} />;
 
   return (
-    <section className={styles.root} aria-labelledby="preview-heading" aria-busy={result.status === "loading"} data-testid="preview">
+    <section
+      className={styles.root}
+      aria-labelledby="preview-heading"
+      aria-busy={result.status === "loading"}
+      data-testid="preview"
+    >
       <div className={styles.heading}>
         <Text weight="semibold" id="preview-heading">
           Preview
@@ -126,7 +162,7 @@ export function SeriesPreview({
   );
 }
 
-function PreviewData({ request, points, unit }: { request: PreviewRequest; points: DataPoint[]; unit: string }) {
+function PreviewData({ request, points, unit }: { request: PreviewRequest; points: Reading[]; unit: string }) {
   const styles = useStyles();
   const values = points.map((p) => p.val);
   const first = points[0];
@@ -138,7 +174,11 @@ function PreviewData({ request, points, unit }: { request: PreviewRequest; point
     return (
       <>
         <Text>
-          Latest value: <span className={styles.latest} data-testid="latest-value">{formatExact(last.val)}</span> on {last.date}
+          Latest value:{" "}
+          <span className={styles.latest} data-testid="latest-value">
+            {formatExact(last.val)}
+          </span>{" "}
+          on {last.date}
         </Text>
         {chart}
       </>

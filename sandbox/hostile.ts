@@ -1,0 +1,198 @@
+/**
+ * Failure switches: a broken or hostile service, for the client's defences.
+ * Unlike the random faults (faults.ts) each switch is deterministic: it
+ * answers every request it applies to the same way.
+ *
+ * - `poisonSymbols`: a `/data/api/` request naming one of them fails with
+ *   HTTP 500 as a whole, every time (the real service does this for an
+ *   unsupported symbol inside a multi-symbol request);
+ * - `maxUrlLength`: a request whose path and query are longer is refused with
+ *   414 URI Too Long (a server's or proxy's request-line limit);
+ * - `redirectTo`: every request is answered 302 to the same path and query
+ *   on another origin — the API key included, as a moved host or a man in the
+ *   middle would send it;
+ * - `endlessBody`: the answer's headers and first bytes arrive, then one space
+ *   a second, forever: a body that never ends;
+ * - `echoKey`: the service quotes the key it was sent in its texts — catalog
+ *   titles, metric descriptions, insight cards, flow chain names and the
+ *   messages in place of series;
+ * - `trickyJson`: the series of the listed symbols come back with values as
+ *   hexadecimal text (`"0x1F"`, first, third… metric) or dates with a time
+ *   (second, fourth… metric), and flows name chains `__proto__` and
+ *   `constructor`;
+ * - `hugeBodyBytes`: every answer is padded to that many bytes, streamed.
+ */
+import { errorBody } from "./http-error";
+
+export interface HostileOptions {
+  poisonSymbols: string[];
+  maxUrlLength: number | null;
+  redirectTo: string | null;
+  /** `true`: every endpoint; a list: the paths starting with one of these (e.g. "/data/api/"). */
+  endlessBody: boolean | string[];
+  echoKey: boolean;
+  trickyJson: string[];
+  hugeBodyBytes: number | null;
+}
+
+export const NOT_HOSTILE: HostileOptions = {
+  poisonSymbols: [],
+  maxUrlLength: null,
+  redirectTo: null,
+  endlessBody: false,
+  echoKey: false,
+  trickyJson: [],
+  hugeBodyBytes: null,
+};
+
+export type HostileKind = "poison" | "url-too-long" | "redirect" | "endless-body" | "tricky-json" | "huge-body";
+
+export function hostileOptions(partial: Partial<HostileOptions> = {}): HostileOptions {
+  const options = { ...NOT_HOSTILE, ...partial };
+  if (!Array.isArray(options.poisonSymbols) || options.poisonSymbols.some((s) => typeof s !== "string" || !s.trim())) {
+    throw new RangeError("hostile.poisonSymbols must be a list of symbols");
+  }
+  options.poisonSymbols = options.poisonSymbols.map((s) => s.trim().toLowerCase());
+  if (!Array.isArray(options.trickyJson)) throw new RangeError("hostile.trickyJson must be a list of symbols");
+  options.trickyJson = options.trickyJson.map((s) => String(s).trim().toLowerCase());
+  if (options.hugeBodyBytes !== null && !(Number.isInteger(options.hugeBodyBytes) && options.hugeBodyBytes > 0)) {
+    throw new RangeError(`hostile.hugeBodyBytes must be a whole number > 0, got ${options.hugeBodyBytes}`);
+  }
+  if (options.maxUrlLength !== null && !(Number.isInteger(options.maxUrlLength) && options.maxUrlLength > 0)) {
+    throw new RangeError(`hostile.maxUrlLength must be a whole number > 0, got ${options.maxUrlLength}`);
+  }
+  if (options.redirectTo !== null) {
+    let origin: string;
+    try {
+      origin = new URL(options.redirectTo).origin;
+    } catch {
+      throw new RangeError(
+        `hostile.redirectTo must be an origin such as http://127.0.0.1:4000, got ${options.redirectTo}`,
+      );
+    }
+    if (origin === "null")
+      throw new RangeError(`hostile.redirectTo must be an http(s) origin, got ${options.redirectTo}`);
+    options.redirectTo = origin;
+  }
+  return options;
+}
+
+export interface Interception {
+  kind: HostileKind;
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** What a switch answers in place of the endpoint, or null to let the request through. `rawUrl` is the request line's path and query. */
+export function intercept(
+  options: HostileOptions,
+  path: string,
+  rawUrl: string,
+  params: URLSearchParams,
+): Interception | "endless" | null {
+  if (path === "/") return null;
+  if (options.redirectTo !== null) {
+    return { kind: "redirect", status: 302, body: "", headers: { Location: `${options.redirectTo}${rawUrl}` } };
+  }
+  if (options.maxUrlLength !== null && rawUrl.length > options.maxUrlLength) {
+    return {
+      kind: "url-too-long",
+      status: 414,
+      body: errorBody(
+        414,
+        `URI Too Long: the request line is ${rawUrl.length} characters, the limit is ${options.maxUrlLength}`,
+      ),
+      headers: {},
+    };
+  }
+  if (options.poisonSymbols.length > 0 && path.startsWith("/data/api/")) {
+    const symbols = (params.get("symbols") ?? "").split(",").map((s) => s.trim().toLowerCase());
+    if (symbols.some((s) => options.poisonSymbols.includes(s))) {
+      return { kind: "poison", status: 500, body: errorBody(500, "Internal Server Error"), headers: {} };
+    }
+  }
+  const endless = options.endlessBody;
+  if (endless === true || (Array.isArray(endless) && endless.some((prefix) => path.startsWith(prefix))))
+    return "endless";
+  return null;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The body with the listed symbols' series and the flows' chain names made tricky (see the header). */
+export function trickyInto(path: string, body: string, symbols: readonly string[]): string {
+  if (symbols.length === 0 || body === "") return body;
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  if (path === "/flows/top/" && isObject(json)) {
+    // Spelled into the text: an object literal's __proto__ would set the prototype instead of a key.
+    const extra = '"__proto__":5,"constructor":7,';
+    return JSON.stringify(json).replace(/"(inflow|netflow|outflow)":\{/g, (match) => `${match}${extra}`).replace(/,\}/g, "}");
+  }
+  if (path.startsWith("/data/api/") && isObject(json) && isObject(json.data) && isObject(json.data.symbols)) {
+    for (const [symbol, row] of Object.entries(json.data.symbols)) {
+      if (!symbols.includes(symbol.toLowerCase()) || !isObject(row)) continue;
+      Object.values(row).forEach((series, i) => {
+        if (!Array.isArray(series)) return;
+        for (const point of series) {
+          if (!isObject(point)) continue;
+          if (i % 2 === 0 && typeof point.val === "number") point.val = `0x${Math.abs(Math.round(point.val)).toString(16).toUpperCase()}`;
+          else if (typeof point.date === "string") point.date = `${point.date}T00:00:00Z`;
+        }
+      });
+    }
+  }
+  return JSON.stringify(json);
+}
+
+/** The body with the key quoted in the texts a careless service would quote it in. */
+export function echoKeyInto(path: string, body: string, key: string): string {
+  if (!key || body === "") return body;
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  if (path === "/asset/symbols/" && isObject(json) && Array.isArray(json.assets)) {
+    for (const asset of json.assets.slice(0, 5))
+      if (isObject(asset)) asset.title = `${String(asset.title)} (requested with APIKey=${key})`;
+  } else if (path === "/supported-metrics/" && isObject(json) && Array.isArray(json.metrics)) {
+    for (const item of json.metrics) {
+      if (!isObject(item)) continue;
+      for (const descriptor of Object.values(item)) {
+        if (!isObject(descriptor)) continue;
+        descriptor.description = `${String(descriptor.description)} Served to key ${key}.`;
+        descriptor.methodology = `See https://example.com/sandbox/methodology?APIKey=${encodeURIComponent(key)}`;
+      }
+    }
+  } else if (path.startsWith("/insights/") && isObject(json) && Array.isArray(json.rows)) {
+    for (const row of json.rows.slice(0, 5)) {
+      if (!isObject(row)) continue;
+      row.DATE_RANGE = `${String(row.DATE_RANGE)} (key ${key})`;
+      row.ENTITY_ID = `${String(row.ENTITY_ID)}-${key}`;
+    }
+  } else if (path === "/flows/top/" && isObject(json)) {
+    for (const flows of Object.values(json)) if (isObject(flows)) flows[`bridge-of-${key}`] = 1;
+  } else if (path.startsWith("/data/api/") && isObject(json) && isObject(json.data)) {
+    const symbols = json.data.symbols;
+    if (typeof symbols === "string") json.data.symbols = `${symbols} (key ${key})`;
+    else if (isObject(symbols)) {
+      for (const row of Object.values(symbols)) {
+        if (!isObject(row)) continue;
+        for (const [metric, series] of Object.entries(row))
+          if (typeof series === "string") row[metric] = `${series} Requested with APIKey=${key}.`;
+      }
+    }
+  }
+  return JSON.stringify(json);
+}

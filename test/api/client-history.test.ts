@@ -1,0 +1,125 @@
+/**
+ * Item 3 over real HTTP, against the realistic sandbox (which answers a
+ * request without dates with bare numbers): every series request carries
+ * both dates; an omitted start is the whole history, read 1,000 points at a
+ * time from the newest until the service has no more; a window reaching
+ * centuries before any data costs what the data holds.
+ */
+import { createClient, type Client } from "../../src/api/client";
+import type { DataPoint } from "../../src/core/domain";
+import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
+
+const TODAY = "2025-06-15";
+const OFFSET = Date.parse(`${TODAY}T12:00:00Z`) - Date.now();
+let sandbox: SandboxHandle;
+
+beforeAll(async () => {
+  // Realistic, without the empty bodies (they would add retries to the request counts).
+  sandbox = await startSandbox({ today: TODAY, insightFirstCallDelayMs: 0, realistic: { emptyBodyEvery: 0 } });
+});
+afterAll(() => sandbox.close());
+beforeEach(() => sandbox.reset());
+
+function client(): Client {
+  return createClient({
+    settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }),
+    // The sandbox's day, with time running (the batch window needs a moving clock).
+    now: () => Date.now() + OFFSET,
+  });
+}
+
+/** The sandbox's own series, one calendar year per request (each under 1,000 days). */
+async function history(symbol: string, metric: string, from = 2018): Promise<DataPoint[]> {
+  const points: DataPoint[] = [];
+  for (let year = from; year <= Number(TODAY.slice(0, 4)); year++) {
+    const q = new URLSearchParams({
+      symbols: symbol,
+      startDate: `${year}-01-01`,
+      endDate: `${year}-12-31`,
+      APIKey: DEMO_API_KEY,
+    });
+    const body = (await (await fetch(`${sandbox.url}/data/api/${metric}/?${q}`)).json()) as {
+      data: { symbols: Record<string, Record<string, DataPoint[]>> | string };
+    };
+    if (typeof body.data.symbols !== "string") points.push(...body.data.symbols[symbol]![metric]!);
+  }
+  sandbox.reset();
+  return points;
+}
+
+function seriesRequests() {
+  return sandbox
+    .requestLog()
+    .filter((e) => e.path.startsWith("/data/api/"))
+    .map((e) => new URLSearchParams(e.query));
+}
+
+describe("no date-less requests, no silent caps", () => {
+  it("an omitted start is the whole history: every point since 2018, more than 1,000, walked newest first", async () => {
+    const expected = await history("eth", "PRICE");
+    expect(expected.length).toBeGreaterThan(2500);
+    const result = await client().getSeries({ symbol: "eth", metric: "PRICE" });
+    expect(result).toEqual({ kind: "points", points: expected });
+    const sent = seriesRequests();
+    for (const q of sent) {
+      expect(q.get("startDate")).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(q.get("endDate")).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    }
+    // The parts with data, then the first part before 2018-01-01, which is empty: the walk stops there.
+    expect(sent).toHaveLength(Math.ceil(expected.length / 1000) + 1);
+    expect(sent[0]!.get("endDate")).toBe(TODAY);
+    const ends = sent.map((q) => q.get("endDate")!);
+    expect([...ends].sort().reverse()).toEqual(ends);
+  });
+
+  it.each([
+    // 999 weeks reach back to 2006: one part with data, then the empty one before it.
+    ["weekly", "WEEK" as const, "btc", "FEES", 2],
+    // 1,000 quarters reach back past 1900: the whole history is one part.
+    ["quarterly financials", "QUARTER" as const, "eq-aapl", "TOTAL_REVENUE", 1],
+  ])(
+    "the whole history at a coarser granularity (%s) takes few requests",
+    async (_name, granularity, symbol, metric, requests) => {
+      const result = await client().getSeries({ symbol, metric, granularity });
+      expect(result.kind === "points" && result.points.length).toBeGreaterThan(20);
+      expect(seriesRequests()).toHaveLength(requests);
+    },
+  );
+
+  it("a window starting centuries before the data (-1900Y) costs no more than the data it finds", async () => {
+    const expected = await history("eth", "FEES");
+    const result = await client().getSeries({ symbol: "eth", metric: "FEES", startDate: "0125-06-16", endDate: TODAY });
+    expect(result).toEqual({ kind: "points", points: expected });
+    // 694 parts of 1,000 days; the data fills 3 of them.
+    expect(seriesRequests()).toHaveLength(Math.ceil(expected.length / 1000) + 1);
+  });
+
+  it("a long window without any data costs two requests: its newest part, then one over everything older", async () => {
+    const result = await client().getSeries({
+      symbol: "eth",
+      metric: "PRICE",
+      startDate: "1980-01-01",
+      endDate: "2017-12-31",
+    });
+    expect(result).toEqual({ kind: "points", points: [] });
+    const sent = seriesRequests();
+    expect(sent).toHaveLength(2);
+    expect([sent[1]!.get("startDate"), sent[1]!.get("endDate")]).toEqual([
+      "1980-01-01",
+      sent[0]!.get("startDate") && expect.any(String),
+    ]);
+  });
+
+  it("a pair the service answers with a sentence costs one request, and keeps the sentence", async () => {
+    const result = await client().getSeries({ symbol: "base", metric: "PRICE" });
+    expect(result).toEqual({ kind: "message", message: "Metric not available for asset." });
+    expect(seriesRequests()).toHaveLength(1);
+  });
+
+  it("the connection test sends dates too", async () => {
+    await client().testConnection();
+    const [q] = seriesRequests();
+    expect(q!.get("startDate")).toBeTruthy();
+    expect(q!.get("endDate")).toBe(TODAY);
+  });
+});

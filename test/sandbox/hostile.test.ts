@@ -1,0 +1,154 @@
+/** The failure switches of a broken or hostile service, over real HTTP. */
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { SandboxHandle } from "../../sandbox/server";
+import { DEMO_API_KEY, getJson, startTestSandbox } from "./sandbox-helpers";
+
+let sandbox: SandboxHandle;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterEach(() => sandbox.reset());
+afterAll(() => sandbox.close());
+
+const window = { startDate: "2024-06-01", endDate: "2024-06-05" };
+
+describe("failure switches", () => {
+  it("a poisoned symbol fails its whole request with HTTP 500, alone or among others; requests without it are answered", async () => {
+    sandbox.setHostile({ poisonSymbols: ["eq-bad"] });
+    const batch = await getJson<{ error: { status: number } }>(sandbox, "/data/api/PRICE/", {
+      symbols: "eth,EQ-BAD,btc",
+      ...window,
+    });
+    expect(batch.status).toBe(500);
+    expect(batch.body.error.status).toBe(500);
+    expect((await getJson(sandbox, "/data/api/PRICE/", { symbols: "eq-bad", ...window })).status).toBe(500);
+    expect((await getJson(sandbox, "/data/api/PRICE/", { symbols: "eth,btc", ...window })).status).toBe(200);
+    expect((await getJson(sandbox, "/asset/symbols/")).status).toBe(200);
+    expect(sandbox.stats().quirks.poison).toBe(2);
+  });
+
+  it("a request line longer than maxUrlLength is refused with 414", async () => {
+    sandbox.setHostile({ maxUrlLength: 120 });
+    const short = await getJson(sandbox, "/data/api/PRICE/", { symbols: "eth", ...window });
+    expect(short.status).toBe(200);
+    const symbols = Array.from({ length: 20 }, (_, i) => `sbx${String(i + 1).padStart(5, "0")}`).join(",");
+    const long = await getJson<{ error: { status: number; message: string } }>(sandbox, "/data/api/PRICE/", {
+      symbols,
+      ...window,
+    });
+    expect(long.status).toBe(414);
+    expect(long.body.error.message).toMatch(/URI Too Long.*limit is 120/);
+    expect(long.body.error.message).not.toContain(DEMO_API_KEY);
+  });
+
+  it("redirectTo answers 302 to the same path and query on the other origin", async () => {
+    sandbox.setHostile({ redirectTo: "http://127.0.0.1:9/somewhere" });
+    const response = await fetch(`${sandbox.url}/data/api/PRICE/?symbols=eth&APIKey=${DEMO_API_KEY}`, {
+      redirect: "manual",
+    });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(
+      `http://127.0.0.1:9/data/api/PRICE/?symbols=eth&APIKey=${DEMO_API_KEY}`,
+    );
+  });
+
+  it("endlessBody sends headers and a start, then keeps the body open", async () => {
+    sandbox.setHostile({ endlessBody: ["/data/api/"] });
+    const received = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(`${sandbox.url}/data/api/PRICE/?symbols=eth&APIKey=${DEMO_API_KEY}`, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        setTimeout(() => {
+          req.destroy();
+          resolve({ status: res.statusCode ?? 0, text });
+        }, 2500);
+      });
+      req.on("error", (error: NodeJS.ErrnoException) => (error.code === "ECONNRESET" ? undefined : reject(error)));
+      req.end();
+    });
+    expect(received.status).toBe(200);
+    expect(received.text.startsWith('{"data":{"symbols":{')).toBe(true);
+    expect(received.text.length).toBeGreaterThan('{"data":{"symbols":{'.length); // a space a second
+    expect(() => JSON.parse(received.text)).toThrow();
+    // Other endpoints answer as usual.
+    expect((await getJson(sandbox, "/asset/symbols/")).status).toBe(200);
+  }, 10_000);
+
+  it("echoKey quotes the key the request carried in every kind of text", async () => {
+    sandbox.setHostile({ echoKey: true });
+    const key = DEMO_API_KEY;
+    const texts = await Promise.all([
+      fetch(`${sandbox.url}/asset/symbols/?APIKey=${key}`).then((r) => r.text()),
+      fetch(`${sandbox.url}/supported-metrics/?symbol=eth&APIKey=${key}`).then((r) => r.text()),
+      fetch(`${sandbox.url}/insights/streaks/?APIKey=${key}`).then((r) => r.text()),
+      fetch(`${sandbox.url}/flows/top/?sourceChains=ethereum&APIKey=${key}`).then((r) => r.text()),
+      fetch(`${sandbox.url}/data/api/PRICE/?symbols=base&startDate=2024-06-01&endDate=2024-06-02&APIKey=${key}`).then(
+        (r) => r.text(),
+      ),
+    ]);
+    for (const text of texts) expect(text).toContain(key);
+    const flows = JSON.parse(texts[3]) as Record<string, Record<string, number>>;
+    expect(Object.keys(flows.netflow)).toContain(`bridge-of-${key}`);
+  });
+
+  it("trickyJson sends the listed symbols' values as hex text or dates with a time, and flows name __proto__ and constructor", async () => {
+    sandbox.setHostile({ trickyJson: ["btc"] });
+    const text = await fetch(
+      `${sandbox.url}/data/api/PRICE,FEES/?symbols=eth,btc&startDate=2024-06-01&endDate=2024-06-02&APIKey=${DEMO_API_KEY}`,
+    ).then((r) => r.text());
+    const body = JSON.parse(text) as {
+      data: { symbols: Record<string, Record<string, { date: string; val: unknown }[]>> };
+    };
+    expect(body.data.symbols.btc.PRICE.every((p) => typeof p.val === "string" && /^0x[0-9A-F]+$/.test(p.val))).toBe(
+      true,
+    );
+    expect(body.data.symbols.btc.FEES.every((p) => p.date.endsWith("T00:00:00Z") && typeof p.val === "number")).toBe(
+      true,
+    );
+    expect(body.data.symbols.eth.PRICE.every((p) => typeof p.val === "number" && p.date.length === 10)).toBe(true);
+    const flows = await fetch(
+      `${sandbox.url}/flows/top/?sourceChains=ethereum&flowType=netflow&APIKey=${DEMO_API_KEY}`,
+    ).then((r) => r.text());
+    expect(flows).toMatch(/^\{"netflow":\{"__proto__":5,"constructor":7,"ethereum":-?\d+\}\}$/);
+  });
+
+  it("hugeBodyBytes pads the answer to that size, streamed, still valid JSON", async () => {
+    sandbox.setHostile({ hugeBodyBytes: 3_000_000 });
+    const response = await fetch(
+      `${sandbox.url}/data/api/PRICE/?symbols=eth&startDate=2024-06-01&endDate=2024-06-02&APIKey=${DEMO_API_KEY}`,
+    );
+    const text = await response.text();
+    expect(Number(response.headers.get("content-length"))).toBe(3_000_000);
+    expect(text.length).toBe(3_000_000);
+    const body = JSON.parse(text) as { data: { symbols: { eth: { PRICE: unknown[] } } } };
+    expect(body.data.symbols.eth.PRICE).toHaveLength(2);
+  });
+
+  it("invalid switches are refused with a RangeError naming the field", () => {
+    expect(() => sandbox.setHostile({ maxUrlLength: 0 })).toThrow(/maxUrlLength/);
+    expect(() => sandbox.setHostile({ redirectTo: "not a url" })).toThrow(/redirectTo/);
+  });
+});
+
+describe("redirectTo against a real foreign origin", () => {
+  let foreign: Server;
+  let hits = 0;
+  beforeAll(async () => {
+    foreign = createServer((_req, res) => {
+      hits++;
+      res.end("{}");
+    });
+    await new Promise<void>((resolve) => foreign.listen(0, "127.0.0.1", resolve));
+  });
+  afterAll(() => new Promise<void>((resolve) => foreign.close(() => resolve())));
+
+  it("a client that follows redirects lands on the foreign origin with the key", async () => {
+    const port = (foreign.address() as AddressInfo).port;
+    sandbox.setHostile({ redirectTo: `http://127.0.0.1:${port}` });
+    const response = await fetch(`${sandbox.url}/data/api/PRICE/?symbols=eth&APIKey=${DEMO_API_KEY}`);
+    expect(response.url).toBe(`http://127.0.0.1:${port}/data/api/PRICE/?symbols=eth&APIKey=${DEMO_API_KEY}`);
+    expect(hits).toBe(1);
+  });
+});

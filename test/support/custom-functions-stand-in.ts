@@ -1,0 +1,20 @@
+/**
+ * A stand-in for Excel's `CustomFunctions` global (Error and ErrorCode), for
+ * code that runs the cell frame (src/functions/invoke.ts) outside Excel: the
+ * benchmark's cells (bench/hostile.ts). Installed once; an existing global is kept.
+ */
+export class StandInError {
+  constructor(
+    readonly code: string,
+    readonly message?: string,
+  ) {}
+}
+
+export function installCustomFunctionsStandIn(): void {
+  const global = globalThis as Record<string, unknown>;
+  if (global.CustomFunctions) return;
+  global.CustomFunctions = {
+    Error: StandInError,
+    ErrorCode: { invalidValue: "#VALUE!", notAvailable: "#N/A", divisionByZero: "#DIV/0!", invalidNumber: "#NUM!" },
+  };
+}
