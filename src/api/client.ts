@@ -2,21 +2,24 @@
  * The shared client: one per runtime, everything reaches the service through
  * it. A facade: it validates a caller's question and hands it to the part
  * that answers it — series to the batcher (series-batcher.ts: the batch
- * window, packing, isolation), catalogs, feeds and flows to one request each —
- * with the pending-loads registry (pending-loads.ts) joining callers of the
- * same answer, the cache, and the settings read before every request.
- * executor.ts owns *how* one request is sent (concurrency, retries, timeouts).
+ * window, packing; series-isolation.ts: refused requests), catalogs, feeds and
+ * flows to one request each (single-loads.ts) — with the pending-loads
+ * registry (pending-loads.ts) joining callers of the same answer, the cache,
+ * and the settings read before every request; every call within its deadline
+ * (call-deadline.ts). executor.ts owns *how* one request is sent (concurrency,
+ * retries, timeouts).
  * Beside the in-memory cache, the persistent store (stored-series.ts) answers
  * the settled parts of daily windows and keeps catalogs for offline reading.
  */
 import { addDays, utcDateOf } from "../core/calendar";
 import type { AssetRecord, FlowType, FlowsResult, InsightCard, MetricDescriptor, SeriesResult } from "../core/domain";
 import { CLIENT_DEFAULTS, type ClientOptions } from "./client-options";
-import { BadRequestError, CancelledError, NotCachedError, redact, TimeoutError } from "./errors";
+import { withDeadline } from "./call-deadline";
+import { BadRequestError, CancelledError, redact } from "./errors";
 import { sendWithRetries, type ExecutorDeps } from "./executor";
 import { mayWiden, widenSparseFcf } from "./fcf-widening";
 import { LruCache } from "./lru-cache";
-import { answerKey, cacheKey, PendingLoads, type Load } from "./pending-loads";
+import { answerKey, PendingLoads } from "./pending-loads";
 import {
   assertGranularity,
   assertIsoDate,
@@ -42,6 +45,7 @@ import { SeriesBatcher, type SeriesWindow } from "./series-batcher";
 import { HISTORY_FLOOR, walkBackwards, type DatedWindow } from "./history-walk";
 import { splitWindow } from "./series-windows";
 import { SettingsReader } from "./settings-reader";
+import { SingleLoads } from "./single-loads";
 import { globalTimers, type Timers } from "./timers";
 import { NO_STORE_STATUS, StoredSeries } from "./stored-series";
 import type { ResolvedSettings } from "./executor";
@@ -83,6 +87,8 @@ class BatchingClient implements Client {
   private readonly timers: Timers;
   private readonly log: (line: string) => void;
   private readonly stored: StoredSeries | null;
+  /** Catalogs, insight feeds and flows: one request per answer (single-loads.ts). */
+  private readonly singles: SingleLoads;
   private settingsRead?: Promise<ResolvedSettings>;
 
   constructor(options: ClientOptions) {
@@ -153,6 +159,17 @@ class BatchingClient implements Client {
           log: this.log,
         })
       : null;
+    this.singles = new SingleLoads({
+      settings: this.settings,
+      cache: this.cache,
+      pending: this.pending,
+      stored: this.stored,
+      lanes: { normal: this.deps, slow: this.catalogDeps },
+      limits: this.o,
+      counters: this.stats,
+      now: this.now,
+      log: this.log,
+    });
   }
 
   // ---------------------------------------------------------------- series
@@ -225,7 +242,7 @@ class BatchingClient implements Client {
     const parts = await Promise.all(
       types.map(async (flowType) => {
         const request = flowsRequest({ ...req, flowType });
-        const values = await this.loadSingle(
+        const values = await this.singles.load(
           answerKey("flows", request.query),
           request,
           this.o.cacheTtlMs,
@@ -239,71 +256,49 @@ class BatchingClient implements Client {
   }
 
   getAssets(opts: CallOptions = {}): Promise<AssetRecord[]> {
-    return this.withDeadline("the asset catalog", opts, (o) => this.answerAssets(o), true);
-  }
-
-  private answerAssets(opts: CallOptions): Promise<AssetRecord[]> {
-    return this.loadSingle(
+    return this.catalog(
+      "the asset catalog",
       answerKey("assets"),
-      assetSymbolsRequest(),
-      this.o.catalogTtlMs,
+      assetSymbolsRequest,
       (json) => {
         const { assets, dropped } = parseAssetsResponse(json);
         if (dropped) this.log(`asset catalog: ${dropped} record(s) without a symbol dropped`);
         return assets;
       },
       opts,
-      "persist",
     );
   }
 
   getMetrics(symbol: string, opts: CallOptions = {}): Promise<MetricDescriptor[]> {
-    return this.withDeadline(
+    const request = () => supportedMetricsRequest(symbol);
+    return this.catalog(
       `the metric catalog of ${symbol}`,
+      answerKey("metrics", symbol),
+      request,
+      parseMetricsResponse,
       opts,
-      (o) => {
-        const request = supportedMetricsRequest(symbol);
-        return this.loadSingle(
-          answerKey("metrics", symbol),
-          request,
-          this.o.catalogTtlMs,
-          parseMetricsResponse,
-          o,
-          "persist",
-        );
-      },
-      true,
     );
   }
 
   getInsights(feed: string, opts: CallOptions = {}): Promise<InsightCard[]> {
     const name = feed.trim().toLowerCase();
     const what = `the insight feed ${name}; a feed can take a minute the first time`;
-    return this.withDeadline(
-      what,
-      opts,
-      (o) => {
-        const request = insightsRequest(name);
-        return this.loadSingle(
-          answerKey("insights", name),
-          request,
-          this.o.catalogTtlMs,
-          parseInsightsResponse,
-          o,
-          "persist",
-        );
-      },
-      true,
-    );
+    return this.catalog(what, answerKey("insights", name), () => insightsRequest(name), parseInsightsResponse, opts);
   }
 
-  /**
-   * Every call settles within its deadline (DESIGN: Excel on Mac abandons a
-   * request at 60 s), whatever the service does: a body that never ends, a
-   * retry chain, a queue behind stuck requests. At the deadline the caller is
-   * answered with a TimeoutError and dropped from the loads it waits for; a
-   * request nobody waits for any more is aborted, its body read included.
-   */
+  /** A catalog or insight feed: one request, kept in the store, under the slow deadline; built once the call runs. */
+  private catalog<T>(
+    what: string,
+    key: string,
+    request: () => ApiRequest,
+    parse: (json: unknown) => T,
+    opts: CallOptions,
+  ): Promise<T> {
+    const run = (o: CallOptions) => this.singles.load(key, request(), this.o.catalogTtlMs, parse, o, "persist");
+    return this.withDeadline(what, opts, run, true);
+  }
+
+  /** The call's deadline (call-deadline.ts): the slow one for catalogs and feeds, unless the caller gives one. */
   private withDeadline<T>(
     what: string,
     opts: CallOptions,
@@ -311,139 +306,7 @@ class BatchingClient implements Client {
     slow = false,
   ): Promise<T> {
     const ms = opts.deadlineMs ?? (slow ? this.o.slowCallDeadlineMs : this.o.callDeadlineMs);
-    if (!(ms > 0 && Number.isFinite(ms))) return run(opts);
-    const outer = opts.signal;
-    if (outer?.aborted) return Promise.reject(new CancelledError());
-    const controller = new AbortController();
-    const onOuterAbort = () => controller.abort();
-    outer?.addEventListener("abort", onOuterAbort, { once: true });
-    return new Promise<T>((resolve, reject) => {
-      let expired = false;
-      const timer = this.timers.setTimeout(() => {
-        expired = true;
-        reject(new TimeoutError(`No answer from the market-data service within ${Math.round(ms / 1000)} s (${what}).`));
-        controller.abort();
-      }, ms);
-      const done = () => {
-        this.timers.clearTimeout(timer);
-        outer?.removeEventListener("abort", onOuterAbort);
-      };
-      run({ ...opts, signal: controller.signal }).then(
-        (value) => {
-          done();
-          resolve(value);
-        },
-        (error: unknown) => {
-          done();
-          if (!expired) reject(error);
-        },
-      );
-    });
-  }
-
-  /**
-   * One answer of one request: from the cache, by joining the same answer
-   * pending under the same settings, or sent. An answer that arrives after the
-   * key or base URL changed belongs to the old settings: it is neither cached
-   * nor shown (a refusal of the old key included), and its callers ask again
-   * under the new ones, joining a request already sent with them.
-   */
-  private async loadSingle<T>(
-    key: string,
-    request: ApiRequest,
-    ttlMs: number,
-    parse: (json: unknown) => T,
-    opts: CallOptions,
-    persist?: "persist",
-  ): Promise<T> {
-    for (;;) {
-      try {
-        return await this.loadSingleOnce(key, request, ttlMs, parse, opts, persist);
-      } catch (error) {
-        if (error !== SETTINGS_CHANGED) throw error;
-      }
-    }
-  }
-
-  private async loadSingleOnce<T>(
-    key: string,
-    request: ApiRequest,
-    ttlMs: number,
-    parse: (json: unknown) => T,
-    opts: CallOptions,
-    persist?: "persist",
-  ): Promise<T> {
-    if (opts.signal?.aborted) throw new CancelledError();
-    const settings = await this.settings.read();
-    const cached = cacheKey(settings.baseUrl, key);
-    // Catalogs and insight feeds persist: read offline, and fresh from the store on reopen.
-    const stored = persist ? this.stored : null;
-    const hit = this.cache.get(cached) as T | undefined;
-    if (hit !== undefined) {
-      this.stats.cacheHits += 1;
-      return hit;
-    }
-    // Loads are told apart by the settings that sent them: a caller under a new key never joins the old key's request.
-    const service = `${settings.generation ?? 0} ${settings.baseUrl}`;
-    const existing = this.pending.find<T>(key, service);
-    if (existing) {
-      this.stats.cacheHits += 1;
-      return this.pending.join(existing, opts.signal);
-    }
-    if (opts.cacheOnly) {
-      // Value preview may answer from the store.
-      const kept = await stored?.readAnswer(cached);
-      if (kept) return kept.value as T;
-      throw new NotCachedError();
-    }
-    const load: Load<T> = { key, state: "in-flight", waiters: new Set(), service };
-    this.pending.add(load);
-    const signal = this.pending.fly([load as Load<unknown>]);
-    const promise = this.pending.join(load, opts.signal);
-    const slow = request.timeoutClass === "slow";
-    const timeoutMs = slow ? this.o.slowTimeoutMs : this.o.timeoutMs;
-    const lane = slow ? this.catalogDeps : this.deps;
-    void (async () => {
-      // Catalogs and insight feeds: fresh from the store on reopen, and read from it offline.
-      const kept = await stored?.readAnswer(cached);
-      const freshFor = kept ? stored!.freshFor(kept, ttlMs) : 0;
-      if (kept && freshFor > 0) {
-        this.stats.cacheHits += 1;
-        this.cache.set(cached, kept.value, freshFor, kept.bytes * 2 + 256);
-        this.pending.settle(load, { value: kept.value as T });
-        return;
-      }
-      let outcome: { value: T } | { error: unknown };
-      let bytes = 0;
-      let offline = false;
-      const fetchedAt = this.now();
-      try {
-        const answer = await sendWithRetries(lane, request, settings, { signal, timeoutMs });
-        bytes = answer.bytes;
-        outcome = { value: parse(answer.json) };
-      } catch (error) {
-        const stale = stored?.offlineAnswer(kept, error);
-        offline = stale !== undefined;
-        outcome = stale ? { value: stale.value as T } : { error };
-      }
-      if (!("error" in outcome && outcome.error instanceof CancelledError)) {
-        try {
-          if (await this.settings.changedSince(settings)) {
-            this.log(`settings changed while a request was out: its answer is dropped and asked again`);
-            outcome = { error: SETTINGS_CHANGED };
-          }
-        } catch (settingsError) {
-          outcome = { error: settingsError };
-        }
-      }
-      if ("value" in outcome && !offline) {
-        // Parsed objects take roughly twice their JSON text in memory.
-        this.cache.set(cached, outcome.value, ttlMs, bytes * 2 + 256);
-        stored?.keepAnswer(cached, outcome.value, fetchedAt, bytes);
-      }
-      this.pending.settle(load, outcome);
-    })();
-    return promise;
+    return withDeadline(this.timers, ms, what, opts, run);
   }
 
   // ------------------------------------------------------------ the rest
@@ -532,11 +395,3 @@ function unique<T>(items: readonly T[]): T[] {
 function definedOnly<T extends object>(obj: T): Partial<T> {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
-
-/**
- * What a load settles with when its answer came under a key or base URL that
- * has changed since: its callers ask again. A plain object, not an Error
- * subclass, so the module stays free of side effects and the pane's bundles,
- * which import api/ only for its helpers, do not take in the client.
- */
-const SETTINGS_CHANGED = { settingsChanged: true } as const;
