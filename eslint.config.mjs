@@ -17,7 +17,8 @@ const OFFICE_ONLY = "Office globals are used only in src/office/: call a functio
  */
 const CORE_IMPORTS_NOTHING_OF_OURS = {
   regex: String.raw`^\.\./`,
-  message: "core/ is the bottom layer: it imports nothing of ours outside core/ (move the code into core/, or pass it in).",
+  message:
+    "core/ is the bottom layer: it imports nothing of ours outside core/ (move the code into core/, or pass it in).",
 };
 const API_IMPORTS_ONLY_CORE = {
   regex: String.raw`^\.\./(?!core(/|$))`,
@@ -25,11 +26,13 @@ const API_IMPORTS_ONLY_CORE = {
 };
 const API_THROUGH_ITS_DOOR = {
   regex: String.raw`^(\.\./)+api/`,
-  message: 'Outside api/, import the client through its one door, "../api" (src/api/index.ts); add to the door what is missing.',
+  message:
+    'Outside api/, import the client through its one door, "../api" (src/api/index.ts); add to the door what is missing.',
 };
 const SANDBOX_IMPORTS_NOTHING_FROM_SRC = {
   regex: String.raw`^(\.\./)+src(/|$)`,
-  message: "The sandbox stands in for the service: it imports nothing from src/ (declare wire shapes in sandbox/wire-types.ts).",
+  message:
+    "The sandbox stands in for the service: it imports nothing from src/ (declare wire shapes in sandbox/wire-types.ts).",
 };
 
 export default tseslint.config(
@@ -70,7 +73,10 @@ export default tseslint.config(
   },
   {
     files: ["**/*.js", "**/*.cjs"],
-    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable", __dirname: "readonly", process: "readonly" } },
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { require: "readonly", module: "writable", __dirname: "readonly", process: "readonly" },
+    },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   // ---- layers: imports (test/foundation/layers.test.ts shows a violation failing)

@@ -46,7 +46,11 @@ function renderReference(markdown) {
   const marked = new Marked({
     renderer: {
       heading({ tokens, depth, text }) {
-        const id = text.toLowerCase().replace(/[^\w\s-]/g, "").trim().replace(/\s+/g, "-");
+        const id = text
+          .toLowerCase()
+          .replace(/[^\w\s-]/g, "")
+          .trim()
+          .replace(/\s+/g, "-");
         return `<h${depth} id="${id}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
       },
     },
@@ -151,7 +155,8 @@ module.exports = (env = {}, argv = {}) => {
   const localOfficeJs = target !== "production";
   const addinHost = addinHostFor(target);
   // Development and test builds talk to the local sandbox through the dev server's proxy.
-  const baseUrl = process.env.MD_BASE_URL || (target === "production" ? "" : `https://localhost:${DEV_SERVER_PORT}/sandbox-api`);
+  const baseUrl =
+    process.env.MD_BASE_URL || (target === "production" ? "" : `https://localhost:${DEV_SERVER_PORT}/sandbox-api`);
   const demoKey = target === "production" ? "" : SANDBOX_DEMO_KEY;
 
   return {

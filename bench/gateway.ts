@@ -60,18 +60,16 @@ async function openWorkbook(baseUrl: string, apiKey: string, symbols: string[], 
     client.getAssets(),
     client.getInsights("streaks"),
     client.getInsights("decline-streaks"),
-    ...symbols
-      .slice(0, 10)
-      .flatMap((symbol) =>
-        ["PRICE", "FEES"].map((metric) =>
-          client.getSeries({
-            symbol,
-            metric,
-            startDate: iso(todayMs - 364 * DAY_MS),
-            endDate: iso(todayMs - 30 * DAY_MS),
-          }),
-        ),
+    ...symbols.slice(0, 10).flatMap((symbol) =>
+      ["PRICE", "FEES"].map((metric) =>
+        client.getSeries({
+          symbol,
+          metric,
+          startDate: iso(todayMs - 364 * DAY_MS),
+          endDate: iso(todayMs - 30 * DAY_MS),
+        }),
       ),
+    ),
   ];
   const settled = await Promise.allSettled(calls);
   const wallMs = performance.now() - started;

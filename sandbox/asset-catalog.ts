@@ -38,8 +38,46 @@ export interface CatalogOptions {
   /** Add the hostile-title tokens of hostile-fixtures.ts (tests of text rendering). Default false. */
   hostileFixtures?: boolean;
 }
-const FILLER_SYLLABLES = ["ka", "lo", "mi", "zen", "tor", "vex", "qua", "ri", "sol", "no", "va", "by", "tha", "ur", "el", "dra", "fi", "xo", "pe", "lu", "gar", "mon", "sy", "ter"];
-const FILLER_SUFFIXES = ["Protocol", "Finance", "Network", "Token", "Swap", "DAO", "Labs", "Chain", "Markets", "Bridge", "Yield", "Exchange"];
+const FILLER_SYLLABLES = [
+  "ka",
+  "lo",
+  "mi",
+  "zen",
+  "tor",
+  "vex",
+  "qua",
+  "ri",
+  "sol",
+  "no",
+  "va",
+  "by",
+  "tha",
+  "ur",
+  "el",
+  "dra",
+  "fi",
+  "xo",
+  "pe",
+  "lu",
+  "gar",
+  "mon",
+  "sy",
+  "ter",
+];
+const FILLER_SUFFIXES = [
+  "Protocol",
+  "Finance",
+  "Network",
+  "Token",
+  "Swap",
+  "DAO",
+  "Labs",
+  "Chain",
+  "Markets",
+  "Bridge",
+  "Yield",
+  "Exchange",
+];
 
 function colourFromHash(h: number): string {
   return `#${(h & 0xffffff).toString(16).padStart(6, "0").toUpperCase()}`;
@@ -88,8 +126,12 @@ export class AssetCatalog {
    * set (and the fixtures, when asked for) until it is reached. Default: no filler.
    */
   constructor(seed: number, assetCount?: number, options: CatalogOptions = {}) {
-    if (assetCount !== undefined && (!Number.isInteger(assetCount) || assetCount < 0)) throw new RangeError(`assetCount must be a whole number ≥ 0, got ${assetCount}`);
-    const named: NamedCryptoAsset[] = [...NAMED_CRYPTO_ASSETS, ...(options.hostileFixtures ? HOSTILE_FIXTURE_ASSETS : [])];
+    if (assetCount !== undefined && (!Number.isInteger(assetCount) || assetCount < 0))
+      throw new RangeError(`assetCount must be a whole number ≥ 0, got ${assetCount}`);
+    const named: NamedCryptoAsset[] = [
+      ...NAMED_CRYPTO_ASSETS,
+      ...(options.hostileFixtures ? HOSTILE_FIXTURE_ASSETS : []),
+    ];
     const entries: CatalogEntry[] = named.map((asset) => ({
       kind: asset.kind,
       size: asset.size,
@@ -97,7 +139,13 @@ export class AssetCatalog {
       marketCap: asset.marketCap,
       stablecoins: asset.stablecoins,
       levels: asset.levels,
-      record: { platform_id: asset.platformId, symbol: asset.symbol, aggregator_id: asset.aggregatorId, title: asset.title, color: colourOf(seed, asset.platformId) },
+      record: {
+        platform_id: asset.platformId,
+        symbol: asset.symbol,
+        aggregator_id: asset.aggregatorId,
+        title: asset.title,
+        color: colourOf(seed, asset.platformId),
+      },
     }));
     for (const company of COMPANIES) {
       entries.push({
@@ -105,7 +153,13 @@ export class AssetCatalog {
         size: between(hashOf(seed, "equity-size", company.ticker), 0.01, 0.1),
         price: company.price,
         company,
-        record: { platform_id: company.platformId, symbol: `eq-${company.ticker}`, aggregator_id: null, title: company.title, color: colourOf(seed, company.platformId) },
+        record: {
+          platform_id: company.platformId,
+          symbol: `eq-${company.ticker}`,
+          aggregator_id: null,
+          title: company.title,
+          color: colourOf(seed, company.platformId),
+        },
       });
     }
     const fillerSeed = hashOf(seed, "filler");

@@ -44,10 +44,16 @@ const HELP = `Sandbox market-data API (synthetic data for development, demos and
   --quiet                do not print one line per request
   --help                 show this text`;
 
-function number(flag: string, text: string | undefined, check: (n: number) => boolean, rule: string): number | undefined {
+function number(
+  flag: string,
+  text: string | undefined,
+  check: (n: number) => boolean,
+  rule: string,
+): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (text.trim() === "" || !Number.isFinite(value) || !check(value)) throw new Error(`--${flag} must be ${rule}, got "${text}"`);
+  if (text.trim() === "" || !Number.isFinite(value) || !check(value))
+    throw new Error(`--${flag} must be ${rule}, got "${text}"`);
   return value;
 }
 
@@ -112,7 +118,8 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
     host: values.host,
     apiKey: values.key,
     latencyMs: number("latency", values.latency, (n) => n >= 0, "a number of milliseconds ≥ 0"),
-    insightFirstCallDelayMs: number("insight-delay", values["insight-delay"], (n) => n >= 0, "a number of milliseconds ≥ 0") ?? 3000,
+    insightFirstCallDelayMs:
+      number("insight-delay", values["insight-delay"], (n) => n >= 0, "a number of milliseconds ≥ 0") ?? 3000,
     assetCount: number("assets", values.assets, whole, "a whole number"),
     hostileFixtures: values["hostile-fixtures"] ?? false,
     seed: number("seed", values.seed, Number.isInteger, "an integer"),
@@ -138,7 +145,8 @@ async function main(): Promise<void> {
   }
   const sandbox = await startSandbox(options);
   // The demo key is public; a key given with --key is never printed.
-  const key = options.apiKey === undefined || options.apiKey === DEMO_API_KEY ? `demo key ${DEMO_API_KEY}` : "key from --key";
+  const key =
+    options.apiKey === undefined || options.apiKey === DEMO_API_KEY ? `demo key ${DEMO_API_KEY}` : "key from --key";
   console.log(`Sandbox market-data API on ${sandbox.url} (${key})`);
   console.log("Synthetic, deterministic sandbox data for development and tests: not market data. Ctrl+C stops it.");
   const stop = () => {

@@ -30,14 +30,18 @@ type DayValue = (day: number) => number;
 function level(seed: number, entity: ResolvedSymbol, metric: string, noise: number): DayValue {
   const h = hashOf(seed, entity.id, metric);
   const typical = entity.levels?.[metric as keyof ActivityLevels];
-  const base = typical !== undefined ? typical * logBetween(mix(h, 50), 0.8, 1.25) : LEVEL_AT_SIZE_ONE[metric] * entity.size * logBetween(mix(h, 50), 0.6, 1.6);
+  const base =
+    typical !== undefined
+      ? typical * logBetween(mix(h, 50), 0.8, 1.25)
+      : LEVEL_AT_SIZE_ONE[metric] * entity.size * logBetween(mix(h, 50), 0.6, 1.6);
   const curve = makeCurve(h, { noise });
   return (day) => base * exp(curve(day));
 }
 
 function price(seed: number, entity: ResolvedSymbol): DayValue {
   const h = hashOf(seed, entity.id, "PRICE");
-  if (entity.profile === "stablecoin") return (day) => roundTo(1 + (((mix(h, day) >>> 0) / 2 ** 32) * 2 - 1) * 0.002, 4);
+  if (entity.profile === "stablecoin")
+    return (day) => roundTo(1 + (((mix(h, day) >>> 0) / 2 ** 32) * 2 - 1) * 0.002, 4);
   // The market's swing plus a small one of the asset's own (at most about ±0.5 on the log scale).
   const own = makeCurve(h, { noise: 0.03, swing: 0.3, growth: between(mix(h, 60), -0.03, 0.03) });
   const base = entity.price ?? 1;

@@ -49,7 +49,7 @@ export function makeCurve(h: number, shape: CurveShape): Curve {
   return (day) => {
     const years = yearsFromAnchor(day);
     // Day-level noise averages out in weekly sums; a week-level term keeps weekly series lively.
-    const noise = ((unit(mix(noiseKey, day)) * 2 - 1) + 0.6 * (unit(mix(weekKey, floor(day / 7))) * 2 - 1)) * shape.noise;
+    const noise = (unit(mix(noiseKey, day)) * 2 - 1 + 0.6 * (unit(mix(weekKey, floor(day / 7))) * 2 - 1)) * shape.noise;
     return (
       growth * years +
       slowAmp * sin((2 * PI * years) / slowPeriod + slowPhase) +

@@ -32,7 +32,11 @@ export function quarterFinancials(seed: number, company: Company, quarter: Fisca
   const q = hashOf(h, quarter.index);
   const years = (quarter.index - INDEX_ANCHOR) / 4;
   const seasonal = 0.05 * sin((2 * PI * quarter.fiscalQuarter) / 4 + between(mix(h, 1), 0, 6.28));
-  const revenue = round(company.quarterlyRevenueMillions * 1e6 * exp(company.revenueGrowth * years + seasonal + between(mix(q, 1), -0.04, 0.04)));
+  const revenue = round(
+    company.quarterlyRevenueMillions *
+      1e6 *
+      exp(company.revenueGrowth * years + seasonal + between(mix(q, 1), -0.04, 0.04)),
+  );
   const cycle = sin((2 * PI * years) / between(mix(h, 2), 1.5, 4) + between(mix(h, 3), 0, 6.28));
   const netMargin = company.netMargin + company.marginSwing * (0.6 * cycle + 0.8 * (unit(mix(q, 2)) - 0.5));
   const netIncome = round(revenue * netMargin);
@@ -56,7 +60,11 @@ export interface EquityMarketDay {
 
 export function makeEquityMarket(seed: number, company: Company): (day: number) => EquityMarketDay {
   const h = hashOf(seed, "equity", company.ticker);
-  const priceCurve = makeCurve(mix(h, 1), { noise: 0.018, swing: 0.6, growth: company.priceGrowth * between(mix(h, 2), 0.9, 1.1) });
+  const priceCurve = makeCurve(mix(h, 1), {
+    noise: 0.018,
+    swing: 0.6,
+    growth: company.priceGrowth * between(mix(h, 2), 0.9, 1.1),
+  });
   const turnover = makeCurve(mix(h, 3), { noise: 0.35, swing: 0.6, growth: 0 });
   const shares = company.sharesMillions * 1e6;
   return (day) => {
@@ -66,7 +74,11 @@ export function makeEquityMarket(seed: number, company: Company): (day: number) 
 }
 
 /** Daily ratio values; undefined when fewer than four fiscal quarters precede the day. */
-export function makeRatioSeries(seed: number, company: Company, metric: string): ((day: number) => number | undefined) | undefined {
+export function makeRatioSeries(
+  seed: number,
+  company: Company,
+  metric: string,
+): ((day: number) => number | undefined) | undefined {
   const market = makeEquityMarket(seed, company);
   const quarters = fiscalQuarters(company);
   const netDebt = company.netDebtShare * company.price * company.sharesMillions * 1e6;
@@ -78,7 +90,8 @@ export function makeRatioSeries(seed: number, company: Company, metric: string):
     if (!sums) {
       const four = quarters.slice(last - 3, last + 1).map((quarter) => quarterFinancials(seed, company, quarter));
       sums = { ...four[0] };
-      for (const key of Object.keys(sums) as Array<keyof QuarterFinancials>) sums[key] = four.reduce((acc, f) => acc + f[key], 0);
+      for (const key of Object.keys(sums) as Array<keyof QuarterFinancials>)
+        sums[key] = four.reduce((acc, f) => acc + f[key], 0);
       ttmCache.set(last, sums);
     }
     return sums;

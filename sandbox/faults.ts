@@ -20,15 +20,23 @@ export interface SandboxFaults {
 
 export type FaultKind = "drop" | "server-error" | "rate-limit" | "bad-json";
 
-export const NO_FAULTS: SandboxFaults = { serverErrorRate: 0, rateLimitRate: 0, retryAfterSeconds: 1, dropRate: 0, badJsonRate: 0 };
+export const NO_FAULTS: SandboxFaults = {
+  serverErrorRate: 0,
+  rateLimitRate: 0,
+  retryAfterSeconds: 1,
+  dropRate: 0,
+  badJsonRate: 0,
+};
 
 export function validFaults(faults: SandboxFaults): SandboxFaults {
   for (const key of ["serverErrorRate", "rateLimitRate", "dropRate", "badJsonRate"] as const) {
     const rate = faults[key];
-    if (typeof rate !== "number" || !(rate >= 0 && rate <= 1)) throw new RangeError(`faults.${key} must be a number from 0 to 1, got ${rate}`);
+    if (typeof rate !== "number" || !(rate >= 0 && rate <= 1))
+      throw new RangeError(`faults.${key} must be a number from 0 to 1, got ${rate}`);
   }
   const retryAfter = faults.retryAfterSeconds;
-  if (!Number.isInteger(retryAfter) || retryAfter < 0) throw new RangeError(`faults.retryAfterSeconds must be a whole number ≥ 0, got ${retryAfter}`);
+  if (!Number.isInteger(retryAfter) || retryAfter < 0)
+    throw new RangeError(`faults.retryAfterSeconds must be a whole number ≥ 0, got ${retryAfter}`);
   return { ...faults };
 }
 
@@ -66,7 +74,13 @@ export class FaultInjector {
   }
 
   draw(): FaultDraw {
-    const [drop, server, which, rateLimit, badJson] = [this.random(), this.random(), this.random(), this.random(), this.random()];
+    const [drop, server, which, rateLimit, badJson] = [
+      this.random(),
+      this.random(),
+      this.random(),
+      this.random(),
+      this.random(),
+    ];
     return {
       drop: drop < this.current.dropRate,
       serverError: server < this.current.serverErrorRate ? (which < 0.5 ? 500 : 503) : null,

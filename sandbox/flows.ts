@@ -37,7 +37,13 @@ export function makeChainFlows(seed: number, chain: CatalogEntry): (day: number)
 export type FlowTotals = Partial<Record<FlowType, Record<string, number>>>;
 
 /** Totals per chain over [start, end] (clipped to the data range), keyed by platform_id. */
-export function flowTotals(seed: number, chains: readonly CatalogEntry[], startDay: number, endDay: number, types: readonly FlowType[]): FlowTotals {
+export function flowTotals(
+  seed: number,
+  chains: readonly CatalogEntry[],
+  startDay: number,
+  endDay: number,
+  types: readonly FlowType[],
+): FlowTotals {
   const all: Record<FlowType, Record<string, number>> = { inflow: {}, outflow: {}, netflow: {} };
   const start = max(startDay, DATA_START_DAY);
   for (const chain of chains) {

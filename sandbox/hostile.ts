@@ -136,7 +136,9 @@ export function trickyInto(path: string, body: string, symbols: readonly string[
   if (path === "/flows/top/" && isObject(json)) {
     // Spelled into the text: an object literal's __proto__ would set the prototype instead of a key.
     const extra = '"__proto__":5,"constructor":7,';
-    return JSON.stringify(json).replace(/"(inflow|netflow|outflow)":\{/g, (match) => `${match}${extra}`).replace(/,\}/g, "}");
+    return JSON.stringify(json)
+      .replace(/"(inflow|netflow|outflow)":\{/g, (match) => `${match}${extra}`)
+      .replace(/,\}/g, "}");
   }
   if (path.startsWith("/data/api/") && isObject(json) && isObject(json.data) && isObject(json.data.symbols)) {
     for (const [symbol, row] of Object.entries(json.data.symbols)) {
@@ -145,7 +147,8 @@ export function trickyInto(path: string, body: string, symbols: readonly string[
         if (!Array.isArray(series)) return;
         for (const point of series) {
           if (!isObject(point)) continue;
-          if (i % 2 === 0 && typeof point.val === "number") point.val = `0x${Math.abs(Math.round(point.val)).toString(16).toUpperCase()}`;
+          if (i % 2 === 0 && typeof point.val === "number")
+            point.val = `0x${Math.abs(Math.round(point.val)).toString(16).toUpperCase()}`;
           else if (typeof point.date === "string") point.date = `${point.date}T00:00:00Z`;
         }
       });

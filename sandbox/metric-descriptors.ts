@@ -19,7 +19,9 @@ const GROUP_LABELS: Record<MetricSpec["group"], string> = {
 
 function fiscalRange(symbol: ResolvedSymbol, today: number): { earliest: string | null; latest: string | null } {
   if (!symbol.company) return { earliest: null, latest: null };
-  const served = fiscalQuarters(symbol.company).filter((quarter) => quarter.end >= DATA_START_DAY && quarter.end <= today);
+  const served = fiscalQuarters(symbol.company).filter(
+    (quarter) => quarter.end >= DATA_START_DAY && quarter.end <= today,
+  );
   if (served.length === 0) return { earliest: null, latest: null };
   return { earliest: fiscalLabel(served[0]), latest: fiscalLabel(served[served.length - 1]) };
 }

@@ -36,7 +36,27 @@ export interface NamedCryptoAsset {
 /** FEES and DEX_VOLUMES in USD a day, DAU and TXNS a day, TVL in USD. */
 export type ActivityLevels = Partial<Record<"FEES" | "DAU" | "TXNS" | "TVL" | "DEX_VOLUMES", number>>;
 
-const chain = (symbol: string, platformId: string, title: string, aggregatorId: string | null, size: number, stablecoins: number, price?: number, marketCap?: number): NamedCryptoAsset => ({ kind: "chain", symbol, platformId, title, aggregatorId, size, stablecoins, price, marketCap, levels: CHAIN_LEVELS[symbol] });
+const chain = (
+  symbol: string,
+  platformId: string,
+  title: string,
+  aggregatorId: string | null,
+  size: number,
+  stablecoins: number,
+  price?: number,
+  marketCap?: number,
+): NamedCryptoAsset => ({
+  kind: "chain",
+  symbol,
+  platformId,
+  title,
+  aggregatorId,
+  size,
+  stablecoins,
+  price,
+  marketCap,
+  levels: CHAIN_LEVELS[symbol],
+});
 
 /** Rough mid-2025 daily activity per chain. */
 const CHAIN_LEVELS: Record<string, ActivityLevels> = {
@@ -55,10 +75,31 @@ const CHAIN_LEVELS: Record<string, ActivityLevels> = {
   near: { FEES: 1e4, DAU: 1.5e6, TXNS: 6e6, TVL: 2e8, DEX_VOLUMES: 1e7 },
   ton: { FEES: 3e4, DAU: 3e5, TXNS: 3e6, TVL: 3e8, DEX_VOLUMES: 2e7 },
 };
-const token = (symbol: string, platformId: string, title: string, aggregatorId: string | null, size: number, price: number, marketCap: number): NamedCryptoAsset => ({ kind: "token", symbol, platformId, title, aggregatorId, size, price, marketCap });
+const token = (
+  symbol: string,
+  platformId: string,
+  title: string,
+  aggregatorId: string | null,
+  size: number,
+  price: number,
+  marketCap: number,
+): NamedCryptoAsset => ({ kind: "token", symbol, platformId, title, aggregatorId, size, price, marketCap });
 /** `size` is the supply relative to Tether's (1). */
-const stablecoin = (symbol: string, platformId: string, title: string, aggregatorId: string | null, size: number): NamedCryptoAsset => ({ kind: "stablecoin", symbol, platformId, title, aggregatorId, size, price: 1 });
-const category = (symbol: string, title: string, size: number): NamedCryptoAsset => ({ kind: "category", symbol, platformId: symbol, title, aggregatorId: null, size });
+const stablecoin = (
+  symbol: string,
+  platformId: string,
+  title: string,
+  aggregatorId: string | null,
+  size: number,
+): NamedCryptoAsset => ({ kind: "stablecoin", symbol, platformId, title, aggregatorId, size, price: 1 });
+const category = (symbol: string, title: string, size: number): NamedCryptoAsset => ({
+  kind: "category",
+  symbol,
+  platformId: symbol,
+  title,
+  aggregatorId: null,
+  size,
+});
 
 export const NAMED_CRYPTO_ASSETS: readonly NamedCryptoAsset[] = [
   //     symbol  platform_id  title  aggregator_id  activity  stablecoins on it  price  market cap

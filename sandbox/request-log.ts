@@ -69,7 +69,16 @@ export class RequestLog {
   private entries: RequestLogEntry[] = [];
 
   private static empty(): SandboxStats {
-    return { requests: 0, byPath: {}, byEndpoint: {}, byStatus: {}, pointsReturned: 0, faultsInjected: { drop: 0, "server-error": 0, "rate-limit": 0, "bad-json": 0, total: 0 }, insightComputations: 0, quirks: {} };
+    return {
+      requests: 0,
+      byPath: {},
+      byEndpoint: {},
+      byStatus: {},
+      pointsReturned: 0,
+      faultsInjected: { drop: 0, "server-error": 0, "rate-limit": 0, "bad-json": 0, total: 0 },
+      insightComputations: 0,
+      quirks: {},
+    };
   }
 
   record(entry: RequestLogEntry): void {

@@ -9,7 +9,14 @@ import type { InsightFeeds } from "./insight-feeds";
 import { FLOW_TYPES, type FlowType, flowTotals } from "./flows";
 import { describeMetrics } from "./metric-descriptors";
 import { isFinancialMetric } from "./metric-catalog";
-import { datelessAnswer, type RealisticAnswer, type RealisticOptions, realisticCatalogBody, realisticSeries, symbolsOrSentence } from "./realistic";
+import {
+  datelessAnswer,
+  type RealisticAnswer,
+  type RealisticOptions,
+  realisticCatalogBody,
+  realisticSeries,
+  symbolsOrSentence,
+} from "./realistic";
 import { type DataContext, seriesFor } from "./series";
 import { STREAK_FEEDS } from "./streaks";
 import { resolveSymbol } from "./symbols";
@@ -31,7 +38,11 @@ export interface Reply {
   points: number;
 }
 
-const ok = (body: unknown, points = 0): Reply => ({ status: 200, body: typeof body === "string" ? body : JSON.stringify(body), points });
+const ok = (body: unknown, points = 0): Reply => ({
+  status: 200,
+  body: typeof body === "string" ? body : JSON.stringify(body),
+  points,
+});
 
 /** Shortens user input quoted back in an error message. */
 function quoted(value: string): string {
@@ -56,7 +67,8 @@ function granularityParam(params: URLSearchParams): Granularity {
   const text = params.get("granularity");
   if (text === null || text === "") return "DAY";
   const value = text.toUpperCase() as Granularity;
-  if (!GRANULARITIES.includes(value)) throw new HttpError(400, `granularity must be one of ${GRANULARITIES.join(", ")}, got ${quoted(text)}`);
+  if (!GRANULARITIES.includes(value))
+    throw new HttpError(400, `granularity must be one of ${GRANULARITIES.join(", ")}, got ${quoted(text)}`);
   return value;
 }
 
@@ -64,12 +76,16 @@ function limitParam(params: URLSearchParams): number {
   const text = params.get("limit");
   if (text === null) return MAX_POINTS;
   const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!(value >= 1 && value <= MAX_POINTS)) throw new HttpError(400, `limit must be a whole number from 1 to ${MAX_POINTS}, got ${quoted(text)}`);
+  if (!(value >= 1 && value <= MAX_POINTS))
+    throw new HttpError(400, `limit must be a whole number from 1 to ${MAX_POINTS}, got ${quoted(text)}`);
   return value;
 }
 
 function listParam(text: string | null): string[] {
-  return (text ?? "").split(",").map((item) => item.trim()).filter((item) => item !== "");
+  return (text ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
 }
 
 function window(params: URLSearchParams, today: number, defaultSpan: number | null): { start: number; end: number } {
@@ -91,13 +107,18 @@ export function metricData(ctx: RouteContext, metricsSegment: string, params: UR
   const spelled = new Map<string, string>();
   for (const name of listParam(decoded)) if (!spelled.has(name.toUpperCase())) spelled.set(name.toUpperCase(), name);
   const metrics = [...spelled.keys()];
-  if (metrics.length === 0) throw new HttpError(400, "Name at least one metric in the path: /data/api/<METRIC>[,<METRIC>…]/");
+  if (metrics.length === 0)
+    throw new HttpError(400, "Name at least one metric in the path: /data/api/<METRIC>[,<METRIC>…]/");
   const symbols = listParam(params.get("symbols"));
-  if (symbols.length === 0) throw new HttpError(400, "symbols is required: one or more comma-separated symbols, e.g. symbols=eth,sol");
+  if (symbols.length === 0)
+    throw new HttpError(400, "symbols is required: one or more comma-separated symbols, e.g. symbols=eth,sol");
   const granularity = granularityParam(params);
   const financial = metrics.filter(isFinancialMetric);
   if (financial.length > 0 && granularity !== "QUARTER") {
-    throw new HttpError(400, `${financial.join(", ")} ${financial.length > 1 ? "are" : "is a"} fiscal-quarter financial${financial.length > 1 ? "s" : ""}: request granularity=QUARTER (got ${granularity}${params.get("granularity") ? "" : ", the default"})`);
+    throw new HttpError(
+      400,
+      `${financial.join(", ")} ${financial.length > 1 ? "are" : "is a"} fiscal-quarter financial${financial.length > 1 ? "s" : ""}: request granularity=QUARTER (got ${granularity}${params.get("granularity") ? "" : ", the default"})`,
+    );
   }
   const limit = limitParam(params);
   const { start, end } = window(params, ctx.data.today, null);
@@ -130,19 +151,36 @@ export function topFlows(ctx: RouteContext, params: URLSearchParams): Reply {
   requireKey(params, ctx.apiKey);
   granularityParam(params); // validated; the response has no time axis
   const breakdown = params.get("breakdown");
-  if (breakdown !== null && breakdown !== "chains") throw new HttpError(400, `breakdown must be "chains", got ${quoted(breakdown)}`);
+  if (breakdown !== null && breakdown !== "chains")
+    throw new HttpError(400, `breakdown must be "chains", got ${quoted(breakdown)}`);
   const flowType = params.get("flowType");
-  if (flowType !== null && !FLOW_TYPES.includes(flowType as FlowType)) throw new HttpError(400, `flowType must be one of netflow, inflow, outflow, got ${quoted(flowType)}`);
+  if (flowType !== null && !FLOW_TYPES.includes(flowType as FlowType))
+    throw new HttpError(400, `flowType must be one of netflow, inflow, outflow, got ${quoted(flowType)}`);
   const { start, end } = window(params, ctx.data.today, FLOW_DEFAULT_DAYS);
   const catalog = ctx.data.catalog;
   const requested = listParam(params.get("sourceChains"));
-  const chains = requested.length === 0 ? catalog.entries.filter((entry) => entry.kind === "chain") : requested.map((name) => {
-    const entry = catalog.find(name.toLowerCase());
-    if (!entry || entry.kind !== "chain") throw new HttpError(400, `sourceChains: ${quoted(name)} is not a chain in the asset catalog (use a chain platform_id such as "ethereum")`);
-    return entry;
-  });
+  const chains =
+    requested.length === 0
+      ? catalog.entries.filter((entry) => entry.kind === "chain")
+      : requested.map((name) => {
+          const entry = catalog.find(name.toLowerCase());
+          if (!entry || entry.kind !== "chain")
+            throw new HttpError(
+              400,
+              `sourceChains: ${quoted(name)} is not a chain in the asset catalog (use a chain platform_id such as "ethereum")`,
+            );
+          return entry;
+        });
   const unique = [...new Set(chains)];
-  return ok(flowTotals(ctx.data.seed, unique, start, Math.min(end, ctx.data.today), flowType ? [flowType as FlowType] : FLOW_TYPES));
+  return ok(
+    flowTotals(
+      ctx.data.seed,
+      unique,
+      start,
+      Math.min(end, ctx.data.today),
+      flowType ? [flowType as FlowType] : FLOW_TYPES,
+    ),
+  );
 }
 
 /** `/supported-metrics/` */
@@ -163,7 +201,10 @@ export function assetSymbols(ctx: RouteContext): Reply {
 /** `/insights/<feed>/` */
 export async function insightFeed(ctx: RouteContext, feed: string): Promise<Reply> {
   if (!(STREAK_FEEDS as readonly string[]).includes(feed)) {
-    throw new HttpError(404, `Unknown insight feed ${quoted(feed)}: the sandbox serves /insights/streaks/ and /insights/decline-streaks/`);
+    throw new HttpError(
+      404,
+      `Unknown insight feed ${quoted(feed)}: the sandbox serves /insights/streaks/ and /insights/decline-streaks/`,
+    );
   }
   return ok(await ctx.insights.body(feed));
 }
@@ -171,12 +212,20 @@ export async function insightFeed(ctx: RouteContext, feed: string): Promise<Repl
 export const INDEX = {
   service: "Sandbox market-data API",
   note: "Synthetic, deterministic sandbox data for development and tests; not market data.",
-  endpoints: ["/data/api/<METRICS>/", "/flows/top/", "/supported-metrics/", "/asset/symbols/", "/insights/streaks/", "/insights/decline-streaks/"],
+  endpoints: [
+    "/data/api/<METRICS>/",
+    "/flows/top/",
+    "/supported-metrics/",
+    "/asset/symbols/",
+    "/insights/streaks/",
+    "/insights/decline-streaks/",
+  ],
 };
 
 export async function route(ctx: RouteContext, path: string, params: URLSearchParams): Promise<Reply> {
   if (path === "/") return ok(INDEX);
-  if (!path.endsWith("/")) throw new HttpError(404, `Path ${quoted(path)} must end with "/" (try ${quoted(`${path}/`)})`);
+  if (!path.endsWith("/"))
+    throw new HttpError(404, `Path ${quoted(path)} must end with "/" (try ${quoted(`${path}/`)})`);
   const series = /^\/data\/api\/([^/]*)\/$/.exec(path);
   if (series) return metricData(ctx, series[1], params);
   if (path === "/flows/top/") return topFlows(ctx, params);

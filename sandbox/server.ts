@@ -166,12 +166,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const head = '{"padding":"';
     const tail = `",${body.slice(1)}`;
     const padding = Math.max(0, total - head.length - Buffer.byteLength(tail));
-    res.writeHead(status, { ...CORS_HEADERS, "Content-Type": "application/json; charset=utf-8", "Content-Length": String(head.length + padding + Buffer.byteLength(tail)), "Cache-Control": "no-store" });
+    res.writeHead(status, {
+      ...CORS_HEADERS,
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": String(head.length + padding + Buffer.byteLength(tail)),
+      "Cache-Control": "no-store",
+    });
     res.write(head);
     const chunk = "x".repeat(64 * 1024);
     for (let left = padding; left > 0 && !res.destroyed; left -= chunk.length) {
       const ok = res.write(left >= chunk.length ? chunk : chunk.slice(0, left));
-      if (!ok) await new Promise<void>((resolve) => { res.once("drain", resolve); res.once("close", resolve); });
+      if (!ok)
+        await new Promise<void>((resolve) => {
+          res.once("drain", resolve);
+          res.once("close", resolve);
+        });
     }
     if (!res.destroyed) res.end(tail);
   };
@@ -184,7 +193,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const q = raw.indexOf("?");
     const path = q < 0 ? raw : raw.slice(0, q);
     const search = q < 0 ? "" : raw.slice(q + 1);
-    const entry = { at, method, path, query: redactQuery(search), points: 0, fault: null as FaultKind | null, quirk: undefined as string | undefined };
+    const entry = {
+      at,
+      method,
+      path,
+      query: redactQuery(search),
+      points: 0,
+      fault: null as FaultKind | null,
+      quirk: undefined as string | undefined,
+    };
 
     if (method === "OPTIONS") {
       res.writeHead(204, {
@@ -230,7 +247,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const intercepted = intercept(hostile, path, raw, params);
     if (intercepted === "endless") {
       // Headers and the start of a JSON body, then a space a second: the body never ends.
-      res.writeHead(200, { ...CORS_HEADERS, "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+      res.writeHead(200, {
+        ...CORS_HEADERS,
+        "Content-Type": "application/json; charset=utf-8",
+        "Cache-Control": "no-store",
+      });
       res.write('{"data":{"symbols":{');
       const ticker = setInterval(() => res.write(" "), 1000);
       endless.add(ticker);

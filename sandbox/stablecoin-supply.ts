@@ -34,7 +34,11 @@ const SUPPLY_GROWTH = 0.3;
 
 /** `typicalSupply`: total supply in USD around the anchor date. */
 export function makeStablecoinSeries(h: number, typicalSupply: number): (day: number) => StablecoinDay {
-  const totalCurve = makeCurve(mix(h, 100), { noise: 0.004, swing: 0.3, growth: SUPPLY_GROWTH + 0.04 * ((h >>> 8) / 2 ** 24 - 0.5) });
+  const totalCurve = makeCurve(mix(h, 100), {
+    noise: 0.004,
+    swing: 0.3,
+    growth: SUPPLY_GROWTH + 0.04 * ((h >>> 8) / 2 ** 24 - 0.5),
+  });
   const bridged = makeDrift(mix(h, 101), 0.02, 0.12);
   const premint = makeDrift(mix(h, 102), 0.01, 0.06);
   const pegStability = makeDrift(mix(h, 103), 0, 0.06);

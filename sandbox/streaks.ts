@@ -24,7 +24,11 @@ export const STREAK_FEEDS: readonly StreakFeed[] = ["streaks", "decline-streaks"
 
 export const MIN_STREAK = 3;
 export const DECLINE_LEAD_IN = 12;
-export const CADENCE_GRANULARITY: Record<Cadence, Granularity> = { weekly: "WEEK", monthly: "MONTH", quarterly: "QUARTER" };
+export const CADENCE_GRANULARITY: Record<Cadence, Granularity> = {
+  weekly: "WEEK",
+  monthly: "MONTH",
+  quarterly: "QUARTER",
+};
 
 export interface Period {
   start: number;
@@ -33,7 +37,12 @@ export interface Period {
 }
 
 /** Aggregated periods that ended on or before `today` (the running period is left out). */
-export function completedPeriods(points: readonly DayPoint[], granularity: Granularity, type: AggregationType, today: number): Period[] {
+export function completedPeriods(
+  points: readonly DayPoint[],
+  granularity: Granularity,
+  type: AggregationType,
+  today: number,
+): Period[] {
   return aggregate(points, granularity, type)
     .map((point) => ({ start: point.day, end: periodEnd(point.day, granularity), value: point.val }))
     .filter((period) => period.end <= today);
@@ -43,7 +52,8 @@ export function completedPeriods(points: readonly DayPoint[], granularity: Granu
 export function trailingStreak(periods: readonly Period[], direction: Direction): number {
   let length = 0;
   for (let i = periods.length - 1; i > 0; i--) {
-    const moved = direction === "up" ? periods[i].value > periods[i - 1].value : periods[i].value < periods[i - 1].value;
+    const moved =
+      direction === "up" ? periods[i].value > periods[i - 1].value : periods[i].value < periods[i - 1].value;
     if (!moved) break;
     length++;
   }
@@ -57,7 +67,12 @@ export interface StreakSubject {
   cadence: Cadence;
 }
 
-export function streakCard(subject: StreakSubject, periods: readonly Period[], duration: number, direction: Direction): InsightCardWire {
+export function streakCard(
+  subject: StreakSubject,
+  periods: readonly Period[],
+  duration: number,
+  direction: Direction,
+): InsightCardWire {
   const n = periods.length;
   const first = periods[n - duration];
   const last = periods[n - 1];
@@ -111,11 +126,19 @@ export function computeStreakCards(ctx: DataContext, feed: StreakFeed): InsightC
     for (const metric of symbol.metrics) {
       const spec = metricSpecFor(symbol, metric);
       if (!spec || spec.aggregation !== "SUM") continue;
-      const daily = dailyPoints(ctx, symbol, spec, { startDay: DATA_START_DAY, endDay: ctx.today, granularity: "DAY", limit: Number.MAX_SAFE_INTEGER });
+      const daily = dailyPoints(ctx, symbol, spec, {
+        startDay: DATA_START_DAY,
+        endDay: ctx.today,
+        granularity: "DAY",
+        limit: Number.MAX_SAFE_INTEGER,
+      });
       for (const cadence of Object.keys(CADENCE_GRANULARITY) as Cadence[]) {
         const periods = completedPeriods(daily, CADENCE_GRANULARITY[cadence], spec.aggregation, ctx.today);
         const duration = trailingStreak(periods, direction);
-        if (duration >= MIN_STREAK) cards.push(streakCard({ entityId: symbol.id, metric, unit: spec.unit, cadence }, periods, duration, direction));
+        if (duration >= MIN_STREAK)
+          cards.push(
+            streakCard({ entityId: symbol.id, metric, unit: spec.unit, cadence }, periods, duration, direction),
+          );
       }
     }
   }

@@ -13,7 +13,8 @@ import type { ActivityLevels } from "./named-assets";
 import { CRYPTO_METRICS, EQUITY_METRICS, type MetricSpec, STABLECOIN_METRIC_NAMES } from "./metric-catalog";
 import { between, hashOf } from "./rng";
 
-export type Profile = "chain" | "token" | "stablecoin" | "category" | "equity" | "token-slice" | "stablecoin-slice" | "category-slice";
+export type Profile =
+  "chain" | "token" | "stablecoin" | "category" | "equity" | "token-slice" | "stablecoin-slice" | "category-slice";
 
 export interface ResolvedSymbol {
   /** Canonical id: the platform_id, or platform ids joined by "-" for an intersection. */
@@ -33,7 +34,18 @@ export interface ResolvedSymbol {
   metrics: readonly string[];
 }
 
-const CHAIN_METRICS = ["PRICE", "MC", "FEES", "REVENUE", "DAU", "TXNS", "AVG_TXN_FEE", "TVL", "DEX_VOLUMES", ...STABLECOIN_METRIC_NAMES];
+const CHAIN_METRICS = [
+  "PRICE",
+  "MC",
+  "FEES",
+  "REVENUE",
+  "DAU",
+  "TXNS",
+  "AVG_TXN_FEE",
+  "TVL",
+  "DEX_VOLUMES",
+  ...STABLECOIN_METRIC_NAMES,
+];
 const TOKEN_METRICS = ["PRICE", "MC", "VOLUME", "FEES", "REVENUE", "DAU", "TXNS", "TVL"];
 const STABLECOIN_METRICS = ["PRICE", ...STABLECOIN_METRIC_NAMES];
 const CATEGORY_METRICS = ["MC", "FEES", "REVENUE", "DAU", "TXNS", "TVL"];
@@ -42,13 +54,25 @@ const CATEGORY_SLICE_METRICS = ["FEES", "REVENUE", "DAU", "TXNS", "TVL"];
 const EQUITY_METRIC_NAMES = [...EQUITY_METRICS.keys()];
 
 function single(entry: CatalogEntry): ResolvedSymbol {
-  const base = { id: entry.record.platform_id, title: entry.record.title, size: entry.size, price: entry.price, marketCap: entry.marketCap, stablecoins: entry.stablecoins, levels: entry.levels };
+  const base = {
+    id: entry.record.platform_id,
+    title: entry.record.title,
+    size: entry.size,
+    price: entry.price,
+    marketCap: entry.marketCap,
+    stablecoins: entry.stablecoins,
+    levels: entry.levels,
+  };
   switch (entry.kind) {
     case "equity":
       return { ...base, profile: "equity", company: entry.company, metrics: EQUITY_METRIC_NAMES };
     case "chain":
       // A chain without a native token has no price or market cap.
-      return { ...base, profile: "chain", metrics: entry.price === undefined ? CHAIN_METRICS.filter((m) => m !== "PRICE" && m !== "MC") : CHAIN_METRICS };
+      return {
+        ...base,
+        profile: "chain",
+        metrics: entry.price === undefined ? CHAIN_METRICS.filter((m) => m !== "PRICE" && m !== "MC") : CHAIN_METRICS,
+      };
     case "token":
       return { ...base, profile: "token", metrics: TOKEN_METRICS };
     case "stablecoin":
@@ -69,13 +93,15 @@ function intersection(seed: number, parts: CatalogEntry[]): ResolvedSymbol | nul
   const main = asset[0] ?? category[0];
   // Each further part narrows the main entity to a seeded share of it.
   let size = main.size;
-  for (const part of ordered) if (part !== main) size *= between(hashOf(seed, "share", id, part.record.platform_id), 0.05, 0.6);
+  for (const part of ordered)
+    if (part !== main) size *= between(hashOf(seed, "share", id, part.record.platform_id), 0.05, 0.6);
   const title = [
     main.record.title,
     asset.length && category.length ? ` in ${category[0].record.title}` : "",
     chain.length ? ` on ${chain[0].record.title}` : "",
   ].join("");
-  if (asset[0]?.kind === "stablecoin") return { id, profile: "stablecoin-slice", title, size, metrics: STABLECOIN_METRIC_NAMES };
+  if (asset[0]?.kind === "stablecoin")
+    return { id, profile: "stablecoin-slice", title, size, metrics: STABLECOIN_METRIC_NAMES };
   if (asset.length) return { id, profile: "token-slice", title, size, metrics: TOKEN_SLICE_METRICS };
   return { id, profile: "category-slice", title, size, metrics: CATEGORY_SLICE_METRICS };
 }

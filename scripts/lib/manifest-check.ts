@@ -74,7 +74,8 @@ export function checkStructure(xml: string, options: StructureOptions): string[]
     }
     if (typeof node["@_resid"] === "string") references.push({ resid: node["@_resid"] as string, element });
     if (element === "Runtime") runtimes.push(node);
-    if (element === "Set" && node["@_Name"] === "SharedRuntime" && node["@_MinVersion"] === "1.1") sharedRuntimeSet = true;
+    if (element === "Set" && node["@_Name"] === "SharedRuntime" && node["@_MinVersion"] === "1.1")
+      sharedRuntimeSet = true;
   }
 
   for (const ref of references) {
@@ -100,13 +101,18 @@ export function checkStructure(xml: string, options: StructureOptions): string[]
     if (!url.startsWith("https://")) errors.push(`URL is not https: ${url}`);
     if (options.distDir && url.startsWith(options.host + "/")) {
       const file = new URL(url).pathname.replace(/^\//, "");
-      if (!existsSync(path.join(options.distDir, file))) errors.push(`URL ${url} points at ${file}, which the build does not emit`);
+      if (!existsSync(path.join(options.distDir, file)))
+        errors.push(`URL ${url} points at ${file}, which the build does not emit`);
     }
   }
   return errors;
 }
 
-export async function checkManifest(xml: string, options: StructureOptions, schemaDir = SCHEMA_DIR): Promise<ManifestReport> {
+export async function checkManifest(
+  xml: string,
+  options: StructureOptions,
+  schemaDir = SCHEMA_DIR,
+): Promise<ManifestReport> {
   const schemaErrors = await validateAgainstSchemas(xml, schemaDir);
   return {
     errors: [...(schemaErrors ?? []), ...checkStructure(xml, options)],

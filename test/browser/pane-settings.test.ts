@@ -61,7 +61,9 @@ describeBrowser("task pane Settings view (headless Chromium, sandbox)", () => {
 
   it("a wrong key: one message says it was saved, that the service rejected it and what to do, without quoting the key", async () => {
     const message = await testKey(BAD_KEY);
-    expect(message).toMatch(/^Key saved, but the connection test failed: The market-data service rejected the API key \(HTTP 40[13]\b/);
+    expect(message).toMatch(
+      /^Key saved, but the connection test failed: The market-data service rejected the API key \(HTTP 40[13]\b/,
+    );
     expect(message).toContain("Enter a valid key");
     // No green "saved" beside the red "failed".
     expect((await watch.page.getByTestId("key-notice").innerText()).trim()).toBe("");

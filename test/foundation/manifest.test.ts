@@ -35,13 +35,37 @@ describe("manifest.xml", () => {
 
 describe("manifest checks catch broken manifests", () => {
   it.each([
-    ["an unresolved resid", manifest.replace('resid="Functions.Script.Url"', 'resid="Missing.Url"'), /Missing\.Url.*does not resolve/],
+    [
+      "an unresolved resid",
+      manifest.replace('resid="Functions.Script.Url"', 'resid="Missing.Url"'),
+      /Missing\.Url.*does not resolve/,
+    ],
     ["a short-lived runtime", manifest.replace('lifetime="long"', 'lifetime="short"'), /lifetime="long"/],
-    ["another namespace", manifest.replace('id="Functions.Namespace" DefaultValue="MD"', 'id="Functions.Namespace" DefaultValue="XX"'), /namespace is "XX"/],
-    ["no SharedRuntime requirement", manifest.replace('<Set Name="SharedRuntime" MinVersion="1.1" />', ""), /SharedRuntime/],
-    ["an http URL", manifest.replace("https://localhost:3000/functions.json", "http://localhost:3000/functions.json"), /not https/],
-    ["a URL to a file the build does not emit", manifest.replace("/functions.json", "/nowhere.json"), /nowhere\.json.*does not emit/],
-    ["a duplicate resource id", manifest.replace('<bt:Image id="Icon.32x32"', '<bt:Image id="Icon.16x16"'), /defined twice/],
+    [
+      "another namespace",
+      manifest.replace('id="Functions.Namespace" DefaultValue="MD"', 'id="Functions.Namespace" DefaultValue="XX"'),
+      /namespace is "XX"/,
+    ],
+    [
+      "no SharedRuntime requirement",
+      manifest.replace('<Set Name="SharedRuntime" MinVersion="1.1" />', ""),
+      /SharedRuntime/,
+    ],
+    [
+      "an http URL",
+      manifest.replace("https://localhost:3000/functions.json", "http://localhost:3000/functions.json"),
+      /not https/,
+    ],
+    [
+      "a URL to a file the build does not emit",
+      manifest.replace("/functions.json", "/nowhere.json"),
+      /nowhere\.json.*does not emit/,
+    ],
+    [
+      "a duplicate resource id",
+      manifest.replace('<bt:Image id="Icon.32x32"', '<bt:Image id="Icon.16x16"'),
+      /defined twice/,
+    ],
   ])("structure: %s", (_name, broken, message) => {
     expect(checkStructure(broken, { host: HOST, distDir: dist }).join("\n")).toMatch(message);
   });

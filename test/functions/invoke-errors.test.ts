@@ -85,7 +85,11 @@ describe("error mapping", () => {
       "#N/A",
       /Could not reach.*To try again, use Refresh all \(Data tab ▸ Market Data\) or re-enter the formula\.$/,
     ],
-    [new TimeoutError("The market-data service did not answer within 30 s."), "#N/A", /did not answer.*To try again, use Refresh all/],
+    [
+      new TimeoutError("The market-data service did not answer within 30 s."),
+      "#N/A",
+      /did not answer.*To try again, use Refresh all/,
+    ],
     [new ServerError("The market-data service failed (HTTP 503)."), "#N/A", /HTTP 503/],
     [new CancelledError(), "#N/A", /cancelled/],
     [new TypeError("x is undefined"), "#VALUE!", "Unexpected error in the Market Data add-in: x is undefined"],

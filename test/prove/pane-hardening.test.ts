@@ -20,7 +20,6 @@ import { describeBrowser, startPaneBrowser, type PaneBrowser } from "../support/
 import { HOSTILE, HOSTILE_ASSET, type HostileServer, PWNED, startHostileServer } from "./fixtures/hostile-server";
 import { layout, openPane, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
 
-
 /** What a hostile payload would leave behind if it had been parsed as markup or run as script. */
 async function injected(
   page: Page,
@@ -230,7 +229,8 @@ describeBrowser("pane hardening: hostile catalog and insight text renders inert"
   it("no script ran, and the page threw no error along the way (a crash would blank the pane)", () => {
     expect(watch.pageErrors).toEqual([]);
     // The policy's frame-src refusing office.js's external telemetry frame is the one error expected.
-    const telemetryBlocked = /^error: Framing 'https:\/\/telemetryservice\.firstpartyapps\.oaspapps\.com\/' violates .*"frame-src 'self'"/;
+    const telemetryBlocked =
+      /^error: Framing 'https:\/\/telemetryservice\.firstpartyapps\.oaspapps\.com\/' violates .*"frame-src 'self'"/;
     expect(
       watch.console.filter(
         (line) => /^error:/.test(line) && !/Failed to load resource/.test(line) && !telemetryBlocked.test(line),

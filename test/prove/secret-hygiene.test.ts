@@ -157,7 +157,6 @@ describe("secret hygiene: the functions bundle", () => {
 
 // ---------------------------------------------------------------- the pane
 
-
 /** Everything the pane shows or keeps, minus the key input's own value. */
 async function paneSurfaces(page: Page): Promise<Record<string, string>> {
   return page.evaluate(() => {

@@ -1,5 +1,13 @@
 import { aggregate, type AggregationType } from "../../sandbox/aggregate";
-import { type Granularity, isoOfDay, lastWeekdayOfMonth, parseIsoDay, periodEnd, periodStart, weekdayOf } from "../../sandbox/dates";
+import {
+  type Granularity,
+  isoOfDay,
+  lastWeekdayOfMonth,
+  parseIsoDay,
+  periodEnd,
+  periodStart,
+  weekdayOf,
+} from "../../sandbox/dates";
 import { addDays, expectSameSeries, periodLabel, rollUp, utc } from "./sandbox-helpers";
 
 const GRANULARITIES: Granularity[] = ["DAY", "WEEK", "MONTH", "QUARTER", "YEAR"];
@@ -18,34 +26,43 @@ describe("sandbox calendar", () => {
     if (day !== null) expect(isoOfDay(day)).toBe(text);
   });
 
-  it.each(["2023-12-31", "2024-01-01", "2024-02-29", "2024-03-31", "2024-04-01", "2024-06-30", "2024-07-07", "2024-12-30"])(
-    "periodStart and periodEnd of %s agree with a Date-based calendar at every granularity",
-    (text) => {
-      const day = parseIsoDay(text)!;
-      for (const granularity of GRANULARITIES) {
-        const start = isoOfDay(periodStart(day, granularity));
-        expect(start).toBe(periodLabel(text, granularity));
-        // The period ends the day before the next period starts.
-        const end = isoOfDay(periodEnd(day, granularity));
-        expect(periodLabel(end, granularity)).toBe(start);
-        expect(periodLabel(addDays(end, 1), granularity)).not.toBe(start);
-      }
-    },
-  );
+  it.each([
+    "2023-12-31",
+    "2024-01-01",
+    "2024-02-29",
+    "2024-03-31",
+    "2024-04-01",
+    "2024-06-30",
+    "2024-07-07",
+    "2024-12-30",
+  ])("periodStart and periodEnd of %s agree with a Date-based calendar at every granularity", (text) => {
+    const day = parseIsoDay(text)!;
+    for (const granularity of GRANULARITIES) {
+      const start = isoOfDay(periodStart(day, granularity));
+      expect(start).toBe(periodLabel(text, granularity));
+      // The period ends the day before the next period starts.
+      const end = isoOfDay(periodEnd(day, granularity));
+      expect(periodLabel(end, granularity)).toBe(start);
+      expect(periodLabel(addDays(end, 1), granularity)).not.toBe(start);
+    }
+  });
 
   it.each([
     [2024, 9, 6],
     [2024, 1, 0],
     [2023, 12, 6],
     [2024, 2, 4],
-  ])("lastWeekdayOfMonth(%i, %i, weekday %i) is that weekday, in that month, with none later", (year, month, weekday) => {
-    const day = lastWeekdayOfMonth(year, month, weekday);
-    const date = utc(isoOfDay(day));
-    expect(date.getUTCDay()).toBe(weekday);
-    expect(weekdayOf(day)).toBe(weekday);
-    expect(date.getUTCMonth() + 1).toBe(month);
-    expect(utc(addDays(isoOfDay(day), 7)).getUTCMonth() + 1).not.toBe(month);
-  });
+  ])(
+    "lastWeekdayOfMonth(%i, %i, weekday %i) is that weekday, in that month, with none later",
+    (year, month, weekday) => {
+      const day = lastWeekdayOfMonth(year, month, weekday);
+      const date = utc(isoOfDay(day));
+      expect(date.getUTCDay()).toBe(weekday);
+      expect(weekdayOf(day)).toBe(weekday);
+      expect(date.getUTCMonth() + 1).toBe(month);
+      expect(utc(addDays(isoOfDay(day), 7)).getUTCMonth() + 1).not.toBe(month);
+    },
+  );
 });
 
 describe("aggregate", () => {
@@ -57,7 +74,10 @@ describe("aggregate", () => {
   it.each(GRANULARITIES.flatMap((granularity) => TYPES.map((type) => [granularity, type] as const)))(
     "%s by %s matches a hand roll-up labelled by period start",
     (granularity, type) => {
-      const rolled = aggregate(points, granularity, type).map((point) => ({ date: isoOfDay(point.day), val: point.val }));
+      const rolled = aggregate(points, granularity, type).map((point) => ({
+        date: isoOfDay(point.day),
+        val: point.val,
+      }));
       expectSameSeries(rolled, rollUp(wire, granularity, type));
     },
   );

@@ -22,26 +22,56 @@ function query(start: string, end: string, granularity: Granularity = "DAY", lim
   return { startDay: parseIsoDay(start)!, endDay: parseIsoDay(end)!, granularity, limit };
 }
 
-function get(symbol: string, metric: string, start: string, end: string, granularity: Granularity = "DAY", limit = 1000) {
+function get(
+  symbol: string,
+  metric: string,
+  start: string,
+  end: string,
+  granularity: Granularity = "DAY",
+  limit = 1000,
+) {
   return points(seriesFor(ctx, symbol, metric, query(start, end, granularity, limit)));
 }
 
 describe("stablecoin supply identity", () => {
-  const SUPPLY = ["STABLECOIN_SUPPLY_TOTAL", "STABLECOIN_SUPPLY_BRIDGED", "STABLECOIN_SUPPLY_PREMINT", "STABLECOIN_SUPPLY_PEG_STABILITY", "STABLECOIN_SUPPLY_CIRCULATING", "STABLECOIN_SUPPLY"];
-  const cases = ["usdt", "usdc", "dai", "usdc-eth", "ethereum-usd_coin", "defi-usdc", "defi-usdt-sol", "eth", "tron"].flatMap((symbol) =>
-    GRANULARITIES.map((granularity) => [symbol, granularity] as const),
-  );
+  const SUPPLY = [
+    "STABLECOIN_SUPPLY_TOTAL",
+    "STABLECOIN_SUPPLY_BRIDGED",
+    "STABLECOIN_SUPPLY_PREMINT",
+    "STABLECOIN_SUPPLY_PEG_STABILITY",
+    "STABLECOIN_SUPPLY_CIRCULATING",
+    "STABLECOIN_SUPPLY",
+  ];
+  const cases = [
+    "usdt",
+    "usdc",
+    "dai",
+    "usdc-eth",
+    "ethereum-usd_coin",
+    "defi-usdc",
+    "defi-usdt-sol",
+    "eth",
+    "tron",
+  ].flatMap((symbol) => GRANULARITIES.map((granularity) => [symbol, granularity] as const));
 
-  it.each(cases)("%s at %s: circulating = total − (bridged + premint + peg stability + other locked), other locked > 0", (symbol, granularity) => {
-    const [total, bridged, premint, peg, circulating, legacy] = SUPPLY.map((metric) => get(symbol, metric, "2019-03-10", TODAY, granularity));
-    expect(total.length).toBeGreaterThan(0);
-    for (const series of [bridged, premint, peg, circulating, legacy]) expect(series.map((p) => p.date)).toEqual(total.map((p) => p.date));
-    const otherLocked = total.map((point, i) => point.val - bridged[i].val - premint[i].val - peg[i].val - circulating[i].val);
-    // Whole dollars everywhere, so the subtraction is exact and other locked is never zero.
-    expect(total.every((point) => Number.isInteger(point.val))).toBe(true);
-    expect(otherLocked.filter((value) => !(Number.isInteger(value) && value > 0))).toEqual([]);
-    expect(legacy).toEqual(circulating);
-  });
+  it.each(cases)(
+    "%s at %s: circulating = total − (bridged + premint + peg stability + other locked), other locked > 0",
+    (symbol, granularity) => {
+      const [total, bridged, premint, peg, circulating, legacy] = SUPPLY.map((metric) =>
+        get(symbol, metric, "2019-03-10", TODAY, granularity),
+      );
+      expect(total.length).toBeGreaterThan(0);
+      for (const series of [bridged, premint, peg, circulating, legacy])
+        expect(series.map((p) => p.date)).toEqual(total.map((p) => p.date));
+      const otherLocked = total.map(
+        (point, i) => point.val - bridged[i].val - premint[i].val - peg[i].val - circulating[i].val,
+      );
+      // Whole dollars everywhere, so the subtraction is exact and other locked is never zero.
+      expect(total.every((point) => Number.isInteger(point.val))).toBe(true);
+      expect(otherLocked.filter((value) => !(Number.isInteger(value) && value > 0))).toEqual([]);
+      expect(legacy).toEqual(circulating);
+    },
+  );
 });
 
 describe("equity fiscal calendars", () => {
@@ -50,35 +80,45 @@ describe("equity fiscal calendars", () => {
     expect(COMPANIES.some(isCalendarAligned)).toBe(true);
   });
 
-  it.each(COMPANIES.map((company) => [company.ticker, company] as const))("eq-%s financials are dated on the company's fiscal quarter ends", (ticker, company) => {
-    const revenue = get(`eq-${ticker}`, "TOTAL_REVENUE", "2018-01-01", TODAY, "QUARTER");
-    const months = company.fiscal.months;
-    // Roughly four a year from 2018 to mid-2024.
-    expect(revenue.length).toBeGreaterThanOrEqual(25);
-    expect(revenue.length).toBeLessThanOrEqual(27);
-    const fiscal = company.fiscal;
-    const offRule = revenue.filter(({ date }) => {
-      const day = utc(date);
-      if (!months.includes(day.getUTCMonth() + 1)) return true;
-      if (fiscal.kind === "month-end") return !addDays(date, 1).endsWith("-01");
-      // The last such weekday: a week later is already next month.
-      return day.getUTCDay() !== fiscal.weekday || utc(addDays(date, 7)).getUTCMonth() === day.getUTCMonth();
-    });
-    expect(offRule).toEqual([]);
-    // Consecutive quarter ends are 12 to 14 weeks apart.
-    const gaps = revenue.slice(1).map((point, i) => (utc(point.date).getTime() - utc(revenue[i].date).getTime()) / 86_400_000);
-    expect(gaps.filter((gap) => gap < 84 || gap > 98)).toEqual([]);
-  });
+  it.each(COMPANIES.map((company) => [company.ticker, company] as const))(
+    "eq-%s financials are dated on the company's fiscal quarter ends",
+    (ticker, company) => {
+      const revenue = get(`eq-${ticker}`, "TOTAL_REVENUE", "2018-01-01", TODAY, "QUARTER");
+      const months = company.fiscal.months;
+      // Roughly four a year from 2018 to mid-2024.
+      expect(revenue.length).toBeGreaterThanOrEqual(25);
+      expect(revenue.length).toBeLessThanOrEqual(27);
+      const fiscal = company.fiscal;
+      const offRule = revenue.filter(({ date }) => {
+        const day = utc(date);
+        if (!months.includes(day.getUTCMonth() + 1)) return true;
+        if (fiscal.kind === "month-end") return !addDays(date, 1).endsWith("-01");
+        // The last such weekday: a week later is already next month.
+        return day.getUTCDay() !== fiscal.weekday || utc(addDays(date, 7)).getUTCMonth() === day.getUTCMonth();
+      });
+      expect(offRule).toEqual([]);
+      // Consecutive quarter ends are 12 to 14 weeks apart.
+      const gaps = revenue
+        .slice(1)
+        .map((point, i) => (utc(point.date).getTime() - utc(revenue[i].date).getTime()) / 86_400_000);
+      expect(gaps.filter((gap) => gap < 84 || gap > 98)).toEqual([]);
+    },
+  );
 
   it("late-month companies end some quarters on days that are not month ends", () => {
     const apple = get("eq-aapl", "NET_INCOME", "2018-01-01", TODAY, "QUARTER");
     expect(apple.some(({ date }) => !addDays(date, 1).endsWith("-01"))).toBe(true);
   });
 
-  it.each(FINANCIAL_METRICS.map((metric) => [metric]))("%s has one point per fiscal quarter end, the same dates as TOTAL_REVENUE", (metric) => {
-    const revenue = get("eq-nvda", "TOTAL_REVENUE", "2020-01-01", TODAY, "QUARTER");
-    expect(get("eq-nvda", metric, "2020-01-01", TODAY, "QUARTER").map((p) => p.date)).toEqual(revenue.map((p) => p.date));
-  });
+  it.each(FINANCIAL_METRICS.map((metric) => [metric]))(
+    "%s has one point per fiscal quarter end, the same dates as TOTAL_REVENUE",
+    (metric) => {
+      const revenue = get("eq-nvda", "TOTAL_REVENUE", "2020-01-01", TODAY, "QUARTER");
+      expect(get("eq-nvda", metric, "2020-01-01", TODAY, "QUARTER").map((p) => p.date)).toEqual(
+        revenue.map((p) => p.date),
+      );
+    },
+  );
 });
 
 describe("free-cash-flow ratio sparsity", () => {
@@ -144,7 +184,9 @@ describe("windows, limit and the 1,000-point cap", () => {
   ])("a value of %s %s depends on neither the window nor today", (symbol, metric) => {
     const a = get(symbol, metric, "2022-01-01", "2022-03-31");
     const b = get(symbol, metric, "2021-06-01", "2022-12-31");
-    const later = points(seriesFor({ ...ctx, today: parseIsoDay("2025-01-01")! }, symbol, metric, query("2022-01-01", "2022-03-31")));
+    const later = points(
+      seriesFor({ ...ctx, today: parseIsoDay("2025-01-01")! }, symbol, metric, query("2022-01-01", "2022-03-31")),
+    );
     const byDate = new Map(b.map((p) => [p.date, p.val]));
     expect(a.length).toBeGreaterThan(0);
     expect(a).toEqual(a.map((p) => ({ date: p.date, val: byDate.get(p.date) })));
@@ -174,7 +216,11 @@ describe("windows, limit and the 1,000-point cap", () => {
   });
 
   it("clips windows to 2018-01-01 … today and answers an empty series outside them", () => {
-    expect(get("eth", "PRICE", "2017-12-20", "2018-01-03").map((p) => p.date)).toEqual(["2018-01-01", "2018-01-02", "2018-01-03"]);
+    expect(get("eth", "PRICE", "2017-12-20", "2018-01-03").map((p) => p.date)).toEqual([
+      "2018-01-01",
+      "2018-01-02",
+      "2018-01-03",
+    ]);
     expect(get("eth", "PRICE", "2024-06-29", "2024-07-05").map((p) => p.date)).toEqual(["2024-06-29", TODAY]);
     expect(get("eth", "PRICE", "2015-01-01", "2017-01-01")).toEqual([]);
     expect(isoOfDay(DATA_START_DAY)).toBe("2018-01-01");
@@ -216,6 +262,10 @@ describe("symbols and message strings", () => {
   it("every financial needs a fiscal calendar: quarter ends before the data start are not served", () => {
     const quarters = fiscalQuarters(COMPANIES[0]);
     const served = get(`eq-${COMPANIES[0].ticker}`, "TOTAL_REVENUE", "2017-01-01", "2018-12-31", "QUARTER");
-    expect(served.map((p) => p.date)).toEqual(quarters.filter((q) => q.end >= DATA_START_DAY && q.end <= parseIsoDay("2018-12-31")!).map((q) => isoOfDay(q.end)));
+    expect(served.map((p) => p.date)).toEqual(
+      quarters
+        .filter((q) => q.end >= DATA_START_DAY && q.end <= parseIsoDay("2018-12-31")!)
+        .map((q) => isoOfDay(q.end)),
+    );
   });
 });

@@ -126,7 +126,13 @@ describe("/supported-metrics/", () => {
     ["source", (v) => typeof v === "string"],
     ["base_metric", (v) => v === null || typeof v === "string"],
     ["accepts_date", (v) => typeof v === "boolean"],
-    ["cuts", (v) => Array.isArray(v) && v.length > 0 && v.every((c) => typeof c.granularity === "string" && typeof c.dimension_type === "string")],
+    [
+      "cuts",
+      (v) =>
+        Array.isArray(v) &&
+        v.length > 0 &&
+        v.every((c) => typeof c.granularity === "string" && typeof c.dimension_type === "string"),
+    ],
     ["thumbnail_url", (v) => v === null || typeof v === "string"],
     ["source_link", (v) => v === null || typeof v === "string"],
     ["methodology", (v) => typeof v === "string" && v.includes("Sandbox data")],
@@ -137,10 +143,49 @@ describe("/supported-metrics/", () => {
   ];
 
   it.each([
-    ["eq-aapl", ["PRICE", "VOLUME", "TOTAL_REVENUE", "NET_INCOME", "EBITDA", "OPERATING_INCOME", "FREE_CASH_FLOW", "BASIC_EPS", "DILUTED_EPS", "ENTERPRISE_VALUE_DIVIDE_TOTAL_REVENUE", "ENTERPRISE_VALUE_DIVIDE_NET_INCOME", "ENTERPRISE_VALUE_DIVIDE_EBITDA", "ENTERPRISE_VALUE_DIVIDE_FREE_CASH_FLOW", "MARKET_CAP_DIVIDE_FREE_CASH_FLOW", "EARNINGS_YIELD", "FCF_YIELD"], ["FEES", "STABLECOIN_SUPPLY"]],
-    ["eth", ["FEES", "REVENUE", "DAU", "TXNS", "TVL", "PRICE", "MC", "STABLECOIN_SUPPLY_CIRCULATING"], ["TOTAL_REVENUE", "EARNINGS_YIELD"]],
+    [
+      "eq-aapl",
+      [
+        "PRICE",
+        "VOLUME",
+        "TOTAL_REVENUE",
+        "NET_INCOME",
+        "EBITDA",
+        "OPERATING_INCOME",
+        "FREE_CASH_FLOW",
+        "BASIC_EPS",
+        "DILUTED_EPS",
+        "ENTERPRISE_VALUE_DIVIDE_TOTAL_REVENUE",
+        "ENTERPRISE_VALUE_DIVIDE_NET_INCOME",
+        "ENTERPRISE_VALUE_DIVIDE_EBITDA",
+        "ENTERPRISE_VALUE_DIVIDE_FREE_CASH_FLOW",
+        "MARKET_CAP_DIVIDE_FREE_CASH_FLOW",
+        "EARNINGS_YIELD",
+        "FCF_YIELD",
+      ],
+      ["FEES", "STABLECOIN_SUPPLY"],
+    ],
+    [
+      "eth",
+      ["FEES", "REVENUE", "DAU", "TXNS", "TVL", "PRICE", "MC", "STABLECOIN_SUPPLY_CIRCULATING"],
+      ["TOTAL_REVENUE", "EARNINGS_YIELD"],
+    ],
     ["base", ["FEES", "DAU", "TVL"], ["PRICE", "MC"]],
-    ["usdc", ["STABLECOIN_SUPPLY_TOTAL", "STABLECOIN_SUPPLY", "STABLECOIN_SUPPLY_CIRCULATING", "STABLECOIN_SUPPLY_BRIDGED", "STABLECOIN_SUPPLY_PREMINT", "STABLECOIN_SUPPLY_PEG_STABILITY", "STABLECOIN_TRANSFER_VOLUME", "STABLECOIN_DAILY_TXNS", "STABLECOIN_DAU"], ["FEES", "TOTAL_REVENUE"]],
+    [
+      "usdc",
+      [
+        "STABLECOIN_SUPPLY_TOTAL",
+        "STABLECOIN_SUPPLY",
+        "STABLECOIN_SUPPLY_CIRCULATING",
+        "STABLECOIN_SUPPLY_BRIDGED",
+        "STABLECOIN_SUPPLY_PREMINT",
+        "STABLECOIN_SUPPLY_PEG_STABILITY",
+        "STABLECOIN_TRANSFER_VOLUME",
+        "STABLECOIN_DAILY_TXNS",
+        "STABLECOIN_DAU",
+      ],
+      ["FEES", "TOTAL_REVENUE"],
+    ],
     ["usdc-eth", ["STABLECOIN_SUPPLY_TOTAL", "STABLECOIN_SUPPLY_CIRCULATING", "STABLECOIN_DAU"], ["PRICE"]],
     ["defi", ["FEES", "REVENUE", "DAU", "TXNS", "TVL", "MC"], ["PRICE", "STABLECOIN_SUPPLY"]],
     ["uni", ["PRICE", "MC", "VOLUME", "FEES", "REVENUE"], ["STABLECOIN_SUPPLY"]],
@@ -151,15 +196,19 @@ describe("/supported-metrics/", () => {
     for (const name of absent) expect(metrics.has(name)).toBe(false);
   });
 
-  it.each(["eq-nvda", "eth", "usdt", "lending", "defi-eth", "sbx00099"])("every descriptor of %s carries every field of 2.5", async (symbol) => {
-    const metrics = await metricsOf(symbol);
-    expect(metrics.size).toBeGreaterThan(0);
-    const problems: string[] = [];
-    for (const [name, descriptor] of metrics) {
-      for (const [field, valid] of FIELDS) if (!(field in descriptor) || !valid(descriptor[field])) problems.push(`${name}.${field}`);
-    }
-    expect(problems).toEqual([]);
-  });
+  it.each(["eq-nvda", "eth", "usdt", "lending", "defi-eth", "sbx00099"])(
+    "every descriptor of %s carries every field of 2.5",
+    async (symbol) => {
+      const metrics = await metricsOf(symbol);
+      expect(metrics.size).toBeGreaterThan(0);
+      const problems: string[] = [];
+      for (const [name, descriptor] of metrics) {
+        for (const [field, valid] of FIELDS)
+          if (!(field in descriptor) || !valid(descriptor[field])) problems.push(`${name}.${field}`);
+      }
+      expect(problems).toEqual([]);
+    },
+  );
 
   it.each([
     ["eth", "FEES", "SUM"],
@@ -186,23 +235,47 @@ describe("/supported-metrics/", () => {
     expect(revenue.latest_fiscal_period).toMatch(/^FY\d{4} Q[1-4]$/);
   });
 
-  it.each(["eq-orcl", "avax", "usdt-tron", "dex-sol", "sbx00500"])("every metric %s lists answers a series, not a message", async (symbol) => {
-    const names = [...(await metricsOf(symbol)).keys()];
-    const fiscal = names.filter((n) => ["TOTAL_REVENUE", "NET_INCOME", "EBITDA", "OPERATING_INCOME", "FREE_CASH_FLOW", "BASIC_EPS", "DILUTED_EPS"].includes(n));
-    const daily = names.filter((n) => !fiscal.includes(n));
-    const requests = [{ metrics: daily, granularity: "DAY" }, ...(fiscal.length ? [{ metrics: fiscal, granularity: "QUARTER" }] : [])];
-    for (const { metrics, granularity } of requests) {
-      const reply = await getJson<SeriesBody>(sandbox, `/data/api/${metrics.join(",")}/`, { symbols: symbol, startDate: "2023-01-01", granularity });
-      const answers = reply.body.data.symbols[symbol];
-      expect(Object.entries(answers).filter(([, answer]) => !Array.isArray(answer) || (answer as Point[]).length === 0)).toEqual([]);
-    }
-  });
+  it.each(["eq-orcl", "avax", "usdt-tron", "dex-sol", "sbx00500"])(
+    "every metric %s lists answers a series, not a message",
+    async (symbol) => {
+      const names = [...(await metricsOf(symbol)).keys()];
+      const fiscal = names.filter((n) =>
+        [
+          "TOTAL_REVENUE",
+          "NET_INCOME",
+          "EBITDA",
+          "OPERATING_INCOME",
+          "FREE_CASH_FLOW",
+          "BASIC_EPS",
+          "DILUTED_EPS",
+        ].includes(n),
+      );
+      const daily = names.filter((n) => !fiscal.includes(n));
+      const requests = [
+        { metrics: daily, granularity: "DAY" },
+        ...(fiscal.length ? [{ metrics: fiscal, granularity: "QUARTER" }] : []),
+      ];
+      for (const { metrics, granularity } of requests) {
+        const reply = await getJson<SeriesBody>(sandbox, `/data/api/${metrics.join(",")}/`, {
+          symbols: symbol,
+          startDate: "2023-01-01",
+          granularity,
+        });
+        const answers = reply.body.data.symbols[symbol];
+        expect(
+          Object.entries(answers).filter(([, answer]) => !Array.isArray(answer) || (answer as Point[]).length === 0),
+        ).toEqual([]);
+      }
+    },
+  );
 
   it("refuses a missing symbol with 400 and an unknown one with 404", async () => {
     const missing = await getJson<{ error: { message: string } }>(sandbox, "/supported-metrics/", { APIKey: null });
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toContain("symbol is required");
-    const unknown = await getJson<{ error: { message: string } }>(sandbox, "/supported-metrics/", { symbol: "nosuchcoin" });
+    const unknown = await getJson<{ error: { message: string } }>(sandbox, "/supported-metrics/", {
+      symbol: "nosuchcoin",
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.message).toContain("nosuchcoin");
   });

@@ -16,16 +16,18 @@ const KEYED = [
 ] as const;
 
 describe("API key", () => {
-  it.each(KEYED.flatMap(([path, params]) => [[path, params, null, "Missing API key"] as const, [path, params, "wrong-key-123", "Invalid API key"] as const]))(
-    "%s with key %j → 401 JSON",
-    async (path, params, key, message) => {
-      const reply = await getJson<ErrorBody>(sandbox, path, { ...params, APIKey: key });
-      expect(reply.status).toBe(401);
-      expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
-      expect(reply.body).toEqual({ error: { status: 401, message: expect.stringContaining(message) } });
-      expect(JSON.stringify(reply.body)).not.toContain("wrong-key-123");
-    },
-  );
+  it.each(
+    KEYED.flatMap(([path, params]) => [
+      [path, params, null, "Missing API key"] as const,
+      [path, params, "wrong-key-123", "Invalid API key"] as const,
+    ]),
+  )("%s with key %j → 401 JSON", async (path, params, key, message) => {
+    const reply = await getJson<ErrorBody>(sandbox, path, { ...params, APIKey: key });
+    expect(reply.status).toBe(401);
+    expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(reply.body).toEqual({ error: { status: 401, message: expect.stringContaining(message) } });
+    expect(JSON.stringify(reply.body)).not.toContain("wrong-key-123");
+  });
 
   it("a configured key replaces the demo key", async () => {
     const own = await startTestSandbox({ apiKey: "team-key-42" });
@@ -49,22 +51,29 @@ describe("API key", () => {
 });
 
 describe("paths", () => {
-  it.each(["/data/api/PRICE", "/flows/top", "/supported-metrics", "/asset/symbols", "/insights/streaks", "/insights/decline-streaks"])(
-    "%s without the trailing slash → 404 saying the path must end with /",
-    async (path) => {
-      const reply = await getJson<ErrorBody>(sandbox, path, { symbols: "eth", symbol: "eth" });
-      expect(reply.status).toBe(404);
-      expect(reply.body.error.status).toBe(404);
-      expect(reply.body.error.message).toContain('must end with "/"');
-      expect(reply.body.error.message).toContain(`${path}/`);
-    },
-  );
-
-  it.each(["/data/", "/flows/bottom/", "/assets/", "/data/api/PRICE/extra/", "/favicon.ico"])("%s → 404 JSON", async (path) => {
-    const reply = await getJson<ErrorBody>(sandbox, path, {});
+  it.each([
+    "/data/api/PRICE",
+    "/flows/top",
+    "/supported-metrics",
+    "/asset/symbols",
+    "/insights/streaks",
+    "/insights/decline-streaks",
+  ])("%s without the trailing slash → 404 saying the path must end with /", async (path) => {
+    const reply = await getJson<ErrorBody>(sandbox, path, { symbols: "eth", symbol: "eth" });
     expect(reply.status).toBe(404);
     expect(reply.body.error.status).toBe(404);
+    expect(reply.body.error.message).toContain('must end with "/"');
+    expect(reply.body.error.message).toContain(`${path}/`);
   });
+
+  it.each(["/data/", "/flows/bottom/", "/assets/", "/data/api/PRICE/extra/", "/favicon.ico"])(
+    "%s → 404 JSON",
+    async (path) => {
+      const reply = await getJson<ErrorBody>(sandbox, path, {});
+      expect(reply.status).toBe(404);
+      expect(reply.body.error.status).toBe(404);
+    },
+  );
 });
 
 describe("methods and CORS", () => {
@@ -78,7 +87,11 @@ describe("methods and CORS", () => {
   it("answers a CORS preflight", async () => {
     const response = await fetch(`${sandbox.url}/data/api/PRICE/`, {
       method: "OPTIONS",
-      headers: { Origin: "https://localhost:3000", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "x-requested-with" },
+      headers: {
+        Origin: "https://localhost:3000",
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "x-requested-with",
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");

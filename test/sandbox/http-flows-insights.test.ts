@@ -16,7 +16,10 @@ describe("/flows/top/", () => {
   const range = { startDate: "2024-01-01", endDate: "2024-03-31", granularity: "DAY", breakdown: "chains" };
 
   it("answers inflow, outflow and netflow without flowType, netflow = inflow − outflow exactly", async () => {
-    const reply = await getJson<Flows>(sandbox, "/flows/top/", { ...range, sourceChains: "ethereum,solana,arbitrum,base,tron" });
+    const reply = await getJson<Flows>(sandbox, "/flows/top/", {
+      ...range,
+      sourceChains: "ethereum,solana,arbitrum,base,tron",
+    });
     expect(reply.status).toBe(200);
     expect(Object.keys(reply.body).sort()).toEqual(["inflow", "netflow", "outflow"]);
     const { inflow, outflow, netflow } = reply.body as Required<Flows>;
@@ -24,15 +27,22 @@ describe("/flows/top/", () => {
     for (const chain of Object.keys(netflow)) expect(netflow[chain]).toBe(inflow[chain] - outflow[chain]);
   });
 
-  it.each(["inflow", "outflow", "netflow"] as const)("flowType=%s answers that key only, with the same values", async (flowType) => {
-    const all = await getJson<Flows>(sandbox, "/flows/top/", { ...range, sourceChains: "ethereum,solana" });
-    const one = await getJson<Flows>(sandbox, "/flows/top/", { ...range, sourceChains: "ethereum,solana", flowType });
-    expect(Object.keys(one.body)).toEqual([flowType]);
-    expect(one.body[flowType]).toEqual(all.body[flowType]);
-  });
+  it.each(["inflow", "outflow", "netflow"] as const)(
+    "flowType=%s answers that key only, with the same values",
+    async (flowType) => {
+      const all = await getJson<Flows>(sandbox, "/flows/top/", { ...range, sourceChains: "ethereum,solana" });
+      const one = await getJson<Flows>(sandbox, "/flows/top/", { ...range, sourceChains: "ethereum,solana", flowType });
+      expect(Object.keys(one.body)).toEqual([flowType]);
+      expect(one.body[flowType]).toEqual(all.body[flowType]);
+    },
+  );
 
   it("keys chains by catalog platform_id whichever name was sent", async () => {
-    const reply = await getJson<Flows>(sandbox, "/flows/top/", { ...range, sourceChains: "eth,SOL,bsc", flowType: "inflow" });
+    const reply = await getJson<Flows>(sandbox, "/flows/top/", {
+      ...range,
+      sourceChains: "eth,SOL,bsc",
+      flowType: "inflow",
+    });
     expect(Object.keys(reply.body.inflow!).sort()).toEqual(["bsc", "ethereum", "solana"]);
   });
 
@@ -44,7 +54,9 @@ describe("/flows/top/", () => {
     expect(Object.keys(netflow).length).toBeGreaterThan(10); // every chain when sourceChains is omitted
     expect(Object.values(netflow).some((value) => value < 0)).toBe(true);
     for (const key of ["inflow", "outflow", "netflow"] as const) {
-      const sum = Object.fromEntries(Object.keys(whole.body[key]!).map((chain) => [chain, first.body[key]![chain] + second.body[key]![chain]]));
+      const sum = Object.fromEntries(
+        Object.keys(whole.body[key]!).map((chain) => [chain, first.body[key]![chain] + second.body[key]![chain]]),
+      );
       expect(whole.body[key]).toEqual(sum);
     }
   });
@@ -76,60 +88,77 @@ describe("insight feeds", () => {
     return reply.body.rows;
   }
 
-  it.each(Object.entries(FLAGS))("%s: every card carries the fields of 2.7, newest PERIOD_END_DATE first", async (name, flags) => {
-    const cards = await feed(name);
-    expect(cards.length).toBeGreaterThan(0);
-    const ends = cards.map((c) => c.PERIOD_END_DATE);
-    expect(ends).toEqual([...ends].sort().reverse());
-    const decline = name === "decline-streaks";
-    const bad = cards.filter(
-      (c) =>
-        c.DOMAIN !== "protocol" ||
-        typeof c.ENTITY_ID !== "string" ||
-        !/^[A-Z_]+$/.test(c.METRIC_NAME) ||
-        !flags.includes(c.FLAG) ||
-        !["CURRENCY", "NOMINAL"].includes(c.UNIT) ||
-        c.METRIC_TYPE !== "flow" ||
-        !Number.isInteger(c.DURATION) ||
-        c.DURATION < 3 ||
-        c.DATE_RANGE !== `${c.PERIOD_START_DATE} to ${c.PERIOD_END_DATE}` ||
-        !/^\d{4}-\d{2}-\d{2}$/.test(c.PERIOD_START_DATE) ||
-        c.PERIOD_END_DATE > TODAY ||
-        c.FISCAL_YEAR_END !== null ||
-        c.FISCAL_PERIOD_END !== null ||
-        c.LATEST_REPORT_DATE !== null ||
-        (decline ? !(c.END_VALUE < c.START_VALUE) : !(c.END_VALUE > c.START_VALUE)) ||
-        // Growth: one baseline bar before the streak. Decline: a lead-in of 12 periods before it.
-        c.SPARKLINE.length !== c.DURATION + (decline ? 12 : 1) ||
-        c.SPARKLINE[c.SPARKLINE.length - c.DURATION].value !== c.START_VALUE ||
-        c.SPARKLINE[c.SPARKLINE.length - 1].value !== c.END_VALUE,
-    );
-    expect(bad).toEqual([]);
-    expect(new Set(cards.map((c) => c.FLAG)).size).toBeGreaterThan(1);
-  });
+  it.each(Object.entries(FLAGS))(
+    "%s: every card carries the fields of 2.7, newest PERIOD_END_DATE first",
+    async (name, flags) => {
+      const cards = await feed(name);
+      expect(cards.length).toBeGreaterThan(0);
+      const ends = cards.map((c) => c.PERIOD_END_DATE);
+      expect(ends).toEqual([...ends].sort().reverse());
+      const decline = name === "decline-streaks";
+      const bad = cards.filter(
+        (c) =>
+          c.DOMAIN !== "protocol" ||
+          typeof c.ENTITY_ID !== "string" ||
+          !/^[A-Z_]+$/.test(c.METRIC_NAME) ||
+          !flags.includes(c.FLAG) ||
+          !["CURRENCY", "NOMINAL"].includes(c.UNIT) ||
+          c.METRIC_TYPE !== "flow" ||
+          !Number.isInteger(c.DURATION) ||
+          c.DURATION < 3 ||
+          c.DATE_RANGE !== `${c.PERIOD_START_DATE} to ${c.PERIOD_END_DATE}` ||
+          !/^\d{4}-\d{2}-\d{2}$/.test(c.PERIOD_START_DATE) ||
+          c.PERIOD_END_DATE > TODAY ||
+          c.FISCAL_YEAR_END !== null ||
+          c.FISCAL_PERIOD_END !== null ||
+          c.LATEST_REPORT_DATE !== null ||
+          (decline ? !(c.END_VALUE < c.START_VALUE) : !(c.END_VALUE > c.START_VALUE)) ||
+          // Growth: one baseline bar before the streak. Decline: a lead-in of 12 periods before it.
+          c.SPARKLINE.length !== c.DURATION + (decline ? 12 : 1) ||
+          c.SPARKLINE[c.SPARKLINE.length - c.DURATION].value !== c.START_VALUE ||
+          c.SPARKLINE[c.SPARKLINE.length - 1].value !== c.END_VALUE,
+      );
+      expect(bad).toEqual([]);
+      expect(new Set(cards.map((c) => c.FLAG)).size).toBeGreaterThan(1);
+    },
+  );
 
-  it.each(["streaks", "decline-streaks"])("%s: sparklines are the sandbox's own aggregated series, and the streak really moves", async (name) => {
-    const cards = await feed(name);
-    // One card per cadence is enough to prove the link.
-    const sample = [...new Map(cards.map((c) => [c.FLAG, c])).values()];
-    for (const card of sample) {
-      const granularity = GRANULARITY[card.FLAG.split("_").pop()!];
-      const points = await series(sandbox, card.ENTITY_ID, card.METRIC_NAME, { startDate: card.SPARKLINE[0].date, endDate: card.PERIOD_END_DATE, granularity });
-      const rounded: Point[] = points.map((p) => ({ date: p.date, val: Math.round(p.val * 100) / 100 }));
-      expectSameSeries(card.SPARKLINE.map((p) => ({ date: p.date, val: p.value })), rounded);
-      const streak = card.SPARKLINE.slice(-card.DURATION - 1).map((p) => p.value);
-      const moves = streak.slice(1).map((value, i) => Math.sign(value - streak[i]));
-      expect(new Set(moves)).toEqual(new Set([name === "streaks" ? 1 : -1]));
-      expect(card.PERIOD_START_DATE).toBe(card.SPARKLINE[card.SPARKLINE.length - card.DURATION].date);
-      expect(addDays(card.PERIOD_END_DATE, 1) > card.SPARKLINE[card.SPARKLINE.length - 1].date).toBe(true);
-    }
-  });
+  it.each(["streaks", "decline-streaks"])(
+    "%s: sparklines are the sandbox's own aggregated series, and the streak really moves",
+    async (name) => {
+      const cards = await feed(name);
+      // One card per cadence is enough to prove the link.
+      const sample = [...new Map(cards.map((c) => [c.FLAG, c])).values()];
+      for (const card of sample) {
+        const granularity = GRANULARITY[card.FLAG.split("_").pop()!];
+        const points = await series(sandbox, card.ENTITY_ID, card.METRIC_NAME, {
+          startDate: card.SPARKLINE[0].date,
+          endDate: card.PERIOD_END_DATE,
+          granularity,
+        });
+        const rounded: Point[] = points.map((p) => ({ date: p.date, val: Math.round(p.val * 100) / 100 }));
+        expectSameSeries(
+          card.SPARKLINE.map((p) => ({ date: p.date, val: p.value })),
+          rounded,
+        );
+        const streak = card.SPARKLINE.slice(-card.DURATION - 1).map((p) => p.value);
+        const moves = streak.slice(1).map((value, i) => Math.sign(value - streak[i]));
+        expect(new Set(moves)).toEqual(new Set([name === "streaks" ? 1 : -1]));
+        expect(card.PERIOD_START_DATE).toBe(card.SPARKLINE[card.SPARKLINE.length - card.DURATION].date);
+        expect(addDays(card.PERIOD_END_DATE, 1) > card.SPARKLINE[card.SPARKLINE.length - 1].date).toBe(true);
+      }
+    },
+  );
 
   it("computes a feed once per hour, and again after the cache is reset", async () => {
     const own = await startTestSandbox({ insightFirstCallDelayMs: 1 });
     try {
       // Three concurrent first calls share one computation.
-      const first = await Promise.all([1, 2, 3].map(() => fetch(`${own.url}/insights/streaks/`).then((r) => r.json() as Promise<{ rows: InsightCard[] }>)));
+      const first = await Promise.all(
+        [1, 2, 3].map(() =>
+          fetch(`${own.url}/insights/streaks/`).then((r) => r.json() as Promise<{ rows: InsightCard[] }>),
+        ),
+      );
       expect(first[0].rows.length).toBeGreaterThan(0);
       expect(first[1]).toEqual(first[0]);
       await fetch(`${own.url}/insights/streaks/`);
@@ -162,9 +191,12 @@ describe("insight feeds", () => {
     }
   });
 
-  it.each(["all-time-highs", "acceleration", "streak"])("an unknown feed /insights/%s/ answers 404 JSON", async (name) => {
-    const reply = await getJson<ErrorBody>(sandbox, `/insights/${name}/`, {});
-    expect(reply.status).toBe(404);
-    expect(reply.body.error).toEqual({ status: 404, message: expect.stringContaining(name) });
-  });
+  it.each(["all-time-highs", "acceleration", "streak"])(
+    "an unknown feed /insights/%s/ answers 404 JSON",
+    async (name) => {
+      const reply = await getJson<ErrorBody>(sandbox, `/insights/${name}/`, {});
+      expect(reply.status).toBe(404);
+      expect(reply.body.error).toEqual({ status: 404, message: expect.stringContaining(name) });
+    },
+  );
 });

@@ -1,6 +1,17 @@
 /** `/data/api/<METRICS>/` over real HTTP: symbol forms, granularity, the data rules, and parameter errors. */
 import type { SandboxHandle } from "../../sandbox/server";
-import { addDays, expectSameSeries, getJson, isWeekday, type Point, rollUp, series, type SeriesBody, startTestSandbox, TODAY } from "./sandbox-helpers";
+import {
+  addDays,
+  expectSameSeries,
+  getJson,
+  isWeekday,
+  type Point,
+  rollUp,
+  series,
+  type SeriesBody,
+  startTestSandbox,
+  TODAY,
+} from "./sandbox-helpers";
 
 let sandbox: SandboxHandle;
 beforeAll(async () => {
@@ -30,13 +41,18 @@ describe("symbol forms", () => {
     const points = await series(sandbox, symbol, metric, { startDate: "2024-06-01" });
     expect(points.length).toBeGreaterThan(0);
     // Equities trade on weekdays; TODAY is a Sunday.
-    const lastDay = symbol === "eq-coin" || symbol === "coinbase" ? [0, -1, -2].map((d) => addDays(TODAY, d)).find(isWeekday) : TODAY;
+    const lastDay =
+      symbol === "eq-coin" || symbol === "coinbase" ? [0, -1, -2].map((d) => addDays(TODAY, d)).find(isWeekday) : TODAY;
     expect(points[points.length - 1].date).toBe(lastDay);
     expect(points.every((p) => typeof p.val === "number" && Number.isFinite(p.val))).toBe(true);
   });
 
   it("answers every requested symbol × metric, a message string in place of an unsupported pair", async () => {
-    const reply = await getJson<SeriesBody>(sandbox, "/data/api/PRICE,FEES,TOTAL_REVENUE/", { symbols: "eth,eq-aapl,nosuch", startDate: "2024-06-20", granularity: "QUARTER" });
+    const reply = await getJson<SeriesBody>(sandbox, "/data/api/PRICE,FEES,TOTAL_REVENUE/", {
+      symbols: "eth,eq-aapl,nosuch",
+      startDate: "2024-06-20",
+      granularity: "QUARTER",
+    });
     expect(reply.status).toBe(200);
     const symbols = reply.body.data.symbols;
     expect(Object.keys(symbols)).toEqual(["eth", "eq-aapl", "nosuch"]);
@@ -46,18 +62,24 @@ describe("symbol forms", () => {
     expect(symbols["eq-aapl"].FEES).toBe("Metric FEES is not available for eq-aapl");
     expect(Array.isArray(symbols["eq-aapl"].PRICE)).toBe(true);
     expect(Array.isArray(symbols["eq-aapl"].TOTAL_REVENUE)).toBe(true);
-    for (const metric of ["PRICE", "FEES", "TOTAL_REVENUE"]) expect(symbols.nosuch[metric]).toBe("Symbol nosuch is not in the asset catalog");
+    for (const metric of ["PRICE", "FEES", "TOTAL_REVENUE"])
+      expect(symbols.nosuch[metric]).toBe("Symbol nosuch is not in the asset catalog");
   });
 
   it("keys the same data under each spelling requested", async () => {
-    const reply = await getJson<SeriesBody>(sandbox, "/data/api/PRICE/", { symbols: "eth,ethereum,ETH", startDate: "2024-06-01" });
+    const reply = await getJson<SeriesBody>(sandbox, "/data/api/PRICE/", {
+      symbols: "eth,ethereum,ETH",
+      startDate: "2024-06-01",
+    });
     const { eth, ethereum, ETH } = reply.body.data.symbols;
     expect(ethereum.PRICE).toEqual(eth.PRICE);
     expect(ETH.PRICE).toEqual(eth.PRICE);
   });
 
   it("accepts URL-encoded commas in the path and the query", async () => {
-    const response = await fetch(`${sandbox.url}/data/api/PRICE%2CFEES/?symbols=eth%2Csol&startDate=2024-06-29&APIKey=md-sandbox-demo`);
+    const response = await fetch(
+      `${sandbox.url}/data/api/PRICE%2CFEES/?symbols=eth%2Csol&startDate=2024-06-29&APIKey=md-sandbox-demo`,
+    );
     const body = (await response.json()) as SeriesBody;
     expect(Object.keys(body.data.symbols.sol)).toEqual(["PRICE", "FEES"]);
   });
@@ -78,7 +100,10 @@ describe("granularity rolls up by the metric's aggregation type", () => {
     daily.push(...(await series(sandbox, symbol, metric, { startDate: window.startDate, endDate: "2023-03-31" })));
     daily.push(...(await series(sandbox, symbol, metric, { startDate: "2023-04-01", endDate: window.endDate })));
     for (const granularity of ["WEEK", "MONTH", "QUARTER", "YEAR"]) {
-      expectSameSeries(await series(sandbox, symbol, metric, { ...window, granularity }), rollUp(daily, granularity, type));
+      expectSameSeries(
+        await series(sandbox, symbol, metric, { ...window, granularity }),
+        rollUp(daily, granularity, type),
+      );
     }
   });
 
@@ -90,17 +115,33 @@ describe("granularity rolls up by the metric's aggregation type", () => {
 });
 
 describe("stablecoin supply identity over HTTP", () => {
-  it.each(["DAY", "WEEK", "MONTH", "QUARTER", "YEAR"])("holds exactly at %s for several symbol forms", async (granularity) => {
-    const metrics = ["STABLECOIN_SUPPLY_TOTAL", "STABLECOIN_SUPPLY_BRIDGED", "STABLECOIN_SUPPLY_PREMINT", "STABLECOIN_SUPPLY_PEG_STABILITY", "STABLECOIN_SUPPLY_CIRCULATING", "STABLECOIN_SUPPLY"];
-    const reply = await getJson<SeriesBody>(sandbox, `/data/api/${metrics.join(",")}/`, { symbols: "usdt,usdc-eth,dai-arb,eth,defi-usdc", startDate: "2021-01-01", granularity });
-    for (const bySymbol of Object.values(reply.body.data.symbols)) {
-      const [total, bridged, premint, peg, circulating, legacy] = metrics.map((m) => bySymbol[m] as Point[]);
-      expect(total.length).toBeGreaterThan(0);
-      const otherLocked = total.map((p, i) => p.val - bridged[i].val - premint[i].val - peg[i].val - circulating[i].val);
-      expect(otherLocked.filter((v) => !(Number.isInteger(v) && v > 0))).toEqual([]);
-      expect(legacy).toEqual(circulating);
-    }
-  });
+  it.each(["DAY", "WEEK", "MONTH", "QUARTER", "YEAR"])(
+    "holds exactly at %s for several symbol forms",
+    async (granularity) => {
+      const metrics = [
+        "STABLECOIN_SUPPLY_TOTAL",
+        "STABLECOIN_SUPPLY_BRIDGED",
+        "STABLECOIN_SUPPLY_PREMINT",
+        "STABLECOIN_SUPPLY_PEG_STABILITY",
+        "STABLECOIN_SUPPLY_CIRCULATING",
+        "STABLECOIN_SUPPLY",
+      ];
+      const reply = await getJson<SeriesBody>(sandbox, `/data/api/${metrics.join(",")}/`, {
+        symbols: "usdt,usdc-eth,dai-arb,eth,defi-usdc",
+        startDate: "2021-01-01",
+        granularity,
+      });
+      for (const bySymbol of Object.values(reply.body.data.symbols)) {
+        const [total, bridged, premint, peg, circulating, legacy] = metrics.map((m) => bySymbol[m] as Point[]);
+        expect(total.length).toBeGreaterThan(0);
+        const otherLocked = total.map(
+          (p, i) => p.val - bridged[i].val - premint[i].val - peg[i].val - circulating[i].val,
+        );
+        expect(otherLocked.filter((v) => !(Number.isInteger(v) && v > 0))).toEqual([]);
+        expect(legacy).toEqual(circulating);
+      }
+    },
+  );
 });
 
 describe("equity rules over HTTP", () => {
@@ -117,7 +158,10 @@ describe("equity rules over HTTP", () => {
     ["YEAR", "YEAR"],
     ["(omitted)", null],
   ])("financials with granularity %s are refused with a 400 that says to use QUARTER", async (_label, granularity) => {
-    const reply = await getJson<ErrorBody>(sandbox, "/data/api/TOTAL_REVENUE,NET_INCOME/", { symbols: "eq-aapl", granularity });
+    const reply = await getJson<ErrorBody>(sandbox, "/data/api/TOTAL_REVENUE,NET_INCOME/", {
+      symbols: "eq-aapl",
+      granularity,
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.error.status).toBe(400);
     expect(reply.body.error.message).toContain("QUARTER");
@@ -125,7 +169,11 @@ describe("equity rules over HTTP", () => {
   });
 
   it("financials at QUARTER are dated on fiscal period ends, late-month for Apple", async () => {
-    const reply = await getJson<SeriesBody>(sandbox, "/data/api/TOTAL_REVENUE,NET_INCOME,EBITDA,OPERATING_INCOME,FREE_CASH_FLOW,BASIC_EPS,DILUTED_EPS/", { symbols: "eq-aapl,eq-coin", startDate: "2022-01-01", granularity: "QUARTER" });
+    const reply = await getJson<SeriesBody>(
+      sandbox,
+      "/data/api/TOTAL_REVENUE,NET_INCOME,EBITDA,OPERATING_INCOME,FREE_CASH_FLOW,BASIC_EPS,DILUTED_EPS/",
+      { symbols: "eq-aapl,eq-coin", startDate: "2022-01-01", granularity: "QUARTER" },
+    );
     const apple = reply.body.data.symbols["eq-aapl"];
     const coin = reply.body.data.symbols["eq-coin"];
     const appleDates = (apple.TOTAL_REVENUE as Point[]).map((p) => p.date);
@@ -133,7 +181,9 @@ describe("equity rules over HTTP", () => {
     // Apple closes quarters on the last Saturday of Mar/Jun/Sep/Dec; Coinbase on calendar quarter ends.
     expect(appleDates.every((date) => new Date(`${date}T00:00:00Z`).getUTCDay() === 6)).toBe(true);
     expect((coin.TOTAL_REVENUE as Point[]).map((p) => p.date.slice(5))).toEqual(
-      (coin.TOTAL_REVENUE as Point[]).map((p) => ({ "03": "03-31", "06": "06-30", "09": "09-30", "12": "12-31" })[p.date.slice(5, 7)]),
+      (coin.TOTAL_REVENUE as Point[]).map(
+        (p) => ({ "03": "03-31", "06": "06-30", "09": "09-30", "12": "12-31" })[p.date.slice(5, 7)],
+      ),
     );
   });
 
@@ -144,7 +194,10 @@ describe("equity rules over HTTP", () => {
     const sliced = wide.filter((p) => p.date >= "2024-04-02");
     expect(sliced.length).toBeGreaterThan(50);
     // The other ratios stay daily in the short window.
-    const evRevenue = await series(sandbox, "eq-coin", "ENTERPRISE_VALUE_DIVIDE_TOTAL_REVENUE", { startDate: "2024-04-02", endDate: "2024-06-20" });
+    const evRevenue = await series(sandbox, "eq-coin", "ENTERPRISE_VALUE_DIVIDE_TOTAL_REVENUE", {
+      startDate: "2024-04-02",
+      endDate: "2024-06-20",
+    });
     expect(evRevenue.map((p) => p.date)).toEqual(sliced.map((p) => p.date));
   });
 });
@@ -164,7 +217,9 @@ describe("windows and limit", () => {
   it.each(["0", "1001", "-5", "2.5", "ten", ""])("limit=%j is refused with 400", async (limit) => {
     const reply = await getJson<ErrorBody>(sandbox, "/data/api/PRICE/", { symbols: "eth", limit });
     expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({ error: { status: 400, message: expect.stringContaining("limit must be a whole number from 1 to 1000") } });
+    expect(reply.body).toEqual({
+      error: { status: 400, message: expect.stringContaining("limit must be a whole number from 1 to 1000") },
+    });
   });
 
   it.each([

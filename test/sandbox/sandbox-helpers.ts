@@ -19,9 +19,14 @@ export interface JsonReply<T = unknown> {
 }
 
 /** GET `path` with `params` (the demo key added unless `APIKey` is given or set to null). */
-export async function getJson<T = unknown>(sandbox: SandboxHandle, path: string, params: Record<string, string | null> = {}): Promise<JsonReply<T>> {
+export async function getJson<T = unknown>(
+  sandbox: SandboxHandle,
+  path: string,
+  params: Record<string, string | null> = {},
+): Promise<JsonReply<T>> {
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries({ APIKey: DEMO_API_KEY, ...params })) if (value !== null) query.set(name, value);
+  for (const [name, value] of Object.entries({ APIKey: DEMO_API_KEY, ...params }))
+    if (value !== null) query.set(name, value);
   const response = await fetch(`${sandbox.url}${path}?${query}`);
   return { status: response.status, headers: response.headers, body: (await response.json()) as T };
 }
@@ -33,7 +38,12 @@ export interface Point {
 export type SeriesBody = { data: { symbols: Record<string, Record<string, Point[] | string>> } };
 
 /** One series of a `/data/api/` answer, failing the test when it is a message instead. */
-export async function series(sandbox: SandboxHandle, symbol: string, metric: string, params: Record<string, string> = {}): Promise<Point[]> {
+export async function series(
+  sandbox: SandboxHandle,
+  symbol: string,
+  metric: string,
+  params: Record<string, string> = {},
+): Promise<Point[]> {
   const reply = await getJson<SeriesBody>(sandbox, `/data/api/${metric}/`, { symbols: symbol, ...params });
   if (reply.status !== 200) throw new Error(`HTTP ${reply.status}: ${JSON.stringify(reply.body)}`);
   const answer = reply.body.data.symbols[symbol][metric];
@@ -104,6 +114,8 @@ export function isWeekday(isoDate: string): boolean {
  */
 export function expectSameSeries(actual: readonly Point[], expected: readonly Point[], relative = 1e-9): void {
   expect(actual.map((p) => p.date)).toEqual(expected.map((p) => p.date));
-  const off = actual.filter((p, i) => Math.abs(p.val - expected[i].val) > relative * Math.max(1, Math.abs(expected[i].val)));
+  const off = actual.filter(
+    (p, i) => Math.abs(p.val - expected[i].val) > relative * Math.max(1, Math.abs(expected[i].val)),
+  );
   expect(off).toEqual([]);
 }

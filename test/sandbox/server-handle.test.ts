@@ -57,8 +57,15 @@ describe("counters and the request log", () => {
   it("count requests per path, endpoint and status, and the points returned", async () => {
     const sandbox = await startTestSandbox();
     try {
-      const a = await getJson<SeriesBody>(sandbox, "/data/api/PRICE,FEES/", { symbols: "eth,sol,eq-aapl", startDate: "2024-05-01" });
-      const b = await getJson<SeriesBody>(sandbox, "/data/api/DAU/", { symbols: "base", granularity: "WEEK", startDate: "2024-01-01" });
+      const a = await getJson<SeriesBody>(sandbox, "/data/api/PRICE,FEES/", {
+        symbols: "eth,sol,eq-aapl",
+        startDate: "2024-05-01",
+      });
+      const b = await getJson<SeriesBody>(sandbox, "/data/api/DAU/", {
+        symbols: "base",
+        granularity: "WEEK",
+        startDate: "2024-01-01",
+      });
       await getJson(sandbox, "/flows/top/", {});
       await getJson(sandbox, "/data/api/PRICE/", { symbols: "eth", APIKey: null });
       const points = [a, b]
@@ -96,7 +103,11 @@ describe("counters and the request log", () => {
       await fetch(`${sandbox.url}/data/api/PRICE/?apikey=${secret}&symbols=eth`);
       await fetch(`${sandbox.url}/flows/top/?APIKey=wrong-${secret}`);
       const log = sandbox.requestLog();
-      expect(log.map((entry) => entry.query)).toEqual(["symbols=eth&APIKey=***&limit=5", "apikey=***&symbols=eth", "APIKey=***"]);
+      expect(log.map((entry) => entry.query)).toEqual([
+        "symbols=eth&APIKey=***&limit=5",
+        "apikey=***&symbols=eth",
+        "APIKey=***",
+      ]);
       // The parameter name is case-sensitive: `apikey` is not the key, but it is redacted all the same.
       expect(log.map((entry) => entry.status)).toEqual([200, 401, 401]);
       expect(JSON.stringify(log) + JSON.stringify(sandbox.stats())).not.toContain(secret);
@@ -124,10 +135,24 @@ describe("counters and the request log", () => {
 
 describe("npm run sandbox (sandbox/cli.ts)", () => {
   const root = path.resolve(__dirname, "../..");
-  const run = (args: string[]) => spawn(path.join(root, "node_modules/.bin/tsx"), ["sandbox/cli.ts", ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const run = (args: string[]) =>
+    spawn(path.join(root, "node_modules/.bin/tsx"), ["sandbox/cli.ts", ...args], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
 
   it("prints its address when ready, serves with the flags given, and never prints a custom key", async () => {
-    const child = run(["--port", "0", "--key", "cli-secret-key", "--error-rate", "1", "--insight-delay", "0", "--quiet"]);
+    const child = run([
+      "--port",
+      "0",
+      "--key",
+      "cli-secret-key",
+      "--error-rate",
+      "1",
+      "--insight-delay",
+      "0",
+      "--quiet",
+    ]);
     let output = "";
     try {
       const url = await new Promise<string>((resolve, reject) => {

@@ -1,7 +1,16 @@
 import { aggregate } from "../../sandbox/aggregate";
 import { AssetCatalog } from "../../sandbox/asset-catalog";
 import { isoOfDay, parseIsoDay, periodEnd } from "../../sandbox/dates";
-import { compareCards, completedPeriods, computeStreakCards, DECLINE_LEAD_IN, MIN_STREAK, type Period, streakCard, trailingStreak } from "../../sandbox/streaks";
+import {
+  compareCards,
+  completedPeriods,
+  computeStreakCards,
+  DECLINE_LEAD_IN,
+  MIN_STREAK,
+  type Period,
+  streakCard,
+  trailingStreak,
+} from "../../sandbox/streaks";
 import { TODAY } from "./sandbox-helpers";
 
 /** Monthly periods from January 2023 with the given values. */
@@ -87,18 +96,26 @@ describe("completedPeriods", () => {
 describe("computeStreakCards", () => {
   const ctx = { seed: 3, today: parseIsoDay(TODAY)!, catalog: new AssetCatalog(3, 100) };
 
-  it.each(["streaks", "decline-streaks"] as const)("%s: cards are real streaks of at least %i periods, newest first", (feed) => {
-    const cards = computeStreakCards(ctx, feed);
-    expect(cards.length).toBeGreaterThan(0);
-    expect([...cards].sort(compareCards)).toEqual(cards);
-    const ends = cards.map((card) => card.PERIOD_END_DATE);
-    expect(ends).toEqual([...ends].sort().reverse());
-    const rising = feed === "streaks";
-    const broken = cards.filter((card) => {
-      const streak = card.SPARKLINE.slice(-card.DURATION - 1).map((p) => p.value);
-      const moves = streak.slice(1).every((value, i) => (rising ? value > streak[i] : value < streak[i]));
-      return card.DURATION < MIN_STREAK || !moves || card.PERIOD_END_DATE > TODAY || card.DATE_RANGE !== `${card.PERIOD_START_DATE} to ${card.PERIOD_END_DATE}`;
-    });
-    expect(broken).toEqual([]);
-  });
+  it.each(["streaks", "decline-streaks"] as const)(
+    "%s: cards are real streaks of at least %i periods, newest first",
+    (feed) => {
+      const cards = computeStreakCards(ctx, feed);
+      expect(cards.length).toBeGreaterThan(0);
+      expect([...cards].sort(compareCards)).toEqual(cards);
+      const ends = cards.map((card) => card.PERIOD_END_DATE);
+      expect(ends).toEqual([...ends].sort().reverse());
+      const rising = feed === "streaks";
+      const broken = cards.filter((card) => {
+        const streak = card.SPARKLINE.slice(-card.DURATION - 1).map((p) => p.value);
+        const moves = streak.slice(1).every((value, i) => (rising ? value > streak[i] : value < streak[i]));
+        return (
+          card.DURATION < MIN_STREAK ||
+          !moves ||
+          card.PERIOD_END_DATE > TODAY ||
+          card.DATE_RANGE !== `${card.PERIOD_START_DATE} to ${card.PERIOD_END_DATE}`
+        );
+      });
+      expect(broken).toEqual([]);
+    },
+  );
 });

@@ -86,7 +86,9 @@ describe("Insights: loading a feed", () => {
       act(() => jest.advanceTimersByTime(54_000));
       expect(screen.queryByTestId("insights-slow")).toBeNull();
       act(() => jest.advanceTimersByTime(2_000));
-      expect(screen.getByTestId("insights-slow").textContent).toMatch(/still preparing this feed.*Excel on Mac gives up on a request at 60 s/);
+      expect(screen.getByTestId("insights-slow").textContent).toMatch(
+        /still preparing this feed.*Excel on Mac gives up on a request at 60 s/,
+      );
       act(() => client.insights.last.resolve(FEED));
       await waitFor(() => expect(shownEntities()).toHaveLength(FEED.length));
       expect(screen.queryByTestId("insights-slow")).toBeNull();

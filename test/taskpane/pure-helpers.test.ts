@@ -1,5 +1,12 @@
 import type { InsightCard } from "../../src/core/domain";
-import { changePercent, durationText, filterInsights, insightCadence, readableCard, type CadenceFilter } from "../../src/taskpane/insights/insight-filter";
+import {
+  changePercent,
+  durationText,
+  filterInsights,
+  insightCadence,
+  readableCard,
+  type CadenceFilter,
+} from "../../src/taskpane/insights/insight-filter";
 import { linePlot, type PlotBox } from "../../src/taskpane/shared/line-path";
 import { httpUrl } from "../../src/taskpane/picker/safe-url";
 import { formatBytes, formatExact, formatPercent, formatValue } from "../../src/taskpane/shared/value-format";
@@ -201,7 +208,21 @@ describe("insight-filter", () => {
     expect(changePercent(start, end)).toBeNull();
   });
 
-  const base = { DOMAIN: "crypto", UNIT: "CURRENCY", METRIC_TYPE: "level", DURATION: 4, DATE_RANGE: "", START_VALUE: 1, END_VALUE: 2, PERIOD_START_DATE: "", PERIOD_END_DATE: "", FISCAL_YEAR_END: null, FISCAL_PERIOD_END: null, LATEST_REPORT_DATE: null, SPARKLINE: [] };
+  const base = {
+    DOMAIN: "crypto",
+    UNIT: "CURRENCY",
+    METRIC_TYPE: "level",
+    DURATION: 4,
+    DATE_RANGE: "",
+    START_VALUE: 1,
+    END_VALUE: 2,
+    PERIOD_START_DATE: "",
+    PERIOD_END_DATE: "",
+    FISCAL_YEAR_END: null,
+    FISCAL_PERIOD_END: null,
+    LATEST_REPORT_DATE: null,
+    SPARKLINE: [],
+  };
   const cards: InsightCard[] = [
     { ...base, ENTITY_ID: "eth", METRIC_NAME: "PRICE", FLAG: "streak_weekly" },
     { ...base, ENTITY_ID: "eq-aapl", METRIC_NAME: "NET_INCOME", FLAG: "streak_quarterly" },
@@ -221,9 +242,12 @@ describe("insight-filter", () => {
     { cadence: "weekly", search: "price", expected: ["eth"] },
     { cadence: "all", search: "cap btc", expected: ["btc"] },
     { cadence: "quarterly", search: "eth", expected: [] },
-  ] as { cadence: CadenceFilter; search: string; expected: string[] }[])("cadence $cadence, search “$search” → $expected", ({ cadence, search, expected }) => {
-    expect(filterInsights(cards, { cadence, search }).map((c) => c.ENTITY_ID)).toEqual(expected);
-  });
+  ] as { cadence: CadenceFilter; search: string; expected: string[] }[])(
+    "cadence $cadence, search “$search” → $expected",
+    ({ cadence, search, expected }) => {
+      expect(filterInsights(cards, { cadence, search }).map((c) => c.ENTITY_ID)).toEqual(expected);
+    },
+  );
 
   it("readableCard turns oddly typed fields into text and numbers", () => {
     const odd = {
@@ -234,7 +258,13 @@ describe("insight-filter", () => {
       DURATION: "6",
       START_VALUE: " ",
       END_VALUE: "12.5",
-      SPARKLINE: [{ date: "2024-01-01", value: 1 }, { date: 5, value: 2 }, { date: "2024-01-03", value: "3" }, null, { date: "2024-01-04", value: 4 }],
+      SPARKLINE: [
+        { date: "2024-01-01", value: 1 },
+        { date: 5, value: 2 },
+        { date: "2024-01-03", value: "3" },
+        null,
+        { date: "2024-01-04", value: 4 },
+      ],
     } as unknown as InsightCard;
     const card = readableCard(odd);
     expect(card.ENTITY_ID).toBe("");

@@ -21,7 +21,9 @@ async function renderSettings(options: HarnessOptions = {}) {
   const view = renderWith(harness, <SettingsView active />);
   // The view reads the store on mount; the buttons are enabled once it has.
   // Generous on a loaded machine: the first render of Fluent's tree under jsdom can take seconds.
-  await waitFor(() => expect(isDisabled(screen.getByRole("button", { name: "Test connection" }))).toBe(false), { timeout: 10_000 });
+  await waitFor(() => expect(isDisabled(screen.getByRole("button", { name: "Test connection" }))).toBe(false), {
+    timeout: 10_000,
+  });
   return { ...harness, view };
 }
 
@@ -67,7 +69,10 @@ describe("Settings view: API key", () => {
   });
 
   it("removing the key returns to the demo key and says so", async () => {
-    const { storage } = await renderSettings({ stored: { [SETTING_KEYS.apiKey]: SECRET }, defaults: { apiKey: DEMO, baseUrl: "http://127.0.0.1:3001" } });
+    const { storage } = await renderSettings({
+      stored: { [SETTING_KEYS.apiKey]: SECRET },
+      defaults: { apiKey: DEMO, baseUrl: "http://127.0.0.1:3001" },
+    });
     expect(screen.getByTestId("key-status").textContent).toBe("Your key");
     fireEvent.change(keyInput(), { target: { value: "" } });
     fireEvent.click(screen.getByRole("button", { name: "Save key" }));
@@ -77,8 +82,20 @@ describe("Settings view: API key", () => {
   });
 
   it.each([
-    { name: "a build with the sandbox demo key", defaults: { apiKey: DEMO, baseUrl: "http://127.0.0.1:3001" }, badge: "Sandbox demo key in use", demoNote: true, placeholder: "Using the sandbox demo key" },
-    { name: "a production build without a key", defaults: { apiKey: "", baseUrl: "https://api.example.test" }, badge: "No API key", demoNote: false, placeholder: "Paste your API key" },
+    {
+      name: "a build with the sandbox demo key",
+      defaults: { apiKey: DEMO, baseUrl: "http://127.0.0.1:3001" },
+      badge: "Sandbox demo key in use",
+      demoNote: true,
+      placeholder: "Using the sandbox demo key",
+    },
+    {
+      name: "a production build without a key",
+      defaults: { apiKey: "", baseUrl: "https://api.example.test" },
+      badge: "No API key",
+      demoNote: false,
+      placeholder: "Paste your API key",
+    },
   ])("with nothing stored, $name shows “$badge”", async ({ defaults, badge, demoNote, placeholder }) => {
     await renderSettings({ defaults });
     expect(screen.getByTestId("key-status").textContent).toBe(badge);
@@ -139,7 +156,9 @@ describe("Settings view: a saved key reaches the refresh logic", () => {
 describe("Settings view: the firm's gateway holds the key", () => {
   it("says the key is managed by the gateway instead of asking for one, and still tests the connection", async () => {
     const { client } = await renderSettings({ stored: { [SETTING_KEYS.baseUrl]: "/api" }, gatewayKeyMode: "firm" });
-    expect(screen.getByTestId("key-managed").textContent).toBe("The API key is managed by your firm's gateway: there is nothing to enter here.");
+    expect(screen.getByTestId("key-managed").textContent).toBe(
+      "The API key is managed by your firm's gateway: there is nothing to enter here.",
+    );
     expect(screen.queryByLabelText("API key", { selector: "input" })).toBeNull();
     expect(screen.queryByRole("button", { name: "Save key" })).toBeNull();
     expect(screen.getByTestId("key-status").textContent).toBe("Firm key (gateway)");
@@ -163,7 +182,9 @@ describe("Settings view: test connection", () => {
     { ms: 7, demo: true, text: "Connected in 7 ms (sandbox demo key)." },
   ])("success after $ms ms (demo key: $demo) reads “$text”", async ({ ms, demo, text }) => {
     const { client } = await renderSettings(
-      demo ? { defaults: { apiKey: DEMO, baseUrl: "http://127.0.0.1:3001" } } : { stored: { [SETTING_KEYS.apiKey]: SECRET } },
+      demo
+        ? { defaults: { apiKey: DEMO, baseUrl: "http://127.0.0.1:3001" } }
+        : { stored: { [SETTING_KEYS.apiKey]: SECRET } },
     );
     fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
     await waitFor(() => expect(client.connection.calls).toHaveLength(1));
@@ -193,7 +214,7 @@ describe("Settings view: test connection", () => {
     {
       where: "a service on another host",
       stored: { [SETTING_KEYS.apiKey]: SECRET },
-      text: "Connection failed: api.example.test is unreachable or not allowed from the add-in (CORS): use the gateway (a base address on the add-in's own host, such as /api; see \"Deploying for a team\" in the README).",
+      text: 'Connection failed: api.example.test is unreachable or not allowed from the add-in (CORS): use the gateway (a base address on the add-in\'s own host, such as /api; see "Deploying for a team" in the README).',
     },
     {
       where: "the gateway on the add-in's host",
@@ -204,7 +225,9 @@ describe("Settings view: test connection", () => {
     const { client } = await renderSettings({ stored });
     fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
     await waitFor(() => expect(client.connection.calls).toHaveLength(1));
-    act(() => client.connection.last.reject(new NetworkError("Could not reach the market-data service: Failed to fetch.")));
+    act(() =>
+      client.connection.last.reject(new NetworkError("Could not reach the market-data service: Failed to fetch.")),
+    );
     await waitFor(() => expect(connectionResult().textContent).toBe(text));
   });
 
@@ -212,7 +235,11 @@ describe("Settings view: test connection", () => {
     const { client } = await renderSettings({ stored: { [SETTING_KEYS.apiKey]: SECRET } });
     fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
     await waitFor(() => expect(client.connection.calls).toHaveLength(1));
-    act(() => client.connection.last.reject(new Error(`GET https://api.example.test/assets/?APIKey=${SECRET} failed for key ${SECRET}`)));
+    act(() =>
+      client.connection.last.reject(
+        new Error(`GET https://api.example.test/assets/?APIKey=${SECRET} failed for key ${SECRET}`),
+      ),
+    );
     await waitFor(() => expect(connectionResult().textContent).toMatch(/^Connection failed: /));
     expect(connectionResult().textContent).not.toContain(SECRET);
     expect(connectionResult().textContent).toContain("***");
@@ -232,7 +259,10 @@ describe("Settings view: test connection", () => {
     fireEvent.change(keyInput(), { target: { value: SECRET } });
     fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
     await waitFor(() => expect(client.connection.calls).toHaveLength(1));
-    const rejected = new AuthError("The market-data service rejected the API key (HTTP 401). Enter a valid key in the Market Data pane.", { status: 401 });
+    const rejected = new AuthError(
+      "The market-data service rejected the API key (HTTP 401). Enter a valid key in the Market Data pane.",
+      { status: 401 },
+    );
     act(() => client.connection.last.reject(rejected));
     const text = `Key saved, but the connection test failed: ${rejected.message}`;
     await waitFor(() => expect(connectionResult().textContent).toBe(text));
@@ -292,29 +322,38 @@ describe("Settings view: base URL", () => {
     expect(client.clears).toBe(1);
   });
 
-  it.each(["md.example.com", "not a url"])("“%s” is not a URL: the browser's own validation stops the save", async (typed) => {
-    const { storage } = await renderSettings();
-    const input = await openAdvanced();
-    fireEvent.change(input, { target: { value: typed } });
-    expect(input.validity.patternMismatch).toBe(true);
-    fireEvent.click(screen.getByRole("button", { name: "Save address" }));
-    await act(async () => undefined);
-    expect(storage.writes).toEqual([]);
-    expect(screen.queryByText("Service address saved.")).toBeNull();
-  });
+  it.each(["md.example.com", "not a url"])(
+    "“%s” is not a URL: the browser's own validation stops the save",
+    async (typed) => {
+      const { storage } = await renderSettings();
+      const input = await openAdvanced();
+      fireEvent.change(input, { target: { value: typed } });
+      expect(input.validity.patternMismatch).toBe(true);
+      fireEvent.click(screen.getByRole("button", { name: "Save address" }));
+      await act(async () => undefined);
+      expect(storage.writes).toEqual([]);
+      expect(screen.queryByText("Service address saved.")).toBeNull();
+    },
+  );
 
-  it.each(["ftp://md.example.com", "javascript:alert(1)", "file:///etc/hosts"])("refuses the non-http address “%s” without writing", async (typed) => {
-    const { storage } = await renderSettings();
-    const input = await openAdvanced();
-    fireEvent.change(input, { target: { value: typed } });
-    fireEvent.click(screen.getByRole("button", { name: "Save address" }));
-    await screen.findByText(/Enter an address that starts with https:\/\//);
-    expect(storage.writes).toEqual([]);
-  });
+  it.each(["ftp://md.example.com", "javascript:alert(1)", "file:///etc/hosts"])(
+    "refuses the non-http address “%s” without writing",
+    async (typed) => {
+      const { storage } = await renderSettings();
+      const input = await openAdvanced();
+      fireEvent.change(input, { target: { value: typed } });
+      fireEvent.click(screen.getByRole("button", { name: "Save address" }));
+      await screen.findByText(/Enter an address that starts with https:\/\//);
+      expect(storage.writes).toEqual([]);
+    },
+  );
 
   it("“Use default” removes the stored address", async () => {
     const defaults = { apiKey: "", baseUrl: "https://api.example.test" };
-    const { storage } = await renderSettings({ defaults, stored: { [SETTING_KEYS.baseUrl]: "https://other.example.com" } });
+    const { storage } = await renderSettings({
+      defaults,
+      stored: { [SETTING_KEYS.baseUrl]: "https://other.example.com" },
+    });
     await openAdvanced();
     expect(screen.getByTestId("effective-base-url").textContent).toBe("https://other.example.com");
     fireEvent.click(screen.getByRole("button", { name: "Use default" }));

@@ -77,7 +77,8 @@ function SlowFeedNote({ since }: { since: number }) {
   if (now - since < SLOW_FEED_NOTE_AFTER_MS) return null;
   return (
     <Caption1 data-testid="insights-slow">
-      The service is still preparing this feed (its first load in an hour can take a minute). Each try ends after 55 s, because Excel on Mac gives up on a request at 60 s, and the add-in then asks again.
+      The service is still preparing this feed (its first load in an hour can take a minute). Each try ends after 55 s,
+      because Excel on Mac gives up on a request at 60 s, and the add-in then asks again.
     </Caption1>
   );
 }

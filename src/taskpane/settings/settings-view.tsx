@@ -45,7 +45,10 @@ const useStyles = makeStyles({
 type Notice = { intent: "success" | "error" | "info" | "warning"; text: string } | null;
 
 /** What the key badge says: whose key the requests use. */
-function keyStatus(stored: StoredSettings | null, defaultKey: string): { label: string; color: "success" | "warning" | "danger" | "informative" } {
+function keyStatus(
+  stored: StoredSettings | null,
+  defaultKey: string,
+): { label: string; color: "success" | "warning" | "danger" | "informative" } {
   if (!stored) return { label: "Reading settings…", color: "informative" };
   if (stored.keyManagedByGateway) return { label: "Firm key (gateway)", color: "success" };
   if (!stored.usingDefaultKey) return { label: "Your key", color: "success" };
@@ -95,7 +98,8 @@ export function SettingsView({ active }: { active: boolean }) {
         setKeyInput(current.usingDefaultKey ? "" : current.apiKey);
         setUrlInput(current.usingDefaultBaseUrl ? "" : current.baseUrl);
       },
-      (error: unknown) => live && setKeyNotice({ intent: "error", text: `Could not read the settings: ${errorText(error)}` }),
+      (error: unknown) =>
+        live && setKeyNotice({ intent: "error", text: `Could not read the settings: ${errorText(error)}` }),
     );
     return () => {
       live = false;
@@ -118,7 +122,12 @@ export function SettingsView({ active }: { active: boolean }) {
       const current = await reload();
       setKeyInput(current.usingDefaultKey ? "" : current.apiKey);
       const notice: Notice = current.usingDefaultKey
-        ? { intent: "info", text: defaults.apiKey ? "Key removed: requests use the sandbox demo key." : "Key removed: add a key to fetch data." }
+        ? {
+            intent: "info",
+            text: defaults.apiKey
+              ? "Key removed: requests use the sandbox demo key."
+              : "Key removed: add a key to fetch data.",
+          }
         : { intent: "success", text: "API key saved on this computer." };
       if (announce) setKeyNotice(notice);
       return current;
@@ -155,8 +164,14 @@ export function SettingsView({ active }: { active: boolean }) {
       // The reason says what to do (enter a valid key, check the address, try again later).
       // fetch's bare TypeError: down and CORS-refused look the same to a browser.
       const reason =
-        error instanceof MarketDataError && error.kind === "network" ? unreachableText(current.baseUrl) : errorText(error, current.apiKey);
-      if (!controller.signal.aborted) setTestNotice({ intent: "error", text: saved ? `${saved}, but the connection test failed: ${reason}` : `Connection failed: ${reason}` });
+        error instanceof MarketDataError && error.kind === "network"
+          ? unreachableText(current.baseUrl)
+          : errorText(error, current.apiKey);
+      if (!controller.signal.aborted)
+        setTestNotice({
+          intent: "error",
+          text: saved ? `${saved}, but the connection test failed: ${reason}` : `Connection failed: ${reason}`,
+        });
     } finally {
       if (testAbort.current === controller) setTesting(false);
     }
@@ -166,7 +181,9 @@ export function SettingsView({ active }: { active: boolean }) {
     setUrlNotice(null);
     const trimmed = value.trim();
     if (trimmed && !isHttpAddress(trimmed)) {
-      setUrlError("Enter an address that starts with https:// (or http:// for a local service), or a path on the add-in's host such as /api.");
+      setUrlError(
+        "Enter an address that starts with https:// (or http:// for a local service), or a path on the add-in's host such as /api.",
+      );
       return;
     }
     setUrlError(null);
@@ -175,7 +192,10 @@ export function SettingsView({ active }: { active: boolean }) {
       client.clear();
       const current = await reload();
       setUrlInput(current.usingDefaultBaseUrl ? "" : current.baseUrl);
-      setUrlNotice({ intent: "success", text: current.usingDefaultBaseUrl ? "Using the default service address." : "Service address saved." });
+      setUrlNotice({
+        intent: "success",
+        text: current.usingDefaultBaseUrl ? "Using the default service address." : "Service address saved.",
+      });
     } catch (error) {
       setUrlNotice({ intent: "error", text: `Could not save the address: ${errorText(error)}` });
     }
@@ -193,44 +213,48 @@ export function SettingsView({ active }: { active: boolean }) {
           </Badge>
         </Subtitle2>
         {stored?.usingDefaultKey && defaults.apiKey && (
-          <Caption1>Requests use the sandbox&apos;s public demo key until you save your own. It only works against the sandbox.</Caption1>
+          <Caption1>
+            Requests use the sandbox&apos;s public demo key until you save your own. It only works against the sandbox.
+          </Caption1>
         )}
         <form className={styles.form} onSubmit={(e) => void onSaveKey(e)} autoComplete="off">
           {stored?.keyManagedByGateway ? (
-            <Text data-testid="key-managed">The API key is managed by your firm&apos;s gateway: there is nothing to enter here.</Text>
+            <Text data-testid="key-managed">
+              The API key is managed by your firm&apos;s gateway: there is nothing to enter here.
+            </Text>
           ) : (
-          <Field
-            label="API key"
-            hint="Kept in this add-in's storage on this computer — never in the workbook, so sharing a file never shares your key."
-            validationMessage={keyDirty ? "Not saved yet." : undefined}
-            validationState={keyDirty ? "warning" : "none"}
-          >
-            <Input
-              type={keyShown ? "text" : "password"}
-              value={keyInput}
-              onChange={(_, data) => setKeyInput(data.value)}
-              placeholder={defaults.apiKey ? "Using the sandbox demo key" : "Paste your API key"}
-              autoComplete="off"
-              spellCheck={false}
-              data-testid="api-key-input"
-              contentAfter={
-                <Button
-                  appearance="transparent"
-                  size="small"
-                  icon={keyShown ? <EyeOffRegular /> : <EyeRegular />}
-                  aria-label={keyShown ? "Hide API key" : "Show API key"}
-                  aria-pressed={keyShown}
-                  onClick={() => setKeyShown((shown) => !shown)}
-                />
-              }
-            />
-          </Field>
+            <Field
+              label="API key"
+              hint="Kept in this add-in's storage on this computer — never in the workbook, so sharing a file never shares your key."
+              validationMessage={keyDirty ? "Not saved yet." : undefined}
+              validationState={keyDirty ? "warning" : "none"}
+            >
+              <Input
+                type={keyShown ? "text" : "password"}
+                value={keyInput}
+                onChange={(_, data) => setKeyInput(data.value)}
+                placeholder={defaults.apiKey ? "Using the sandbox demo key" : "Paste your API key"}
+                autoComplete="off"
+                spellCheck={false}
+                data-testid="api-key-input"
+                contentAfter={
+                  <Button
+                    appearance="transparent"
+                    size="small"
+                    icon={keyShown ? <EyeOffRegular /> : <EyeRegular />}
+                    aria-label={keyShown ? "Hide API key" : "Show API key"}
+                    aria-pressed={keyShown}
+                    onClick={() => setKeyShown((shown) => !shown)}
+                  />
+                }
+              />
+            </Field>
           )}
           <div className={styles.buttons}>
             {!stored?.keyManagedByGateway && (
-            <Button type="submit" appearance="primary" disabled={!stored || !keyDirty}>
-              Save key
-            </Button>
+              <Button type="submit" appearance="primary" disabled={!stored || !keyDirty}>
+                Save key
+              </Button>
             )}
             <Button onClick={() => void onTest()} disabled={!stored || testing}>
               Test connection
@@ -281,14 +305,28 @@ export function SettingsView({ active }: { active: boolean }) {
             >
               <Field
                 label="Service address (base URL)"
-                hint={defaults.baseUrl ? `Leave empty for the default: ${defaults.baseUrl}` : "The market-data service's address."}
+                hint={
+                  defaults.baseUrl
+                    ? `Leave empty for the default: ${defaults.baseUrl}`
+                    : "The market-data service's address."
+                }
                 validationMessage={urlError ?? undefined}
                 validationState={urlError ? "error" : "none"}
               >
-                <Input type="text" inputMode="url" pattern={BASE_URL_PATTERN} value={urlInput} onChange={(_, data) => setUrlInput(data.value)} placeholder={defaults.baseUrl || "https://"} spellCheck={false} data-testid="base-url-input" />
+                <Input
+                  type="text"
+                  inputMode="url"
+                  pattern={BASE_URL_PATTERN}
+                  value={urlInput}
+                  onChange={(_, data) => setUrlInput(data.value)}
+                  placeholder={defaults.baseUrl || "https://"}
+                  spellCheck={false}
+                  data-testid="base-url-input"
+                />
               </Field>
               <Text size={200}>
-                Requests go to: <span data-testid="effective-base-url">{stored ? stored.baseUrl || "(not set)" : "…"}</span>
+                Requests go to:{" "}
+                <span data-testid="effective-base-url">{stored ? stored.baseUrl || "(not set)" : "…"}</span>
               </Text>
               <div className={styles.buttons}>
                 <Button type="submit" appearance="primary" disabled={!stored}>
