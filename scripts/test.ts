@@ -1,6 +1,6 @@
 /**
  * `npm test`: the whole check a fresh clone needs, in order —
- * typecheck, lint, test build (production minification, office.js from the
+ * typecheck, lint, formatting (prettier --check), test build (production minification, office.js from the
  * package), manifest validation, the DESIGN budgets (bench/budgets.ts --check),
  * then every jest suite (unit, sandbox HTTP,
  * bundle, browser). Ends with one plain line: `N passed, M failed, K skipped`.
@@ -30,6 +30,7 @@ const steps: Step[] = fast
   : [
       { name: "typecheck", command: bin("tsc"), args: ["--noEmit", "-p", "tsconfig.json"] },
       { name: "lint", command: bin("eslint"), args: ["."] },
+      { name: "formatting (prettier --check)", command: bin("prettier"), args: ["--check", "."] },
       { name: "build (test target)", command: bin("webpack"), args: ["--mode", "production", "--env", "target=test"] },
       { name: "validate manifest", command: bin("tsx"), args: ["scripts/validate-manifest.ts"] },
       { name: "budgets (bundle size, batching)", command: bin("tsx"), args: ["bench/budgets.ts", "--check"] },
