@@ -3,7 +3,7 @@
  * clock and timers (tests, the benchmark), and the limits of batching,
  * caching and retrying, with their defaults.
  */
-import type { SeriesStore } from "./series-store";
+import type { SeriesStore } from "./series-store-types";
 import type { Timers } from "./timers";
 import { MAX_RESPONSE_BYTES, type FetchLike } from "./transport";
 import type { SettingsSource } from "./types";

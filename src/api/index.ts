@@ -13,5 +13,5 @@ export type { Client, ClientOptions, ClientState } from "./client";
 export type { FetchLike } from "./transport";
 export type { Timers } from "./timers";
 export { openSeriesStore } from "./series-store";
-export type { SeriesStore, SeriesStoreOptions } from "./series-store";
+export type { SeriesStore, SeriesStoreOptions } from "./series-store-types";
 export { normalizeBaseUrl } from "./requests";

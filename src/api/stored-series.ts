@@ -22,7 +22,7 @@ import { addDays, utcDateOf } from "../core/calendar";
 import type { DataPoint, Granularity, SeriesResult } from "../core/domain";
 import { isFcfDerived } from "../core/metric-knowledge";
 import { NotCachedError, isMarketDataError } from "./errors";
-import { seriesKey, type SeriesStore, type StoredAnswer } from "./series-store";
+import { seriesKey, type SeriesStore, type StoredAnswer } from "./series-store-types";
 import { planWindow, type DateRange, type StoredPoint } from "./store-plan";
 import type { CallOptions, StoreStatus } from "./types";
 

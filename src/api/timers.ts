@@ -58,3 +58,31 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal, reason: (
     );
   });
 }
+
+/**
+ * `promise`, or `late()` once `ms` have passed, whichever comes first. The
+ * give-up is kept in `waits` while pending, so its owner can give up early
+ * (on closing, say) by calling it.
+ */
+export function within<T>(
+  timers: Timers,
+  waits: Set<() => void>,
+  promise: Promise<T>,
+  ms: number,
+  late: () => T,
+): Promise<T> {
+  return new Promise<T>((resolve) => {
+    const giveUp = () => {
+      waits.delete(giveUp);
+      timers.clearTimeout(timer);
+      resolve(late());
+    };
+    const timer = timers.setTimeout(giveUp, ms);
+    waits.add(giveUp);
+    void promise.then((value) => {
+      waits.delete(giveUp);
+      timers.clearTimeout(timer);
+      resolve(value);
+    });
+  });
+}

@@ -6,15 +6,15 @@
  */
 import { IDBFactory } from "fake-indexeddb";
 import { addDays } from "../../src/core/calendar";
+import { openSeriesStore } from "../../src/api/series-store";
 import {
-  openSeriesStore,
   seriesKey,
   STORE_DB_NAME,
   STORE_DB_VERSION,
   type SeriesId,
   type SeriesStore,
   type SeriesStoreOptions,
-} from "../../src/api/series-store";
+} from "../../src/api/series-store-types";
 import type { FetchedRange, StoredPoint } from "../../src/api/store-plan";
 import { failing } from "./helpers/failing-idb";
 

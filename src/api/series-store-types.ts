@@ -1,0 +1,190 @@
+/**
+ * The persistent series store's vocabulary (series-store.ts is the store):
+ * its database name and layout version, the object store names, the defaults,
+ * the public contract (SeriesStore, SeriesId, StoredAnswer, StoreInfo and the
+ * options), the record key and the credential-free base address it is built
+ * from, and the record shapes kept in IndexedDB and in memory. No state here.
+ */
+import type { Granularity } from "../core/domain";
+import type { FetchedRange, SeriesData } from "./store-plan";
+import type { Timers } from "./timers";
+
+/**
+ * The schema is versioned (`STORE_DB_VERSION`): a version change drops and
+ * recreates every object store, which only costs a refetch.
+ */
+export const STORE_DB_NAME = "market-data-store";
+export const STORE_DB_VERSION = 1;
+export const SERIES = "series";
+export const ANSWERS = "answers";
+export const USAGE = "usage";
+/** Series whose writes may wait for IndexedDB to open; beyond, they stay in memory only. */
+export const MAX_WAITING_WRITES = 5000;
+
+export const STORE_DEFAULTS = {
+  /** The IndexedDB size cap; least recently used series go first beyond it. */
+  maxBytes: 200 * 1024 * 1024,
+  /** The session's working set kept in memory (all of the store when IndexedDB is unavailable). */
+  memoryMaxBytes: 32 * 1024 * 1024,
+  /**
+   * How long reads wait for IndexedDB to open, once per session; then memory
+   * only until it has. Opening takes milliseconds on a healthy machine; on a
+   * loaded one it can take hundreds, and giving up means fetching the whole
+   * workbook again, so the wait is generous, but bounded.
+   */
+  openWaitMs: 1000,
+  /** How long one read waits for IndexedDB before counting as a miss. */
+  readWaitMs: 1000,
+  /** Writes are gathered for this long into one transaction. */
+  writeDelayMs: 50,
+} as const;
+
+export interface SeriesStoreOptions {
+  /** Default `globalThis.indexedDB`; null or missing → memory only. */
+  indexedDB?: IDBFactory | null;
+  /** Default STORE_DB_NAME. */
+  name?: string;
+  maxBytes?: number;
+  memoryMaxBytes?: number;
+  openWaitMs?: number;
+  readWaitMs?: number;
+  writeDelayMs?: number;
+  timers?: Timers;
+  now?: () => number;
+  log?: (line: string) => void;
+}
+
+/** The options' sizes and waits, defaults filled in. */
+export type StoreLimits = Required<
+  Pick<SeriesStoreOptions, "maxBytes" | "memoryMaxBytes" | "openWaitMs" | "readWaitMs" | "writeDelayMs">
+>;
+
+export function storeLimits(options: SeriesStoreOptions): StoreLimits {
+  return {
+    maxBytes: options.maxBytes ?? STORE_DEFAULTS.maxBytes,
+    memoryMaxBytes: options.memoryMaxBytes ?? STORE_DEFAULTS.memoryMaxBytes,
+    openWaitMs: options.openWaitMs ?? STORE_DEFAULTS.openWaitMs,
+    readWaitMs: options.readWaitMs ?? STORE_DEFAULTS.readWaitMs,
+    writeDelayMs: options.writeDelayMs ?? STORE_DEFAULTS.writeDelayMs,
+  };
+}
+
+/** Which series a record holds. The base address is stored without any user:password part. */
+export interface SeriesId {
+  baseUrl: string;
+  symbol: string;
+  metric: string;
+  granularity: Granularity;
+}
+
+export interface StoredAnswer {
+  value: unknown;
+  fetchedAt: number;
+  /** The answer's size as received, bytes. */
+  bytes: number;
+}
+
+export interface StoreInfo {
+  /** "opening": IndexedDB not open yet (reads answer from memory meanwhile). */
+  backend: "indexeddb" | "opening" | "memory";
+  /** Why the store is memory only, when it is. */
+  reason?: string;
+  /** Series held (in IndexedDB, or in memory when memory only). */
+  series: number;
+  bytes: number;
+  maxBytes: number;
+}
+
+export interface SeriesStore {
+  read(id: SeriesId): Promise<SeriesData | undefined>;
+  /** Records an answer; persisted in the background. Never throws. */
+  write(id: SeriesId, fetched: FetchedRange): void;
+  readAnswer(key: string): Promise<StoredAnswer | undefined>;
+  writeAnswer(key: string, value: unknown, fetchedAt: number, bytes: number): void;
+  /** Empties memory and IndexedDB. Never rejects. */
+  clear(): Promise<void>;
+  info(): StoreInfo;
+  /** Resolves once every write made so far is persisted (or given up). */
+  flush(): Promise<void>;
+  /** Closes the database; the store is memory only afterwards. */
+  close(): void;
+}
+
+/** The record's key: JSON of its parts, so no separator can be ambiguous. */
+export function seriesKey(id: SeriesId): string {
+  return JSON.stringify([storeBaseUrl(id.baseUrl), id.symbol, id.metric, id.granularity]);
+}
+
+/** A base address as the store keeps it: without credentials in the authority, if anyone typed them. */
+export function storeBaseUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    if (!url.username && !url.password) return baseUrl;
+    url.username = "";
+    url.password = "";
+    return url.toString().replace(/\/+$/, "");
+  } catch {
+    return baseUrl;
+  }
+}
+
+export interface SeriesRecord extends SeriesData, SeriesId {
+  key: string;
+  bytes: number;
+}
+
+export interface AnswerRecord extends StoredAnswer {
+  key: string;
+}
+
+export interface UsageRow {
+  key: string;
+  kind: "series" | "answer";
+  bytes: number;
+  usedAt: number;
+}
+
+export type MemoryEntry =
+  | { kind: "series"; id: SeriesId; data: SeriesData; bytes: number }
+  | { kind: "answer"; answer: StoredAnswer; bytes: number };
+
+export interface PendingWrite {
+  kind: "series" | "answer";
+  id?: SeriesId;
+  ops: FetchedRange[];
+  answer?: AnswerRecord;
+}
+
+export interface PendingRead {
+  kind: "series" | "answer";
+  key: string;
+  resolve(value: SeriesData | StoredAnswer | undefined): void;
+}
+
+export function seriesBytes(data: SeriesData): number {
+  return 160 + data.dates.length * 24 + data.ranges.length * 48;
+}
+
+export function isSeriesRecord(value: unknown): value is SeriesRecord {
+  const r = value as SeriesRecord | undefined;
+  return (
+    typeof r === "object" &&
+    r !== null &&
+    Array.isArray(r.ranges) &&
+    Array.isArray(r.dates) &&
+    Array.isArray(r.vals) &&
+    r.dates.length === r.vals.length
+  );
+}
+
+export function errorText(error: unknown): string {
+  if (error && typeof error === "object" && "name" in error) {
+    const { name, message } = error as { name: unknown; message?: unknown };
+    return message ? `${String(name)}: ${String(message)}` : String(name);
+  }
+  return String(error);
+}
+
+export function formatMb(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
