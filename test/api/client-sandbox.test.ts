@@ -20,6 +20,7 @@ import { addMonths } from "../../src/core/calendar";
 import { isoToSerial } from "../../src/core/excel-date";
 import { seriesTable } from "../../src/functions/series";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
+import { settleWithin } from "./helpers/real-http";
 
 const TODAY = "2025-06-15";
 let sandbox: SandboxHandle;
@@ -45,29 +46,6 @@ function client(options: Partial<ClientOptions> = {}, logs: string[] = []): Clie
     logger: (line) => logs.push(line),
     ...options,
   });
-}
-
-/** Waits for every promise to settle, failing the test if any is still pending after `ms`. */
-async function settleWithin<T>(promises: Promise<T>[], ms: number): Promise<PromiseSettledResult<T>[]> {
-  let timer: NodeJS.Timeout | undefined;
-  const pending = new Set(promises.map((_, i) => i));
-  promises.forEach((p, i) =>
-    p.then(
-      () => pending.delete(i),
-      () => pending.delete(i),
-    ),
-  );
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${pending.size} of ${promises.length} promises still pending after ${ms} ms`)),
-      ms,
-    );
-  });
-  try {
-    return await Promise.race([Promise.allSettled(promises), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**

@@ -16,7 +16,7 @@ import type { SeriesRequest } from "../../src/api/types";
 import { addDays } from "../../src/core/calendar";
 import type { SeriesResult } from "../../src/core/domain";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
-import { failing } from "./helpers/failing-idb";
+import { dumpStore, failing } from "./helpers/failing-idb";
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;
@@ -401,31 +401,10 @@ describe("what the store holds", () => {
     await r.client.getAssets();
     await r.client.getInsights("streaks");
     await r.close();
-    const text = await dumpAll(factory);
+    const text = await dumpStore(factory);
     expect(text.length).toBeGreaterThan(10_000);
     expect(text).toContain(sandbox.url);
     expect(text).not.toContain(DEMO_API_KEY);
     expect(text.toLowerCase()).not.toContain("apikey");
   });
 });
-
-async function dumpAll(factory: IDBFactory): Promise<string> {
-  const db = await new Promise<IDBDatabase>((resolve, reject) => {
-    const request = factory.open("market-data-store");
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-  const names = Array.from(db.objectStoreNames);
-  const tx = db.transaction(names, "readonly");
-  const all = await Promise.all(
-    names.map(
-      (name) =>
-        new Promise<unknown[]>((resolve) => {
-          const request = tx.objectStore(name).getAll();
-          request.onsuccess = () => resolve(request.result as unknown[]);
-        }),
-    ),
-  );
-  db.close();
-  return JSON.stringify(all);
-}

@@ -16,7 +16,7 @@ import {
   type SeriesStoreOptions,
 } from "../../src/api/series-store-types";
 import type { FetchedRange, StoredPoint } from "../../src/api/store-plan";
-import { failing } from "./helpers/failing-idb";
+import { dumpStore, failing } from "./helpers/failing-idb";
 
 const BASE = "https://md.example.test/api";
 const AT = Date.parse("2025-06-15T12:00:00Z");
@@ -42,26 +42,6 @@ afterEach(() => {
 });
 
 /** Every value held in a fake IndexedDB, as JSON text (to look for what must never be stored). */
-async function dump(factory: IDBFactory): Promise<string> {
-  const db = await new Promise<IDBDatabase>((resolve, reject) => {
-    const request = factory.open(STORE_DB_NAME, STORE_DB_VERSION);
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-  const names = Array.from(db.objectStoreNames);
-  const tx = db.transaction(names, "readonly");
-  const all = await Promise.all(
-    names.map(
-      (name) =>
-        new Promise<unknown[]>((resolve) => {
-          const request = tx.objectStore(name).getAll();
-          request.onsuccess = () => resolve(request.result as unknown[]);
-        }),
-    ),
-  );
-  db.close();
-  return JSON.stringify(all);
-}
 
 describe("series store over IndexedDB", () => {
   it("keeps what a first session stored for a second one, key by (base address, symbol, metric, granularity)", async () => {
@@ -128,7 +108,7 @@ describe("series store over IndexedDB", () => {
       answer("2025-06-01", "2025-06-02"),
     );
     await store.flush();
-    const text = await dump(factory);
+    const text = await dumpStore(factory);
     expect(text).toContain("md.example.test/api");
     expect(text).not.toContain("s3cr3t-pass");
     expect(seriesKey({ ...id("eth"), baseUrl: "https://user:s3cr3t-pass@md.example.test/api" })).toBe(

@@ -3,7 +3,7 @@
  * options) or MD.LATEST (as-of date), with a live preview of what the formula
  * will return and the Insert / Copy actions.
  */
-import { Button, Caption1, Field, Input, makeStyles, Select, Switch, tokens } from "@fluentui/react-components";
+import { Button, Field, Input, Select, Switch } from "@fluentui/react-components";
 import { useMemo, useState } from "react";
 import { GRANULARITIES, type Granularity, type MetricDescriptor } from "../../core/domain";
 import { parseDate, parseDateWindow } from "../../core/arguments";
@@ -18,7 +18,8 @@ import {
 } from "./formula-text";
 import { useServices } from "../shared/pane-services";
 import { SeriesPreview, type PreviewRequest } from "./series-preview";
-import { localeDateExample, localeDatePattern, typedDate } from "./typed-date";
+import { TextField, useBuilderStyles, WindowFields } from "./builders/builder-layout";
+import { localeDatePattern, typedDate } from "./typed-date";
 
 const GRANULARITY_LABEL: Record<Granularity, string> = {
   DAY: "Day",
@@ -30,21 +31,6 @@ const GRANULARITY_LABEL: Record<Granularity, string> = {
 const QUICK_WINDOWS = ["-1M", "-3M", "-1Y", "-5Y"] as const;
 /** How far back the LATEST preview looks for the last reading. */
 const LATEST_LOOKBACK = { daily: "-3M", quarterly: "-2Y" };
-
-const useStyles = makeStyles({
-  root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalM },
-  // minmax(0, …) and minWidth 0: a text input's intrinsic width (about 20 characters) must not widen a narrow pane.
-  row: {
-    display: "grid",
-    gridTemplateColumns: "minmax(0, 1fr) minmax(0, 1fr)",
-    gap: tokens.spacingHorizontalS,
-    // A field with a hint is taller; stretched neighbours would push their control down out of line.
-    alignItems: "start",
-    "& .fui-Input": { minWidth: 0 },
-  },
-  quick: { display: "flex", gap: tokens.spacingHorizontalXS, flexWrap: "wrap", alignItems: "center" },
-  options: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalXS },
-});
 
 export type FormulaKind = "series" | "latest";
 
@@ -73,7 +59,7 @@ function fieldMessage(error: unknown): { argument: string; text: string } {
 }
 
 export function SeriesBuilder({ symbol, metric, kind }: SeriesBuilderProps) {
-  const styles = useStyles();
+  const styles = useBuilderStyles();
   const { today, dateLocale } = useServices();
   const [start, setStart] = useState("-1Y");
   const [end, setEnd] = useState("TODAY");
@@ -160,38 +146,17 @@ export function SeriesBuilder({ symbol, metric, kind }: SeriesBuilderProps) {
     <div className={styles.root}>
       {kind === "series" ? (
         <>
-          <div className={styles.row}>
-            <Field
-              label="Start"
-              validationMessage={resolved.errors.start}
-              validationState={resolved.errors.start ? "error" : "none"}
-            >
-              <Input
-                value={start}
-                onChange={(_, d) => setStart(d.value)}
-                placeholder="-1Y"
-                spellCheck={false}
-                data-testid="window-start"
-              />
-            </Field>
-            <Field
-              label="End"
-              validationMessage={resolved.errors.end}
-              validationState={resolved.errors.end ? "error" : "none"}
-            >
-              <Input
-                value={end}
-                onChange={(_, d) => setEnd(d.value)}
-                placeholder="TODAY"
-                spellCheck={false}
-                data-testid="window-end"
-              />
-            </Field>
-          </div>
-          <Caption1 data-testid="date-forms">
-            Dates: {localeDateExample(dateLocale)} ({localeDatePattern(dateLocale)}), YYYY-MM-DD, TODAY, or relative
-            -30D, -12W, -6M, -2Q, -1Y (the start counts back from the end).
-          </Caption1>
+          <WindowFields
+            start={start}
+            end={end}
+            onStart={setStart}
+            onEnd={setEnd}
+            errors={resolved.errors}
+            startPlaceholder="-1Y"
+            testIdPrefix="window"
+            locale={dateLocale}
+            datesTestId="date-forms"
+          />
           <div className={styles.quick} role="group" aria-label="Quick windows">
             {QUICK_WINDOWS.map((w) => (
               <Button
@@ -262,20 +227,15 @@ export function SeriesBuilder({ symbol, metric, kind }: SeriesBuilderProps) {
           </div>
         </>
       ) : (
-        <Field
+        <TextField
           label="As of (optional)"
           hint={`The last value dated on or before this date (${localeDatePattern(dateLocale)}, YYYY-MM-DD, TODAY or -1M). Empty means today.`}
-          validationMessage={resolved.errors.asOf}
-          validationState={resolved.errors.asOf ? "error" : "none"}
-        >
-          <Input
-            value={asOf}
-            onChange={(_, d) => setAsOf(d.value)}
-            placeholder="TODAY"
-            spellCheck={false}
-            data-testid="as-of"
-          />
-        </Field>
+          value={asOf}
+          onChange={setAsOf}
+          error={resolved.errors.asOf}
+          placeholder="TODAY"
+          testId="as-of"
+        />
       )}
 
       <SeriesPreview request={resolved.request} unit={metric.unit} onRows={setRows} />

@@ -13,13 +13,14 @@ import {
   Text,
   tokens,
 } from "@fluentui/react-components";
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import type { DataPoint, Granularity, Reading, SeriesResult } from "../../core/domain";
 import { hasValue, readingsOf } from "../../core/readings";
 import type { SeriesOptions } from "./formula-text";
 import { LineChart } from "../shared/line-chart";
 import { useServices } from "../shared/pane-services";
 import { useRequest } from "../shared/use-request";
+import { useDebounced } from "../shared/use-debounced";
 import { formatExact, formatValue } from "../shared/value-format";
 
 export const PREVIEW_DEBOUNCE_MS = 300;
@@ -65,15 +66,6 @@ const useStyles = makeStyles({
 export function previewRows<P extends DataPoint>(points: readonly P[], options: SeriesOptions): P[] {
   const kept = options.last !== null ? points.slice(Math.max(0, points.length - options.last)) : points.slice();
   return options.order === "desc" ? kept.reverse() : kept;
-}
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
 }
 
 export function SeriesPreview({

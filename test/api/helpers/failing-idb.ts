@@ -1,8 +1,10 @@
 /**
  * A fake IndexedDB (fake-indexeddb) that fails the way a browser's can:
  * refusing to open (private windows), never opening, the quota on writes, a
- * closing connection, failing reads.
+ * closing connection, failing reads; and a dump of the store's records.
  */
+import { STORE_DB_NAME, STORE_DB_VERSION } from "../../../src/api/series-store-types";
+
 /** Wraps a fake IndexedDB so that opening, reading or writing fails as a browser's can. */
 export function failing(
   factory: IDBFactory,
@@ -55,4 +57,26 @@ export function failing(
       return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
+}
+
+/** Every record of the add-in's store, as JSON text: for looking for what must never be stored (the key). */
+export async function dumpStore(factory: IDBFactory): Promise<string> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const request = factory.open(STORE_DB_NAME, STORE_DB_VERSION);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const names = Array.from(db.objectStoreNames);
+  const tx = db.transaction(names, "readonly");
+  const all = await Promise.all(
+    names.map(
+      (name) =>
+        new Promise<unknown[]>((resolve) => {
+          const request = tx.objectStore(name).getAll();
+          request.onsuccess = () => resolve(request.result as unknown[]);
+        }),
+    ),
+  );
+  db.close();
+  return JSON.stringify(all);
 }

@@ -52,11 +52,53 @@ export function TextField({ label, value, onChange, error, hint, placeholder, te
   );
 }
 
-export function DateForms({ locale }: { locale?: string }) {
+export function DateForms({ locale, testId }: { locale?: string; testId?: string }) {
   return (
-    <Caption1>
+    <Caption1 data-testid={testId}>
       Dates: {localeDateExample(locale)} ({localeDatePattern(locale)}), YYYY-MM-DD, TODAY, or relative -30D, -12W, -6M,
       -2Q, -1Y (the start counts back from the end).
     </Caption1>
+  );
+}
+
+export interface WindowFieldsProps {
+  start: string;
+  end: string;
+  onStart(value: string): void;
+  onEnd(value: string): void;
+  errors: { start?: string; end?: string };
+  /** The start's placeholder, e.g. "-1Y". */
+  startPlaceholder: string;
+  /** Test ids `<prefix>-start` and `<prefix>-end`. */
+  testIdPrefix: string;
+  locale?: string;
+  datesTestId?: string;
+}
+
+/** A date window: Start and End side by side, then the date forms they accept. */
+export function WindowFields(props: WindowFieldsProps) {
+  const styles = useBuilderStyles();
+  return (
+    <>
+      <div className={styles.row}>
+        <TextField
+          label="Start"
+          value={props.start}
+          onChange={props.onStart}
+          error={props.errors.start}
+          placeholder={props.startPlaceholder}
+          testId={`${props.testIdPrefix}-start`}
+        />
+        <TextField
+          label="End"
+          value={props.end}
+          onChange={props.onEnd}
+          error={props.errors.end}
+          placeholder="TODAY"
+          testId={`${props.testIdPrefix}-end`}
+        />
+      </div>
+      <DateForms locale={props.locale} testId={props.datesTestId} />
+    </>
   );
 }

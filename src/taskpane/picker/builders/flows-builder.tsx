@@ -6,7 +6,7 @@ import { FormulaActions } from "../../shared/formula-actions";
 import { useServices } from "../../shared/pane-services";
 import { FLOW_CHOICES, type FlowChoice } from "../formula-text";
 import { checkFlows, splitList } from "./builder-checks";
-import { DateForms, FieldError, TextField, useBuilderStyles } from "./builder-layout";
+import { FieldError, TextField, useBuilderStyles, WindowFields } from "./builder-layout";
 import { FunctionPreview, type PreviewCall } from "./function-preview";
 
 /**
@@ -83,25 +83,16 @@ export function FlowsBuilder() {
         hint="Chain names as the asset catalog's platform_id, separated by commas."
         testId="flows-other-chains"
       />
-      <div className={styles.row}>
-        <TextField
-          label="Start"
-          value={start}
-          onChange={setStart}
-          error={errors.start}
-          placeholder="-1M"
-          testId="flows-start"
-        />
-        <TextField
-          label="End"
-          value={end}
-          onChange={setEnd}
-          error={errors.end}
-          placeholder="TODAY"
-          testId="flows-end"
-        />
-      </div>
-      <DateForms locale={dateLocale} />
+      <WindowFields
+        start={start}
+        end={end}
+        onStart={setStart}
+        onEnd={setEnd}
+        errors={errors}
+        startPlaceholder="-1M"
+        testIdPrefix="flows"
+        locale={dateLocale}
+      />
       <div className={styles.options}>
         <Label id="flows-types-label">Flows</Label>
         <div className={styles.checks} role="group" aria-labelledby="flows-types-label">

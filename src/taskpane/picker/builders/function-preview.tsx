@@ -16,7 +16,7 @@ import {
   Text,
   tokens,
 } from "@fluentui/react-components";
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { redact } from "../../../api";
 import { type CellValue, isErrorCell } from "../../../core/cell";
 import { type DateSystem, serialToIsoIn } from "../../../core/excel-date";
@@ -25,6 +25,7 @@ import type { CallContext } from "../../../functions/call-context";
 import { failureCell } from "../../../office/errors";
 import { useServices } from "../../shared/pane-services";
 import { useRequest } from "../../shared/use-request";
+import { useDebounced } from "../../shared/use-debounced";
 import { formatExact } from "../../shared/value-format";
 
 export const FUNCTION_PREVIEW_DEBOUNCE_MS = 300;
@@ -63,15 +64,6 @@ const useStyles = makeStyles({
   error: { color: tokens.colorPaletteRedForeground1 },
   value: { fontSize: tokens.fontSizeBase500, fontWeight: tokens.fontWeightSemibold },
 });
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
 
 /** Runs the call as a cell would (a failure becomes the error cell the formula shows). */
 export async function evaluatePreview(call: PreviewCall, ctx: CallContext): Promise<PreviewOutcome> {

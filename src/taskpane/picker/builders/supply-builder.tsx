@@ -6,7 +6,7 @@ import { formattedSupplyTable } from "../../../functions/supply";
 import { FormulaActions } from "../../shared/formula-actions";
 import { useServices } from "../../shared/pane-services";
 import { checkSupply } from "./builder-checks";
-import { DateForms, TextField, useBuilderStyles } from "./builder-layout";
+import { useBuilderStyles, WindowFields } from "./builder-layout";
 import { chartOf, FunctionPreview, type PreviewCall, type PreviewOutcome } from "./function-preview";
 
 const GRANULARITY_LABEL: Record<Granularity, string> = {
@@ -39,25 +39,16 @@ export function SupplyBuilder({ symbol }: { symbol: string }) {
 
   return (
     <div className={styles.root} data-testid="supply-builder">
-      <div className={styles.row}>
-        <TextField
-          label="Start"
-          value={start}
-          onChange={setStart}
-          error={errors.start}
-          placeholder="-3M"
-          testId="supply-start"
-        />
-        <TextField
-          label="End"
-          value={end}
-          onChange={setEnd}
-          error={errors.end}
-          placeholder="TODAY"
-          testId="supply-end"
-        />
-      </div>
-      <DateForms locale={dateLocale} />
+      <WindowFields
+        start={start}
+        end={end}
+        onStart={setStart}
+        onEnd={setEnd}
+        errors={errors}
+        startPlaceholder="-3M"
+        testIdPrefix="supply"
+        locale={dateLocale}
+      />
       <div className={styles.quick} role="group" aria-label="Quick windows">
         {QUICK_WINDOWS.map((w) => (
           <Button
