@@ -27,7 +27,16 @@ export interface MarketDataErrorDetails {
   retryable?: boolean;
 }
 
+/**
+ * Marks the client's errors across bundles: functions.js creates the client,
+ * and code in the pane's bundle (the builders' previews run the functions
+ * there) has its own copy of these classes, so `instanceof` alone would not
+ * recognise the client's errors (src/office/runtime-registry.ts).
+ */
+const BRAND = Symbol.for("market-data.error");
+
 export class MarketDataError extends Error {
+  readonly [BRAND] = true;
   readonly kind: MarketDataErrorKind;
   readonly status?: number;
   /** Whether sending the same request again may succeed. */
@@ -171,8 +180,12 @@ export class RedirectError extends MarketDataError {
   }
 }
 
+/** A client error, from this bundle's copy of the classes or another's (see BRAND). */
 export function isMarketDataError(value: unknown): value is MarketDataError {
-  return value instanceof MarketDataError;
+  return (
+    value instanceof MarketDataError ||
+    (typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true)
+  );
 }
 
 const REDACTED = "***";

@@ -4,6 +4,7 @@ import {
   BadResponseError,
   CancelledError,
   ConfigError,
+  isMarketDataError,
   MarketDataError,
   NetworkError,
   noteRetries,
@@ -72,5 +73,32 @@ describe("redact", () => {
 
   it("still hides APIKey values without a known key", () => {
     expect(redact("GET /x/?APIKey=abc")).toBe("GET /x/?APIKey=***");
+  });
+});
+
+describe("errors from another bundle's copy of the classes", () => {
+  // functions.js creates the client; the pane's bundle has its own copy of these classes (src/office/runtime-registry.ts).
+  function otherCopy(): typeof import("../../src/api/errors") {
+    let copy: typeof import("../../src/api/errors") | undefined;
+    jest.isolateModules(() => {
+      copy = jest.requireActual<typeof import("../../src/api/errors")>("../../src/api/errors");
+    });
+    return copy!;
+  }
+
+  it("are recognised by isMarketDataError, with their kind, though instanceof fails", () => {
+    const other = otherCopy();
+    expect(other.MarketDataError).not.toBe(MarketDataError);
+    const error = new other.NetworkError("Could not reach the market-data service.");
+    expect(error instanceof MarketDataError).toBe(false);
+    expect(isMarketDataError(error)).toBe(true);
+    expect(other.isMarketDataError(new AuthError("m"))).toBe(true);
+  });
+
+  it("a look-alike without the brand, or a plain Error, is not one", () => {
+    expect(isMarketDataError(Object.assign(new Error("m"), { kind: "network" }))).toBe(false);
+    expect(isMarketDataError(new Error("m"))).toBe(false);
+    expect(isMarketDataError(null)).toBe(false);
+    expect(isMarketDataError("network")).toBe(false);
   });
 });

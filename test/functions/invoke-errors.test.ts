@@ -102,6 +102,19 @@ describe("error mapping", () => {
     else expect(mapped.message).toBe(message);
   });
 
+  it("a client error from another bundle's copy of the classes maps by its kind, not to 'Unexpected error'", () => {
+    // The pane's previews run the functions in its own bundle on the client functions.js created.
+    let other: typeof import("../../src/api/errors") | undefined;
+    jest.isolateModules(() => {
+      other = jest.requireActual<typeof import("../../src/api/errors")>("../../src/api/errors");
+    });
+    const error = new other!.ServerError("The market-data service failed (HTTP 503).");
+    expect(error).not.toBeInstanceOf(ServerError);
+    const mapped = toCustomFunctionsError(error) as unknown as StandInError;
+    expect(mapped.code).toBe("#N/A");
+    expect(mapped.message).toMatch(/^The market-data service failed \(HTTP 503\)\. To try again/);
+  });
+
   it("never lets an API key through, even from an unexpected error", () => {
     const mapped = toCustomFunctionsError(
       new Error("GET http://h/data/api/PRICE/?symbols=eth&APIKey=secret-123 failed"),

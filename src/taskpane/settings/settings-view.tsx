@@ -26,7 +26,7 @@ import {
 } from "@fluentui/react-components";
 import { EyeOffRegular, EyeRegular } from "@fluentui/react-icons";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
-import { MarketDataError } from "../../api";
+import { isMarketDataError } from "../../api";
 import { unreachableText } from "../../office/gateway";
 import type { StoredSettings } from "../../office/settings";
 import { CountersPanel } from "./counters-panel";
@@ -164,7 +164,7 @@ export function SettingsView({ active }: { active: boolean }) {
       // The reason says what to do (enter a valid key, check the address, try again later).
       // fetch's bare TypeError: down and CORS-refused look the same to a browser.
       const reason =
-        error instanceof MarketDataError && error.kind === "network"
+        isMarketDataError(error) && error.kind === "network"
           ? unreachableText(current.baseUrl)
           : errorText(error, current.apiKey);
       if (!controller.signal.aborted)
