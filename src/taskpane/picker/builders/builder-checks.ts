@@ -65,6 +65,47 @@ function typedDates<K extends string>(
 const asRange = (text: string): string[][] => [[text]];
 const orNull = (text: string): string | null => (text.trim() === "" ? null : text.trim());
 
+/**
+ * A start/end window typed the user's way, checked as the function checks it
+ * (after `names`, the symbol and metric checks that come first in the cell).
+ */
+function checkedWindow(
+  fields: { start: string; end: string },
+  env: BuilderEnv,
+  names: () => void,
+): { ok: true; start: string; end: string } | { ok: false; errors: Record<string, string> } {
+  const typed = typedDates({ start: fields.start, end: fields.end }, env);
+  if (!typed.ok) return typed;
+  const { start, end } = typed.dates;
+  try {
+    names();
+    parseDateWindow(orNull(start), orNull(end), env.today);
+  } catch (error) {
+    return { ok: false, errors: refusal(error, { start: "start", end: "end" }, "start") };
+  }
+  return { ok: true, start, end };
+}
+
+/** An as-of date typed the user's way, checked as the function checks it (after `checks`, the cell's earlier checks). */
+function checkedAsOf(
+  text: string,
+  env: BuilderEnv,
+  checks: () => void,
+  fieldOf: Record<string, string> = {},
+  fallback = "asOf",
+): { ok: true; asOf: string } | { ok: false; errors: Record<string, string> } {
+  const typed = typedDates({ asOf: text }, env);
+  if (!typed.ok) return typed;
+  const { asOf } = typed.dates;
+  try {
+    checks();
+    parseDate(orNull(asOf), "as_of", { today: env.today, anchor: env.today });
+  } catch (error) {
+    return { ok: false, errors: refusal(error, { ...fieldOf, as_of: "asOf" }, fallback) };
+  }
+  return { ok: true, asOf };
+}
+
 export interface AggFields {
   symbol: string;
   metric: string;
@@ -74,18 +115,20 @@ export interface AggFields {
 }
 
 export function checkAgg(fields: AggFields, env: BuilderEnv): Checked<AggArgs> {
-  const typed = typedDates({ asOf: fields.asOf }, env);
-  if (!typed.ok) return typed;
-  const { asOf } = typed.dates;
-  try {
-    parseSymbol(fields.symbol);
-    parseMetric(fields.metric);
-    parseAggWindow(fields.window);
-    parseStat(orNull(fields.stat));
-    parseDate(orNull(asOf), "as_of", { today: env.today, anchor: env.today });
-  } catch (error) {
-    return { ok: false, errors: refusal(error, { window: "window", stat: "stat", as_of: "asOf" }, "window") };
-  }
+  const checked = checkedAsOf(
+    fields.asOf,
+    env,
+    () => {
+      parseSymbol(fields.symbol);
+      parseMetric(fields.metric);
+      parseAggWindow(fields.window);
+      parseStat(orNull(fields.stat));
+    },
+    { window: "window", stat: "stat" },
+    "window",
+  );
+  if (!checked.ok) return checked;
+  const { asOf } = checked;
   return {
     ok: true,
     formula: aggFormula({ ...fields, asOf }),
@@ -107,15 +150,9 @@ export interface SupplyFields {
 }
 
 export function checkSupply(fields: SupplyFields, env: BuilderEnv): Checked<SupplyArgs> {
-  const typed = typedDates({ start: fields.start, end: fields.end }, env);
-  if (!typed.ok) return typed;
-  const { start, end } = typed.dates;
-  try {
-    parseSymbol(fields.symbol);
-    parseDateWindow(orNull(start), orNull(end), env.today);
-  } catch (error) {
-    return { ok: false, errors: refusal(error, { start: "start", end: "end" }, "start") };
-  }
+  const window = checkedWindow(fields, env, () => parseSymbol(fields.symbol));
+  if (!window.ok) return window;
+  const { start, end } = window;
   return {
     ok: true,
     formula: supplyFormula({ symbol: fields.symbol, start, end, granularity: fields.granularity }),
@@ -146,18 +183,20 @@ export function splitList(text: string): string[] {
 }
 
 export function checkSnapshot(fields: SnapshotFields, env: BuilderEnv): Checked<SnapshotArgs> {
-  const typed = typedDates({ asOf: fields.asOf }, env);
-  if (!typed.ok) return typed;
-  const { asOf } = typed.dates;
   const symbols = splitList(fields.symbols);
   const metrics = splitList(fields.metrics);
-  try {
-    parseSymbols(asRange(symbols.join(",")));
-    parseMetrics(asRange(metrics.join(",")));
-    parseDate(orNull(asOf), "as_of", { today: env.today, anchor: env.today });
-  } catch (error) {
-    return { ok: false, errors: refusal(error, { symbols: "symbols", metrics: "metrics", as_of: "asOf" }, "symbols") };
-  }
+  const checked = checkedAsOf(
+    fields.asOf,
+    env,
+    () => {
+      parseSymbols(asRange(symbols.join(",")));
+      parseMetrics(asRange(metrics.join(",")));
+    },
+    { symbols: "symbols", metrics: "metrics" },
+    "symbols",
+  );
+  if (!checked.ok) return checked;
+  const { asOf } = checked;
   const formula = snapshotFormula({ symbols, metrics, asOf, headers: fields.headers, transpose: fields.transpose });
   const options = [fields.headers ? null : "headers=false", fields.transpose ? "transpose=true" : null]
     .filter(Boolean)
