@@ -1,6 +1,6 @@
 /**
- * The builders for MD.AGG, MD.SUPPLY, MD.SNAPSHOT and MD.FLOWS in the built
- * pane (headless Chromium, the sandbox, a recorded workbook standing in for
+ * Every builder — MD.SERIES, MD.LATEST, MD.AGG, MD.SUPPLY, MD.SNAPSHOT and
+ * MD.FLOWS — in the built pane (headless Chromium, the sandbox, a recorded workbook standing in for
  * Excel): each inserts its formula into the selected cell, and its preview
  * shows what the BUILT functions bundle (dist/functions.js) returns for that
  * formula's text — cell for cell in the rows shown, and the table's size.
@@ -171,18 +171,31 @@ describeBrowser("formula builders in the built pane (headless Chromium, sandbox,
     ]);
   });
 
-  it("MD.SERIES: Insert with a chart charts the table the bundle returns for the formula (its size, from the preview)", async () => {
+  it("MD.SERIES: the preview is the bundle's table (last=N and order included), and Insert with a chart charts it", async () => {
     await pick(page(), "eth", "PRICE");
     await page().getByRole("radio", { name: "MD.SERIES (a table)" }).check();
     await page().getByTestId("window-start").fill("2024-01-01");
     await page().getByTestId("window-end").fill("2024-06-30");
     await page().getByTestId("granularity").selectOption("MONTH");
+    await formulaShown('=MD.SERIES("eth","PRICE","2024-01-01","2024-06-30","MONTH")');
+    const whole = (await expectPreviewEqualsBundle(
+      '=MD.SERIES("eth","PRICE","2024-01-01","2024-06-30","MONTH")',
+    )) as unknown[][];
+    expect(whole.length).toBe(7); // header + January … June
+
+    // Newest first, the last 4 kept: the function's own options, shown as the cell will show them.
+    await page().getByRole("combobox", { name: "Order" }).selectOption("desc");
     await page().getByTestId("last-rows").fill("4");
-    const formula = '=MD.SERIES("eth","PRICE","2024-01-01","2024-06-30","MONTH","last=4")';
+    const formula = '=MD.SERIES("eth","PRICE","2024-01-01","2024-06-30","MONTH","order=desc; last=4")';
     await formulaShown(formula);
-    const [name, args] = formulaCall(formula);
-    const table = (await bundle.call(name, args)) as unknown[][];
+    const table = (await expectPreviewEqualsBundle(formula)) as unknown[][];
     expect(table.length).toBe(5); // header + the last 4 months
+    expect(table.slice(1)).toEqual(whole.slice(-4).reverse());
+
+    await page().getByRole("combobox", { name: "Order" }).selectOption("asc");
+    const ascending = '=MD.SERIES("eth","PRICE","2024-01-01","2024-06-30","MONTH","last=4")';
+    await formulaShown(ascending);
+    expect(((await expectPreviewEqualsBundle(ascending)) as unknown[][]).slice(1)).toEqual(whole.slice(-4));
     const withChart = page().getByRole("button", { name: "Insert with a line chart the formula for eth PRICE" });
     // Enabled once the preview has the table (its size sizes the chart).
     await withChart.click();
@@ -191,16 +204,26 @@ describeBrowser("formula builders in the built pane (headless Chromium, sandbox,
       .getByText(/with a line chart/)
       .waitFor();
     const { charts, formulaWrites } = await log();
-    expect(formulaWrites[formulaWrites.length - 1]).toEqual({ sheet: "Sheet1", address: "B2", formula });
+    expect(formulaWrites[formulaWrites.length - 1]).toEqual({ sheet: "Sheet1", address: "B2", formula: ascending });
     expect(charts[charts.length - 1]).toEqual({
       sheet: "Sheet1",
       type: "Line",
-      source: `C2:C${1 + table.length}`,
+      source: "C2:C6",
       seriesBy: "Columns",
-      categories: `B3:B${1 + table.length}`,
+      categories: "B3:B6",
       title: "eth PRICE",
       position: { start: "E2", end: "L16" },
     });
+  });
+
+  it("MD.LATEST: the preview is the bundle's value for the as-of date, and Insert writes the formula", async () => {
+    await pick(page(), "eth", "PRICE");
+    await page().getByRole("radio", { name: "MD.LATEST (one value)" }).check();
+    await page().getByTestId("as-of").fill("2024-06-28");
+    const formula = '=MD.LATEST("eth","PRICE","2024-06-28")';
+    await formulaShown(formula);
+    expect(typeof (await expectPreviewEqualsBundle(formula))).toBe("number");
+    await insert("eth PRICE", formula);
   });
 
   it("MD.SNAPSHOT: several assets × metrics; the preview (with its #N/A pair) is the bundle's table", async () => {

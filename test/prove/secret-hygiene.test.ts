@@ -260,11 +260,12 @@ describeBrowser("secret hygiene: the task pane in headless Chromium", () => {
       await page.getByTestId("metric-option").first().click();
     }
     await page.getByRole("button", { name: `Window: last ${window}` }).click();
-    const preview = page.getByTestId("preview");
+    const preview = page.getByTestId("function-preview");
     await page
       .waitForFunction(
         ([source, flags]) => {
-          const text = (document.querySelector('[data-testid="preview"]') as HTMLElement | null)?.innerText ?? "";
+          const text =
+            (document.querySelector('[data-testid="function-preview"]') as HTMLElement | null)?.innerText ?? "";
           return !text.includes("Loading preview") && new RegExp(source, flags).test(text);
         },
         [outcome.source, outcome.flags] as const,
@@ -293,7 +294,7 @@ describeBrowser("secret hygiene: the task pane in headless Chromium", () => {
     expect(await testConnection()).toMatch(/Connected/);
     await watch.page.getByRole("button", { name: "Refresh all MD formulas" }).click();
     await watch.page.getByTestId("refresh-outcome").waitFor({ timeout: 20_000 });
-    await pickAndPreview("1M", /First \d+ of [\d,]+ rows/);
+    await pickAndPreview("1M", /[\d,]+ rows × \d+ columns/);
     await watch.page.getByRole("button", { name: /^Insert the formula for eth PRICE/ }).click();
     await watch.page.getByTestId("place-outcome").waitFor();
     await showView(watch.page, "Insights");
@@ -315,7 +316,7 @@ describeBrowser("secret hygiene: the task pane in headless Chromium", () => {
     accepting.setFaults({ ...FAULTS, serverErrorRate: 0.6 });
     await setAddress(accepting.url);
     await testConnection();
-    await pickAndPreview("5Y", /First \d+ of [\d,]+ rows|service failed|Could not reach|Rate limited|unreadable/);
+    await pickAndPreview("5Y", /[\d,]+ rows × \d+ columns|service failed|Could not reach|Rate limited|unreadable/);
     await expectNoLeak("against the faulty sandbox");
     accepting.setFaults({ serverErrorRate: 0, rateLimitRate: 0, dropRate: 0, badJsonRate: 0 });
 

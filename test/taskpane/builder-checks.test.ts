@@ -7,11 +7,13 @@
 import {
   checkAgg,
   checkFlows,
+  checkLatest,
+  checkSeries,
   checkSnapshot,
   checkSupply,
   type BuilderEnv,
 } from "../../src/taskpane/picker/builders/builder-checks";
-import { flowTypeText } from "../../src/taskpane/picker/formula-text";
+import { DEFAULT_SERIES_OPTIONS, flowTypeText } from "../../src/taskpane/picker/formula-text";
 
 const env: BuilderEnv = { today: "2024-06-15", dateLocale: "en-US" };
 
@@ -23,6 +25,61 @@ function refused(checked: { ok: boolean; errors?: Record<string, string> }): Rec
   if (checked.ok) throw new Error("accepted");
   return checked.errors ?? {};
 }
+
+describe("MD.SERIES and MD.LATEST builder", () => {
+  const series = { symbol: "eth", metric: "PRICE", start: "-1Y", end: "TODAY", granularity: "DAY" as const };
+
+  it("MD.SERIES: the formula, and the arguments Excel passes for it (lists and options as one-cell ranges)", () => {
+    const plain = ok(checkSeries({ ...series, options: DEFAULT_SERIES_OPTIONS }, env));
+    expect(plain.formula).toBe('=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY")');
+    expect(plain.args).toEqual({
+      symbols: [["eth"]],
+      metrics: [["PRICE"]],
+      start: "-1Y",
+      end: "TODAY",
+      granularity: "DAY",
+      options: null,
+    });
+    const typed = ok(
+      checkSeries(
+        {
+          ...series,
+          start: "01/15/2025",
+          end: "",
+          granularity: "MONTH",
+          options: { headers: false, order: "desc", last: 4 },
+        },
+        env,
+      ),
+    );
+    expect(typed.formula).toBe('=MD.SERIES("eth","PRICE","2025-01-15",,"MONTH","headers=false; order=desc; last=4")');
+    expect(typed.args).toMatchObject({
+      start: "2025-01-15",
+      end: null,
+      granularity: "MONTH",
+      options: [["headers=false; order=desc; last=4"]],
+    });
+  });
+
+  it("MD.SERIES refuses a start or an end the function would refuse, under that field", () => {
+    expect(
+      refused(checkSeries({ ...series, start: "not-a-date", options: DEFAULT_SERIES_OPTIONS }, env)).start,
+    ).toMatch(/not-a-date/);
+    expect(refused(checkSeries({ ...series, end: "13/45/2024", options: DEFAULT_SERIES_OPTIONS }, env)).end).toMatch(
+      /not a date written MM\/DD\/YYYY/,
+    );
+  });
+
+  it("MD.LATEST: the as-of date typed the user's way, omitted when empty; a bad one refused under As of", () => {
+    const today = ok(checkLatest({ symbol: "eth", metric: "PRICE", asOf: "" }, env));
+    expect(today.formula).toBe('=MD.LATEST("eth","PRICE")');
+    expect(today.args).toEqual({ symbol: "eth", metric: "PRICE", asOf: null });
+    const typed = ok(checkLatest({ symbol: "eth", metric: "PRICE", asOf: "1/31/2024" }, env));
+    expect(typed.formula).toBe('=MD.LATEST("eth","PRICE","2024-01-31")');
+    expect(typed.args.asOf).toBe("2024-01-31");
+    expect(refused(checkLatest({ symbol: "eth", metric: "PRICE", asOf: "yesterday" }, env)).asOf).toMatch(/yesterday/);
+  });
+});
 
 describe("MD.AGG builder", () => {
   it("writes the window, the statistic and the as-of date; a default statistic and today are omitted", () => {

@@ -326,11 +326,11 @@ describe("Picker: preview and formula", () => {
     return harness;
   }
 
+  /** The preview's rows as shown (header row included): what the cell will spill, first rows. */
   function previewRows(): string[][] {
-    const table = screen.getByTestId("preview-table");
+    const table = screen.getByTestId("function-preview-table");
     return within(table)
       .getAllByRole("row")
-      .filter((r) => r.closest("tbody"))
       .map((r) =>
         within(r)
           .getAllByRole("cell")
@@ -338,7 +338,14 @@ describe("Picker: preview and formula", () => {
       );
   }
 
-  it("asks for the window the fields describe and shows the first rows", async () => {
+  /** Waits until the preview shows the answer to `formula` (its debounce keeps the previous one for a moment). */
+  async function previewOf(formula: string): Promise<HTMLElement> {
+    const preview = screen.getByTestId("function-preview");
+    await waitFor(() => expect(preview.getAttribute("data-key")).toBe(formula));
+    return preview;
+  }
+
+  it("asks for the window the fields describe and shows what MD.SERIES will spill: order and last=N included", async () => {
     const { client } = await toBuilder();
     expect(screen.getByText("Loading preview…")).toBeTruthy();
     await waitFor(() => expect(client.series.calls).toHaveLength(1));
@@ -351,63 +358,96 @@ describe("Picker: preview and formula", () => {
       endDate: TEST_TODAY,
       granularity: "DAY",
     });
+    client.series.answer(() => ({ kind: "points", points: POINTS }));
     act(() => client.series.last.resolve({ kind: "points", points: POINTS }));
-    await screen.findByTestId("preview-table");
+    await previewOf('=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY")');
     const fmt = new Intl.NumberFormat("en-US", { maximumFractionDigits: 4 });
-    expect(previewRows()).toEqual(POINTS.slice(0, 5).map((p) => [p.date, fmt.format(p.val)]));
-    expect(screen.getByText(`First 5 of ${POINTS.length} rows`)).toBeTruthy();
-    expect(screen.getByRole("img", { name: /^Line chart of PRICE for eth: 8 readings/ })).toBeTruthy();
+    // A header row (Date, the series' name), then the readings oldest first; the preview shows the first 6 rows.
+    expect(previewRows()).toEqual([
+      ["Date", "eth PRICE"],
+      ...POINTS.slice(0, 5).map((p) => [p.date, fmt.format(p.val)]),
+    ]);
+    expect(screen.getByText(`${POINTS.length + 1} rows × 2 columns; the first 6 shown`)).toBeTruthy();
+    expect(
+      screen.getByRole("img", { name: /^Line chart of eth PRICE: 8 readings from 2024-06-01 to 2024-06-08/ }),
+    ).toBeTruthy();
 
-    // Order and "last N" reshape the rows already fetched; no new request.
+    // Order and "last N" are the function's options: the preview is its answer to the new formula.
     fireEvent.change(screen.getByRole("combobox", { name: "Order" }), { target: { value: "desc" } });
-    expect(previewRows().map((r) => r[0])).toEqual(
-      [...POINTS]
+    await previewOf('=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY","order=desc")');
+    expect(previewRows().map((r) => r[0])).toEqual([
+      "Date",
+      ...[...POINTS]
         .reverse()
         .slice(0, 5)
         .map((p) => p.date),
-    );
+    ]);
     fireEvent.change(screen.getByTestId("last-rows"), { target: { value: "3" } });
-    expect(previewRows().map((r) => r[0])).toEqual(
-      POINTS.slice(-3)
+    await previewOf('=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY","order=desc; last=3")');
+    expect(previewRows().map((r) => r[0])).toEqual([
+      "Date",
+      ...POINTS.slice(-3)
         .reverse()
         .map((p) => p.date),
-    );
-    expect(screen.getByText("First 3 of 3 rows")).toBeTruthy();
+    ]);
+    expect(screen.getByText("4 rows × 2 columns")).toBeTruthy();
+    // The line still runs oldest to newest, over the rows kept.
+    expect(
+      screen.getByRole("img", { name: /^Line chart of eth PRICE: 3 readings from 2024-06-06 to 2024-06-08/ }),
+    ).toBeTruthy();
     expect(screen.getByTestId("formula-text").textContent).toBe(
       '=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY","order=desc; last=3")',
     );
-    await act(async () => new Promise((r) => setTimeout(r, 400)));
-    expect(client.series.calls).toHaveLength(1);
+  });
+
+  it("MD.LATEST's preview is the one value the cell will hold: the last reading on or before as_of", async () => {
+    const { client } = await toBuilder();
+    client.series.answer(() => ({ kind: "points", points: POINTS }));
+    fireEvent.click(screen.getByRole("radio", { name: "MD.LATEST (one value)" }));
+    fireEvent.change(screen.getByTestId("as-of"), { target: { value: "2024-06-05" } });
+    const preview = await previewOf('=MD.LATEST("eth","PRICE","2024-06-05")');
+    const value = within(preview).getByTestId("function-preview-value");
+    expect(value.getAttribute("data-value")).toBe(JSON.stringify(POINTS[4].val));
+    // One value: nothing to chart.
+    expect(screen.queryByTestId("preview-chart")).toBeNull();
+    expect(screen.queryByRole("button", { name: /^Insert with a line chart/ })).toBeNull();
   });
 
   it.each([
     {
       name: "a message in place of a series",
       answer: { kind: "message" as const, message: "PRICE is not available for eth" },
-      text: "The service has no series for this pair: PRICE is not available for eth",
+      text: "eth PRICE: PRICE is not available for eth",
     },
     {
       name: "an empty series",
       answer: { kind: "points" as const, points: [] },
-      text: "No data in this window. Try a longer window.",
+      text: "No data for eth PRICE from 2023-06-16 to 2024-06-15.",
     },
-  ])("the preview shows $name", async ({ answer, text }) => {
+  ])("the preview shows $name as the cell will: #N/A with the message, nothing to retry", async ({ answer, text }) => {
     const { client } = await toBuilder();
     await waitFor(() => expect(client.series.calls).toHaveLength(1));
     act(() => client.series.last.resolve(answer));
-    await waitFor(() => expect(screen.getByTestId("preview").textContent).toContain(text));
-    expect(screen.queryByTestId("preview-table")).toBeNull();
+    const preview = await previewOf('=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY")');
+    expect(within(preview).getByTestId("function-preview-value").textContent).toBe("#N/A");
+    expect(within(preview).getByTestId("function-preview-message").textContent).toContain(text);
+    expect(within(preview).queryByRole("button", { name: "Try again" })).toBeNull();
+    expect(screen.queryByTestId("function-preview-table")).toBeNull();
   });
 
-  it("a preview error shows the message and retries", async () => {
+  it("a failure worth retrying shows the cell's error with its message, and Try again asks again", async () => {
     const { client } = await toBuilder();
     await waitFor(() => expect(client.series.calls).toHaveLength(1));
     act(() => client.series.last.reject(new ServerError("The market-data service failed (HTTP 502).")));
-    await waitFor(() =>
-      expect(screen.getByTestId("preview").textContent).toContain("The market-data service failed (HTTP 502)."),
+    const preview = await previewOf('=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY")');
+    expect(within(preview).getByTestId("function-preview-value").textContent).toBe("#N/A");
+    expect(within(preview).getByTestId("function-preview-message").textContent).toContain(
+      "The market-data service failed (HTTP 502).",
     );
-    fireEvent.click(within(screen.getByTestId("preview")).getByRole("button", { name: "Try again" }));
+    fireEvent.click(within(preview).getByRole("button", { name: "Try again" }));
     await waitFor(() => expect(client.series.calls).toHaveLength(2));
+    act(() => client.series.last.resolve({ kind: "points", points: POINTS }));
+    await screen.findByTestId("function-preview-table");
   });
 
   it("an invalid start date names the problem and disables insert", async () => {

@@ -1,25 +1,23 @@
 /**
  * From a chosen asset and metric to a formula: MD.SERIES (window, granularity,
- * options) or MD.LATEST (as-of date), with a live preview of what the formula
- * will return and the Insert / Copy actions.
+ * options) or MD.LATEST (as-of date). The preview runs the function's own code
+ * (builders/function-preview.tsx), so what it shows — `last=`, `order=`,
+ * headers, blank unsettled days, #N/A — is what the cell will show; Insert /
+ * Copy, and for a table "Insert with a chart", sized from that preview.
  */
 import { Button, Field, Input, Select, Switch } from "@fluentui/react-components";
 import { useMemo, useState } from "react";
 import { GRANULARITIES, type Granularity, type MetricDescriptor } from "../../core/domain";
-import { parseDate, parseDateWindow } from "../../core/arguments";
 import { isFinancial } from "../../core/metric-knowledge";
+import { formattedLatestValue } from "../../functions/latest";
+import { formattedSeriesTable } from "../../functions/series";
 import { FormulaActions } from "../shared/formula-actions";
-import {
-  DEFAULT_SERIES_OPTIONS,
-  latestFormula,
-  seriesFormula,
-  type SeriesOptions,
-  type SeriesOrder,
-} from "./formula-text";
+import { DEFAULT_SERIES_OPTIONS, type SeriesOptions, type SeriesOrder } from "./formula-text";
 import { useServices } from "../shared/pane-services";
-import { SeriesPreview, type PreviewRequest } from "./series-preview";
+import { checkLatest, checkSeries } from "./builders/builder-checks";
 import { TextField, useBuilderStyles, WindowFields } from "./builders/builder-layout";
-import { localeDatePattern, typedDate } from "./typed-date";
+import { chartOf, FunctionPreview, type PreviewCall, type PreviewOutcome } from "./builders/function-preview";
+import { localeDatePattern } from "./typed-date";
 
 const GRANULARITY_LABEL: Record<Granularity, string> = {
   DAY: "Day",
@@ -29,8 +27,6 @@ const GRANULARITY_LABEL: Record<Granularity, string> = {
   YEAR: "Year",
 };
 const QUICK_WINDOWS = ["-1M", "-3M", "-1Y", "-5Y"] as const;
-/** How far back the LATEST preview looks for the last reading. */
-const LATEST_LOOKBACK = { daily: "-3M", quarterly: "-2Y" };
 
 export type FormulaKind = "series" | "latest";
 
@@ -41,23 +37,6 @@ export interface SeriesBuilderProps {
   kind: FormulaKind;
 }
 
-interface FieldErrors {
-  start?: string;
-  end?: string;
-  asOf?: string;
-}
-
-/** "start: x is not a date…" → "x is not a date…" under the field it belongs to. */
-function fieldMessage(error: unknown): { argument: string; text: string } {
-  const argument =
-    typeof (error as { argument?: unknown }).argument === "string" ? (error as { argument: string }).argument : "";
-  const message = error instanceof Error ? error.message : String(error);
-  return {
-    argument,
-    text: argument && message.startsWith(`${argument}: `) ? message.slice(argument.length + 2) : message,
-  };
-}
-
 export function SeriesBuilder({ symbol, metric, kind }: SeriesBuilderProps) {
   const styles = useBuilderStyles();
   const { today, dateLocale } = useServices();
@@ -66,81 +45,27 @@ export function SeriesBuilder({ symbol, metric, kind }: SeriesBuilderProps) {
   const [asOf, setAsOf] = useState("");
   const [chosenGranularity, setChosenGranularity] = useState<Granularity>("DAY");
   const [options, setOptions] = useState<SeriesOptions>(DEFAULT_SERIES_OPTIONS);
-
-  const [rows, setRows] = useState<number | null>(null);
-  // A chart needs the header row (the series' name) and the date column: the table MD.SERIES spills by default.
-  const chart =
-    rows !== null && rows >= 2 && options.headers
-      ? { rows: rows + 1, columns: 2, title: `${symbol} ${metric.name}` }
-      : null;
+  const [outcome, setOutcome] = useState<PreviewOutcome | null>(null);
 
   const financial = isFinancial(metric.name);
   // Filing-period financials exist once per fiscal quarter; the service refuses anything else.
   const granularity: Granularity = financial ? "QUARTER" : chosenGranularity;
 
-  const resolved = useMemo((): {
-    request: PreviewRequest | null;
-    errors: FieldErrors;
-    dates: { start: string; end: string; asOf: string };
-  } => {
-    const day = today();
-    // A date typed the user's way (01/15/2025) becomes YYYY-MM-DD in the formula.
-    const typed = {
-      start: typedDate(start, dateLocale),
-      end: typedDate(end, dateLocale),
-      asOf: typedDate(asOf, dateLocale),
-    };
-    const dates = {
-      start: typed.start.ok ? typed.start.text : start,
-      end: typed.end.ok ? typed.end.text : end,
-      asOf: typed.asOf.ok ? typed.asOf.text : asOf,
-    };
-    const fields = kind === "series" ? (["start", "end"] as const) : (["asOf"] as const);
-    for (const field of fields) {
-      const result = typed[field];
-      if (!result.ok) return { request: null, errors: { [field]: result.message }, dates };
-    }
-    try {
-      if (kind === "series") {
-        const { start: startDate, end: endDate } = parseDateWindow(dates.start, dates.end, day);
-        return {
-          request: { symbol, metric: metric.name, startDate, endDate, granularity, kind, options },
-          errors: {},
-          dates,
-        };
-      }
-      const endDate = parseDate(dates.asOf, "as_of", { today: day, anchor: day }) ?? day;
-      const startDate = parseDate(financial ? LATEST_LOOKBACK.quarterly : LATEST_LOOKBACK.daily, "as_of", {
-        today: day,
-        anchor: endDate,
-      });
-      return {
-        request: {
-          symbol,
-          metric: metric.name,
-          startDate,
-          endDate,
-          granularity: financial ? "QUARTER" : "DAY",
-          kind,
-          options,
-        },
-        errors: {},
-        dates,
-      };
-    } catch (error) {
-      const { argument, text } = fieldMessage(error);
-      const field = argument === "as_of" ? "asOf" : argument === "end" ? "end" : "start";
-      return { request: null, errors: { [field]: text }, dates };
-    }
-  }, [kind, start, end, asOf, symbol, metric.name, granularity, financial, options, today, dateLocale]);
-
-  const formula = useMemo(() => {
-    if (resolved.request === null) return null;
-    const { dates } = resolved;
+  const checked = useMemo(() => {
+    const env = { today: today(), dateLocale };
     return kind === "series"
-      ? seriesFormula({ symbol, metric: metric.name, start: dates.start, end: dates.end, granularity, options })
-      : latestFormula(symbol, metric.name, dates.asOf);
-  }, [resolved, kind, symbol, metric.name, granularity, options]);
+      ? checkSeries({ symbol, metric: metric.name, start, end, granularity, options }, env)
+      : checkLatest({ symbol, metric: metric.name, asOf }, env);
+  }, [kind, symbol, metric.name, start, end, asOf, granularity, options, today, dateLocale]);
+  const errors: Record<string, string | undefined> = checked.ok ? {} : checked.errors;
+  const call = useMemo((): PreviewCall | null => {
+    if (!checked.ok) return null;
+    const { formula, args } = checked;
+    return "symbols" in args
+      ? { key: formula, run: (ctx) => formattedSeriesTable(ctx, args) }
+      : { key: formula, run: (ctx) => formattedLatestValue(ctx, args) };
+  }, [checked]);
+  const subject = `${symbol} ${metric.name}`;
 
   return (
     <div className={styles.root}>
@@ -151,7 +76,7 @@ export function SeriesBuilder({ symbol, metric, kind }: SeriesBuilderProps) {
             end={end}
             onStart={setStart}
             onEnd={setEnd}
-            errors={resolved.errors}
+            errors={errors}
             startPlaceholder="-1Y"
             testIdPrefix="window"
             locale={dateLocale}
@@ -232,19 +157,19 @@ export function SeriesBuilder({ symbol, metric, kind }: SeriesBuilderProps) {
           hint={`The last value dated on or before this date (${localeDatePattern(dateLocale)}, YYYY-MM-DD, TODAY or -1M). Empty means today.`}
           value={asOf}
           onChange={setAsOf}
-          error={resolved.errors.asOf}
+          error={errors.asOf}
           placeholder="TODAY"
           testId="as-of"
         />
       )}
 
-      <SeriesPreview request={resolved.request} unit={metric.unit} onRows={setRows} />
+      <FunctionPreview call={call} sparkline={kind === "series" ? subject : undefined} onOutcome={setOutcome} />
 
       <FormulaActions
-        formula={formula}
-        subject={`${symbol} ${metric.name}`}
+        formula={checked.ok ? checked.formula : null}
+        subject={subject}
         placeholder="Fix the fields above to build the formula."
-        chart={kind === "series" ? chart : undefined}
+        chart={kind === "series" ? chartOf(outcome, subject) : undefined}
       />
     </div>
   );

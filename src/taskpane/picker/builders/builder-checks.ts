@@ -19,6 +19,8 @@ import { ArgumentError } from "../../../core/errors";
 import { parseFlowTypes } from "../../../core/flows-table";
 import type { AggArgs } from "../../../functions/agg";
 import type { FlowsArgs } from "../../../functions/flows";
+import type { LatestArgs } from "../../../functions/latest";
+import type { SeriesArgs } from "../../../functions/series";
 import type { SnapshotArgs } from "../../../functions/snapshot";
 import type { SupplyArgs } from "../../../functions/supply";
 import {
@@ -26,6 +28,10 @@ import {
   type FlowChoice,
   flowsFormula,
   flowTypeText,
+  latestFormula,
+  seriesFormula,
+  type SeriesOptions,
+  seriesOptionsText,
   snapshotFormula,
   supplyFormula,
 } from "../formula-text";
@@ -104,6 +110,58 @@ function checkedAsOf(
     return { ok: false, errors: refusal(error, { ...fieldOf, as_of: "asOf" }, fallback) };
   }
   return { ok: true, asOf };
+}
+
+export interface SeriesFields {
+  symbol: string;
+  metric: string;
+  start: string;
+  end: string;
+  granularity: Granularity;
+  options: SeriesOptions;
+}
+
+/** MD.SERIES for one asset and metric; the granularity is always written, so the formula reads as the pane showed it. */
+export function checkSeries(fields: SeriesFields, env: BuilderEnv): Checked<SeriesArgs> {
+  const window = checkedWindow(fields, env, () => {
+    parseSymbol(fields.symbol);
+    parseMetric(fields.metric);
+  });
+  if (!window.ok) return window;
+  const { start, end } = window;
+  const options = seriesOptionsText(fields.options);
+  return {
+    ok: true,
+    formula: seriesFormula({ ...fields, start, end }),
+    args: {
+      symbols: asRange(fields.symbol),
+      metrics: asRange(fields.metric),
+      start: orNull(start),
+      end: orNull(end),
+      granularity: fields.granularity,
+      options: options ? asRange(options) : null,
+    },
+  };
+}
+
+export interface LatestFields {
+  symbol: string;
+  metric: string;
+  asOf: string;
+}
+
+export function checkLatest(fields: LatestFields, env: BuilderEnv): Checked<LatestArgs> {
+  const checked = checkedAsOf(fields.asOf, env, () => {
+    parseSymbol(fields.symbol);
+    parseMetric(fields.metric);
+  });
+  if (!checked.ok) return checked;
+  const { asOf } = checked;
+  return {
+    ok: true,
+    formula: latestFormula(fields.symbol, fields.metric, asOf),
+    args: { symbol: fields.symbol, metric: fields.metric, asOf: orNull(asOf) },
+  };
 }
 
 export interface AggFields {

@@ -3,7 +3,9 @@
  * runs in the pane on the shared client, with the arguments the formula
  * passes, so the preview is what the cell will show — the same rows, columns,
  * `last=`/`top=` cuts, #N/A cells and messages — not a re-implementation.
- * Dates and percentages are shown as the cell formats them.
+ * Dates and percentages are shown as the cell formats them. An error the
+ * cell would show comes with its message, and a "Try again" when asking
+ * again may help.
  */
 import {
   Button,
@@ -17,12 +19,13 @@ import {
   tokens,
 } from "@fluentui/react-components";
 import { useEffect, type ReactNode } from "react";
-import { redact } from "../../../api";
+import { isMarketDataError, redact } from "../../../api";
 import { type CellValue, isErrorCell } from "../../../core/cell";
 import { type DateSystem, serialToIsoIn } from "../../../core/excel-date";
 import { type FormatAt, type FormattedTable, type FormattedValue, isFormattedTable } from "../../../core/number-format";
 import type { CallContext } from "../../../functions/call-context";
 import { failureCell } from "../../../office/errors";
+import { LineChart } from "../../shared/line-chart";
 import { useServices } from "../../shared/pane-services";
 import { useRequest } from "../../shared/use-request";
 import { useDebounced } from "../../shared/use-debounced";
@@ -40,7 +43,7 @@ export interface PreviewCall {
 /** What the cell will hold: a spilled table, one value, or the error the whole formula shows. */
 export type PreviewOutcome =
   | { kind: "table"; rows: CellValue[][]; formatAt: FormatAt; dateSystem: DateSystem }
-  | { kind: "value"; value: CellValue; format: string | null; dateSystem: DateSystem };
+  | { kind: "value"; value: CellValue; format: string | null; dateSystem: DateSystem; retryable?: boolean };
 
 const useStyles = makeStyles({
   root: {
@@ -63,6 +66,8 @@ const useStyles = makeStyles({
   number: { textAlign: "right" },
   error: { color: tokens.colorPaletteRedForeground1 },
   value: { fontSize: tokens.fontSizeBase500, fontWeight: tokens.fontWeightSemibold },
+  // The service's words can be one unbroken run of characters: they wrap anywhere rather than widen the pane.
+  message: { overflowWrap: "anywhere" },
 });
 
 /** Runs the call as a cell would (a failure becomes the error cell the formula shows). */
@@ -74,7 +79,9 @@ export async function evaluatePreview(call: PreviewCall, ctx: CallContext): Prom
     return { kind: "value", value: result.value, format: result.format, dateSystem };
   } catch (error) {
     if (ctx.call.signal?.aborted) throw error;
-    return { kind: "value", value: failureCell(error), format: null, dateSystem };
+    // Sending the same request again may succeed (the network, the service's load): the preview offers "Try again".
+    const retryable = isMarketDataError(error) && error.retryable;
+    return { kind: "value", value: failureCell(error), format: null, dateSystem, retryable };
   }
 }
 
@@ -115,14 +122,35 @@ export function chartOf(outcome: PreviewOutcome | null, title: string): ChartTab
   return { rows: outcome.rows.length, columns, title };
 }
 
+/** A dated table's first series, oldest first, for a small line above the preview (null when it has under two values). */
+export function sparklineOf(outcome: PreviewOutcome | null): { values: number[]; first: string; last: string } | null {
+  if (outcome?.kind !== "table") return null;
+  const { rows, formatAt, dateSystem } = outcome;
+  const header = rows[0]?.[0];
+  if (typeof header !== "string" || !header.startsWith("Date")) return null;
+  const points = rows
+    .slice(1)
+    .map((row, i) => ({ date: row[0], value: row[1], row: i + 1 }))
+    .filter(
+      (p): p is { date: number; value: number; row: number } =>
+        typeof p.date === "number" && typeof p.value === "number",
+    )
+    .sort((a, b) => a.date - b.date);
+  if (points.length < 2) return null;
+  const dateText = (p: (typeof points)[number]) => cellText(p.date, formatAt(p.row, 0, p.date), dateSystem);
+  return { values: points.map((p) => p.value), first: dateText(points[0]), last: dateText(points[points.length - 1]) };
+}
+
 export interface FunctionPreviewProps {
   call: PreviewCall | null;
   emptyText?: string;
+  /** Draw the table's first series as a small line chart, named so (a screen reader hears it). */
+  sparkline?: string;
   /** Told what the cell will show once the preview has it (null while there is nothing current). */
   onOutcome?(outcome: PreviewOutcome | null): void;
 }
 
-export function FunctionPreview({ call, emptyText, onOutcome }: FunctionPreviewProps) {
+export function FunctionPreview({ call, emptyText, sparkline, onOutcome }: FunctionPreviewProps) {
   const styles = useStyles();
   const { client, today, dateSystem } = useServices();
   const key = useDebounced(call?.key ?? null, FUNCTION_PREVIEW_DEBOUNCE_MS);
@@ -157,7 +185,7 @@ export function FunctionPreview({ call, emptyText, onOutcome }: FunctionPreviewP
         </MessageBarActions>
       </MessageBar>
     );
-  else body = <PreviewBody outcome={result.data} />;
+  else body = <PreviewBody outcome={result.data} sparkline={sparkline} retry={result.retry} />;
 
   return (
     <section
@@ -175,60 +203,94 @@ export function FunctionPreview({ call, emptyText, onOutcome }: FunctionPreviewP
   );
 }
 
-function PreviewBody({ outcome }: { outcome: PreviewOutcome }) {
+function PreviewBody({ outcome, sparkline, retry }: { outcome: PreviewOutcome; sparkline?: string; retry(): void }) {
   const styles = useStyles();
   if (outcome.kind === "value") {
     const { value } = outcome;
     return (
-      <Text>
-        <span
-          className={`${styles.value} ${isErrorCell(value) ? styles.error : ""}`}
-          data-testid="function-preview-value"
-          data-value={cellData(value)}
-        >
-          {cellText(value, outcome.format, outcome.dateSystem)}
-        </span>
-        {isErrorCell(value) && <Caption1 data-testid="function-preview-message"> {redact(value.message)}</Caption1>}
-      </Text>
+      <>
+        <Text>
+          <span
+            className={`${styles.value} ${isErrorCell(value) ? styles.error : ""}`}
+            data-testid="function-preview-value"
+            data-value={cellData(value)}
+          >
+            {cellText(value, outcome.format, outcome.dateSystem)}
+          </span>
+          {isErrorCell(value) && (
+            <Caption1 className={styles.message} data-testid="function-preview-message">
+              {" "}
+              {redact(value.message)}
+            </Caption1>
+          )}
+        </Text>
+        {outcome.retryable && (
+          <div>
+            <Button size="small" onClick={retry}>
+              Try again
+            </Button>
+          </div>
+        )}
+      </>
     );
   }
   const { rows, formatAt, dateSystem } = outcome;
   const columns = rows.reduce((n, row) => Math.max(n, row.length), 0);
   const shown = rows.slice(0, FUNCTION_PREVIEW_ROWS);
+  // What the error cells say (in the rows shown), once each: a title attribute alone is invisible on touch.
+  const messages = [...new Set(shown.flat().flatMap((value) => (isErrorCell(value) ? [redact(value.message)] : [])))];
+  const line = sparkline !== undefined ? sparklineOf(outcome) : null;
   return (
-    <div className={styles.scroll}>
-      <table
-        className={styles.table}
-        data-testid="function-preview-table"
-        data-rows={rows.length}
-        data-columns={columns}
-      >
-        <caption style={{ textAlign: "left" }}>
-          <Caption1>
-            {rows.length.toLocaleString("en-US")} rows × {columns} columns
-            {rows.length > shown.length ? `; the first ${shown.length} shown` : ""}
-          </Caption1>
-        </caption>
-        <tbody>
-          {shown.map((row, r) => (
-            <tr key={r}>
-              {row.map((value, c) => {
-                const format = typeof value === "number" ? formatAt(r, c, value) : null;
-                return (
-                  <td
-                    key={c}
-                    className={`${styles.cell} ${typeof value === "number" ? styles.number : ""} ${isErrorCell(value) ? styles.error : ""}`}
-                    title={isErrorCell(value) ? redact(value.message) : undefined}
-                    data-value={cellData(value)}
-                  >
-                    {cellText(value, format, dateSystem)}
-                  </td>
-                );
-              })}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <>
+      {line && (
+        <LineChart
+          values={line.values}
+          width={300}
+          height={72}
+          label={`Line chart of ${sparkline}: ${line.values.length} readings from ${line.first} to ${line.last}.`}
+          guides
+          testId="preview-chart"
+        />
+      )}
+      <div className={styles.scroll}>
+        <table
+          className={styles.table}
+          data-testid="function-preview-table"
+          data-rows={rows.length}
+          data-columns={columns}
+        >
+          <caption style={{ textAlign: "left" }}>
+            <Caption1>
+              {rows.length.toLocaleString("en-US")} rows × {columns} columns
+              {rows.length > shown.length ? `; the first ${shown.length} shown` : ""}
+            </Caption1>
+          </caption>
+          <tbody>
+            {shown.map((row, r) => (
+              <tr key={r}>
+                {row.map((value, c) => {
+                  const format = typeof value === "number" ? formatAt(r, c, value) : null;
+                  return (
+                    <td
+                      key={c}
+                      className={`${styles.cell} ${typeof value === "number" ? styles.number : ""} ${isErrorCell(value) ? styles.error : ""}`}
+                      title={isErrorCell(value) ? redact(value.message) : undefined}
+                      data-value={cellData(value)}
+                    >
+                      {cellText(value, format, dateSystem)}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {messages.map((message) => (
+        <Caption1 key={message} block className={styles.message} data-testid="function-preview-message">
+          {message}
+        </Caption1>
+      ))}
+    </>
   );
 }
