@@ -184,6 +184,9 @@ describeBrowser("formula builders in the built pane (headless Chromium, sandbox,
     expect(whole.length).toBe(7); // header + January … June
 
     // Newest first, the last 4 kept: the function's own options, shown as the cell will show them.
+    const seriesRequests = () => rig.requests.filter((url) => url.includes("/data/api/")).length;
+    const before = seriesRequests();
+    expect(before).toBeGreaterThan(0); // the first preview's own requests were seen
     await page().getByRole("combobox", { name: "Order" }).selectOption("desc");
     await page().getByTestId("last-rows").fill("4");
     const formula = '=MD.SERIES("eth","PRICE","2024-01-01","2024-06-30","MONTH","order=desc; last=4")';
@@ -191,6 +194,8 @@ describeBrowser("formula builders in the built pane (headless Chromium, sandbox,
     const table = (await expectPreviewEqualsBundle(formula)) as unknown[][];
     expect(table.length).toBe(5); // header + the last 4 months
     expect(table.slice(1)).toEqual(whole.slice(-4).reverse());
+    // Reshaping the same window is answered by the shared client's cache: the pane sent no series request.
+    expect(seriesRequests()).toBe(before);
 
     await page().getByRole("combobox", { name: "Order" }).selectOption("asc");
     const ascending = '=MD.SERIES("eth","PRICE","2024-01-01","2024-06-30","MONTH","last=4")';
