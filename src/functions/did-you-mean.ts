@@ -16,8 +16,8 @@
  * Only ever asked on that failure path, never per cell on the normal one: the
  * asset catalog and the kind's metric catalog are one request each, shared by
  * every cell; the symbol's own catalog only when the kind's cannot tell. A
- * catalog that cannot be read (value preview, network) leaves the original
- * "no data" answer.
+ * catalog that cannot be read leaves the original "no data" answer: silently
+ * during value preview, with the service's failure named when it failed.
  */
 import { isMarketDataError } from "../api";
 import { parsePrefixedMetric } from "../core/agg-window";
@@ -25,7 +25,6 @@ import { NoDataError, UnknownNameError } from "../core/errors";
 import { didYouMean, isKnownSymbol, suggestMetrics, suggestSymbols } from "../core/suggest";
 import type { CallContext } from "./call-context";
 import { isPairFailure } from "./fetch-series";
-import { catalogOf } from "./metric-units";
 
 /** The names of the arguments a message starts with: `symbol`/`metric`, or `symbols`/`metrics` for tables. */
 export interface NameArguments {
@@ -63,12 +62,14 @@ export async function diagnosePair(
     const equity = symbol.startsWith("eq-");
     const reference = assets.find((a) => (a.symbol ?? "").toLowerCase().startsWith("eq-") === equity);
     const referenceSymbol = reference ? reference.symbol.toLowerCase() : symbol;
-    let catalog = nonEmpty(await catalogOf(ctx, referenceSymbol, false));
+    // Read directly, not through catalogOf: a catalog that cannot be read must leave the original answer
+    // (the catch below), not pass for an empty one and send the diagnosis down another path.
+    let catalog = nonEmpty(await ctx.client.getMetrics(referenceSymbol, ctx.call));
     if (catalog?.some((d) => d.name === base)) return { kind: "gap", hint: "" };
     let close = catalog ? suggestMetrics(base, catalog) : [];
     if (close.length === 0 && referenceSymbol !== symbol) {
       // The kind's names have nothing close: the symbol's own catalog decides.
-      catalog = nonEmpty(await catalogOf(ctx, symbol, false));
+      catalog = nonEmpty(await ctx.client.getMetrics(symbol, ctx.call));
       if (catalog?.some((d) => d.name === base)) return { kind: "gap", hint: "" };
       close = catalog ? suggestMetrics(base, catalog) : [];
     }
@@ -79,9 +80,14 @@ export async function diagnosePair(
     );
   } catch (error) {
     if (isMarketDataError(error) && error.kind === "cancelled") throw error;
+    // A catalog the service failed to give (network, 5xx, rate limit): the pair stays "no data", and says the
+    // names went unchecked and why, so the cell does not read as fully diagnosed. Asked again, it will be.
+    if (isMarketDataError(error) && error.retryable) return { kind: "gap", hint: `${UNCHECKED} ${error.message}` };
     return null;
   }
 }
+
+export const UNCHECKED = "The names could not be checked against the service's catalogs:";
 
 function nonEmpty<T>(list: T[] | undefined): T[] | undefined {
   return list && list.length > 0 ? list : undefined;

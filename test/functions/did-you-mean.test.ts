@@ -1,8 +1,8 @@
-import { NotCachedError } from "../../src/api/errors";
+import { BadResponseError, NotCachedError, ServerError } from "../../src/api/errors";
 import type { CallOptions } from "../../src/api/types";
 import type { AssetRecord, MetricDescriptor } from "../../src/core/domain";
 import { MessageSeriesError, UnknownNameError } from "../../src/core/errors";
-import { diagnosePair, LISTS, SINGLE } from "../../src/functions/did-you-mean";
+import { diagnosePair, LISTS, SINGLE, UNCHECKED } from "../../src/functions/did-you-mean";
 import { latestValue } from "../../src/functions/latest";
 import { descriptor, FakeClient, fakeContext } from "../support/fake-client";
 
@@ -66,6 +66,40 @@ describe("did you mean", () => {
     const ctx = fakeContext(client());
     expect(await latestValue(ctx, { symbol: "eth", metric: "PRICE" })).toBe(1);
     expect(ctx.client.otherCalls).toEqual([]);
+  });
+
+  it.each(["eth", "base"])(
+    "a catalog the service fails to give (%s's) leaves the original answer, naming the failure; asked again, the full diagnosis",
+    async (failing) => {
+      const fake = client();
+      const getMetrics = fake.getMetrics.bind(fake);
+      let down = true;
+      fake.getMetrics = async (symbol: string, opts?: CallOptions) => {
+        if (down && symbol === failing) throw new ServerError("The market-data service failed (HTTP 503).");
+        return getMetrics(symbol, opts);
+      };
+      const ctx = fakeContext(fake);
+      // eth's catalog stands for every crypto asset: unreadable, the diagnosis does not guess from base's own.
+      // base's own, read when eth's cannot tell (HASHRATE): unreadable, no pointer to what base offers.
+      const metric = failing === "eth" ? "PRICE" : "HASHRATE";
+      await expect(latestValue(ctx, { symbol: "base", metric })).rejects.toThrow(
+        `base ${metric}: Metric ${metric} is not available for base. ${UNCHECKED} The market-data service failed (HTTP 503).`,
+      );
+      down = false;
+      await expect(latestValue(ctx, { symbol: "base", metric })).rejects.toThrow(
+        failing === "eth"
+          ? /^base PRICE: Metric PRICE is not available for base$/
+          : /^base HASHRATE: Metric HASHRATE is not available for base\. MD\.METRICS\("base"\) lists what base offers\.$/,
+      );
+    },
+  );
+
+  it("a catalog answer that will not improve if asked again (unreadable) leaves the original answer as it was", async () => {
+    const fake = client();
+    fake.getMetrics = async () => {
+      throw new BadResponseError("The market-data service sent an answer that is not a metric catalog.");
+    };
+    expect(await diagnosePair(fakeContext(fake), "base", "PRICE", SINGLE)).toBeNull();
   });
 
   it("during value preview an uncached catalog leaves the plain #N/A, and sends nothing", async () => {
