@@ -25,6 +25,8 @@ export interface ChartTableShape {
   rows: number;
   columns: number;
   title: string;
+  /** The dates run newest first (MD.SERIES's order=desc): the chart still reads oldest to newest, left to right. */
+  newestFirst?: boolean;
 }
 
 /** `Excel.ChartType.line` and `Excel.ChartSeriesBy.columns`: office.js's enums are these strings (written out so the injected `excel` alone is needed). */
@@ -82,6 +84,9 @@ export function excelWorkbook(excel: ExcelLike = Excel): WorkbookActions {
         const chart = sheet.charts.add(CHART_TYPE_LINE, values, SERIES_BY_COLUMNS);
         chart.title.text = table.title;
         chart.axes.categoryAxis.setCategoryNames(dates);
+        // ChartAxis.reversePlotOrder (ExcelApi 1.7), "plots data points from last to first":
+        // https://learn.microsoft.com/en-us/javascript/api/excel/excel.chartaxis#excel-excel-chartaxis-reverseplotorder-member
+        if (table.newestFirst) chart.axes.categoryAxis.reversePlotOrder = true;
         const corner = cell.getOffsetRange(0, table.columns + 1);
         chart.setPosition(corner, corner.getOffsetRange(CHART_SIZE.rows - 1, CHART_SIZE.columns - 1));
         cell.load("address");

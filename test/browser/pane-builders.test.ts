@@ -196,6 +196,18 @@ describeBrowser("formula builders in the built pane (headless Chromium, sandbox,
     expect(table.slice(1)).toEqual(whole.slice(-4).reverse());
     // Reshaping the same window is answered by the shared client's cache: the pane sent no series request.
     expect(seriesRequests()).toBe(before);
+    // Newest first in the table, oldest to newest in the chart: Excel is asked to plot the dates last to first.
+    await page().getByRole("button", { name: "Insert with a line chart the formula for eth PRICE" }).click();
+    await page()
+      .locator('[data-testid="place-outcome"]:visible')
+      .getByText(/with a line chart/)
+      .waitFor();
+    const reversed = (await log()).charts;
+    expect(reversed[reversed.length - 1]).toMatchObject({
+      source: "C2:C6",
+      categories: "B3:B6",
+      reversePlotOrder: true,
+    });
 
     await page().getByRole("combobox", { name: "Order" }).selectOption("asc");
     const ascending = '=MD.SERIES("eth","PRICE","2024-01-01","2024-06-30","MONTH","last=4")';
@@ -208,8 +220,13 @@ describeBrowser("formula builders in the built pane (headless Chromium, sandbox,
       .locator('[data-testid="place-outcome"]:visible')
       .getByText(/with a line chart/)
       .waitFor();
+    await page().waitForFunction(
+      (n) => (window as unknown as PageWorkbook).__workbook.log.charts.length > n,
+      reversed.length,
+    );
     const { charts, formulaWrites } = await log();
     expect(formulaWrites[formulaWrites.length - 1]).toEqual({ sheet: "Sheet1", address: "B2", formula: ascending });
+    expect(charts[charts.length - 1].reversePlotOrder).toBeUndefined();
     expect(charts[charts.length - 1]).toEqual({
       sheet: "Sheet1",
       type: "Line",

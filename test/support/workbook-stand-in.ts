@@ -145,6 +145,8 @@ export interface RecordedChart {
   title: string | null;
   /** `setPosition(start, end)`: the cells the chart covers. */
   position: { start: string; end: string | null } | null;
+  /** `categoryAxis.reversePlotOrder`, when it was set. */
+  reversePlotOrder?: boolean;
 }
 
 export interface CellView {
@@ -860,10 +862,17 @@ export function installWorkbookStandIn(
     return {
       title,
       axes: {
-        categoryAxis: {
-          setCategoryNames: (range: unknown) =>
-            needs(context, "ChartAxis.setCategoryNames", "1.7", () => void (chart.categories = rangeText(range))),
-        },
+        categoryAxis: Object.defineProperty(
+          {
+            setCategoryNames: (range: unknown) =>
+              needs(context, "ChartAxis.setCategoryNames", "1.7", () => void (chart.categories = rangeText(range))),
+          },
+          "reversePlotOrder",
+          {
+            set: (reversed: boolean) =>
+              needs(context, "ChartAxis.reversePlotOrder", "1.7", () => void (chart.reversePlotOrder = reversed)),
+          },
+        ),
       },
       setPosition: (start: unknown, end?: unknown) =>
         context.queue.push(() => {

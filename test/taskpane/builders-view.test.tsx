@@ -101,7 +101,10 @@ describe("MD.SUPPLY builder", () => {
     fireEvent.click(withChart);
     await screen.findByText("Inserted into Sheet1!B2, with a line chart beside the table.");
     expect(h.workbook.charted).toEqual([
-      { formula: '=MD.SUPPLY("usdc","2024-06-10","2024-06-14")', table: { rows: 6, columns: 7, title: "usdc supply" } },
+      {
+        formula: '=MD.SUPPLY("usdc","2024-06-10","2024-06-14")',
+        table: { rows: 6, columns: 7, title: "usdc supply", newestFirst: false },
+      },
     ]);
   });
 

@@ -111,6 +111,8 @@ export interface ChartTable {
   rows: number;
   columns: number;
   title: string;
+  /** The table's dates run newest first: Excel is asked to plot them from last to first. */
+  newestFirst: boolean;
 }
 
 /** A dated table (a header row, a Date column, at least two dates) can be charted: its shape, from what the preview computed. */
@@ -119,7 +121,10 @@ export function chartOf(outcome: PreviewOutcome | null, title: string): ChartTab
   const columns = outcome.rows.reduce((n, row) => Math.max(n, row.length), 0);
   const header = outcome.rows[0][0];
   if (columns < 2 || typeof header !== "string" || !header.startsWith("Date")) return null;
-  return { rows: outcome.rows.length, columns, title };
+  const first = outcome.rows[1][0];
+  const last = outcome.rows[outcome.rows.length - 1][0];
+  const newestFirst = typeof first === "number" && typeof last === "number" && first > last;
+  return { rows: outcome.rows.length, columns, title, newestFirst };
 }
 
 /** A dated table's first series, oldest first, for a small line above the preview (null when it has under two values). */
