@@ -75,6 +75,18 @@ describe("docs/functions.md", () => {
   );
 });
 
+describe("README's function table", () => {
+  const readme = readFileSync(path.resolve(__dirname, "../../README.md"), "utf8");
+
+  it("lists exactly the functions functions.json declares, each with its signature", () => {
+    const rows = [...readme.matchAll(/^\| `(MD\.[A-Z_.]+\([^`]*\))` \|/gm)].map((m) => m[1]).sort();
+    const signatures = metadata
+      .map((fn) => `MD.${fn.id}(${fn.parameters.map((p) => (p.optional ? `[${p.name}]` : p.name)).join(", ")})`)
+      .sort();
+    expect(rows).toEqual(signatures);
+  });
+});
+
 describe("checked examples of docs/functions.md, against the sandbox", () => {
   let sandbox: SandboxHandle;
   let bundle: LoadedBundle;
