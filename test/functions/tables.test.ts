@@ -136,9 +136,12 @@ describe("MD.INSIGHTS orchestration", () => {
 describe("MD.INSIGHTS under Excel on Mac's 60 s request limit", () => {
   it("a feed the service is still preparing settles the cell with #N/A and keeps loading for the next refresh", async () => {
     const ctx = fakeContext();
-    let answer!: (cards: InsightCard[]) => void;
-    const load = new Promise<InsightCard[]>((resolve) => (answer = resolve));
-    ctx.client.getInsights = () => load;
+    const load = new Promise<InsightCard[]>(() => undefined);
+    const asked: unknown[][] = [];
+    ctx.client.getInsights = (...args: unknown[]) => {
+      asked.push(args);
+      return load;
+    };
     const started = Date.now();
     const cell = insightsTable(ctx, { feed: "streaks" }, 40);
     await expect(cell).rejects.toThrow(NoDataError);
@@ -146,9 +149,10 @@ describe("MD.INSIGHTS under Excel on Mac's 60 s request limit", () => {
       /still preparing the streaks insight feed.*in a minute, use Refresh all \(Data tab ▸ Market Data\) or re-enter the formula/,
     );
     expect(Date.now() - started).toBeLessThan(1_000);
-    // Not abandoned: the load the cell waited on is still the client's, and it lands.
-    answer([]);
-    await expect(load).resolves.toEqual([]);
+    // Not abandoned: the cell asked once with its own call options (no signal of its deadline's making), so
+    // the cell giving up cancels nothing; the client keeps the load for the next refresh.
+    expect(asked).toEqual([["streaks", ctx.call]]);
+    expect(asked[0][1]).toBe(ctx.call);
   });
 
   it("stays within the design's 60 s, the client's attempt within Mac's limit", () => {
