@@ -6,11 +6,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { describeBrowser } from "../support/browser";
+import { closedPortUrl } from "../support/local-server";
 import { pageTextOutsideInputs, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
 import { offMachine, startPaneRig, type PaneRig } from "../support/pane-rig";
 
@@ -106,17 +105,13 @@ describeBrowser("task pane Settings view (headless Chromium, sandbox)", () => {
   it("an address the browser cannot reach: the test says it is unreachable or refused by CORS, and names the gateway", async () => {
     const { page } = watch;
     // A port nothing listens on: fetch fails as it does for a service that refuses the add-in's origin.
-    const closed = await new Promise<number>((resolve) => {
-      const server = createServer().listen(0, "127.0.0.1", () => {
-        const { port } = server.address() as AddressInfo;
-        server.close(() => resolve(port));
-      });
-    });
+    const closedUrl = await closedPortUrl();
+    const closed = new URL(closedUrl).host;
     await showView(page, "Settings");
     const input = page.getByTestId("base-url-input");
     if (!(await input.isVisible())) await page.getByRole("button", { name: "Advanced" }).click();
     try {
-      await input.fill(`http://127.0.0.1:${closed}`);
+      await input.fill(closedUrl);
       await page.getByRole("button", { name: "Save address" }).click();
       await page.getByText("Service address saved.").waitFor();
       await page.getByRole("button", { name: "Test connection" }).click();
@@ -125,7 +120,7 @@ describeBrowser("task pane Settings view (headless Chromium, sandbox)", () => {
         .waitFor({ timeout: 30_000 });
       // The client's error comes from functions.js's copy of the error classes: the pane still knows it for a network failure.
       expect((await result().innerText()).trim()).toBe(
-        `Connection failed: 127.0.0.1:${closed} is unreachable or not allowed from the add-in (CORS): use the gateway (a base address on the add-in's own host, such as /api; see "Deploying for a team" in the README).`,
+        `Connection failed: ${closed} is unreachable or not allowed from the add-in (CORS): use the gateway (a base address on the add-in's own host, such as /api; see "Deploying for a team" in the README).`,
       );
     } finally {
       await input.fill(rig.sandbox.url);

@@ -151,12 +151,7 @@ describeBrowser("warm workbooks: the built bundle's IndexedDB store across a pag
     expect(first.filter((v) => typeof v === "string" && v.startsWith("error"))).toEqual([]);
     expect(seriesRequests().length).toBeGreaterThan(0);
     // The store writes in the background: wait until every series is in IndexedDB.
-    const deadline = Date.now() + 10_000;
-    let status = await storage(page);
-    while ((status.series as number) < SERIES_HELD && Date.now() < deadline) {
-      await page.waitForTimeout(100);
-      status = await storage(page);
-    }
+    const status = await storedAtLeast(page, SERIES_HELD);
     expect(status).toMatchObject({ backend: "indexeddb", series: SERIES_HELD });
 
     // A reload: a new JavaScript context, a new client, the same IndexedDB.

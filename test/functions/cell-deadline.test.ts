@@ -10,16 +10,9 @@ import { CLIENT_DEFAULTS, createClient, type Client } from "../../src/api/client
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
 import { expectNoKey, settleWithin } from "../api/helpers/real-http";
 
-class StandInError {
-  constructor(
-    readonly code: string,
-    readonly message?: string,
-  ) {}
-}
-(globalThis as Record<string, unknown>).CustomFunctions = {
-  Error: StandInError,
-  ErrorCode: { invalidValue: "#VALUE!", notAvailable: "#N/A", divisionByZero: "#DIV/0!", invalidNumber: "#NUM!" },
-};
+import { installCustomFunctionsStandIn, StandInError } from "../support/custom-functions-stand-in";
+
+installCustomFunctionsStandIn();
 
 const holder: { client?: Client } = {};
 const mockCalls = { started: 0, settled: 0 };

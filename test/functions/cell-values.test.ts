@@ -3,16 +3,9 @@
  * from Office.context.requirements, never by trying) and what a table of
  * cells becomes for each.
  */
-class StandInError {
-  constructor(
-    readonly code: string,
-    readonly message?: string,
-  ) {}
-}
-(globalThis as Record<string, unknown>).CustomFunctions = {
-  Error: StandInError,
-  ErrorCode: { invalidValue: "#VALUE!", notAvailable: "#N/A", divisionByZero: "#DIV/0!", invalidNumber: "#NUM!" },
-};
+import { installCustomFunctionsStandIn, StandInError } from "../support/custom-functions-stand-in";
+
+installCustomFunctionsStandIn();
 
 import { errorCell } from "../../src/core/cell";
 import { dataTypeSupport, toExcelValue, toExcelValues } from "../../src/office/cell-values";

@@ -17,16 +17,9 @@ import { errorCell } from "../../src/core/cell";
 import { ArgumentError, NoDataError, ResultTooLargeError } from "../../src/core/errors";
 import { FakeClient, fakePoints } from "../support/fake-client";
 
-class StandInError {
-  constructor(
-    readonly code: string,
-    readonly message?: string,
-  ) {}
-}
-(globalThis as Record<string, unknown>).CustomFunctions = {
-  Error: StandInError,
-  ErrorCode: { invalidValue: "#VALUE!", notAvailable: "#N/A", divisionByZero: "#DIV/0!", invalidNumber: "#NUM!" },
-};
+import { installCustomFunctionsStandIn, StandInError } from "../support/custom-functions-stand-in";
+
+installCustomFunctionsStandIn();
 
 const fake = FakeClient.answering();
 /** The runtime's call counter, as invoke.ts uses it: one call per invocation, settled however it ends. */

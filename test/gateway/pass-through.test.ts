@@ -56,13 +56,13 @@ describeGateway("gateway, pass-through key mode (nginx + sandbox + built bundle)
 
   it("never shares an answer between keys: the same URL with another key is the service's own refusal", async () => {
     const url = `${rig.gateway.url}/api/data/api/FEES/?symbols=btc&startDate=2024-02-01&endDate=2024-02-05`;
-    const before = rig.sandbox.requestLog().length;
+    const before = rig.sandbox.stats().requests;
     const mine = await fetch(`${url}&APIKey=${ANALYST_KEY}`);
     const theirs = await fetch(`${url}&APIKey=${OTHER_KEY}`);
     const mineAgain = await fetch(`${url}&APIKey=${ANALYST_KEY}`);
     expect([mine.status, theirs.status, mineAgain.status]).toEqual([200, 401, 200]);
     // Every request went to the service: nothing answered from a cache.
-    expect(rig.sandbox.requestLog().length - before).toBe(3);
+    expect(rig.sandbox.stats().requests - before).toBe(3);
     // The service's words on a refused key are replaced by the gateway's (they might quote the key).
     expect(await theirs.json()).toEqual({
       message: "The market-data service refused the API key: check the key in the Market Data pane (HTTP 401).",

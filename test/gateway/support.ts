@@ -129,7 +129,8 @@ export function recordingFetch(seen: Fetched[] = []): { fetch: typeof fetch; see
 
 /** Requests the sandbox saw for an exact path (e.g. "/insights/streaks/"). */
 export function sandboxRequests(sandbox: SandboxHandle, pathname: string): number {
-  return sandbox.requestLog().filter((entry) => entry.path === pathname).length;
+  // The stats count every request; the request log keeps only the newest 10,000.
+  return sandbox.stats().byPath[pathname] ?? 0;
 }
 
 /** Today as the gateway sees it (its local date), YYYY-MM-DD. */

@@ -2,27 +2,28 @@
  * The add-in learns a gateway's key mode from `<base>/_gateway` (src/office/gateway.ts),
  * asked over real HTTP here; the nginx gateway itself answers it in test/gateway/.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
+import { closedPortUrl, listenLocal, type LocalServer } from "../support/local-server";
 import { normalizeBaseUrl, requestUrl, assetSymbolsRequest } from "../../src/api/requests";
 import { GatewayProbe, isSameOriginBase, unreachableText } from "../../src/office/gateway";
 import { SettingsStore } from "../../src/office/settings";
 
-let server: Server;
+let server: LocalServer;
 let origin: string;
 let answer: { status: number; body: string } = { status: 200, body: '{"keyMode":"firm"}' };
 const asked: string[] = [];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    asked.push(req.url ?? "");
-    res.writeHead(answer.status, { "Content-Type": "application/json" });
-    res.end(answer.body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listenLocal(
+    createServer((req, res) => {
+      asked.push(req.url ?? "");
+      res.writeHead(answer.status, { "Content-Type": "application/json" });
+      res.end(answer.body);
+    }),
+  );
+  origin = server.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 /** The page (the shared runtime's webview) is served from `pageOrigin`. */
 function onPage<T>(pageOrigin: string | undefined, run: () => Promise<T>): Promise<T> {
@@ -96,10 +97,7 @@ describe("GatewayProbe", () => {
   });
 
   it("a gateway it could not reach is asked again on the next read", async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const deadOrigin = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const deadOrigin = await closedPortUrl();
     let target = deadOrigin;
     const probe = new GatewayProbe((url, init) => fetch(url.replace(deadOrigin, target), init));
     await onPage(deadOrigin, async () => {

@@ -1,6 +1,6 @@
 /** The failure switches of a broken or hostile service, over real HTTP. */
-import { createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLocal, type LocalServer } from "../support/local-server";
+import { createServer, request } from "node:http";
 import type { SandboxHandle } from "../../sandbox/server";
 import { DEMO_API_KEY, getJson, startTestSandbox } from "./sandbox-helpers";
 
@@ -133,22 +133,22 @@ describe("failure switches", () => {
 });
 
 describe("redirectTo against a real foreign origin", () => {
-  let foreign: Server;
+  let foreign: LocalServer;
   let hits = 0;
   beforeAll(async () => {
-    foreign = createServer((_req, res) => {
-      hits++;
-      res.end("{}");
-    });
-    await new Promise<void>((resolve) => foreign.listen(0, "127.0.0.1", resolve));
+    foreign = await listenLocal(
+      createServer((_req, res) => {
+        hits++;
+        res.end("{}");
+      }),
+    );
   });
-  afterAll(() => new Promise<void>((resolve) => foreign.close(() => resolve())));
+  afterAll(() => foreign.close());
 
   it("a client that follows redirects lands on the foreign origin with the key", async () => {
-    const port = (foreign.address() as AddressInfo).port;
-    sandbox.setHostile({ redirectTo: `http://127.0.0.1:${port}` });
+    sandbox.setHostile({ redirectTo: foreign.url });
     const response = await fetch(`${sandbox.url}/data/api/PRICE/?symbols=eth&APIKey=${DEMO_API_KEY}`);
-    expect(response.url).toBe(`http://127.0.0.1:${port}/data/api/PRICE/?symbols=eth&APIKey=${DEMO_API_KEY}`);
+    expect(response.url).toBe(`${foreign.url}/data/api/PRICE/?symbols=eth&APIKey=${DEMO_API_KEY}`);
     expect(hits).toBe(1);
   });
 });

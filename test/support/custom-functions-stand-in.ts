@@ -1,7 +1,7 @@
 /**
  * A stand-in for Excel's `CustomFunctions` global (Error and ErrorCode), for
  * code that runs the cell frame (src/functions/invoke.ts) outside Excel: the
- * benchmark's cells (bench/hostile.ts). Installed once; an existing global is kept.
+ * benchmark's cells (bench/hostile.ts) and the function tests. Installed once; an existing global is kept.
  */
 export class StandInError {
   constructor(

@@ -4,7 +4,7 @@
  * in every form a text could carry it.
  */
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLocal } from "../../support/local-server";
 
 /** Waits for every promise to settle, failing the test if any is still pending after `ms`. */
 export async function settleWithin<T>(promises: Promise<T>[], ms: number): Promise<PromiseSettledResult<T>[]> {
@@ -75,15 +75,6 @@ export async function foreignHost(): Promise<ForeignHost> {
     res.writeHead(200, { "Content-Type": "application/json" });
     res.end(JSON.stringify({ data: { symbols: { eth: { PRICE: [{ date: "2024-06-01", val: 666 }] } } } }));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenLocal(server);
+  return { origin: url, requests, close };
 }
