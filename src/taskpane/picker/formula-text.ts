@@ -105,12 +105,17 @@ export interface SnapshotFormulaInput {
   transpose: boolean;
 }
 
+/** MD.SNAPSHOT's options text, or undefined when both are at their default (the argument is omitted). */
+export function snapshotOptionsText(input: { headers: boolean; transpose: boolean }): string | undefined {
+  return optionsArg([input.headers ? null : "headers=false", input.transpose ? "transpose=true" : null]);
+}
+
 export function snapshotFormula(input: SnapshotFormulaInput): string {
   return buildFormula("MD.SNAPSHOT", [
     listText(input.symbols),
     listText(input.metrics),
     given(input.asOf),
-    optionsArg([input.headers ? null : "headers=false", input.transpose ? "transpose=true" : null]),
+    snapshotOptionsText(input),
   ]);
 }
 
@@ -160,6 +165,11 @@ export function flowsFormula(input: FlowsFormulaInput): string {
     // granularity: refused by MD.FLOWS, always left empty.
     undefined,
     flowTypeText(input.flowTypes),
-    optionsArg([input.headers ? null : "headers=false", input.top !== null ? `top=${input.top}` : null]),
+    flowsOptionsText(input),
   ]);
+}
+
+/** MD.FLOWS's options text, or undefined when both are at their default (the argument is omitted). */
+export function flowsOptionsText(input: { headers: boolean; top: number | null }): string | undefined {
+  return optionsArg([input.headers ? null : "headers=false", input.top !== null ? `top=${input.top}` : null]);
 }

@@ -5,9 +5,9 @@
  * headers, blank unsettled days, #N/A — is what the cell will show; Insert /
  * Copy, and for a table "Insert with a chart", sized from that preview.
  */
-import { Button, Field, Input, Select, Switch } from "@fluentui/react-components";
+import { Field, Input, Select, Switch } from "@fluentui/react-components";
 import { useMemo, useState } from "react";
-import { GRANULARITIES, type Granularity, type MetricDescriptor } from "../../core/domain";
+import type { Granularity, MetricDescriptor } from "../../core/domain";
 import { isFinancial } from "../../core/metric-knowledge";
 import { formattedLatestValue } from "../../functions/latest";
 import { formattedSeriesTable } from "../../functions/series";
@@ -15,17 +15,10 @@ import { FormulaActions } from "../shared/formula-actions";
 import { DEFAULT_SERIES_OPTIONS, type SeriesOptions, type SeriesOrder } from "./formula-text";
 import { useServices } from "../shared/pane-services";
 import { checkLatest, checkSeries } from "./builders/builder-checks";
-import { TextField, useBuilderStyles, WindowFields } from "./builders/builder-layout";
+import { GranularityField, QuickWindows, TextField, useBuilderStyles, WindowFields } from "./builders/builder-layout";
 import { chartOf, FunctionPreview, type PreviewCall, type PreviewOutcome } from "./builders/function-preview";
 import { localeDatePattern } from "./typed-date";
 
-const GRANULARITY_LABEL: Record<Granularity, string> = {
-  DAY: "Day",
-  WEEK: "Week",
-  MONTH: "Month",
-  QUARTER: "Quarter",
-  YEAR: "Year",
-};
 const QUICK_WINDOWS = ["-1M", "-3M", "-1Y", "-5Y"] as const;
 
 export type FormulaKind = "series" | "latest";
@@ -82,40 +75,25 @@ export function SeriesBuilder({ symbol, metric, kind }: SeriesBuilderProps) {
             locale={dateLocale}
             datesTestId="date-forms"
           />
-          <div className={styles.quick} role="group" aria-label="Quick windows">
-            {QUICK_WINDOWS.map((w) => (
-              <Button
-                key={w}
-                size="small"
-                appearance={start === w && end === "TODAY" ? "primary" : "secondary"}
-                aria-label={`Window: last ${w.slice(1)}`}
-                onClick={() => {
-                  setStart(w);
-                  setEnd("TODAY");
-                }}
-              >
-                {w.slice(1)}
-              </Button>
-            ))}
-          </div>
-          <Field
-            label="Granularity"
+          <QuickWindows
+            windows={QUICK_WINDOWS}
+            start={start}
+            end={end}
+            onPick={(w) => {
+              setStart(w);
+              setEnd("TODAY");
+            }}
+            label={(w) => `Window: last ${w.slice(1)}`}
+          />
+          <GranularityField
+            value={granularity}
+            onChange={setChosenGranularity}
+            testId="granularity"
             hint={
               financial ? `${metric.name} is reported per fiscal quarter, so only Quarter is available.` : undefined
             }
-          >
-            <Select
-              value={granularity}
-              onChange={(_, d) => setChosenGranularity(d.value as Granularity)}
-              data-testid="granularity"
-            >
-              {GRANULARITIES.map((g) => (
-                <option key={g} value={g} disabled={financial && g !== "QUARTER"}>
-                  {GRANULARITY_LABEL[g]}
-                </option>
-              ))}
-            </Select>
-          </Field>
+            only={financial ? "QUARTER" : undefined}
+          />
           <div className={styles.options} role="group" aria-label="Table options">
             <Switch
               label="Header row"

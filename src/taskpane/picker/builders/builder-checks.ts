@@ -27,12 +27,15 @@ import {
   aggFormula,
   type FlowChoice,
   flowsFormula,
+  flowsOptionsText,
   flowTypeText,
   latestFormula,
+  listText,
   seriesFormula,
   type SeriesOptions,
   seriesOptionsText,
   snapshotFormula,
+  snapshotOptionsText,
   supplyFormula,
 } from "../formula-text";
 import { typedDate } from "../typed-date";
@@ -256,15 +259,13 @@ export function checkSnapshot(fields: SnapshotFields, env: BuilderEnv): Checked<
   if (!checked.ok) return checked;
   const { asOf } = checked;
   const formula = snapshotFormula({ symbols, metrics, asOf, headers: fields.headers, transpose: fields.transpose });
-  const options = [fields.headers ? null : "headers=false", fields.transpose ? "transpose=true" : null]
-    .filter(Boolean)
-    .join("; ");
+  const options = snapshotOptionsText(fields);
   return {
     ok: true,
     formula,
     args: {
-      symbols: asRange(symbols.join(", ")),
-      metrics: asRange(metrics.join(", ")),
+      symbols: asRange(listText(symbols)),
+      metrics: asRange(listText(metrics)),
       asOf: orNull(asOf),
       options: options ? asRange(options) : null,
     },
@@ -306,14 +307,12 @@ export function checkFlows(fields: FlowsFields, env: BuilderEnv): Checked<FlowsA
       errors: refusal(error, { source_chains: "chains", start: "start", end: "end", flow_type: "flowTypes" }, "chains"),
     };
   }
-  const options = [fields.headers ? null : "headers=false", top !== null ? `top=${top}` : null]
-    .filter(Boolean)
-    .join("; ");
+  const options = flowsOptionsText({ headers: fields.headers, top });
   return {
     ok: true,
     formula: flowsFormula({ chains, start, end, flowTypes: fields.flowTypes, headers: fields.headers, top }),
     args: {
-      sourceChains: asRange(chains.join(", ")),
+      sourceChains: asRange(listText(chains)),
       start: orNull(start),
       end: orNull(end),
       granularity: null,

@@ -1,5 +1,6 @@
-/** Pieces every builder shares: the two-column field row, a text field with its refusal, the date hint. */
-import { Caption1, Field, Input, makeStyles, tokens } from "@fluentui/react-components";
+/** Pieces every builder shares: the two-column field row, a text field with its refusal, the date hint, windows, granularity. */
+import { Button, Caption1, Field, Input, makeStyles, Select, tokens } from "@fluentui/react-components";
+import { GRANULARITIES, type Granularity } from "../../../core/domain";
 import { localeDateExample, localeDatePattern } from "../typed-date";
 
 export const useBuilderStyles = makeStyles({
@@ -100,5 +101,67 @@ export function WindowFields(props: WindowFieldsProps) {
       </div>
       <DateForms locale={props.locale} testId={props.datesTestId} />
     </>
+  );
+}
+
+export interface QuickWindowsProps {
+  /** Relative starts ending today: "-1M", "-3M", … */
+  windows: readonly string[];
+  start: string;
+  end: string;
+  /** Sets the start to the window and the end to TODAY. */
+  onPick(window: string): void;
+  /** What a screen reader hears for a window's button (its text, "1M", when not given). */
+  label?(window: string): string;
+}
+
+/** A row of buttons for windows ending today; the one the fields hold is highlighted. */
+export function QuickWindows({ windows, start, end, onPick, label }: QuickWindowsProps) {
+  const styles = useBuilderStyles();
+  return (
+    <div className={styles.quick} role="group" aria-label="Quick windows">
+      {windows.map((w) => (
+        <Button
+          key={w}
+          size="small"
+          appearance={start === w && end === "TODAY" ? "primary" : "secondary"}
+          aria-label={label?.(w)}
+          onClick={() => onPick(w)}
+        >
+          {w.slice(1)}
+        </Button>
+      ))}
+    </div>
+  );
+}
+
+const GRANULARITY_LABEL: Record<Granularity, string> = {
+  DAY: "Day",
+  WEEK: "Week",
+  MONTH: "Month",
+  QUARTER: "Quarter",
+  YEAR: "Year",
+};
+
+export interface GranularityFieldProps {
+  value: Granularity;
+  onChange(value: Granularity): void;
+  testId: string;
+  hint?: string;
+  /** The only granularity offered (the others shown disabled). */
+  only?: Granularity;
+}
+
+export function GranularityField({ value, onChange, testId, hint, only }: GranularityFieldProps) {
+  return (
+    <Field label="Granularity" hint={hint}>
+      <Select value={value} onChange={(_, d) => onChange(d.value as Granularity)} data-testid={testId}>
+        {GRANULARITIES.map((g) => (
+          <option key={g} value={g} disabled={only !== undefined && g !== only}>
+            {GRANULARITY_LABEL[g]}
+          </option>
+        ))}
+      </Select>
+    </Field>
   );
 }

@@ -22,9 +22,18 @@ import { useEffect, type ReactNode } from "react";
 import { isMarketDataError, redact } from "../../../api";
 import { type CellValue, isErrorCell } from "../../../core/cell";
 import { type DateSystem, serialToIsoIn } from "../../../core/excel-date";
-import { type FormatAt, type FormattedTable, type FormattedValue, isFormattedTable } from "../../../core/number-format";
+import {
+  DATE_FORMAT,
+  type FormatAt,
+  type FormattedTable,
+  type FormattedValue,
+  isFormattedTable,
+  PARTIAL_DATE_FORMAT,
+  PERCENT_FORMAT,
+} from "../../../core/number-format";
 import type { CallContext } from "../../../functions/call-context";
 import { failureCell } from "../../../office/errors";
+import type { ChartTableShape } from "../../../office/pane-workbook";
 import { LineChart } from "../../shared/line-chart";
 import { useServices } from "../../shared/pane-services";
 import { useRequest } from "../../shared/use-request";
@@ -90,14 +99,14 @@ export function cellText(value: CellValue, format: string | null, dateSystem: Da
   if (isErrorCell(value)) return value.error;
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
   if (typeof value === "string") return value;
-  if (format?.startsWith("yyyy-mm-dd")) {
+  if (format === DATE_FORMAT || format === PARTIAL_DATE_FORMAT) {
     try {
-      return `${serialToIsoIn(value, dateSystem)}${format.includes("(partial)") ? " (partial)" : ""}`;
+      return `${serialToIsoIn(value, dateSystem)}${format === PARTIAL_DATE_FORMAT ? " (partial)" : ""}`;
     } catch {
       return formatExact(value);
     }
   }
-  if (format === "0.00%") return `${(value * 100).toFixed(2)}%`;
+  if (format === PERCENT_FORMAT) return `${(value * 100).toFixed(2)}%`;
   return formatExact(value);
 }
 
@@ -106,17 +115,8 @@ export function cellData(value: CellValue): string {
   return JSON.stringify(isErrorCell(value) ? value.error : value);
 }
 
-/** What "Insert with a chart" needs: the table's shape (header row and date column first) and the chart's title. */
-export interface ChartTable {
-  rows: number;
-  columns: number;
-  title: string;
-  /** The table's dates run newest first: Excel is asked to plot them from last to first. */
-  newestFirst: boolean;
-}
-
 /** A dated table (a header row, a Date column, at least two dates) can be charted: its shape, from what the preview computed. */
-export function chartOf(outcome: PreviewOutcome | null, title: string): ChartTable | null {
+export function chartOf(outcome: PreviewOutcome | null, title: string): ChartTableShape | null {
   if (outcome?.kind !== "table" || outcome.rows.length < 3) return null;
   const columns = outcome.rows.reduce((n, row) => Math.max(n, row.length), 0);
   const header = outcome.rows[0][0];

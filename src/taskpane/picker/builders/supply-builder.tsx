@@ -1,21 +1,13 @@
 /** MD.SUPPLY for the chosen stablecoin: a window and a granularity; its table can go in with a line chart. */
-import { Button, Field, Select } from "@fluentui/react-components";
 import { useMemo, useState } from "react";
-import { GRANULARITIES, type Granularity } from "../../../core/domain";
+import type { Granularity } from "../../../core/domain";
 import { formattedSupplyTable } from "../../../functions/supply";
 import { FormulaActions } from "../../shared/formula-actions";
 import { useServices } from "../../shared/pane-services";
 import { checkSupply } from "./builder-checks";
-import { useBuilderStyles, WindowFields } from "./builder-layout";
+import { GranularityField, QuickWindows, useBuilderStyles, WindowFields } from "./builder-layout";
 import { chartOf, FunctionPreview, type PreviewCall, type PreviewOutcome } from "./function-preview";
 
-const GRANULARITY_LABEL: Record<Granularity, string> = {
-  DAY: "Day",
-  WEEK: "Week",
-  MONTH: "Month",
-  QUARTER: "Quarter",
-  YEAR: "Year",
-};
 const QUICK_WINDOWS = ["-1M", "-3M", "-1Y"] as const;
 
 export function SupplyBuilder({ symbol }: { symbol: string }) {
@@ -49,34 +41,16 @@ export function SupplyBuilder({ symbol }: { symbol: string }) {
         testIdPrefix="supply"
         locale={dateLocale}
       />
-      <div className={styles.quick} role="group" aria-label="Quick windows">
-        {QUICK_WINDOWS.map((w) => (
-          <Button
-            key={w}
-            size="small"
-            appearance={start === w && end === "TODAY" ? "primary" : "secondary"}
-            onClick={() => {
-              setStart(w);
-              setEnd("TODAY");
-            }}
-          >
-            {w.slice(1)}
-          </Button>
-        ))}
-      </div>
-      <Field label="Granularity">
-        <Select
-          value={granularity}
-          onChange={(_, d) => setGranularity(d.value as Granularity)}
-          data-testid="supply-granularity"
-        >
-          {GRANULARITIES.map((g) => (
-            <option key={g} value={g}>
-              {GRANULARITY_LABEL[g]}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <QuickWindows
+        windows={QUICK_WINDOWS}
+        start={start}
+        end={end}
+        onPick={(w) => {
+          setStart(w);
+          setEnd("TODAY");
+        }}
+      />
+      <GranularityField value={granularity} onChange={setGranularity} testId="supply-granularity" />
       <FunctionPreview call={call} onOutcome={setOutcome} />
       <FormulaActions
         formula={checked.ok ? checked.formula : null}
