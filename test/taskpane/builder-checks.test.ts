@@ -208,7 +208,11 @@ describe("MD.FLOWS builder", () => {
   it("refuses no chain, no flow, a top that is not a whole number, and a bad date", () => {
     expect(refused(checkFlows({ ...base, chains: [] }, env)).chains).toBe("Choose at least one chain.");
     expect(refused(checkFlows({ ...base, flowTypes: [] }, env)).flowTypes).toBe("Choose at least one flow.");
-    expect(refused(checkFlows({ ...base, top: "2.5" }, env)).top).toMatch(/not a whole number/);
+    // The cell's own words and range: top=200000 is refused in the pane as it would be in the cell.
+    for (const top of ["2.5", "0", "200000"])
+      expect(refused(checkFlows({ ...base, top }, env)).top).toBe(
+        `top="${top}" is not accepted. Use a whole number from 1 to 100000, e.g. top=10.`,
+      );
     expect(refused(checkFlows({ ...base, end: "yesterday" }, env)).end).toMatch(/"yesterday" is not a date/);
     expect(refused(checkFlows({ ...base, chains: ["eth chain"] }, env)).chains).toMatch(/eth chain/);
   });

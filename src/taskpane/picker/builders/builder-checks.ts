@@ -16,7 +16,8 @@ import {
 } from "../../../core/arguments";
 import type { Granularity } from "../../../core/domain";
 import { ArgumentError } from "../../../core/errors";
-import { parseFlowTypes } from "../../../core/flows-table";
+import { FLOWS_OPTIONS, parseFlowTypes } from "../../../core/flows-table";
+import { parseOptions } from "../../../core/options";
 import type { AggArgs } from "../../../functions/agg";
 import type { FlowsArgs } from "../../../functions/flows";
 import type { LatestArgs } from "../../../functions/latest";
@@ -290,12 +291,13 @@ export function checkFlows(fields: FlowsFields, env: BuilderEnv): Checked<FlowsA
   if (chains.length === 0) return { ok: false, errors: { chains: "Choose at least one chain." } };
   if (fields.flowTypes.length === 0) return { ok: false, errors: { flowTypes: "Choose at least one flow." } };
   const topText = fields.top.trim();
-  const top = topText === "" ? null : Number(topText);
-  if (top !== null && !(Number.isInteger(top) && top >= 1))
-    return {
-      ok: false,
-      errors: { top: `"${topText}" is not a whole number of chains (1 or more); leave it empty to keep every chain.` },
-    };
+  let top: number | null = null;
+  try {
+    // The cell's own option parser: its range (1 to 100,000) and its words.
+    if (topText) top = parseOptions(asRange(`top=${topText}`), FLOWS_OPTIONS).top;
+  } catch (error) {
+    return { ok: false, errors: refusal(error, { options: "top" }, "top") };
+  }
   const flowType = flowTypeText(fields.flowTypes) ?? null;
   try {
     parseSymbols(asRange(chains.join(",")), "source_chains");
