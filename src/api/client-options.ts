@@ -3,6 +3,7 @@
  * clock and timers (tests, the benchmark), and the limits of batching,
  * caching and retrying, with their defaults.
  */
+import { UNSETTLED_DAYS } from "../core/readings";
 import type { SeriesStore } from "./series-store-types";
 import type { Timers } from "./timers";
 import { MAX_RESPONSE_BYTES, type FetchLike } from "./transport";
@@ -115,6 +116,6 @@ export const CLIENT_DEFAULTS = {
   cacheMaxBytes: 20 * 1024 * 1024,
   maxResponseBytes: MAX_RESPONSE_BYTES,
   testSymbol: "eth",
-  unsettledDays: 3,
+  unsettledDays: UNSETTLED_DAYS,
   revalidateAfterMs: 30 * 86_400_000,
 } as const;

@@ -104,7 +104,6 @@ export class SeriesBatcher {
   /** One (symbol, metric, window) part: from the cache, by joining a pending load, or queued for the next batch. */
   load(symbol: string, metric: string, window: SeriesWindow, opts: CallOptions): Promise<SeriesResult> {
     const { pending, counters } = this.deps;
-    const windowKey = JSON.stringify([window.startDate ?? "", window.endDate ?? "", window.granularity ?? ""]);
     const key = seriesKey(symbol, metric, window);
     const settings = this.deps.settings.last();
     if (settings) {
@@ -120,6 +119,8 @@ export class SeriesBatcher {
       return pending.join(existing, opts.signal);
     }
     if (opts.cacheOnly) return Promise.reject(new NotCachedError());
+    // Only a load that is queued needs its window's key (batches group by it).
+    const windowKey = JSON.stringify([window.startDate ?? "", window.endDate ?? "", window.granularity ?? ""]);
     const load: SeriesLoad = { key, state: "queued", waiters: new Set(), symbol, metric, window, windowKey };
     pending.add(load);
     this.queue.push(load);

@@ -145,8 +145,8 @@ export class SeriesIsolation {
   ): Promise<void> {
     const symbols = unique(loads.map((l) => l.symbol));
     this.deps.log(`isolating a failing symbol: re-sending ${symbols.length} symbols in halves`);
-    const left = new Set(symbols.slice(0, Math.ceil(symbols.length / 2)));
-    const halves = [loads.filter((l) => left.has(l.symbol)), loads.filter((l) => !left.has(l.symbol))];
+    // Called with several symbols only: halved by symbol.
+    const halves = splitInHalves(loads);
     isolation.budget -= 2;
     const results = await Promise.all(
       halves.map(async (half) => {

@@ -60,15 +60,16 @@ export function expectedRows(start: string, end: string, granularity: Granularit
 export const SERIES_SIZE_ADVICE =
   "Use a coarser granularity (WEEK or MONTH), a shorter window, fewer symbols or metrics, or the option last=N.";
 
-/**
- * `window` describes the request for the no-data message, e.g. "from
- * 2024-01-01 to 2024-03-31". Throws NoDataError when no row would be left.
- */
 /** A text column placed after the date column (fiscal period labels): its value on each date, blank elsewhere. */
 export interface LabelColumn {
   header: string;
   byDate: ReadonlyMap<string, CellValue>;
 }
+
+/**
+ * `window` describes the request for the no-data message, e.g. "from
+ * 2024-01-01 to 2024-03-31". Throws NoDataError when no row would be left.
+ */
 
 export function shapeSeriesTable(
   columns: readonly SeriesColumn[],

@@ -32,7 +32,8 @@ export async function fetchSeries(
 function settledValues(ctx: CallContext, result: SeriesResult): SeriesResult {
   if (result.kind !== "points") return result;
   const points = withoutPlaceholders(result.points, ctx.today);
-  return points === result.points ? result : { kind: "points", points: [...points] };
+  // withoutPlaceholders returns a new array when it changes anything: no second copy.
+  return points === result.points ? result : { kind: "points", points: points as DataPoint[] };
 }
 
 /** Failures that belong to one (symbol, metric) pair; anything else (key, network, limits) fails the whole formula. */

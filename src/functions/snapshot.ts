@@ -7,7 +7,6 @@
  * reason, a symbol or metric the catalogs do not know a #VALUE! cell saying
  * what was meant; the other cells fill.
  */
-import { isMarketDataError } from "../api";
 import { parsePrefixedMetric } from "../core/agg-window";
 import { parseMetrics, parseSymbols } from "../core/arguments";
 import { type CellValue, errorCell, numberCell } from "../core/cell";
@@ -17,6 +16,7 @@ import { parseOptions } from "../core/options";
 import { assertSnapshotFits, shapeSnapshotTable, SNAPSHOT_OPTIONS, snapshotPairAt } from "../core/snapshot-table";
 import type { CallContext } from "./call-context";
 import { LISTS } from "./did-you-mean";
+import { isPairFailure as isRefusedPair } from "./fetch-series";
 import { latestReading, parseAsOf } from "./latest";
 import { valueKind } from "./metric-units";
 
@@ -29,11 +29,7 @@ export interface SnapshotArgs {
 
 /** Failures that belong to one pair (no data, a refused symbol or metric); anything else fails the formula. */
 function isPairFailure(error: unknown): boolean {
-  return (
-    error instanceof NoDataError ||
-    error instanceof UnknownNameError ||
-    (isMarketDataError(error) && (error.kind === "bad-request" || error.kind === "not-found"))
-  );
+  return error instanceof NoDataError || error instanceof UnknownNameError || isRefusedPair(error);
 }
 
 export async function snapshotTable(ctx: CallContext, args: SnapshotArgs): Promise<CellValue[][]> {

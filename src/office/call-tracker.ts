@@ -20,18 +20,15 @@ export interface CallCounts {
 export class CallTracker {
   private started = 0;
   private settled = 0;
-  private readonly listeners = new Set<() => void>();
 
   /** Starts one call; the returned function settles it (once, however often it is called). */
   begin(): () => void {
     this.started += 1;
-    this.notify();
     let done = false;
     return () => {
       if (done) return;
       done = true;
       this.settled += 1;
-      this.notify();
     };
   }
 
@@ -41,15 +38,5 @@ export class CallTracker {
 
   get inFlight(): number {
     return this.started - this.settled;
-  }
-
-  /** Called after every change; returns the unsubscribe function. */
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  private notify(): void {
-    for (const listener of this.listeners) listener();
   }
 }

@@ -20,7 +20,16 @@
  * do), and any tool that opens the .xlsx package can read it. It holds cell
  * addresses, formula text and times — never a key.
  */
-import { cellAddress, cellCount, parseRange, rectAddress, rowBands, withoutSheet, type Rect } from "../refresh/a1";
+import {
+  cellAddress,
+  cellCount,
+  cellsOf,
+  parseRange,
+  rectAddress,
+  rowBands,
+  withoutSheet,
+  type Rect,
+} from "../refresh/a1";
 import { holdsFormula, planBlocks, type FormulaCell } from "../refresh/formula-cells";
 import type {
   CellResult,
@@ -437,15 +446,6 @@ export function areaAddresses(address: string): string[] {
     address.matchAll(/!(\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?)(?=\s*,|\s*$)/g),
     (m) => m[1],
   );
-}
-
-function cellsOf(address: string): string[] {
-  const rect = parseRange(address);
-  const cells: string[] = [];
-  for (let row = rect.top; row <= rect.bottom; row += 1) {
-    for (let col = rect.left; col <= rect.right; col += 1) cells.push(cellAddress(row, col));
-  }
-  return cells;
 }
 
 const RECORD_ATTRIBUTES = ["sheet", "address", "range", "frozenAt"] as const;

@@ -77,6 +77,16 @@ export function intersects(a: Rect, b: Rect): boolean {
   return a.left <= b.right && b.left <= a.right && a.top <= b.bottom && b.top <= a.bottom;
 }
 
+/** Every cell of a range, row by row: "B2:C3" → B2, C2, B3, C3. */
+export function cellsOf(address: string): string[] {
+  const rect = parseRange(address);
+  const cells: string[] = [];
+  for (let row = rect.top; row <= rect.bottom; row += 1) {
+    for (let col = rect.left; col <= rect.right; col += 1) cells.push(cellAddress(row, col));
+  }
+  return cells;
+}
+
 export function cellCount(rect: Rect): number {
   return (rect.bottom - rect.top + 1) * (rect.right - rect.left + 1);
 }

@@ -30,7 +30,7 @@
  * (or re-read and write) its MD cells grouped into rectangles, and one read of
  * their results once the calls have settled, to report errors.
  */
-import { cellAddress, parseRange } from "./a1";
+import { cellAddress, cellCount, parseRange } from "./a1";
 import { explainError, isCalculating } from "./cell-errors";
 import { systemClock, type Clock } from "./clock";
 import { waitForCalls, type CallCounts, type Completion, type CustomFunctionCalls } from "./completion";
@@ -305,7 +305,7 @@ async function rewrite(
   if (outcome.refused.length > 0) {
     report.skipped.push({
       sheet,
-      cells: outcome.refused.reduce((sum, r) => sum + cellsOf(r.address).length, 0),
+      cells: outcome.refused.reduce((sum, r) => sum + cellCount(parseRange(r.address)), 0),
       message: `Excel refused to rewrite ${outcome.refused.map((r) => r.address).join(", ")} on "${sheet}": ${outcome.refused[0].reason}`,
     });
   }
@@ -353,13 +353,4 @@ async function reportResults(
       );
     }
   }
-}
-
-function cellsOf(address: string): string[] {
-  const rect = parseRange(address);
-  const cells: string[] = [];
-  for (let row = rect.top; row <= rect.bottom; row += 1) {
-    for (let col = rect.left; col <= rect.right; col += 1) cells.push(cellAddress(row, col));
-  }
-  return cells;
 }
