@@ -91,8 +91,7 @@ export class StoredSeries {
     const end = window.endDate ?? (today > start ? today : start);
     const id = { baseUrl: await this.o.baseUrl(), symbol, metric, granularity: "DAY" as const };
     const messageKey = `message ${seriesKey(id)} ${start}…${end}`;
-    const [data, said] = await Promise.all([this.o.store.read(id), this.o.store.readAnswer(messageKey)]);
-    const message = said && typeof (said.value as { message?: unknown }).message === "string" ? said : undefined;
+    const data = await this.o.store.read(id);
     const now = this.o.now();
     const plan = planWindow(
       data,
@@ -109,6 +108,10 @@ export class StoredSeries {
       this.bytesSaved += pointBytes(plan.stored);
       return { kind: "points", points: asPoints(plan.stored) };
     }
+    // A message the service gave for this window matters only when the store holds none of it: read it then,
+    // not on every call (a warm recalculation would read IndexedDB once per cell for nothing).
+    const said = plan.stored.length === 0 ? await this.o.store.readAnswer(messageKey) : undefined;
+    const message = said && typeof (said.value as { message?: unknown }).message === "string" ? said : undefined;
     const messageAge = message ? now - message.fetchedAt : Infinity;
     if (
       message &&
