@@ -246,15 +246,6 @@ export const FCF_RATIO_METRICS = [
   "MARKET_CAP_DIVIDE_FREE_CASH_FLOW",
   "FCF_YIELD",
 ] as const;
-export const VALUATION_RATIO_METRICS = [
-  "ENTERPRISE_VALUE_DIVIDE_TOTAL_REVENUE",
-  "ENTERPRISE_VALUE_DIVIDE_NET_INCOME",
-  "ENTERPRISE_VALUE_DIVIDE_EBITDA",
-  "ENTERPRISE_VALUE_DIVIDE_FREE_CASH_FLOW",
-  "MARKET_CAP_DIVIDE_FREE_CASH_FLOW",
-  "EARNINGS_YIELD",
-  "FCF_YIELD",
-] as const;
 
 const financial = (name: string, label: string, about: string): MetricSpec =>
   equity(

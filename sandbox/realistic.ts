@@ -80,10 +80,6 @@ export function realisticOptions(value: boolean | Partial<RealisticOptions> | un
   return options;
 }
 
-export function isRealistic(options: RealisticOptions): boolean {
-  return Object.entries(options).some(([, value]) => value !== false && value !== 0);
-}
-
 /** A point as the realistic service sends it: `val` may be null. */
 export interface RealisticPoint {
   date: string;

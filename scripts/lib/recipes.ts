@@ -24,6 +24,7 @@
  * the arguments parsed from the formula text: text in double quotes, numbers,
  * empty arguments (omitted), and references to column A.
  */
+import { serialToIso } from "../../src/core/excel-date";
 
 /** Calls a custom function of the built bundle by id (SERIES, AGG, …) with Excel's argument conventions. */
 export type CallFunction = (id: string, args: unknown[]) => Promise<unknown>;
@@ -183,10 +184,8 @@ export async function evaluateRecipe(recipe: Recipe, call: CallFunction): Promis
 
 // ——— rendering ———
 
-const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
-
 function isoOfSerial(serial: number): string {
-  return new Date(EXCEL_EPOCH_MS + Math.round(serial) * 86_400_000).toISOString().slice(0, 10);
+  return serialToIso(Math.round(serial));
 }
 
 /** How a number reads in the docs: whole numbers grouped, 2 decimals from 1,000 up, 4 below, 6 under 1. */

@@ -9,8 +9,8 @@
  */
 import { cellMismatch, parseFormula } from "../../test/support/doc-examples";
 import type { CallFunction } from "./recipes";
+import { serialToIso } from "../../src/core/excel-date";
 
-const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const PERCENT = /^-?\d+(?:\.(\d+))?%$/;
 
@@ -39,8 +39,7 @@ function cellText(raw: unknown, style: string | undefined): string {
   const error = errorText(value);
   if (error) return error;
   if (typeof value === "number") {
-    if (style && DATE.test(style) && Number.isInteger(value))
-      return new Date(EXCEL_EPOCH_MS + value * 86_400_000).toISOString().slice(0, 10);
+    if (style && DATE.test(style) && Number.isInteger(value)) return serialToIso(value);
     const percent = style ? PERCENT.exec(style) : null;
     if (percent) return `${(value * 100).toFixed(percent[1]?.length ?? 0)}%`;
     return numberText(value);
