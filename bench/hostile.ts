@@ -2,7 +2,7 @@
  * The add-in against a broken or hostile service (issue 12; DESIGN.md
  * "Budgets"): figures printed, nothing asserted.
  *
- *   npm run bench                  (runs bench/run.ts, this, then the picker search)
+ *   npm run bench                  (runs bench/run.ts, this, bench/gateway.ts, then the picker search)
  *   tsx bench/hostile.ts --latency 100
  *
  * (e) 1,000 MD.LATEST cells (200 symbols × 5 metrics, through src/functions)
