@@ -11,19 +11,21 @@ const OFFICE_GLOBALS = ["Office", "Excel", "OfficeRuntime", "CustomFunctions"];
 const OFFICE_ONLY = "Office globals are used only in src/office/: call a function there.";
 /*
  * Layer rules: what each folder may import. core/ imports nothing of ours;
- * api/ imports core/ only; the rest of src/ reaches api/ only through its door
- * (src/api/index.ts); the sandbox imports nothing from src/. Import sources are
- * matched as written, relative to the importing file.
+ * api/ (its top and its rooms http/, series/, store/) imports core/ and itself
+ * only; the rest of src/ reaches api/ only through its door (src/api/index.ts);
+ * the sandbox imports nothing from src/. Import sources are matched as written,
+ * relative to the importing file, so a room's rule counts one more "../".
  */
 const CORE_IMPORTS_NOTHING_OF_OURS = {
   regex: String.raw`^\.\./`,
   message:
     "core/ is the bottom layer: it imports nothing of ours outside core/ (move the code into core/, or pass it in).",
 };
-const API_IMPORTS_ONLY_CORE = {
-  regex: String.raw`^\.\./(?!core(/|$))`,
-  message: "api/ imports only core/ (and itself): the client must not depend on functions, Office or the pane.",
-};
+const API_ONLY_CORE_MESSAGE =
+  "api/ imports only core/ (and itself): the client must not depend on functions, Office or the pane.";
+const API_IMPORTS_ONLY_CORE = { regex: String.raw`^\.\./(?!core(/|$))`, message: API_ONLY_CORE_MESSAGE };
+/** The same rule for a file in one of api/'s rooms (api/http/, api/series/, api/store/): `../` is api/ itself. */
+const API_ROOM_IMPORTS_ONLY_CORE = { regex: String.raw`^\.\./\.\./(?!core(/|$))`, message: API_ONLY_CORE_MESSAGE };
 const API_THROUGH_ITS_DOOR = {
   regex: String.raw`^(\.\./)+api/`,
   message:
@@ -85,8 +87,12 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: [CORE_IMPORTS_NOTHING_OF_OURS] }] },
   },
   {
-    files: ["src/api/**"],
+    files: ["src/api/*.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [API_IMPORTS_ONLY_CORE] }] },
+  },
+  {
+    files: ["src/api/*/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [API_ROOM_IMPORTS_ONLY_CORE] }] },
   },
   {
     files: ["src/**"],

@@ -22,7 +22,7 @@
  */
 import { IDBFactory, IDBObjectStore } from "fake-indexeddb";
 import { createClient } from "../src/api/client";
-import { openSeriesStore } from "../src/api/series-store";
+import { openSeriesStore } from "../src/api/store/persistent-store";
 import type { SeriesRequest } from "../src/api/types";
 import { addDays } from "../src/core/calendar";
 import type { SeriesResult } from "../src/core/domain";

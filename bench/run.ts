@@ -22,7 +22,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { CLIENT_DEFAULTS, createClient, type Client, type ClientOptions } from "../src/api/client";
-import { mergeParts, splitWindow } from "../src/api/series-windows";
+import { mergeParts, splitWindow } from "../src/api/series/windows";
 import type { SeriesResult } from "../src/core/domain";
 import type { SeriesRequest } from "../src/api/types";
 import { parseOptions } from "../src/core/options";

@@ -4,7 +4,7 @@
  * the call was waiting for, and the TimeoutError naming what was asked.
  */
 import { CancelledError, TimeoutError } from "./errors";
-import type { Timers } from "./timers";
+import type { Timers } from "./http/timers";
 import type { CallOptions } from "./types";
 
 /**

@@ -4,9 +4,9 @@
  * caching and retrying, with their defaults.
  */
 import { UNSETTLED_DAYS } from "../core/readings";
-import type { SeriesStore } from "./series-store-types";
-import type { Timers } from "./timers";
-import { MAX_RESPONSE_BYTES, type FetchLike } from "./transport";
+import type { SeriesStore } from "./store/types";
+import type { Timers } from "./http/timers";
+import { MAX_RESPONSE_BYTES, type FetchLike } from "./http/transport";
 import type { SettingsSource } from "./types";
 
 export interface ClientOptions {
@@ -81,7 +81,7 @@ export interface ClientOptions {
   /** The symbol `testConnection` asks a PRICE for. Default "eth". */
   testSymbol?: string;
   /**
-   * The persistent store behind warm workbooks (series-store.ts; the runtime
+   * The persistent store behind warm workbooks (store/persistent-store.ts; the runtime
    * passes the IndexedDB one). Settled daily days it holds are not fetched
    * again, and catalogs and insight feeds it holds are read offline. Default
    * none: the in-memory cache only.

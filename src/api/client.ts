@@ -1,14 +1,14 @@
 /**
  * The shared client: one per runtime, everything reaches the service through
  * it. A facade: it validates a caller's question and hands it to the part
- * that answers it — series to the batcher (series-batcher.ts: the batch
- * window, packing; series-isolation.ts: refused requests), catalogs, feeds and
+ * that answers it — series to the batcher (series/batcher.ts: the batch
+ * window, packing; series/isolation.ts: refused requests), catalogs, feeds and
  * flows to one request each (single-loads.ts) — with the pending-loads
  * registry (pending-loads.ts) joining callers of the same answer, the cache,
  * and the settings read before every request; every call within its deadline
- * (call-deadline.ts). executor.ts owns *how* one request is sent (concurrency,
+ * (call-deadline.ts). http/executor.ts owns *how* one request is sent (concurrency,
  * retries, timeouts).
- * Beside the in-memory cache, the persistent store (stored-series.ts) answers
+ * Beside the in-memory cache, the persistent store (store/read-through.ts) answers
  * the settled parts of daily windows and keeps catalogs for offline reading.
  */
 import { addDays, utcDateOf } from "../core/calendar";
@@ -16,8 +16,8 @@ import type { AssetRecord, FlowType, FlowsResult, InsightCard, MetricDescriptor,
 import { CLIENT_DEFAULTS, type ClientOptions } from "./client-options";
 import { withDeadline } from "./call-deadline";
 import { BadRequestError, CancelledError, redact } from "./errors";
-import { sendWithRetries, type ExecutorDeps } from "./executor";
-import { mayWiden, widenSparseFcf } from "./fcf-widening";
+import { sendWithRetries, type ExecutorDeps } from "./http/executor";
+import { mayWiden, widenSparseFcf } from "./series/fcf-widening";
 import { LruCache } from "./lru-cache";
 import { answerKey, PendingLoads } from "./pending-loads";
 import {
@@ -31,7 +31,7 @@ import {
   seriesRequest,
   supportedMetricsRequest,
   type ApiRequest,
-} from "./requests";
+} from "./http/requests";
 import {
   mergeFlows,
   parseAssetsResponse,
@@ -39,16 +39,17 @@ import {
   parseInsightsResponse,
   parseMetricsResponse,
   parseSeriesResponse,
-} from "./responses";
-import { Semaphore } from "./semaphore";
-import { SeriesBatcher, type SeriesWindow } from "./series-batcher";
-import { HISTORY_FLOOR, walkBackwards, type DatedWindow } from "./history-walk";
-import { splitWindow } from "./series-windows";
+} from "./http/responses";
+import { Semaphore } from "./http/semaphore";
+import { SeriesBatcher } from "./series/batcher";
+import type { SeriesWindow } from "./series/batch-types";
+import { HISTORY_FLOOR, walkBackwards, type DatedWindow } from "./series/history-walk";
+import { splitWindow } from "./series/windows";
 import { SettingsReader } from "./settings-reader";
 import { SingleLoads } from "./single-loads";
-import { globalTimers, type Timers } from "./timers";
-import { NO_STORE_STATUS, StoredSeries } from "./stored-series";
-import type { ResolvedSettings } from "./executor";
+import { globalTimers, type Timers } from "./http/timers";
+import { NO_STORE_STATUS, StoredSeries } from "./store/read-through";
+import type { ResolvedSettings } from "./http/executor";
 import type { CallOptions, ClientCounters, FlowsRequest, MarketDataClient, SeriesRequest, StoreStatus } from "./types";
 
 export { CLIENT_DEFAULTS, type ClientOptions } from "./client-options";
@@ -210,7 +211,7 @@ class BatchingClient implements Client {
    * history, an omitted end today: the service answers a request without
    * dates with bare latest numbers), split into parts the service answers
    * whole, each loaded by the batcher, read newest part first until the data
-   * ends (history-walk.ts).
+   * ends (series/history-walk.ts).
    */
   private fetchWindow(symbol: string, metric: string, window: SeriesWindow, opts: CallOptions): Promise<SeriesResult> {
     let parts: DatedWindow[];
@@ -358,7 +359,7 @@ class BatchingClient implements Client {
     return this.stored?.status() ?? { ...NO_STORE_STATUS };
   }
 
-  /** One settings read shared by every caller asking while it runs (the stored-series path asks per call). */
+  /** One settings read shared by every caller asking while it runs (the store's read-through asks per call). */
   private sharedSettings(): Promise<ResolvedSettings> {
     this.settingsRead ??= this.settings.read().finally(() => {
       this.settingsRead = undefined;

@@ -146,7 +146,7 @@ export class ConfigError extends MarketDataError {
 /**
  * One symbol the service fails every request for (an HTTP 5xx for any request
  * naming it, while the same request without it is answered): found by
- * isolating it from a batch (series-batcher.ts). It is that symbol's failure,
+ * isolating it from a batch (series/batcher.ts). It is that symbol's failure,
  * not the other callers', so it fails only the cells that asked for it.
  */
 export class UnservedSymbolError extends MarketDataError {

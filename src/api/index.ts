@@ -5,13 +5,45 @@
  * deep import from outside (eslint.config.mjs). Tests and the benchmark may
  * reach inside to test the parts. The domain vocabulary the answers are made
  * of (DataPoint, SeriesResult, …) is core's: import it from core/domain.
+ *
+ * Three rooms, each one system, and the client's own parts at the top:
+ *
+ *   http/     one request: building it (requests), sending it (executor:
+ *             concurrency, retries; transport: the one fetch, timeouts, body
+ *             caps), reading it (responses), retry, timers, semaphore
+ *   series/   series windows: cutting a window into parts (windows), asking
+ *             history backwards until it ends (history-walk), the batcher and
+ *             its refused-request isolation (batcher, isolation, their shared
+ *             batch-types), packing into requests (batch-plan), sparse
+ *             free-cash-flow widening (fcf-widening)
+ *   store/    the persistent IndexedDB store: the store itself
+ *             (persistent-store), its vocabulary (types), its IndexedDB
+ *             requests, memory working set, write queue, the pure window plan,
+ *             and the read-through the client puts in front of the batcher
+ *   (top)     client (the facade), client-options, types, errors, the
+ *             settings reader, call deadline, cache, pending and single loads
+ *
+ * The route a cell takes to the wire, file by file:
+ *
+ *   functions/*  →  client.ts (checks the question, cache, call deadline)
+ *     →  store/read-through.ts (settled daily days from the store)
+ *        or series/windows.ts (a long window cut into parts)
+ *     →  series/history-walk.ts (parts asked newest first, until data ends)
+ *     →  series/batcher.ts (the batch window; joins pending-loads.ts)
+ *     →  series/batch-plan.ts (symbols × metrics packed into requests)
+ *     →  http/requests.ts (the URL; the key never in it)
+ *     →  http/executor.ts (semaphore, retries, Retry-After)
+ *     →  http/transport.ts (fetch, timeouts, body cap)  →  the service
+ *
+ * Catalogs, feeds and flows take the short way: client.ts → single-loads.ts
+ * → http/requests.ts → http/executor.ts → http/transport.ts.
  */
 export * from "./types";
 export * from "./errors";
 export { createClient, CLIENT_DEFAULTS } from "./client";
 export type { Client, ClientOptions, ClientState } from "./client";
-export type { FetchLike } from "./transport";
-export type { Timers } from "./timers";
-export { openSeriesStore } from "./series-store";
-export type { SeriesStore, SeriesStoreOptions } from "./series-store-types";
-export { normalizeBaseUrl } from "./requests";
+export type { FetchLike } from "./http/transport";
+export type { Timers } from "./http/timers";
+export { openSeriesStore } from "./store/persistent-store";
+export type { SeriesStore, SeriesStoreOptions } from "./store/types";
+export { normalizeBaseUrl } from "./http/requests";

@@ -6,8 +6,8 @@
  * cached nor shown, but asked again (`changedSince`).
  */
 import { ConfigError, redact } from "./errors";
-import type { ResolvedSettings } from "./executor";
-import { normalizeBaseUrl } from "./requests";
+import type { ResolvedSettings } from "./http/executor";
+import { normalizeBaseUrl } from "./http/requests";
 import type { SettingsSource } from "./types";
 
 export class SettingsReader {

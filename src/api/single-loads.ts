@@ -8,10 +8,10 @@
  * store, lanes) and reaches into nothing else.
  */
 import { CancelledError, NotCachedError } from "./errors";
-import { sendWithRetries, type ExecutorDeps, type ResolvedSettings } from "./executor";
+import { sendWithRetries, type ExecutorDeps, type ResolvedSettings } from "./http/executor";
 import { cacheKey, type Load, type PendingLoads } from "./pending-loads";
-import type { ApiRequest } from "./requests";
-import type { StoredSeries } from "./stored-series";
+import type { ApiRequest } from "./http/requests";
+import type { StoredSeries } from "./store/read-through";
 import type { CallOptions, ClientCounters } from "./types";
 
 export interface SingleLoadsDeps {

@@ -33,7 +33,7 @@ export interface CallOptions {
   cacheOnly?: boolean;
   /**
    * Series only: when the client widens a window the service answers sparsely
-   * (the free-cash-flow ratios, see fcf-widening.ts), hand back the wider
+   * (the free-cash-flow ratios, see series/fcf-widening.ts), hand back the wider
    * answer whole instead of cut back to the window asked for. The requests
    * sent and the answers cached are the same either way.
    */
@@ -67,7 +67,7 @@ export interface ClientCounters {
   bytes: number; // response bytes received
 }
 
-/** The persistent store behind warm workbooks, as the pane shows it (stored-series.ts). */
+/** The persistent store behind warm workbooks, as the pane shows it (store/read-through.ts). */
 export interface StoreStatus {
   /**
    * "indexeddb": kept on this machine across sessions; "opening": not open

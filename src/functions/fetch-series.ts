@@ -1,7 +1,7 @@
 /**
  * Series requests with the rules that hold for every function: one pair's
  * failure stays that pair's. (The free-cash-flow ratios' short-window quirk is
- * the client's to undo: api/fcf-widening.ts.)
+ * the client's to undo: api/series/fcf-widening.ts.)
  */
 import { isMarketDataError, type SeriesRequest } from "../api";
 import type { DataPoint, Granularity, SeriesResult } from "../core/domain";

@@ -105,3 +105,9 @@ export function rowBands(rect: Rect, maxCells: number): Rect[] {
   }
   return bands;
 }
+
+/** Excel's way of naming a cell on a sheet: quotes when the name is not a plain word, doubled quotes inside. */
+export function qualifiedAddress(sheet: string, address: string): string {
+  const plain = /^[A-Za-z_][A-Za-z0-9_.]*$/.test(sheet) && !/^[A-Za-z]{1,3}\d+$/.test(sheet);
+  return `${plain ? sheet : `'${sheet.replace(/'/g, "''")}'`}!${address}`;
+}

@@ -8,13 +8,12 @@
  * be read, parsed or saved stops the freeze, so no formula is ever replaced
  * without its record.
  */
-import { intersects, parseRange, type Rect } from "./a1";
+import { intersects, parseRange, qualifiedAddress, type Rect } from "./a1";
 import { isCalculating } from "./cell-errors";
 import { systemClock, type Clock } from "./clock";
 import { waitForIdle, type CustomFunctionCalls } from "./completion";
 import { findMdCells } from "./formula-cells";
 import type { CellResult, FreezeRecord, ValueBlock, ValueType, WorkbookAdapter } from "./workbook-adapter";
-import { qualifiedAddress } from "./pane-actions";
 
 export type FreezeScope = "selection" | "sheet";
 

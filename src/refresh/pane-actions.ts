@@ -11,6 +11,7 @@ import type { RefreshController, RefreshState } from "./refresh-controller";
 import type { RefreshReport } from "./refresh-all";
 import { NO_WORKBOOK, SIGN_IN_TO_REFRESH } from "./refresh-controller";
 import { refreshSummary } from "./summary";
+import { qualifiedAddress } from "./a1";
 
 export interface PaneRefreshFailure {
   /** "Sheet1!B4", "'Q1 comps'!C7". */
@@ -57,12 +58,6 @@ export interface PaneRefreshActions {
   /** Per workbook (`Office.DisableTrustUX`): no trust prompt for people who open it without the add-in (Windows, Mac). */
   getTrustPromptOff(): Promise<boolean>;
   setTrustPromptOff(off: boolean): Promise<void>;
-}
-
-/** Excel's way of naming a cell on a sheet: quotes when the name is not a plain word, doubled quotes inside. */
-export function qualifiedAddress(sheet: string, address: string): string {
-  const plain = /^[A-Za-z_][A-Za-z0-9_.]*$/.test(sheet) && !/^[A-Za-z]{1,3}\d+$/.test(sheet);
-  return `${plain ? sheet : `'${sheet.replace(/'/g, "''")}'`}!${address}`;
 }
 
 export function paneRefreshResult(report: RefreshReport): PaneRefreshResult {

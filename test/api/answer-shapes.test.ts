@@ -5,7 +5,7 @@
  * in client-real-service.test.ts and test/bundle/real-service.test.ts.
  */
 import { BadResponseError } from "../../src/api/errors";
-import { parseAssetsResponse, parseFlowsResponse, parseSeriesResponse } from "../../src/api/responses";
+import { parseAssetsResponse, parseFlowsResponse, parseSeriesResponse } from "../../src/api/http/responses";
 
 const wrap = (symbols: unknown) => ({ data: { symbols } });
 const pair = (body: unknown, symbol = "eth", metric = "PRICE") =>

@@ -1,6 +1,6 @@
 /**
  * The free-cash-flow ratios' short-window quirk is undone by the client
- * (api/fcf-widening.ts), so MD.SERIES, MD.LATEST and the pane's preview all
+ * (api/series/fcf-widening.ts), so MD.SERIES, MD.LATEST and the pane's preview all
  * see the same series. The service here is the in-memory stand-in with the
  * quirk switched on; client-sandbox.test.ts shows the same rule over real HTTP.
  */

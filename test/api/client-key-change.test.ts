@@ -8,7 +8,7 @@
  * sandbox's, over HTTP.
  */
 import { createClient, type Client } from "../../src/api/client";
-import type { FetchLike } from "../../src/api/transport";
+import type { FetchLike } from "../../src/api/http/transport";
 import type { ClientSettings } from "../../src/api/types";
 import { startSandbox, type SandboxHandle } from "../../sandbox/server";
 import { expectNoKey, settleWithin } from "./helpers/real-http";

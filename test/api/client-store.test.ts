@@ -10,8 +10,8 @@
 import { IDBFactory } from "fake-indexeddb";
 import { createClient, type Client, type ClientOptions } from "../../src/api/client";
 import { NetworkError } from "../../src/api/errors";
-import { openSeriesStore } from "../../src/api/series-store";
-import type { SeriesStore, SeriesStoreOptions } from "../../src/api/series-store-types";
+import { openSeriesStore } from "../../src/api/store/persistent-store";
+import type { SeriesStore, SeriesStoreOptions } from "../../src/api/store/types";
 import type { SeriesRequest } from "../../src/api/types";
 import { addDays } from "../../src/core/calendar";
 import type { SeriesResult } from "../../src/core/domain";

@@ -11,7 +11,7 @@ import {
   seriesRequest,
   seriesUrlLength,
   supportedMetricsRequest,
-} from "../../src/api/requests";
+} from "../../src/api/http/requests";
 
 const BASE = "https://api.example.com";
 

@@ -5,7 +5,7 @@ import {
   parseInsightsResponse,
   parseMetricsResponse,
   parseSeriesResponse,
-} from "../../src/api/responses";
+} from "../../src/api/http/responses";
 
 const wrap = (symbols: unknown) => ({ data: { symbols } });
 

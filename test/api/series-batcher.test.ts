@@ -6,10 +6,10 @@
  */
 import { CLIENT_DEFAULTS } from "../../src/api/client";
 import { BadRequestError } from "../../src/api/errors";
-import type { ResolvedSettings } from "../../src/api/executor";
+import type { ResolvedSettings } from "../../src/api/http/executor";
 import { answerKey, cacheKey, PendingLoads } from "../../src/api/pending-loads";
-import type { ApiRequest } from "../../src/api/requests";
-import { SeriesBatcher, type AnswerCache } from "../../src/api/series-batcher";
+import type { ApiRequest } from "../../src/api/http/requests";
+import { SeriesBatcher, type AnswerCache } from "../../src/api/series/batcher";
 import type { ClientCounters } from "../../src/api/types";
 import { FakeClock } from "./helpers/fake-clock";
 

@@ -6,7 +6,7 @@
  */
 import { IDBFactory } from "fake-indexeddb";
 import { addDays } from "../../src/core/calendar";
-import { openSeriesStore } from "../../src/api/series-store";
+import { openSeriesStore } from "../../src/api/store/persistent-store";
 import {
   seriesKey,
   STORE_DB_NAME,
@@ -14,8 +14,8 @@ import {
   type SeriesId,
   type SeriesStore,
   type SeriesStoreOptions,
-} from "../../src/api/series-store-types";
-import type { FetchedRange, StoredPoint } from "../../src/api/store-plan";
+} from "../../src/api/store/types";
+import type { FetchedRange, StoredPoint } from "../../src/api/store/window-plan";
 import { dumpStore, failing } from "./helpers/failing-idb";
 
 const BASE = "https://md.example.test/api";

@@ -17,7 +17,7 @@ import {
   parseRetryAfter,
   serviceMessage,
   type FetchLike,
-} from "../../src/api/transport";
+} from "../../src/api/http/transport";
 import { FakeClock } from "./helpers/fake-clock";
 import { fakeService, type Handler } from "./helpers/fake-service";
 

@@ -75,6 +75,30 @@ const VIOLATIONS: [string, Snippet, RegExp][] = [
     /api\/ imports only core\//,
   ],
   [
+    "a module in an api room importing from functions/",
+    {
+      file: "src/api/series/layer-violation.ts",
+      code: 'import { fetchSeries } from "../../functions/fetch-series";\nexport const f = fetchSeries;\n',
+    },
+    /api\/ imports only core\/ \(and itself\)/,
+  ],
+  [
+    "a module in an api room importing the pane",
+    {
+      file: "src/api/store/layer-violation.ts",
+      code: 'import { App } from "../../taskpane/app";\nexport const a = App;\n',
+    },
+    /api\/ imports only core\//,
+  ],
+  [
+    "a function reaching inside an api room",
+    {
+      file: "src/functions/layer-violation.ts",
+      code: 'import { SeriesBatcher } from "../api/series/batcher";\nexport const b = SeriesBatcher;\n',
+    },
+    /through its one door/,
+  ],
+  [
     "a function reaching inside api/",
     {
       file: "src/functions/layer-violation.ts",
@@ -110,6 +134,13 @@ const ALLOWED: [string, Snippet][] = [
     {
       file: "src/api/layer-ok.ts",
       code: 'import { addDays } from "../core/calendar";\nimport { redact } from "./errors";\nexport const a = [addDays, redact];\n',
+    },
+  ],
+  [
+    "an api room importing core, api and another room",
+    {
+      file: "src/api/store/layer-ok.ts",
+      code: 'import { addDays } from "../../core/calendar";\nimport { redact } from "../errors";\nimport { within } from "../http/timers";\nexport const a = [addDays, redact, within];\n',
     },
   ],
   [

@@ -4,7 +4,7 @@
  */
 import { createServer } from "node:http";
 import { closedPortUrl, listenLocal, type LocalServer } from "../support/local-server";
-import { normalizeBaseUrl, requestUrl, assetSymbolsRequest } from "../../src/api/requests";
+import { normalizeBaseUrl, requestUrl, assetSymbolsRequest } from "../../src/api/http/requests";
 import { GatewayProbe, isSameOriginBase, unreachableText } from "../../src/office/gateway";
 import { SettingsStore } from "../../src/office/settings";
 

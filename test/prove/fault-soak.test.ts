@@ -46,7 +46,7 @@ const HARSH_FAULTS = {
   badJsonRate: 0.1,
 };
 const FAULTS = { serverErrorRate: 0.2, rateLimitRate: 0.1, retryAfterSeconds: 1, dropRate: 0.05, badJsonRate: 0.05 };
-/** What an error caused by an injected fault says (src/api/transport.ts messages). */
+/** What an error caused by an injected fault says (src/api/http/transport.ts messages). */
 const FAULT_CAUSE = /HTTP (429|500|503)|Rate limited|Could not reach|connection|unreadable response/i;
 
 const CHAINS = ["eth", "btc", "sol", "arb", "pol", "avax", "bnb", "op", "trx", "near", "sui", "apt", "ton"];

@@ -1,7 +1,7 @@
 /**
  * Property tests of table shaping (src/core/*-table.ts). Inputs are what the
  * client can deliver: arbitrary service bodies, written as JSON text, run
- * through the client's own validation (src/api/responses.ts); whatever
+ * through the client's own validation (src/api/http/responses.ts); whatever
  * survives it is shaped. Every result must be a rectangular array of values
  * Excel can hold — finite numbers, text within Excel's cell limit, booleans,
  * the core's error cells — or a NoDataError / ResultTooLargeError. MD.SERIES's
@@ -15,7 +15,7 @@ import {
   parseInsightsResponse,
   parseMetricsResponse,
   parseSeriesResponse,
-} from "../../src/api/responses";
+} from "../../src/api/http/responses";
 import { BadResponseError } from "../../src/api/errors";
 import type { FlowType, FlowsResult, SeriesResult } from "../../src/core/domain";
 import { computeStat, type Stat } from "../../src/core/agg-stat";

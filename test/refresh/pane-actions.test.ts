@@ -1,11 +1,7 @@
 /** @jest-environment jsdom */
 // jsdom: the freeze log is written with the DOM's XML serializer, as in the pane's page.
-import {
-  createPaneRefreshActions,
-  paneRefreshResult,
-  qualifiedAddress,
-  type PaneRefreshActions,
-} from "../../src/refresh/pane-actions";
+import { qualifiedAddress } from "../../src/refresh/a1";
+import { createPaneRefreshActions, paneRefreshResult, type PaneRefreshActions } from "../../src/refresh/pane-actions";
 import type { RefreshReport } from "../../src/refresh/refresh-all";
 import { RefreshController, SIGN_IN_TO_REFRESH } from "../../src/refresh/refresh-controller";
 import { CallTracker } from "../../src/office/call-tracker";

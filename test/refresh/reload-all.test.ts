@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { IDBFactory } from "fake-indexeddb";
 import { createClient } from "../../src/api/client";
-import { openSeriesStore } from "../../src/api/series-store";
+import { openSeriesStore } from "../../src/api/store/persistent-store";
 import {
   REFRESH_ALL_COMMAND,
   RELOAD_ALL_COMMAND,

@@ -5,9 +5,9 @@
  * key: the key is added only when the URL is assembled for sending, so a
  * request can be logged, compared and cached without it.
  */
-import { isIsoDate } from "../core/calendar";
-import { FLOW_TYPES, GRANULARITIES, type FlowType, type Granularity } from "../core/domain";
-import { BadRequestError, ConfigError } from "./errors";
+import { isIsoDate } from "../../core/calendar";
+import { FLOW_TYPES, GRANULARITIES, type FlowType, type Granularity } from "../../core/domain";
+import { BadRequestError, ConfigError } from "../errors";
 
 /** The service's cap on `limit` and on points per series in one response. */
 export const MAX_POINTS_PER_SERIES = 1000;

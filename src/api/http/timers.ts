@@ -2,7 +2,7 @@
  * The clock the client runs on. Injected so tests drive time by hand; the
  * defaults are the host's globals.
  */
-import { CancelledError } from "./errors";
+import { CancelledError } from "../errors";
 
 export interface Timers {
   setTimeout(callback: () => void, ms: number): unknown;

@@ -1,10 +1,10 @@
 /**
- * The persistent series store's memory working set (series-store.ts is the
+ * The persistent series store's memory working set (persistent-store.ts is the
  * store): the records of the session, least recently used first, capped in
  * bytes. It answers reads without touching IndexedDB, and is all of the store
  * when IndexedDB is unavailable.
  */
-import type { MemoryEntry } from "./series-store-types";
+import type { MemoryEntry } from "./types";
 
 export class MemoryWorkingSet {
   private readonly entries = new Map<string, MemoryEntry>();

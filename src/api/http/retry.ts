@@ -5,7 +5,7 @@
  * the many batched requests one recalculation sends, instead of having them
  * all come back at the same instant.
  */
-import type { MarketDataError } from "./errors";
+import type { MarketDataError } from "../errors";
 
 export interface RetryPolicy {
   /** Retries after the first attempt (0 = never retry). */

@@ -12,9 +12,9 @@
  * another day sees one extra partial week per cut at most, which is why a
  * weekly part holds 999 weeks, not 1,000.
  */
-import { epochDayOfParts, isoOfEpochDay, partsOfEpochDay, toEpochDay } from "../core/calendar";
-import type { DataPoint, Granularity, SeriesResult } from "../core/domain";
-import { MAX_POINTS_PER_SERIES } from "./requests";
+import { epochDayOfParts, isoOfEpochDay, partsOfEpochDay, toEpochDay } from "../../core/calendar";
+import type { DataPoint, Granularity, SeriesResult } from "../../core/domain";
+import { MAX_POINTS_PER_SERIES } from "../http/requests";
 
 export interface DateWindow {
   startDate?: string;

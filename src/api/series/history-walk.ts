@@ -1,7 +1,7 @@
 /**
  * Reading a window longer than one request, newest part first, stopping where
  * the data ends. The service answers at most 1,000 points per series, so a
- * long window is asked for in parts (series-windows.ts); asking for every
+ * long window is asked for in parts (series/windows.ts); asking for every
  * part of a window that reaches centuries before any data (MD.AGG(…,"-1900Y"),
  * or the whole history when no start is given) would cost hundreds of
  * requests for nothing. Walking backwards from the end costs what the data
@@ -13,9 +13,9 @@
  * anything at all to walk to; the service answers it at most 1,000 points,
  * enough to know.
  */
-import type { SeriesResult } from "../core/domain";
-import { hasValue } from "../core/readings";
-import { mergeParts, type DateWindow } from "./series-windows";
+import type { SeriesResult } from "../../core/domain";
+import { hasValue } from "../../core/readings";
+import { mergeParts, type DateWindow } from "./windows";
 
 /** Where the whole history starts when no start date is given: nothing Excel can show is older. */
 export const HISTORY_FLOOR = "1900-01-01";

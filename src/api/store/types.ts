@@ -1,13 +1,13 @@
 /**
- * The persistent series store's vocabulary (series-store.ts is the store):
+ * The persistent series store's vocabulary (persistent-store.ts is the store):
  * its database name and layout version, the object store names, the defaults,
  * the public contract (SeriesStore, SeriesId, StoredAnswer, StoreInfo and the
  * options), the record key and the credential-free base address it is built
  * from, and the record shapes kept in IndexedDB and in memory. No state here.
  */
-import type { Granularity } from "../core/domain";
-import type { FetchedRange, SeriesData } from "./store-plan";
-import type { Timers } from "./timers";
+import type { Granularity } from "../../core/domain";
+import type { FetchedRange, SeriesData } from "./window-plan";
+import type { Timers } from "../http/timers";
 
 /**
  * The schema is versioned (`STORE_DB_VERSION`): a version change drops and

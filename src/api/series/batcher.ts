@@ -2,27 +2,22 @@
  * The series batcher: *when* a batch goes (the batch window) and *what* it
  * does (group the queued parts by window, pack them into requests, send, hand
  * each caller its own series). Which callers a refused request is for is
- * series-isolation.ts's business, handed the batcher's send. It receives what it
+ * series/isolation.ts's business, handed the batcher's send. It receives what it
  * works with — the pending-loads registry, the settings reader, the cache and
  * a send function — and reaches into nothing else; how one request is sent
  * (concurrency, retries, timeouts) is the send function's business.
  */
-import type { Granularity, SeriesResult } from "../core/domain";
+import type { SeriesResult } from "../../core/domain";
 import { planRequests } from "./batch-plan";
-import { BadResponseError, CancelledError, MarketDataError, NotCachedError, redact } from "./errors";
-import type { ResolvedSettings } from "./executor";
-import { answerKey, cacheKey, type Load, type Outcome, type PendingLoads } from "./pending-loads";
-import { listChars, requestUrl, seriesRequest, seriesUrlLength, type ApiRequest } from "./requests";
-import { parseSeriesResponse, type SeriesTable } from "./responses";
-import { SeriesIsolation, type SendOutcome } from "./series-isolation";
-import type { DateWindow } from "./series-windows";
-import type { Timers } from "./timers";
-import type { CallOptions, ClientCounters } from "./types";
-
-/** One part of a caller's window, as sent: the dates and the granularity. */
-export interface SeriesWindow extends DateWindow {
-  granularity?: Granularity;
-}
+import { BadResponseError, CancelledError, MarketDataError, NotCachedError, redact } from "../errors";
+import type { ResolvedSettings } from "../http/executor";
+import { answerKey, cacheKey, type Load, type Outcome, type PendingLoads } from "../pending-loads";
+import { listChars, requestUrl, seriesRequest, seriesUrlLength, type ApiRequest } from "../http/requests";
+import { parseSeriesResponse, type SeriesTable } from "../http/responses";
+import { SeriesIsolation } from "./isolation";
+import type { SendOutcome, SeriesLoad, SeriesWindow } from "./batch-types";
+import type { Timers } from "../http/timers";
+import type { CallOptions, ClientCounters } from "../types";
 
 /** The cache as the batcher uses it. */
 export interface AnswerCache {
@@ -62,18 +57,6 @@ export interface SeriesBatcherDeps {
     maxUrlLength: number;
     cacheTtlMs: number;
   };
-}
-
-export interface SeriesLoad extends Load<SeriesResult> {
-  symbol: string;
-  metric: string;
-  window: SeriesWindow;
-  /** Loads with the same window key can share a request. */
-  windowKey: string;
-  /** Held back once by a flush the time cap forced: the next flush sends it whatever happens. */
-  heldBack?: boolean;
-  /** The flush that dispatched it last: only that flush may declare it lost. */
-  flush?: number;
 }
 
 export class SeriesBatcher {
@@ -368,7 +351,7 @@ function seriesKey(symbol: string, metric: string, window: SeriesWindow): string
 /**
  * A message in place of a series is the service's own text, shown in cells
  * and in the pane; a careless service may quote the request in it, key
- * included. Error bodies are redacted where they are read (transport.ts).
+ * included. Error bodies are redacted where they are read (http/transport.ts).
  */
 function redactMessages(table: SeriesTable, apiKey: string): void {
   for (const row of table.values()) {

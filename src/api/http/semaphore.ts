@@ -2,7 +2,7 @@
  * A counting semaphore for the concurrency limit. Waiters are served in
  * arrival order; a waiter whose signal aborts leaves the line at once.
  */
-import { CancelledError } from "./errors";
+import { CancelledError } from "../errors";
 
 export type Release = () => void;
 

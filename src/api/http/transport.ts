@@ -1,7 +1,7 @@
 /**
  * The one place that calls fetch. One attempt: send, wait at most `timeoutMs`
  * for the whole body, and turn every way that can fail into a typed error.
- * Retries, concurrency and caching live above it (executor.ts, client.ts), so
+ * Retries, concurrency and caching live above it (executor.ts, ../client.ts), so
  * tests replace fetch and nothing else.
  *
  * What comes back is distrusted: redirects are never followed to another
@@ -24,7 +24,7 @@ import {
   RedirectError,
   ServerError,
   TimeoutError,
-} from "./errors";
+} from "../errors";
 import { raceAbort, type Timers } from "./timers";
 
 /** The part of `fetch` the client uses; `globalThis.fetch` fits, and so does a test double. */

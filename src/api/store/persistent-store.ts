@@ -19,9 +19,9 @@
  * few transactions, not a thousand. Every record kept in memory (the session's
  * working set, capped too) is answered without touching IndexedDB again.
  */
-import { mergeFetched, type FetchedRange, type SeriesData } from "./store-plan";
-import { globalTimers, within, type Timers } from "./timers";
-import { clearAll, evict, getRecords, isQuotaError, measure, openDatabase, putRecords } from "./series-store-idb";
+import { mergeFetched, type FetchedRange, type SeriesData } from "./window-plan";
+import { globalTimers, within, type Timers } from "../http/timers";
+import { clearAll, evict, getRecords, isQuotaError, measure, openDatabase, putRecords } from "./indexeddb-requests";
 import {
   errorText,
   formatMb,
@@ -39,9 +39,9 @@ import {
   type StoredAnswer,
   type StoreInfo,
   type StoreLimits,
-} from "./series-store-types";
-import { MemoryWorkingSet } from "./series-store-memory";
-import { WriteQueue } from "./series-store-writes";
+} from "./types";
+import { MemoryWorkingSet } from "./memory-working-set";
+import { WriteQueue } from "./write-queue";
 
 export function openSeriesStore(options: SeriesStoreOptions = {}): SeriesStore {
   return new IndexedDbSeriesStore(options);

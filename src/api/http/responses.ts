@@ -13,8 +13,8 @@
  * null`; keys in any case; an absent metric; the catalog's `artemis_id` and
  * `coingecko_id` names; a null or upper-case catalog symbol.
  */
-import { hasIsoDateShape, isIsoDate } from "../core/calendar";
-import { BadResponseError } from "./errors";
+import { hasIsoDateShape, isIsoDate } from "../../core/calendar";
+import { BadResponseError } from "../errors";
 import type {
   AssetRecord,
   DataPoint,
@@ -23,7 +23,7 @@ import type {
   InsightCard,
   MetricDescriptor,
   SeriesResult,
-} from "../core/domain";
+} from "../../core/domain";
 
 type Json = Record<string, unknown>;
 

@@ -3,13 +3,13 @@
  * through the transport, retries what is worth retrying, and keeps the
  * counters and the log. Knows nothing of batching or caching.
  */
-import { CancelledError, MarketDataError, noteRetries, redact } from "./errors";
+import { CancelledError, MarketDataError, noteRetries, redact } from "../errors";
 import { displayUrl, requestUrl, type ApiRequest } from "./requests";
 import { decideRetry, type RetryDecision, type RetryPolicy } from "./retry";
 import type { Semaphore } from "./semaphore";
 import { sleep, type Timers } from "./timers";
 import { attempt, isAttemptFailure, type FetchLike } from "./transport";
-import type { ClientCounters } from "./types";
+import type { ClientCounters } from "../types";
 
 export interface ResolvedSettings {
   baseUrl: string;
@@ -39,7 +39,7 @@ export interface SendOptions {
   /**
    * Retries of a 5xx, at most (within `retries`). A multi-symbol series request
    * gets one: the real service fails a whole batch for one unsupported symbol,
-   * every time, and the batcher isolates the symbol instead (series-batcher.ts).
+   * every time, and the batcher isolates the symbol instead (series/batcher.ts).
    */
   serverErrorRetries?: number;
 }

@@ -6,11 +6,11 @@
  * the window asked for, so every caller (custom functions, the pane's preview)
  * sees the same series.
  */
-import { addMonths } from "../core/calendar";
-import type { SeriesResult } from "../core/domain";
-import { isFcfDerived, looksSparse } from "../core/metric-knowledge";
-import { readingsOf } from "../core/readings";
-import type { SeriesRequest } from "./types";
+import { addMonths } from "../../core/calendar";
+import type { SeriesResult } from "../../core/domain";
+import { isFcfDerived, looksSparse } from "../../core/metric-knowledge";
+import { readingsOf } from "../../core/readings";
+import type { SeriesRequest } from "../types";
 
 /** How far back the start moves, one step after the other, when a FCF ratio comes back sparse. */
 export const FCF_WIDENING_MONTHS = [12, 24] as const;

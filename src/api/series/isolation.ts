@@ -8,12 +8,9 @@
  * and hands out one request's series (the batcher's), a function that fails
  * a load's callers, the clock, a log — and reaches into nothing else.
  */
-import { BadRequestError, MarketDataError, ServerError, UnservedSymbolError } from "./errors";
-import type { ResolvedSettings } from "./executor";
-import type { SeriesLoad, SeriesWindow } from "./series-batcher";
-
-/** What sending one request came to: answered (or settled), or a failure handed back with the loads still wanted. */
-export type SendOutcome = { ok: true } | { ok: false; error: unknown; live: SeriesLoad[]; urlLength: number };
+import { BadRequestError, MarketDataError, ServerError, UnservedSymbolError } from "../errors";
+import type { ResolvedSettings } from "../http/executor";
+import type { SendOutcome, SeriesLoad, SeriesWindow } from "./batch-types";
 
 export interface SeriesIsolationDeps {
   /** Sends one series request and hands out its series; `serverErrorRetries` caps the retries of a 5xx. */

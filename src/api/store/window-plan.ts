@@ -15,7 +15,7 @@
  * Dates are `YYYY-MM-DD` strings, compared as strings (that order is the
  * calendar's).
  */
-import { addDays } from "../core/calendar";
+import { addDays } from "../../core/calendar";
 
 /** One stored reading. `val` is null where the service answered null (never settled). */
 export interface StoredPoint {

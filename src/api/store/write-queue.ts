@@ -1,11 +1,11 @@
 /**
- * The persistent series store's write queue (series-store.ts is the store and
+ * The persistent series store's write queue (persistent-store.ts is the store and
  * schedules the writes): the answers recorded and the keys used since the last
  * write transaction, gathered by key so that one transaction carries them all,
  * and put back in order when IndexedDB was not open yet.
  */
-import type { FetchedRange } from "./store-plan";
-import { MAX_WAITING_WRITES, type AnswerRecord, type PendingWrite, type SeriesId } from "./series-store-types";
+import type { FetchedRange } from "./window-plan";
+import { MAX_WAITING_WRITES, type AnswerRecord, type PendingWrite, type SeriesId } from "./types";
 
 export class WriteQueue {
   private writes = new Map<string, PendingWrite>();

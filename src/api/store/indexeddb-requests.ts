@@ -1,12 +1,12 @@
 /**
- * The persistent series store's IndexedDB requests (series-store.ts is the
+ * The persistent series store's IndexedDB requests (persistent-store.ts is the
  * store and keeps all state): opening (creating, checking and, once,
  * rebuilding the layout), one batched read, one batched write, least-recently-used eviction, measuring, and
  * clearing. Each takes the open database and reports through the callbacks it
  * is given, at the same moment of the transaction the store used to update
  * itself, so the store decides what a result means (a cleared store, say).
  */
-import { mergeFetched, type SeriesData } from "./store-plan";
+import { mergeFetched, type SeriesData } from "./window-plan";
 import {
   ANSWERS,
   errorText,
@@ -23,7 +23,7 @@ import {
   type SeriesRecord,
   type StoredAnswer,
   type UsageRow,
-} from "./series-store-types";
+} from "./types";
 
 /** Drops any older layout and creates this one: this is a cache, a refetch rebuilds it. */
 function createLayout(db: IDBDatabase): void {

@@ -18,13 +18,13 @@
  * earlier) is answered from it, and the client reports "showing stored data
  * from <date>" until the next refresh.
  */
-import { addDays, utcDateOf } from "../core/calendar";
-import type { DataPoint, Granularity, SeriesResult } from "../core/domain";
-import { isFcfDerived } from "../core/metric-knowledge";
-import { NotCachedError, isMarketDataError } from "./errors";
-import { seriesKey, type SeriesStore, type StoredAnswer } from "./series-store-types";
-import { planWindow, type DateRange, type StoredPoint } from "./store-plan";
-import type { CallOptions, StoreStatus } from "./types";
+import { addDays, utcDateOf } from "../../core/calendar";
+import type { DataPoint, Granularity, SeriesResult } from "../../core/domain";
+import { isFcfDerived } from "../../core/metric-knowledge";
+import { NotCachedError, isMarketDataError } from "../errors";
+import { seriesKey, type SeriesStore, type StoredAnswer } from "./types";
+import { planWindow, type DateRange, type StoredPoint } from "./window-plan";
+import type { CallOptions, StoreStatus } from "../types";
 
 export interface StoredSeriesWindow {
   startDate?: string;

@@ -1,0 +1,28 @@
+/**
+ * What the batcher and its isolation both speak of: a window part as sent, a
+ * queued series load, and what sending one request came to. Kept apart so the
+ * two mechanisms import their shared words, not each other.
+ */
+import type { Granularity, SeriesResult } from "../../core/domain";
+import type { Load } from "../pending-loads";
+import type { DateWindow } from "./windows";
+
+/** One part of a caller's window, as sent: the dates and the granularity. */
+export interface SeriesWindow extends DateWindow {
+  granularity?: Granularity;
+}
+
+export interface SeriesLoad extends Load<SeriesResult> {
+  symbol: string;
+  metric: string;
+  window: SeriesWindow;
+  /** Loads with the same window key can share a request. */
+  windowKey: string;
+  /** Held back once by a flush the time cap forced: the next flush sends it whatever happens. */
+  heldBack?: boolean;
+  /** The flush that dispatched it last: only that flush may declare it lost. */
+  flush?: number;
+}
+
+/** What sending one request came to: answered (or settled), or a failure handed back with the loads still wanted. */
+export type SendOutcome = { ok: true } | { ok: false; error: unknown; live: SeriesLoad[]; urlLength: number };
