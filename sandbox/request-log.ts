@@ -64,9 +64,16 @@ export function endpointOf(path: string): string {
   return "other";
 }
 
+/** Someone waiting for a request the sandbox has not answered yet (RequestLog.next). */
+interface Waiter {
+  matches(entry: RequestLogEntry): boolean;
+  resolve(entry: RequestLogEntry): void;
+}
+
 export class RequestLog {
   private counters = RequestLog.empty();
   private entries: RequestLogEntry[] = [];
+  private waiters = new Set<Waiter>();
 
   private static empty(): SandboxStats {
     return {
@@ -96,6 +103,34 @@ export class RequestLog {
     if (entry.quirk) c.quirks[entry.quirk] = (c.quirks[entry.quirk] ?? 0) + 1;
     this.entries.push(entry);
     if (this.entries.length > LOG_LIMIT) this.entries.splice(0, this.entries.length - LOG_LIMIT);
+    for (const waiter of [...this.waiters]) {
+      if (!waiter.matches(entry)) continue;
+      this.waiters.delete(waiter);
+      waiter.resolve({ ...entry });
+    }
+  }
+
+  /**
+   * The next request answered that matches, once it is logged: a test that
+   * checks what reached the sandbox in the background (a gateway's cache
+   * refresh, say) waits for that event instead of a fixed time. Rejects after
+   * `timeoutMs` with what it waited for, so a test never hangs.
+   */
+  next(matches: (entry: RequestLogEntry) => boolean, what: string, timeoutMs: number): Promise<RequestLogEntry> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        reject(new Error(`The sandbox saw no ${what} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const waiter: Waiter = {
+        matches,
+        resolve: (entry) => {
+          clearTimeout(timer);
+          resolve(entry);
+        },
+      };
+      this.waiters.add(waiter);
+    });
   }
 
   countInsightComputation(): void {

@@ -70,6 +70,11 @@ export interface SandboxHandle {
   setToday(today: string | Date | undefined): void;
   stats(): SandboxStats;
   requestLog(): RequestLogEntry[];
+  /**
+   * Resolves with the next request logged that matches (not one logged
+   * before the call), or rejects after `timeoutMs` (default 10 s) naming `what`.
+   */
+  nextRequest(matches: (entry: RequestLogEntry) => boolean, what: string, timeoutMs?: number): Promise<RequestLogEntry>;
   /** Clears counters and log, and restores the start-up faults, latency, revision, today and fault sequence. */
   reset(): void;
   /** Forgets cached insight feeds: the next call of each is slow again. */
@@ -355,6 +360,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     stats: () => log.stats(),
     requestLog: () => log.log(),
+    nextRequest: (matches, what, timeoutMs = 10_000) => log.next(matches, what, timeoutMs),
     reset() {
       log.clear();
       faults.reset(options.faults ?? {});

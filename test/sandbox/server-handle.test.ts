@@ -120,6 +120,25 @@ describe("counters and the request log", () => {
     }
   });
 
+  it("nextRequest resolves with the next matching request once it is logged, never an earlier one", async () => {
+    const sandbox = await startTestSandbox();
+    try {
+      await getJson(sandbox, "/flows/top/", {});
+      const flows = sandbox.nextRequest((e) => e.path === "/flows/top/", "flows request");
+      const catalog = sandbox.nextRequest((e) => e.path === "/asset/symbols/", "catalog request");
+      await getJson(sandbox, "/asset/symbols/", {});
+      expect(await catalog).toMatchObject({ path: "/asset/symbols/", status: 200 });
+      await getJson(sandbox, "/flows/top/", {});
+      expect(sandbox.requestLog().filter((e) => e.path === "/flows/top/")).toHaveLength(2);
+      expect(await flows).toMatchObject({ path: "/flows/top/", status: 200 });
+      await expect(sandbox.nextRequest(() => false, "request that never comes", 50)).rejects.toThrow(
+        "The sandbox saw no request that never comes within 50 ms",
+      );
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it("prints nothing when quiet (the default)", async () => {
     const spy = jest.spyOn(console, "log");
     const sandbox = await startSandbox({ today: "2024-06-30" });
