@@ -8,13 +8,17 @@ export interface OfficeReadyGlobals {
   Office?: { onReady?: () => Promise<unknown> };
 }
 
-export async function officeReady(globals: OfficeReadyGlobals, timeoutMs: number): Promise<void> {
+/** Resolves true once Office is ready (or there is no Office to wait for), false when `timeoutMs` passed first. */
+export async function officeReady(globals: OfficeReadyGlobals, timeoutMs: number): Promise<boolean> {
   const onReady = globals.Office?.onReady;
-  if (typeof onReady !== "function") return;
-  await withTimeout(
-    Promise.resolve(onReady.call(globals.Office)).catch(() => undefined),
+  if (typeof onReady !== "function") return true;
+  return withTimeout(
+    Promise.resolve(onReady.call(globals.Office)).then(
+      () => true,
+      () => true, // Office answered, with an error: nothing more will come of waiting
+    ),
     timeoutMs,
-    undefined,
+    false,
   );
 }
 
