@@ -8,7 +8,8 @@
  * for every workbook that uses an MD function.
  */
 import { createPaneRefreshActions, type PaneRefreshActions } from "../refresh/pane-actions";
-import { RefreshController } from "../refresh/refresh-controller";
+import { RefreshController, type RuntimeStart } from "../refresh/refresh-controller";
+import { paneShownNow } from "./pane-visibility";
 import { sharedRuntime } from "./runtime-registry";
 import { createExcelWorkbook, excelWorkbookAvailable } from "./workbook";
 
@@ -18,6 +19,8 @@ export const RELOAD_ALL_COMMAND = "reloadAllMdFormulas";
 
 let controller: RefreshController | null = null;
 let actions: PaneRefreshActions | null = null;
+/** A ribbon command ran in this runtime (evidence for refresh on open: see RuntimeStart). */
+let commandRan = false;
 
 /** The page's one controller. Outside Excel (a plain browser) it has no workbook and says so. */
 export function getRefreshController(): RefreshController {
@@ -47,12 +50,14 @@ export function getRefreshActions(): PaneRefreshActions {
  * on in the shared runtime; a second click joins it; the pane shows the result.
  */
 export function onRefreshAllCommand(event: Office.AddinCommands.Event): void {
+  commandRan = true;
   void getRefreshController().refreshAll("ribbon");
   event.completed();
 }
 
 /** "Reload everything": as Refresh all, with the data stored on this computer dropped first. */
 export function onReloadAllCommand(event: Office.AddinCommands.Event): void {
+  commandRan = true;
   void getRefreshController().reloadAll("ribbon");
   event.completed();
 }
@@ -71,13 +76,16 @@ export function registerCommands(
 
 /**
  * Start-up, called once when the page loads — which, with refresh on open
- * turned on, is when Excel opens the workbook. The command is associated
- * before anything is awaited so a ribbon click that started the runtime finds
- * its handler. Never rejects: a failure is kept in the controller's state.
+ * turned on, is when Excel opens the workbook. Whether the pane is on screen
+ * is read first, before anything is awaited: it is the evidence of how the
+ * runtime started (see RuntimeStart). The command is associated before
+ * anything is awaited so a ribbon click that started the runtime finds its
+ * handler. Never rejects: a failure is kept in the controller's state.
  */
 export async function startRefreshFeature(): Promise<void> {
+  const start: RuntimeStart = { paneShown: paneShownNow(), byCommand: () => commandRan };
   registerCommands();
   const info = await Office.onReady();
   if (String(info.host) !== "Excel") return;
-  await getRefreshController().runOnOpen();
+  await getRefreshController().runOnOpen(start);
 }

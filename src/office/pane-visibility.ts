@@ -24,12 +24,17 @@ export interface PaneVisibilityGlobals {
   };
 }
 
+/** Whether the pane is on screen now (a plain browser's page is). */
+export function paneShownNow(globals: PaneVisibilityGlobals = globalThis as unknown as PaneVisibilityGlobals): boolean {
+  return globals.document?.visibilityState !== "hidden";
+}
+
 /** Resolves once the pane is shown (at once when it already is). */
 export function whenPaneShown(
   globals: PaneVisibilityGlobals = globalThis as unknown as PaneVisibilityGlobals,
 ): Promise<void> {
   const doc = globals.document;
-  if (!doc || doc.visibilityState !== "hidden") return Promise.resolve();
+  if (!doc || paneShownNow(globals)) return Promise.resolve();
   return new Promise<void>((resolve) => {
     let shown = false;
     const show = () => {

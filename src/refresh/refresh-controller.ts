@@ -77,6 +77,20 @@ export const NO_WORKBOOK = "Open this pane in Excel to refresh or freeze MD form
 
 type Listener = () => void;
 
+/**
+ * How this runtime started, as the runtime itself saw it. A document set to
+ * load the add-in (startup behaviour "load") starts the shared runtime with
+ * no UI ("Load the add-in but do not show UI", Microsoft Learn,
+ * Office.StartupBehavior), so a pane on screen when the page loaded means the
+ * user opened it; a ribbon command also starts a hidden runtime, for itself.
+ */
+export interface RuntimeStart {
+  /** The task pane was on screen when the page loaded. */
+  paneShown: boolean;
+  /** Whether a ribbon command has run since the page loaded (asked when the open is decided). */
+  byCommand(): boolean;
+}
+
 export class RefreshController {
   private state: RefreshState;
   private readonly listeners = new Set<Listener>();
@@ -223,16 +237,22 @@ export class RefreshController {
   }
 
   /**
-   * Called when the add-in loads with the document; acts once per runtime.
-   * Refreshes only when the workbook asks for it, the user's own key is set,
-   * and Office loaded the add-in because the document opened (startup
-   * behaviour "load", SharedRuntime 1.1). A runtime started later — the user
-   * opening the pane an hour after the workbook — is not the moment the
-   * workbook opened, and its refresh would surprise; the pane says so
-   * instead. While Excel registers the functions, cells read `_xldudf_MD_…`,
-   * so the scan waits and retries (OPEN_REGISTRATION_RETRIES_MS).
+   * Called once the runtime has started; acts once per runtime. Refreshes
+   * only when the workbook asks for it, the user's own key is set, and the
+   * runtime's own evidence says the document loaded it (`RuntimeStart`). A
+   * runtime started later — the user opening the pane an hour after the
+   * workbook — is not the moment the workbook opened, and its refresh would
+   * surprise; the pane says so instead. While Excel registers the functions,
+   * cells read `_xldudf_MD_…`, so the scan waits and retries
+   * (OPEN_REGISTRATION_RETRIES_MS).
+   *
+   * `getStartupBehavior()` cannot tell the two apart: it reports what happens
+   * the *next* time the document opens ("Provides options to determine the
+   * startup behavior of the add-in upon next start-up", Microsoft Learn,
+   * Office.StartupBehavior), so it reads "load" in both. It is still read:
+   * "none" means the document was not set to load the add-in, whatever else.
    */
-  async runOnOpen(): Promise<RefreshReport | null> {
+  async runOnOpen(start: RuntimeStart): Promise<RefreshReport | null> {
     if (!this.deps.workbook || this.openHandled) return null;
     this.openHandled = true;
     const workbook = this.deps.workbook;
@@ -247,8 +267,10 @@ export class RefreshController {
     }
     if (decision === "sign-in") this.update({ signInRequired: true });
     if (decision !== "refresh") return null;
+    // A ribbon command started the runtime: that command refreshes, and says so itself.
+    if (start.byCommand()) return null;
     const behavior = await workbook.getStartupBehavior().catch(() => null);
-    if (behavior !== "load") {
+    if (start.paneShown || behavior === "none") {
       this.update({ notice: OPENED_WITHOUT_ADDIN });
       return null;
     }

@@ -1,4 +1,4 @@
-import { whenPaneShown, type PaneVisibilityGlobals } from "../../src/office/pane-visibility";
+import { paneShownNow, whenPaneShown, type PaneVisibilityGlobals } from "../../src/office/pane-visibility";
 
 function standIn(visibility: DocumentVisibilityState) {
   const target = new EventTarget();
@@ -67,5 +67,16 @@ describe("when the task pane is shown", () => {
     expect(await settled(shown)).toBe(false);
     pane.show();
     expect(await settled(shown)).toBe(true);
+  });
+});
+
+describe("paneShownNow (refresh on open's evidence of how the runtime started)", () => {
+  it("a runtime the document loaded has its page hidden; one the user opened has it on screen; a browser's is", () => {
+    const hidden = standIn("hidden");
+    expect(paneShownNow(hidden.globals)).toBe(false);
+    hidden.show();
+    expect(paneShownNow(hidden.globals)).toBe(true);
+    expect(paneShownNow(standIn("visible").globals)).toBe(true);
+    expect(paneShownNow({})).toBe(true);
   });
 });

@@ -6,7 +6,7 @@ import type { RefreshReport } from "../../src/refresh/refresh-all";
 import { RefreshController, SIGN_IN_TO_REFRESH } from "../../src/refresh/refresh-controller";
 import { CallTracker } from "../../src/office/call-tracker";
 import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
-import { compsWorkbook } from "../support/recordings";
+import { compsWorkbook, OPENED_WITH_DOCUMENT } from "../support/recordings";
 import { installWorkbookStandIn } from "../support/workbook-stand-in";
 
 const report = (patch: Partial<RefreshReport>): RefreshReport => ({
@@ -108,7 +108,7 @@ describe("sign in to refresh", () => {
       calls: new CallTracker(),
     });
     const actions = createPaneRefreshActions(controller);
-    await controller.runOnOpen();
+    await controller.runOnOpen(OPENED_WITH_DOCUMENT);
     expect(actions.getState().signInRequired).toBe(true);
     key = { apiKey: "user-entered-key", usingDefaultKey: false };
     await actions.checkKey();
@@ -128,7 +128,7 @@ describe("a failed refresh after an on-open sign-in notice", () => {
       readKey: async () => ({ apiKey: "md-sandbox-demo", usingDefaultKey: true }),
       calls: new CallTracker(),
     });
-    await controller.runOnOpen();
+    await controller.runOnOpen(OPENED_WITH_DOCUMENT);
     expect(controller.getState().signInRequired).toBe(true);
     await expect(createPaneRefreshActions(controller).refreshAll()).rejects.toThrow("Excel is busy editing a cell.");
   });

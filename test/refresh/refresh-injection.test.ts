@@ -17,6 +17,7 @@ import {
   INJECTED_TITLE,
   injectionWorkbook,
   latest,
+  OPENED_WITH_DOCUMENT,
   QUOTED_NOTE,
   type LabelledWorkbook,
 } from "../support/recordings";
@@ -105,7 +106,7 @@ describe("refresh never turns data into formulas", () => {
       calls,
       refreshOptions: fast,
     });
-    const report = await controller.runOnOpen();
+    const report = await controller.runOnOpen(OPENED_WITH_DOCUMENT);
     await standIn.idle();
     expect(report?.cells).toBe(2);
     expectTextKept(standIn, fixture);

@@ -16,7 +16,7 @@ import {
   type KeySource,
 } from "../../src/refresh/refresh-on-open";
 import { openRecordedWorkbook } from "../support/open-workbook";
-import { compsWorkbook } from "../support/recordings";
+import { compsWorkbook, OPENED_WITH_DOCUMENT } from "../support/recordings";
 import { installWorkbookStandIn, type WorkbookRecording } from "../support/workbook-stand-in";
 
 interface OfficeCalls {
@@ -136,7 +136,7 @@ describe("refresh on open: when the workbook opens", () => {
     "refresh on open $refreshOnOpen, $key key → refreshes: $refreshes, sign in: $signIn",
     async ({ refreshOnOpen, key, refreshes, signIn }) => {
       const { fixture, standIn, controller, cacheClears } = setUp({ refreshOnOpen, key });
-      const report = await controller.runOnOpen();
+      const report = await controller.runOnOpen(OPENED_WITH_DOCUMENT);
 
       expect(controller.getState().signInRequired).toBe(signIn);
       if (refreshes) {
@@ -178,7 +178,7 @@ describe("refresh on open: once, and at the right time", () => {
 
   it("waits while Excel registers the functions (cells read _xldudf_MD_…), then refreshes them", async () => {
     const { fixture, controller, standIn } = opened({ registerAfterMs: 60 });
-    const report = await controller.runOnOpen();
+    const report = await controller.runOnOpen(OPENED_WITH_DOCUMENT);
     expect(report?.cells).toBe(fixture.md.length);
     expect(report?.notes).toEqual([]);
     expect(new Set(standIn.log.calculations).size).toBe(fixture.md.length);
@@ -186,7 +186,7 @@ describe("refresh on open: once, and at the right time", () => {
 
   it("gives up after its retries and says which cells it could not refresh", async () => {
     const { fixture, controller, standIn } = opened({ registerAfterMs: 60_000 }, [10, 10]);
-    const report = await controller.runOnOpen();
+    const report = await controller.runOnOpen(OPENED_WITH_DOCUMENT);
     expect(report?.cells).toBe(0);
     expect(report?.notes).toEqual([
       expect.stringMatching(new RegExp(`^${fixture.md.length} cell\\(s\\) still read _xldudf_MD_`)),
@@ -196,19 +196,39 @@ describe("refresh on open: once, and at the right time", () => {
 
   it("runs once per runtime, however often it is called", async () => {
     const { fixture, controller, standIn } = opened();
-    expect((await controller.runOnOpen())?.cells).toBe(fixture.md.length);
-    expect(await controller.runOnOpen()).toBeNull();
+    expect((await controller.runOnOpen(OPENED_WITH_DOCUMENT))?.cells).toBe(fixture.md.length);
+    expect(await controller.runOnOpen(OPENED_WITH_DOCUMENT)).toBeNull();
     expect(standIn.log.calculations).toHaveLength(fixture.md.length);
   });
 
-  it("does not refresh when the add-in started after the workbook opened, and says why", async () => {
-    const { controller, standIn } = opened({ startupBehavior: "None" });
-    expect(await controller.runOnOpen()).toBeNull();
+  // Excel's getStartupBehavior() reports the *next* open's behaviour ("load" once set, whether or not this
+  // runtime started with the document: Microsoft Learn, Office.StartupBehavior), so the model answers "Load"
+  // here too; what tells is the runtime's own evidence, the pane on screen when the page loaded.
+  it("does not refresh when the user opened the pane after the workbook opened, and says why", async () => {
+    const { controller, standIn } = opened({ startupBehavior: "Load" });
+    expect(await controller.runOnOpen({ paneShown: true, byCommand: () => false })).toBeNull();
     expect(controller.getState().notice).toBe(OPENED_WITHOUT_ADDIN);
     expect(standIn.log.calculations).toEqual([]);
     // A refresh the user asks for clears the notice.
     await controller.refreshAll("pane");
     expect(controller.getState().notice).toBeNull();
+  });
+
+  it("does not refresh on a start the document was not set to load, and says why", async () => {
+    const { controller, standIn } = opened({ startupBehavior: "None" });
+    expect(await controller.runOnOpen(OPENED_WITH_DOCUMENT)).toBeNull();
+    expect(controller.getState().notice).toBe(OPENED_WITHOUT_ADDIN);
+    expect(standIn.log.calculations).toEqual([]);
+  });
+
+  it("leaves a runtime a ribbon command started to that command: no second refresh, no notice", async () => {
+    const { fixture, controller, standIn } = opened({ startupBehavior: "Load" });
+    const ribbon = controller.refreshAll("ribbon");
+    expect(await controller.runOnOpen({ paneShown: false, byCommand: () => true })).toBeNull();
+    expect((await ribbon)?.cells).toBe(fixture.md.length);
+    expect(controller.getState().notice).toBeNull();
+    expect(controller.getState().lastRefreshTrigger).toBe("ribbon");
+    expect(standIn.log.calculations).toHaveLength(fixture.md.length);
   });
 
   it("offers to stop Excel's trust prompt for people without the add-in (Office.DisableTrustUX)", async () => {

@@ -172,3 +172,6 @@ export function injectionWorkbook(): LabelledWorkbook {
     ],
   );
 }
+
+/** How a runtime the document loaded starts: pane hidden, no ribbon command (refresh-controller's RuntimeStart). */
+export const OPENED_WITH_DOCUMENT = { paneShown: false, byCommand: () => false } as const;

@@ -9,7 +9,7 @@ import { RefreshController } from "../../src/refresh/refresh-controller";
 import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
 import { SettingsView } from "../../src/taskpane/settings/settings-view";
 import { formatBytes } from "../../src/taskpane/shared/value-format";
-import { compsWorkbook } from "../support/recordings";
+import { compsWorkbook, OPENED_WITH_DOCUMENT } from "../support/recordings";
 import { installWorkbookStandIn } from "../support/workbook-stand-in";
 import { fakeRefresh, isDisabled, makeHarness, renderWith, type HarnessOptions } from "./support/fakes";
 
@@ -139,7 +139,7 @@ describe("Settings view: a saved key reaches the refresh logic", () => {
     });
     harness.services.refresh = createPaneRefreshActions(controller);
     // The workbook opened with only the build's demo key: nothing refreshed, the pane asks the user to sign in.
-    expect(await controller.runOnOpen()).toBeNull();
+    expect(await controller.runOnOpen(OPENED_WITH_DOCUMENT)).toBeNull();
     renderWith(harness, <SettingsView active />);
     await screen.findByTestId("refresh-sign-in");
 
