@@ -28,7 +28,7 @@ describe("dist/functions.js + dist/functions.json", () => {
     expect(paneBundles.length).toBeGreaterThan(0);
     for (const map of paneBundles) {
       const sources = (JSON.parse(readFileSync(path.join(DIST, map), "utf8")) as { sources: string[] }).sources;
-      expect(sources.filter((s) => /src\/api\/(client|transport|retry)\.ts$/.test(s))).toEqual([]);
+      expect(sources.filter((s) => /src\/api\/(client|http\/transport|http\/retry)\.ts$/.test(s))).toEqual([]);
     }
   });
 
