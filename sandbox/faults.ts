@@ -3,6 +3,7 @@
  * values from one seeded generator, in arrival order, so a run with the same
  * seed, settings and request order injects the same faults.
  */
+import { errorBody } from "./http-error";
 import { mulberry32 } from "./rng";
 
 export interface SandboxFaults {
@@ -88,4 +89,31 @@ export class FaultInjector {
       badJson: badJson < this.current.badJsonRate,
     };
   }
+}
+
+/** What a drawn fault answers in place of the endpoint: no answer at all (a dropped socket) or an error. */
+export type FaultAnswer =
+  | { fault: "drop" }
+  | { fault: "server-error" | "rate-limit"; status: number; body: string; headers: Record<string, string> };
+
+/** The answer of the draw's fault, or null when it injects none before the endpoint (bad JSON cuts the endpoint's own answer). */
+export function faultAnswer(draw: FaultDraw, retryAfterSeconds: number): FaultAnswer | null {
+  if (draw.drop) return { fault: "drop" };
+  if (draw.serverError) {
+    const text =
+      draw.serverError === 500
+        ? "Internal server error (injected sandbox fault)"
+        : "Service unavailable (injected sandbox fault)";
+    return { fault: "server-error", status: draw.serverError, body: errorBody(draw.serverError, text), headers: {} };
+  }
+  if (draw.rateLimit) {
+    const message = `Rate limit exceeded (injected sandbox fault): retry after ${retryAfterSeconds} s`;
+    return {
+      fault: "rate-limit",
+      status: 429,
+      body: errorBody(429, message),
+      headers: { "Retry-After": String(retryAfterSeconds) },
+    };
+  }
+  return null;
 }

@@ -157,6 +157,24 @@ export function trickyInto(path: string, body: string, symbols: readonly string[
   return JSON.stringify(json);
 }
 
+/**
+ * An endpoint's answer as the switches that change answers (`echoKey`,
+ * `trickyJson`) shape it; `quirk` says when the JSON was made tricky.
+ */
+export function hostileReply<R extends { body: string }>(
+  options: HostileOptions,
+  path: string,
+  params: URLSearchParams,
+  reply: R,
+): { reply: R; quirk?: HostileKind } {
+  if (options.echoKey) reply = { ...reply, body: echoKeyInto(path, reply.body, params.get("APIKey") ?? "") };
+  if (options.trickyJson.length > 0 && (path === "/flows/top/" || path.startsWith("/data/api/"))) {
+    const tricky = trickyInto(path, reply.body, options.trickyJson);
+    if (tricky !== reply.body) return { reply: { ...reply, body: tricky }, quirk: "tricky-json" };
+  }
+  return { reply };
+}
+
 /** The body with the key quoted in the texts a careless service would quote it in. */
 export function echoKeyInto(path: string, body: string, key: string): string {
   if (!key || body === "") return body;

@@ -57,6 +57,13 @@ export function redactQuery(query: string): string {
     .join("&");
 }
 
+/** The entry as the CLI's console shows it: `GET /path?query → 200 (12 ms) [fault: drop]`. */
+export function consoleLine(entry: RequestLogEntry): string {
+  const query = entry.query ? `?${entry.query}` : "";
+  const fault = entry.fault ? ` [fault: ${entry.fault}]` : "";
+  return `${entry.method} ${entry.path}${query} → ${entry.status} (${entry.ms} ms)${fault}`;
+}
+
 export function endpointOf(path: string): string {
   if (path.startsWith("/data/api/")) return "/data/api/";
   for (const prefix of ["/flows/top/", "/supported-metrics/", "/asset/symbols/"]) if (path === prefix) return prefix;

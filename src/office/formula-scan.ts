@@ -1,0 +1,81 @@
+/**
+ * The scan of a sheet for formula cells: where its formulas are, then their
+ * text and values, read in row bands of at most MAX_CELLS_PER_SYNC cells.
+ */
+import { cellAddress, parseRange, rectAddress, rowBands, withoutSheet, type Rect } from "../refresh/a1";
+import type { FormulaReading, SheetScan } from "../refresh/workbook-adapter";
+import { inAddressChunks, MAX_CELLS_PER_SYNC } from "./sync-chunks";
+
+export async function scanFormulaCells(
+  context: Excel.RequestContext,
+  name: string,
+  supports: (version: string) => boolean,
+): Promise<SheetScan> {
+  const sheet = context.workbook.worksheets.getItem(name);
+  sheet.protection.load("protected");
+  // Values only: a sheet formatted down to row 1,048,576 is not a million used cells.
+  const used = sheet.getUsedRangeOrNullObject(true);
+  used.load("address");
+  await context.sync();
+  const isProtected = sheet.protection.protected;
+  if (used.isNullObject) return { name, protected: isProtected, cells: [] };
+  const areas = await formulaAreas(context, used, supports);
+  if (areas.length === 0) return { name, protected: isProtected, cells: [] };
+  return { name, protected: isProtected, cells: await readFormulas(context, sheet, areas) };
+}
+
+/**
+ * The areas of the used range that hold formulas; every used cell without
+ * getSpecialCells (ExcelApi 1.9).
+ */
+async function formulaAreas(
+  context: Excel.RequestContext,
+  used: Excel.Range,
+  supports: (version: string) => boolean,
+): Promise<string[]> {
+  // Formula cells only (ExcelApi 1.9): the reads cost what the sheet's formulas cost, not its size.
+  // https://learn.microsoft.com/office/dev/add-ins/excel/excel-add-ins-ranges-special-cells
+  if (!supports("1.9")) return [withoutSheet(used.address)];
+  const special = used.getSpecialCellsOrNullObject("Formulas");
+  special.load("address");
+  await context.sync();
+  return special.isNullObject ? [] : areaAddresses(special.address);
+}
+
+/** The cells of the areas whose `formulas` entry is text starting with "=". */
+async function readFormulas(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  areas: readonly string[],
+): Promise<FormulaReading[]> {
+  const bands = areas.flatMap((area) => rowBands(parseRange(area), MAX_CELLS_PER_SYNC).map(rectAddress));
+  const ranges: { rect: Rect; range: Excel.Range }[] = [];
+  await inAddressChunks(context, bands, (address) => {
+    const range = sheet.getRange(address);
+    range.load("formulas,values");
+    ranges.push({ rect: parseRange(address), range });
+  });
+  const cells: FormulaReading[] = [];
+  for (const { rect, range } of ranges) {
+    range.formulas.forEach((line, r) =>
+      line.forEach((formula, c) => {
+        if (typeof formula !== "string" || !formula.startsWith("=")) return;
+        cells.push({ address: cellAddress(rect.top + r, rect.left + c), formula, value: range.values[r][c] });
+      }),
+    );
+  }
+  return cells;
+}
+
+/**
+ * The areas of a RangeAreas address, which names the sheet before each area:
+ * "Sheet1!A1:B4, Sheet1!D1:D4" (Excel.RangeAreas.address). A quoted sheet name
+ * may itself contain ", " or "!", so each area is taken as the A1 reference
+ * that follows a "!" and ends at a comma or the end.
+ */
+export function areaAddresses(address: string): string[] {
+  return Array.from(
+    address.matchAll(/!(\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?)(?=\s*,|\s*$)/g),
+    (m) => m[1],
+  );
+}
