@@ -42,7 +42,7 @@ const OFFICE_JS_FILES = [
 ];
 
 /** GitHub-style heading ids ("MD.SERIES" → "mdseries"), the anchors functions.json help links use. */
-function renderReference(markdown) {
+function renderReference(markdown, title = "Market Data functions: reference") {
   const marked = new Marked({
     renderer: {
       heading({ tokens, depth, text }) {
@@ -57,7 +57,7 @@ function renderReference(markdown) {
   });
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Market Data functions: reference</title>
+<title>${title}</title>
 <style>body{font:15px/1.5 "Segoe UI",system-ui,sans-serif;max-width:860px;margin:24px auto;padding:0 16px;color:#242424}
 code,pre{font-family:Consolas,monospace;background:#f5f5f5}pre{padding:8px;overflow:auto}
 table{border-collapse:collapse}td,th{border:1px solid #d1d1d1;padding:4px 8px;text-align:left;vertical-align:top}</style>
@@ -214,6 +214,12 @@ module.exports = (env = {}, argv = {}) => {
             from: "docs/functions.md",
             to: "docs/functions.html",
             transform: (content) => renderReference(content.toString()),
+          },
+          // The manifest's SupportUrl and LearnMoreUrl: a help page, not the task pane.
+          {
+            from: "docs/help.md",
+            to: "docs/help.html",
+            transform: (content) => renderReference(content.toString(), "Market Data for Excel: help"),
           },
           {
             from: "manifest.xml",
