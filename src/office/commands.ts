@@ -10,6 +10,7 @@
 import { createPaneRefreshActions, type PaneRefreshActions } from "../refresh/pane-actions";
 import { RefreshController } from "../refresh/refresh-controller";
 import { sharedRuntime } from "./runtime-registry";
+import { recheckKeyOnSettingsChange } from "./settings-changes";
 import { createExcelWorkbook, excelWorkbookAvailable } from "./workbook";
 
 /** The ribbon buttons' <FunctionName>s in manifest.xml. */
@@ -19,7 +20,7 @@ export const RELOAD_ALL_COMMAND = "reloadAllMdFormulas";
 let controller: RefreshController | null = null;
 let actions: PaneRefreshActions | null = null;
 
-/** The page's one controller. Outside Excel (a plain browser) it has no workbook and says so. */
+/** The page's one controller; it hears every key change in the settings. Outside Excel (a plain browser) it has no workbook and says so. */
 export function getRefreshController(): RefreshController {
   if (!controller) {
     const runtime = sharedRuntime();
@@ -30,6 +31,7 @@ export function getRefreshController(): RefreshController {
       readKey: () => runtime.settings.read(),
       calls: runtime.calls,
     });
+    recheckKeyOnSettingsChange(runtime.settings, controller);
   }
   return controller;
 }

@@ -1,5 +1,21 @@
-/** The settings store publishes every write, whoever makes it. */
-import { SETTING_KEYS, SettingsStore, type KeyValueStorage, type SettingsChange } from "../../src/office/settings";
+/**
+ * A settings change reaches the client and the refresh feature whoever writes
+ * it: the store publishes every write, and the runtime wires the client's cache
+ * and the refresh controller to it. Here the key is written through the
+ * runtime's settings store alone — no pane, no view.
+ */
+import { getRefreshController } from "../../src/office/commands";
+import { getRuntime } from "../../src/office/runtime";
+import {
+  SETTING_KEYS,
+  SettingsStore,
+  type KeyValueStorage,
+  type SettingsChange,
+  type StoredSettings,
+} from "../../src/office/settings";
+import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
+import { compsWorkbook } from "../support/recordings";
+import { installWorkbookStandIn } from "../support/workbook-stand-in";
 
 function memoryStorage(): KeyValueStorage & { data: Map<string, string> } {
   const data = new Map<string, string>();
@@ -60,5 +76,73 @@ describe("the settings store publishes each write", () => {
     store.onChange((c) => heard.push(c.setting));
     await expect(store.setApiKey("k")).rejects.toThrow("listener failed");
     expect(heard).toEqual(["apiKey"]);
+  });
+});
+
+describe("the runtime wires the client and the refresh feature to the store", () => {
+  afterAll(() => {
+    const globals = globalThis as Record<string, unknown>;
+    delete globals.Excel;
+    delete globals.Office;
+  });
+
+  it("a key written through the store alone clears the client's cache and lifts “Sign in to refresh”", async () => {
+    // A workbook set to refresh on open, opened with no key at all: the refresh feature asks the user to sign in.
+    installWorkbookStandIn(globalThis as Record<string, unknown>, {
+      ...compsWorkbook().recording,
+      documentSettings: { [REFRESH_ON_OPEN_SETTING]: true },
+    });
+    const runtime = getRuntime();
+    const controller = getRefreshController();
+    expect(await controller.runOnOpen()).toBeNull();
+    expect(controller.getState()).toMatchObject({ signInRequired: true, keyStatus: "none" });
+
+    const clear = jest.spyOn(runtime.client, "clear");
+    const rechecks: Promise<unknown>[] = [];
+    const checkKey = controller.checkKey.bind(controller);
+    jest.spyOn(controller, "checkKey").mockImplementation(() => {
+      const recheck = checkKey();
+      rechecks.push(recheck);
+      return recheck;
+    });
+
+    const steps: {
+      write: (settings: SettingsStore) => Promise<void>;
+      read: Partial<StoredSettings>;
+      clears: number;
+      rechecks: number;
+      refresh: object;
+    }[] = [
+      {
+        write: (s) => s.setApiKey("  md-user-key \n"),
+        read: { apiKey: "md-user-key", usingDefaultKey: false },
+        clears: 1,
+        rechecks: 1,
+        refresh: { signInRequired: false, keyStatus: "user" },
+      },
+      // An address changes what the cache may answer, not whose key it is.
+      {
+        write: (s) => s.setBaseUrl("https://md.example.com/"),
+        read: { apiKey: "md-user-key", baseUrl: "https://md.example.com" },
+        clears: 2,
+        rechecks: 1,
+        refresh: { keyStatus: "user" },
+      },
+      {
+        write: (s) => s.setApiKey(""),
+        read: { apiKey: "", usingDefaultKey: true },
+        clears: 3,
+        rechecks: 2,
+        refresh: { keyStatus: "none" },
+      },
+    ];
+    for (const step of steps) {
+      await step.write(runtime.settings);
+      await Promise.all(rechecks);
+      expect(await runtime.settings.read()).toMatchObject(step.read);
+      expect(clear).toHaveBeenCalledTimes(step.clears);
+      expect(rechecks).toHaveLength(step.rechecks);
+      expect(controller.getState()).toMatchObject(step.refresh);
+    }
   });
 });

@@ -71,7 +71,7 @@ export function isHttpAddress(text: string): boolean {
 
 export function SettingsView({ active }: { active: boolean }) {
   const styles = useStyles();
-  const { settings, client, defaults, refresh } = useServices();
+  const { settings, client, defaults } = useServices();
   const [stored, setStored] = useState<StoredSettings | null>(null);
   const [keyInput, setKeyInput] = useState("");
   const [keyShown, setKeyShown] = useState(false);
@@ -113,12 +113,8 @@ export function SettingsView({ active }: { active: boolean }) {
   /** `announce`: say so in the key notice (a save made by Test connection is reported in the test's one message instead). */
   async function saveKey(announce = true): Promise<StoredSettings | null> {
     try {
+      // The store trims the key; the runtime clears the cache and tells the refresh feature (office/settings-changes.ts).
       await settings.setApiKey(keyInput);
-      // Answers cached under the previous key may not be what this key is entitled to.
-      client.clear();
-      // The refresh logic reads the key again: "Sign in to refresh" goes once the user's own key is saved.
-      // It keeps its state (and the notice) if it cannot read the key; that says nothing about this save.
-      void refresh.checkKey().catch(() => undefined);
       const current = await reload();
       setKeyInput(current.usingDefaultKey ? "" : current.apiKey);
       const notice: Notice = current.usingDefaultKey
@@ -189,7 +185,6 @@ export function SettingsView({ active }: { active: boolean }) {
     setUrlError(null);
     try {
       await settings.setBaseUrl(trimmed);
-      client.clear();
       const current = await reload();
       setUrlInput(current.usingDefaultBaseUrl ? "" : current.baseUrl);
       setUrlNotice({
