@@ -11,6 +11,7 @@ import { createPaneRefreshActions, type PaneRefreshActions } from "../refresh/pa
 import { RefreshController, type RuntimeStart } from "../refresh/refresh-controller";
 import { paneShownNow } from "./pane-visibility";
 import { sharedRuntime } from "./runtime-registry";
+import { recheckKeyOnSettingsChange } from "./settings-changes";
 import { createExcelWorkbook, excelWorkbookAvailable } from "./workbook";
 
 /** The ribbon buttons' <FunctionName>s in manifest.xml. */
@@ -22,7 +23,7 @@ let actions: PaneRefreshActions | null = null;
 /** A ribbon command ran in this runtime (evidence for refresh on open: see RuntimeStart). */
 let commandRan = false;
 
-/** The page's one controller. Outside Excel (a plain browser) it has no workbook and says so. */
+/** The page's one controller; it hears every key change in the settings. Outside Excel (a plain browser) it has no workbook and says so. */
 export function getRefreshController(): RefreshController {
   if (!controller) {
     const runtime = sharedRuntime();
@@ -33,6 +34,7 @@ export function getRefreshController(): RefreshController {
       readKey: () => runtime.settings.read(),
       calls: runtime.calls,
     });
+    recheckKeyOnSettingsChange(runtime.settings, controller);
   }
   return controller;
 }

@@ -5,6 +5,7 @@ import { GatewayProbe } from "./gateway";
 import { dateSystemOfWorkbook } from "./date-system";
 import { findRuntime, registerRuntime, type MarketDataRuntime } from "./runtime-registry";
 import { defaultStorage, SettingsStore } from "./settings";
+import { clearCacheOnSettingsChange } from "./settings-changes";
 
 export type { MarketDataRuntime } from "./runtime-registry";
 
@@ -20,6 +21,7 @@ export function getRuntime(): MarketDataRuntime {
   );
   // Warm workbooks: series and catalogs kept in the webview's IndexedDB (memory only where it is missing or fails).
   const client = createClient({ settings: () => settings.read(), store: openSeriesStore() });
+  clearCacheOnSettingsChange(settings, client);
   return registerRuntime({
     client,
     settings,

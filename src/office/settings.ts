@@ -108,8 +108,23 @@ export interface StoredSettings extends ClientSettings {
   keyManagedByGateway: boolean;
 }
 
-/** Reads and writes the two settings; every read goes to storage so a change applies on the next calculation. */
+/** Which setting a write changed. */
+export type SettingName = keyof typeof SETTING_KEYS;
+
+export interface SettingsChange {
+  setting: SettingName;
+}
+
+export type SettingsListener = (change: SettingsChange) => void;
+
+/**
+ * Reads and writes the two settings; every read goes to storage so a change applies on the next calculation.
+ * Every write is published (`onChange`), whoever made it: what must follow a change (the client's cache, the
+ * refresh feature's idea of the key) is wired once, by the runtime (settings-changes.ts), not by each writer.
+ */
 export class SettingsStore {
+  private readonly listeners = new Set<SettingsListener>();
+
   constructor(
     private readonly storage: KeyValueStorage,
     private readonly defaults: SettingsDefaults,
@@ -136,9 +151,15 @@ export class SettingsStore {
     };
   }
 
-  /** An empty value removes the stored one, returning to the build's default. */
+  /** Called after each write that reached storage; returns the unsubscribe. */
+  onChange(listener: SettingsListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Trimmed, as pasted keys often carry a space or a newline; an empty value removes the stored one, returning to the build's default. */
   async setApiKey(value: string): Promise<void> {
-    await this.write(SETTING_KEYS.apiKey, value.trim());
+    await this.write("apiKey", value.trim());
   }
 
   /**
@@ -148,11 +169,26 @@ export class SettingsStore {
   async setBaseUrl(value: string): Promise<void> {
     const trimmed = value.trim().replace(/\/+$/, "");
     const gatewayPath = trimmed.startsWith("/") && !trimmed.startsWith("//");
-    await this.write(SETTING_KEYS.baseUrl, trimmed && !gatewayPath ? normalizeBaseUrl(trimmed) : trimmed);
+    await this.write("baseUrl", trimmed && !gatewayPath ? normalizeBaseUrl(trimmed) : trimmed);
   }
 
-  private async write(key: string, value: string): Promise<void> {
+  private async write(setting: SettingName, value: string): Promise<void> {
+    const key = SETTING_KEYS[setting];
     if (value) await this.storage.setItem(key, value);
     else await this.storage.removeItem(key);
+    this.publish({ setting });
+  }
+
+  /** Every listener hears the change; a listener's failure is the write's (as when the writer reacted itself), reported once all have run. */
+  private publish(change: SettingsChange): void {
+    const failures: unknown[] = [];
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(change);
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    if (failures.length > 0) throw failures[0];
   }
 }

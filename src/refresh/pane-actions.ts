@@ -53,7 +53,10 @@ export interface PaneRefreshActions {
   /** For `useSyncExternalStore(actions.subscribe, actions.getState)`: progress, and "sign in" after a refresh on open. */
   subscribe(listener: () => void): () => void;
   getState(): PaneRefreshStatus;
-  /** Call after the user saves or clears a key: drops "Sign in to refresh" once the user's own key is set. */
+  /**
+   * Reads the key again: drops "Sign in to refresh" once the user's own key is set. Called on every key the settings
+   * store saves or clears, by whatever wires the store's changes (src/office/settings-changes.ts), not by a view.
+   */
   checkKey(): Promise<void>;
   /** Per workbook (`Office.DisableTrustUX`): no trust prompt for people who open it without the add-in (Windows, Mac). */
   getTrustPromptOff(): Promise<boolean>;

@@ -10,7 +10,10 @@ import type { WorkbookActions } from "../../office/pane-workbook";
 import type { StoredSettings } from "../../office/settings";
 import type { PaneRefreshActions } from "../../refresh/pane-actions";
 
-/** The part of SettingsStore the pane uses. */
+/**
+ * The part of SettingsStore the pane uses: views only write. What follows a write (the client's cache cleared, the
+ * refresh feature reading the key again) is the runtime's, wired to the store (src/office/settings-changes.ts).
+ */
 export interface PaneSettings {
   read(): Promise<StoredSettings>;
   setApiKey(value: string): Promise<void>;

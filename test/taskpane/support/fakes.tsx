@@ -1,13 +1,15 @@
 /**
  * Stand-ins for everything a view gets from PaneServices: the shared fake
  * client (test/support/fake-client.ts) whose answers the test hands out when
- * it chooses, the real SettingsStore over in-memory storage, a workbook that
- * records what was written, and refresh actions that record what was asked.
+ * it chooses, the real SettingsStore over in-memory storage (its changes wired
+ * to the client and the refresh actions as the runtime wires them), a workbook
+ * that records what was written, and refresh actions that record what was asked.
  */
 import { FluentProvider, webLightTheme } from "@fluentui/react-components";
 import { configure, render, type RenderResult } from "@testing-library/react";
 import type { ReactElement, ReactNode } from "react";
 import { SettingsStore, type KeyValueStorage } from "../../../src/office/settings";
+import { clearCacheOnSettingsChange, recheckKeyOnSettingsChange } from "../../../src/office/settings-changes";
 import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../../../src/refresh/pane-actions";
 import type { ChartTableShape, WorkbookActions } from "../../../src/office/pane-workbook";
 import { ServicesProvider, type PaneServices } from "../../../src/taskpane/shared/pane-services";
@@ -168,6 +170,9 @@ export function makeHarness(options: HarnessOptions = {}): Harness {
     host: options.inExcel === false ? null : "Excel",
     version: "0.0.0-test",
   };
+  // As the runtime does: a write reaches the client and the refresh actions (which a test may replace after this).
+  clearCacheOnSettingsChange(settings, client);
+  recheckKeyOnSettingsChange(settings, { checkKey: () => services.refresh.checkKey() });
   return { client, storage, settings, workbook, copied, services };
 }
 

@@ -1,0 +1,49 @@
+import { useEffect, useRef, useState } from "react";
+import { isMarketDataError } from "../../api";
+import { unreachableText } from "../../office/gateway";
+import type { StoredSettings } from "../../office/settings";
+import { errorText } from "../shared/error-text";
+import { useServices } from "../shared/pane-services";
+import type { Notice } from "./status-notice";
+
+/**
+ * "Test connection": one request with the stored settings, its result as one
+ * notice. A test started while one runs replaces it; leaving the view cancels it.
+ */
+export function useConnectionTest() {
+  const { client } = useServices();
+  const [testing, setTesting] = useState(false);
+  const [result, setResult] = useState<Notice>(null);
+  const running = useRef<AbortController | null>(null);
+
+  useEffect(() => () => running.current?.abort(), []);
+
+  /** `saved`: "Key saved" or "Key removed" when the test saved an edited key first, said in the same message. */
+  async function run(current: StoredSettings, saved: string): Promise<void> {
+    running.current?.abort();
+    const controller = new AbortController();
+    running.current = controller;
+    setTesting(true);
+    try {
+      const { ms } = await client.testConnection({ signal: controller.signal });
+      const connected = `Connected in ${Math.round(ms)} ms${current.usingDefaultKey && current.apiKey ? " (sandbox demo key)" : ""}.`;
+      setResult({ intent: "success", text: saved ? `${saved}. ${connected}` : connected });
+    } catch (error) {
+      // The reason says what to do (enter a valid key, check the address, try again later).
+      // fetch's bare TypeError: down and CORS-refused look the same to a browser.
+      const reason =
+        isMarketDataError(error) && error.kind === "network"
+          ? unreachableText(current.baseUrl)
+          : errorText(error, current.apiKey);
+      if (!controller.signal.aborted)
+        setResult({
+          intent: "error",
+          text: saved ? `${saved}, but the connection test failed: ${reason}` : `Connection failed: ${reason}`,
+        });
+    } finally {
+      if (running.current === controller) setTesting(false);
+    }
+  }
+
+  return { testing, result, run, clear: () => setResult(null) };
+}
