@@ -14,7 +14,7 @@ import {
   type StoredSettings,
 } from "../../src/office/settings";
 import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
-import { compsWorkbook } from "../support/recordings";
+import { compsWorkbook, OPENED_WITH_DOCUMENT } from "../support/recordings";
 import { installWorkbookStandIn } from "../support/workbook-stand-in";
 
 function memoryStorage(): KeyValueStorage & { data: Map<string, string> } {
@@ -94,7 +94,7 @@ describe("the runtime wires the client and the refresh feature to the store", ()
     });
     const runtime = getRuntime();
     const controller = getRefreshController();
-    expect(await controller.runOnOpen()).toBeNull();
+    expect(await controller.runOnOpen(OPENED_WITH_DOCUMENT)).toBeNull();
     expect(controller.getState()).toMatchObject({ signInRequired: true, keyStatus: "none" });
 
     const clear = jest.spyOn(runtime.client, "clear");
