@@ -21,11 +21,8 @@
  * a browser) has no workbook to ask: 1900 is its answer.
  */
 import type { DateSystem } from "../core/excel-date";
+import { runBatch, type ExcelRunner } from "./excel-batch";
 import { officeReady, withTimeout, type OfficeReadyGlobals } from "./office-ready";
-
-interface ExcelRunner {
-  run<T>(options: Excel.RunOptions, batch: (context: Excel.RequestContext) => Promise<T>): Promise<T>;
-}
 
 export interface DateSystemGlobals extends OfficeReadyGlobals {
   Excel?: ExcelRunner;
@@ -60,8 +57,7 @@ async function ask(globals: DateSystemGlobals, timeoutMs: number): Promise<DateS
   const excel = globals.Excel;
   if (typeof excel?.run !== "function") return 1900;
   try {
-    // delayForCellEdit: while the user types in a cell, wait instead of failing the batch (RunOptions, ExcelApi 1.11).
-    const serial = await excel.run({ delayForCellEdit: true }, async (context) => {
+    const serial = await runBatch(excel, async (context) => {
       const date = context.workbook.functions.date(1904, 1, 1);
       date.load("value");
       await context.sync();

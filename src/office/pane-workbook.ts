@@ -3,6 +3,7 @@
  * Views call this interface; the Excel implementation here is the pane's one
  * use of `Excel.run`, and tests (and the plain-browser case) supply another.
  */
+import { runBatch, type ExcelRunner } from "./excel-batch";
 import { localeDecimalSeparator } from "../core/formula-locale";
 
 export interface WorkbookActions {
@@ -45,9 +46,7 @@ export const NO_WORKBOOK: WorkbookActions = {
   decimalSeparator: async () => localeDecimalSeparator(),
 };
 
-interface ExcelLike {
-  run<T>(batch: (context: Excel.RequestContext) => Promise<T>): Promise<T>;
-}
+type ExcelLike = ExcelRunner;
 
 /**
  * Writes through `Excel.run`. Only the selection's first cell is written: a
@@ -58,7 +57,7 @@ export function excelWorkbook(excel: ExcelLike = Excel): WorkbookActions {
   return {
     canInsert: true,
     insertFormula: (formula) =>
-      excel.run(async (context) => {
+      runBatch(excel, async (context) => {
         const cell = context.workbook.getSelectedRange().getCell(0, 0);
         cell.formulas = [[formula]];
         cell.load("address");
@@ -75,7 +74,7 @@ export function excelWorkbook(excel: ExcelLike = Excel): WorkbookActions {
      * https://learn.microsoft.com/en-us/javascript/api/excel/excel.chartaxis#excel-excel-chartaxis-setcategorynames-member(1)
      */
     insertWithChart: (formula, table) =>
-      excel.run(async (context) => {
+      runBatch(excel, async (context) => {
         const cell = context.workbook.getSelectedRange().getCell(0, 0);
         cell.formulas = [[formula]];
         const sheet = cell.worksheet;
@@ -97,7 +96,7 @@ export function excelWorkbook(excel: ExcelLike = Excel): WorkbookActions {
     // https://learn.microsoft.com/javascript/api/excel/excel.application#excel-excel-application-decimalseparator-member
     decimalSeparator: async () => {
       try {
-        return await excel.run(async (context) => {
+        return await runBatch(excel, async (context) => {
           context.application.load("decimalSeparator");
           await context.sync();
           return context.application.decimalSeparator || localeDecimalSeparator();

@@ -18,6 +18,7 @@
  * rewrite, the results, the freeze log (a custom XML part, freeze-log.ts)
  * and the undo of a freeze.
  */
+import { runBatch, type ExcelRunner } from "./excel-batch";
 import type {
   FormulaBlock,
   FormulaRestore,
@@ -39,10 +40,7 @@ export { FREEZE_LOG_NAMESPACE, parseFreezeLog, serializeFreezeLog } from "./free
 export { areaAddresses } from "./formula-scan";
 export { MAX_CELLS_PER_SYNC } from "./sync-chunks";
 
-export interface ExcelLike {
-  run<T>(batch: (context: Excel.RequestContext) => Promise<T>): Promise<T>;
-  run<T>(options: Excel.RunOptions, batch: (context: Excel.RequestContext) => Promise<T>): Promise<T>;
-}
+export type ExcelLike = ExcelRunner;
 
 export interface OfficeLike {
   context: {
@@ -75,42 +73,41 @@ export function createExcelWorkbook(
   const supports = (version: string) => office.context.requirements?.isSetSupported("ExcelApi", version) ?? true;
   const spillsSupported = () => supports("1.12");
   const sheetOf = (context: Excel.RequestContext, name: string) => context.workbook.worksheets.getItem(name);
+  /** Every batch waits while the user is in cell edit (excel-batch.ts). */
+  const run = <T>(batch: (context: Excel.RequestContext) => Promise<T>, options?: Excel.RunOptions) =>
+    runBatch(excel, batch, options);
+  const oneUndo = (): Excel.RunOptions => (supports("1.20") ? { mergeUndoGroup: true } : {});
 
   return {
     capabilities: () => ({ calculate: supports("1.6"), mergeUndo: supports("1.20") }),
-    calculationMode: () => excel.run(readCalculationMode),
+    calculationMode: () => run(readCalculationMode),
     recalculate: (name, addresses) =>
       // Range.calculate (ExcelApi 1.6): "Calculates a range of cells on a worksheet."
       // https://learn.microsoft.com/javascript/api/excel/excel.range#excel-excel-range-calculate-member(1)
       // It re-runs custom functions in the range (office-js #576, where Excel on the web re-ran too many).
-      excel.run({ delayForCellEdit: true }, async (context) => {
+      run(async (context) => {
         const sheet = sheetOf(context, name);
         await inAddressChunks(context, addresses, (address) => sheet.getRange(address).calculate());
       }),
-    listSheets: () => excel.run(readSheetNames),
-    readFormulaCells: (name) => excel.run((context) => scanFormulaCells(context, name, supports)),
+    listSheets: () => run(readSheetNames),
+    readFormulaCells: (name) => run((context) => scanFormulaCells(context, name, supports)),
     rewriteFormulas: (name, blocks: readonly FormulaBlock[]) =>
-      // delayForCellEdit: wait while the user is typing in a cell rather than fail the batch.
       // mergeUndoGroup (ExcelApi 1.20): "all context.sync() calls in a single Excel.run are merged into one undo group".
-      excel.run({ delayForCellEdit: true, ...(supports("1.20") ? { mergeUndoGroup: true } : {}) }, (context) =>
-        rewriteFormulaBlocks(context, name, blocks, spillsSupported),
-      ),
-    readValues: (name, addresses) => excel.run((context) => loadValues(context, sheetOf(context, name), addresses)),
+      run((context) => rewriteFormulaBlocks(context, name, blocks, spillsSupported), oneUndo()),
+    readValues: (name, addresses) => run((context) => loadValues(context, sheetOf(context, name), addresses)),
     readResults: (name, addresses) =>
-      excel.run((context) => loadResults(context, sheetOf(context, name), addresses, spillsSupported)),
+      run((context) => loadResults(context, sheetOf(context, name), addresses, spillsSupported)),
     writeValues: (name, blocks: readonly ValueBlock[]) =>
-      excel.run((context) => writeValues(context, sheetOf(context, name), blocks)),
-    getSelection: () => excel.run(readSelection),
-    getActiveSheet: () => excel.run(readActiveSheetName),
+      run((context) => writeValues(context, sheetOf(context, name), blocks)),
+    getSelection: () => run(readSelection),
+    getActiveSheet: () => run(readActiveSheetName),
     getDocumentSetting: (key) => office.context.document.settings.get(key),
     setDocumentSetting: (key, value) => saveDocumentSetting(office, key, value),
     setStartupBehavior: (behavior: StartupBehavior) => setStartupBehavior(office, behavior),
     getStartupBehavior: () => readStartupBehavior(office),
     restoreFormulas: (name, restores: readonly FormulaRestore[]) =>
-      excel.run({ delayForCellEdit: true, ...(supports("1.20") ? { mergeUndoGroup: true } : {}) }, (context) =>
-        restoreFrozenFormulas(context, name, restores),
-      ),
-    readFreezeLog: () => excel.run(readFreezeLog),
-    writeFreezeLog: (records) => excel.run((context) => writeFreezeLog(context, records)),
+      run((context) => restoreFrozenFormulas(context, name, restores), oneUndo()),
+    readFreezeLog: () => run(readFreezeLog),
+    writeFreezeLog: (records) => run((context) => writeFreezeLog(context, records)),
   };
 }

@@ -37,7 +37,8 @@ function excelMock(ranges: Record<string, { values?: unknown[][]; valueTypes?: s
         },
       },
     },
-    run: async function (this: Mock, batch: (context: unknown) => Promise<unknown>) {
+    // Excel.run(options, batch): the add-in always passes RunOptions (delayForCellEdit).
+    run: async function (this: Mock, _options: unknown, batch: (context: unknown) => Promise<unknown>) {
       return batch(this.context);
     },
   }) as Mock;

@@ -38,6 +38,10 @@
  * - Protection: a protected sheet refuses writes; calculating is not a write.
  * - The 1904 date system: `DATE(1904,1,1)` is 0 there and 1462 under 1900.
  * - `Excel.run(options, batch)` with `mergeUndoGroup` (ExcelApi 1.20).
+ * - Cell edit (`RunOptions.delayForCellEdit`, ExcelApi 1.11): while the user is
+ *   typing in a cell, "when false, … the batch automatically fails. When true,
+ *   … the batch request is delayed until the user exits cell edit mode"; the
+ *   default is false (@types/office-js, Excel.RunOptions).
  * - Office.context.requirements.isSetSupported against the recorded ExcelApi.
  * - Charts: `Worksheet.charts.add(type, sourceData, seriesBy)` (ExcelApi 1.1),
  *   `Chart.title.text`, `Chart.setPosition(start, end)` (1.1) and
@@ -106,6 +110,8 @@ export interface WorkbookRecording {
   spilledCellsReportAnchorFormula?: boolean;
   /** Custom XML part reads fail with this message. */
   customXmlFails?: string;
+  /** The user is typing in a cell from the start (until `endCellEdit`). */
+  inCellEdit?: boolean;
 }
 
 /** How the stand-in reaches the add-in's runtime: each custom function Excel runs is one call the runtime sees start and settle. */
@@ -169,6 +175,10 @@ export interface WorkbookStandIn {
   edit(sheet: string, address: string, entry: unknown): void;
   /** Turns sheet protection on or off. */
   protect(sheet: string, on: boolean): void;
+  /** The user starts typing in a cell: batches without `delayForCellEdit` fail, the others wait. */
+  startCellEdit(): void;
+  /** The user leaves the cell: the batches that waited run. */
+  endCellEdit(): void;
 }
 
 /** Installs `Excel` and `Office` on `target` (globalThis in the page) and returns the handle tests inspect. */
@@ -987,6 +997,9 @@ export function installWorkbookStandIn(
     };
   }
 
+  // ---- cell edit ----
+  const cellEdit = { on: recording.inCellEdit === true, waiting: [] as (() => void)[] };
+
   // ---- globals ----
   const excel = {
     SpecialCellType: { formulas: "Formulas" },
@@ -1001,6 +1014,15 @@ export function installWorkbookStandIn(
       log.runs += 1;
       const batch = typeof first === "function" ? first : second!;
       if (typeof first !== "function") log.runOptions.push({ ...first });
+      if (cellEdit.on) {
+        const waits = typeof first !== "function" && first.delayForCellEdit === true;
+        if (!waits) {
+          throw Object.assign(new Error("The batch failed: the user is editing a cell."), {
+            code: "InvalidOperationInCellEditMode",
+          });
+        }
+        await new Promise<void>((resolve) => cellEdit.waiting.push(resolve));
+      }
       const context = new Context();
       const result = await batch(context);
       if (context.queue.length) await context.sync();
@@ -1082,6 +1104,13 @@ export function installWorkbookStandIn(
     },
     protect(sheetName, on) {
       sheetNamed(sheetName).protected = on;
+    },
+    startCellEdit() {
+      cellEdit.on = true;
+    },
+    endCellEdit() {
+      cellEdit.on = false;
+      for (const resume of cellEdit.waiting.splice(0)) resume();
     },
   };
 }

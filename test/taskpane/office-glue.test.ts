@@ -17,10 +17,10 @@ import { excelWorkbook, NO_WORKBOOK, workbookForHost, type WorkbookActions } fro
 /** A minimal Excel: a selection of cells; writes land only when `sync` is awaited, as in Excel. */
 function excelStandIn(selection: string[][], options: { failSync?: Error } = {}) {
   const written: { address: string; formulas: unknown }[] = [];
-  const batches: number[] = [];
+  const batches: Excel.RunOptions[] = [];
   const excel = {
-    run<T>(batch: (context: Excel.RequestContext) => Promise<T>): Promise<T> {
-      batches.push(batches.length);
+    run<T>(runOptions: Excel.RunOptions, batch: (context: Excel.RequestContext) => Promise<T>): Promise<T> {
+      batches.push(runOptions);
       const pending: { address: string; formulas: unknown }[] = [];
       const cellAt = (row: number, column: number) => {
         const cell = { address: selection[row][column], formulas: undefined as unknown, load: () => cell };
@@ -55,6 +55,8 @@ describe("writing into the workbook", () => {
     await expect(workbook.insertFormula(formula)).resolves.toEqual({ address: "Sheet1!C3" });
     expect(standIn.written).toEqual([{ address: "Sheet1!C3", formulas: [[formula]] }]);
     expect(standIn.batches).toHaveLength(1);
+    // It waits while the user is typing in a cell instead of failing (excel-batch.ts).
+    expect(standIn.batches).toEqual([{ delayForCellEdit: true }]);
   });
 
   it("passes Excel's refusal on", async () => {
