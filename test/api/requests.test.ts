@@ -27,8 +27,8 @@ describe("request builders", () => {
       seriesRequest({
         symbols: ["eth", "eq-coin"],
         metrics: ["FEES", "DAU"],
-        startDate: "2024-01-01",
-        endDate: "2024-03-31",
+        start: "2024-01-01",
+        end: "2024-03-31",
         granularity: "WEEK",
         limit: 10,
       }),
@@ -39,7 +39,7 @@ describe("request builders", () => {
       flowsRequest({
         sourceChains: ["ethereum", "solana"],
         flowType: "inflow",
-        startDate: "2024-01-01",
+        start: "2024-01-01",
         granularity: "DAY",
       }),
       "https://api.example.com/flows/top/?startDate=2024-01-01&granularity=DAY&sourceChains=ethereum,solana&breakdown=chains&flowType=inflow&APIKey=KEY",
@@ -79,8 +79,8 @@ describe("request builders", () => {
     ["a metric with a slash", () => seriesRequest({ symbols: ["eth"], metrics: ["A/B"] })],
     ["a symbol with a comma", () => seriesRequest({ symbols: ["a,b"], metrics: ["PRICE"] })],
     ["an empty symbol", () => seriesRequest({ symbols: [""], metrics: ["PRICE"] })],
-    ["an impossible date", () => seriesRequest({ symbols: ["eth"], metrics: ["PRICE"], startDate: "2024-02-30" })],
-    ["a date in another format", () => seriesRequest({ symbols: ["eth"], metrics: ["PRICE"], endDate: "01/02/2024" })],
+    ["an impossible date", () => seriesRequest({ symbols: ["eth"], metrics: ["PRICE"], start: "2024-02-30" })],
+    ["a date in another format", () => seriesRequest({ symbols: ["eth"], metrics: ["PRICE"], end: "01/02/2024" })],
     ["a limit of 0", () => seriesRequest({ symbols: ["eth"], metrics: ["PRICE"], limit: 0 })],
     ["a limit of 1001", () => seriesRequest({ symbols: ["eth"], metrics: ["PRICE"], limit: 1001 })],
     [
@@ -95,7 +95,7 @@ describe("request builders", () => {
   });
 
   it("names the offending value in the message", () => {
-    expect(() => seriesRequest({ symbols: ["eth"], metrics: ["PRICE"], startDate: "2024-13-01" })).toThrow(
+    expect(() => seriesRequest({ symbols: ["eth"], metrics: ["PRICE"], start: "2024-13-01" })).toThrow(
       'The start date "2024-13-01" is not a date in the form YYYY-MM-DD.',
     );
   });
@@ -110,7 +110,7 @@ describe("request builders", () => {
     "2024-5-1",
     " 2024-05-01",
   ])("accepts %j as a date exactly when the calendar (core/calendar.ts) does", (date) => {
-    const build = () => seriesRequest({ symbols: ["eth"], metrics: ["PRICE"], startDate: date });
+    const build = () => seriesRequest({ symbols: ["eth"], metrics: ["PRICE"], start: date });
     if (isIsoDate(date)) expect(build().query).toContainEqual(["startDate", date]);
     else expect(build).toThrow(BadRequestError);
   });
@@ -170,7 +170,7 @@ describe("base URL", () => {
 
 describe("series URL length", () => {
   it("matches the assembled URL", () => {
-    const window = { startDate: "2024-01-01", endDate: "2024-02-01", granularity: "DAY" as const };
+    const window = { start: "2024-01-01", end: "2024-02-01", granularity: "DAY" as const };
     const symbols = ["eth", "a b", "eq-coin"];
     const metrics = ["PRICE", "FEES"];
     const length = seriesUrlLength(BASE, "K&Y", window)(listChars(symbols), listChars(metrics));
