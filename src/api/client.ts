@@ -15,6 +15,7 @@ import { addDays, utcDateOf } from "../core/calendar";
 import type {
   AssetRecord,
   DatedWindow,
+  DateWindow,
   FlowType,
   FlowsResult,
   InsightCard,
@@ -248,10 +249,11 @@ class BatchingClient implements Client {
   }
 
   private async answerFlows(req: FlowsRequest, opts: CallOptions): Promise<FlowsResult> {
+    const window = checkedDates(req);
     const types = unique(req.flowTypes.length ? req.flowTypes : (["netflow"] as FlowType[]));
     const parts = await Promise.all(
       types.map(async (flowType) => {
-        const request = flowsRequest({ ...req, flowType });
+        const request = flowsRequest({ ...req, ...window, flowType });
         const values = await this.singles.load(
           answerKey("flows", request.query),
           request,
@@ -387,10 +389,21 @@ class BatchingClient implements Client {
   }
 }
 
-function validateWindow(req: SeriesRequest): SeriesWindow {
-  const window: SeriesWindow = {};
+/**
+ * A caller's dates, checked where they enter the client and nowhere after:
+ * the batcher, the store and the request builders trust a window. (A cell's
+ * window was parsed before, in the cell's own words: core/arguments.ts.)
+ */
+function checkedDates(req: DateWindow): DateWindow {
+  const window: DateWindow = {};
   if (req.start !== undefined) window.start = assertIsoDate(req.start, "start date");
   if (req.end !== undefined) window.end = assertIsoDate(req.end, "end date");
+  return window;
+}
+
+/** A series' window, checked (see checkedDates): its dates, its granularity, its dates in order. */
+function validateWindow(req: SeriesRequest): SeriesWindow {
+  const window: SeriesWindow = checkedDates(req);
   if (req.granularity !== undefined) window.granularity = assertGranularity(req.granularity);
   if (window.start && window.end && window.start > window.end) {
     throw new BadRequestError(`The start date ${window.start} is after the end date ${window.end}.`);

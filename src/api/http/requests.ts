@@ -46,8 +46,7 @@ export function seriesRequest(q: SeriesQuery): ApiRequest {
   for (const metric of q.metrics) assertMetricName(metric);
   for (const symbol of q.symbols) assertSymbol(symbol);
   const query: [string, string][] = [["symbols", q.symbols.join(",")]];
-  if (q.start !== undefined) query.push(["startDate", assertIsoDate(q.start, "start date")]);
-  if (q.end !== undefined) query.push(["endDate", assertIsoDate(q.end, "end date")]);
+  query.push(...windowQuery(q));
   if (q.granularity !== undefined) query.push(["granularity", assertGranularity(q.granularity)]);
   if (q.limit !== undefined) {
     if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > MAX_POINTS_PER_SERIES) {
@@ -71,12 +70,21 @@ export function flowsRequest(q: FlowsQuery): ApiRequest {
   if (!FLOW_TYPES.includes(q.flowType)) {
     throw new BadRequestError(`Unknown flow type "${q.flowType}": use ${FLOW_TYPES.join(", ")}.`);
   }
-  const query: [string, string][] = [];
-  if (q.start !== undefined) query.push(["startDate", assertIsoDate(q.start, "start date")]);
-  if (q.end !== undefined) query.push(["endDate", assertIsoDate(q.end, "end date")]);
+  const query = windowQuery(q);
   if (q.granularity !== undefined) query.push(["granularity", assertGranularity(q.granularity)]);
   query.push(["sourceChains", q.sourceChains.join(",")], ["breakdown", "chains"], ["flowType", q.flowType]);
   return { path: "flows/top/", query, timeoutClass: "normal" };
+}
+
+/**
+ * A window in the service's names: the one place they are written. Its dates
+ * are trusted, checked once where they entered the client (client.ts).
+ */
+function windowQuery(window: DateWindow): [string, string][] {
+  const query: [string, string][] = [];
+  if (window.start !== undefined) query.push(["startDate", window.start]);
+  if (window.end !== undefined) query.push(["endDate", window.end]);
+  return query;
 }
 
 /** `GET /supported-metrics/?symbol=…` (4.3). */
