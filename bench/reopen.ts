@@ -64,8 +64,8 @@ export interface ReopenRun {
 
 /** A year of daily history ending `today` for each symbol × metric. */
 export function history(tokens: string[], today: string): SeriesRequest[] {
-  const startDate = addDays(today, -(HISTORY_DAYS - 1));
-  return tokens.flatMap((symbol) => HISTORY_METRICS.map((metric) => ({ symbol, metric, startDate, endDate: today })));
+  const start = addDays(today, -(HISTORY_DAYS - 1));
+  return tokens.flatMap((symbol) => HISTORY_METRICS.map((metric) => ({ symbol, metric, start, end: today })));
 }
 
 async function step(

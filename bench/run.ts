@@ -85,7 +85,7 @@ export function lookups(symbols: string[], today: string): SeriesRequest[] {
   const todayMs = Date.parse(`${today}T00:00:00Z`);
   const d = new Date(todayMs);
   const quarterEnd = Date.UTC(d.getUTCFullYear(), Math.floor(d.getUTCMonth() / 3) * 3, 1) - DAY_MS;
-  const window = (endMs: number) => ({ startDate: iso(endMs - 29 * DAY_MS), endDate: iso(endMs) });
+  const window = (endMs: number) => ({ start: iso(endMs - 29 * DAY_MS), end: iso(endMs) });
   const pairs = METRICS.flatMap((metric) => symbols.map((symbol) => ({ symbol, metric })));
   const out: SeriesRequest[] = [];
   for (let i = 0; i < LOOKUPS; i++) {
@@ -99,7 +99,7 @@ export function lookups(symbols: string[], today: string): SeriesRequest[] {
 export function requestBudget(requests: SeriesRequest[]): number {
   const groups = new Map<string, Map<string, Set<string>>>();
   for (const r of requests) {
-    const key = `${r.startDate}|${r.endDate}|${r.granularity ?? ""}`;
+    const key = `${r.start}|${r.end}|${r.granularity ?? ""}`;
     const bySymbol = groups.get(key) ?? new Map<string, Set<string>>();
     groups.set(key, bySymbol);
     const metrics = bySymbol.get(r.symbol) ?? new Set<string>();
@@ -176,7 +176,7 @@ function median(times: number[]): number {
 export async function runShaping(sandbox: SandboxHandle, symbols: string[], today: string): Promise<ShapingRun> {
   const metrics = ["PRICE", "MC", "FEES", "DAU", "TXNS"];
   const endMs = Date.parse(`${today}T00:00:00Z`);
-  const window = { startDate: iso(endMs - 999 * DAY_MS), endDate: today };
+  const window = { start: iso(endMs - 999 * DAY_MS), end: today };
   const client = createClient({ settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }) });
   const started = performance.now();
   // Filler tokens carry all five metrics (core categories and stablecoins answer messages for some).
@@ -215,7 +215,7 @@ export async function runShaping(sandbox: SandboxHandle, symbols: string[], toda
     const windows = splitWindow(window, "DAY", today, 250);
     return windows.map((w) => ({
       kind: "points" as const,
-      points: result.points.filter((p) => p.date >= w.startDate! && p.date <= (w.endDate ?? today)),
+      points: result.points.filter((p) => p.date >= w.start! && p.date <= (w.end ?? today)),
     }));
   });
   const mergeTimes: number[] = [];

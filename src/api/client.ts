@@ -12,7 +12,17 @@
  * the settled parts of daily windows and keeps catalogs for offline reading.
  */
 import { addDays, utcDateOf } from "../core/calendar";
-import type { AssetRecord, FlowType, FlowsResult, InsightCard, MetricDescriptor, SeriesResult } from "../core/domain";
+import type {
+  AssetRecord,
+  DatedWindow,
+  DateWindow,
+  FlowType,
+  FlowsResult,
+  InsightCard,
+  MetricDescriptor,
+  SeriesResult,
+  SeriesWindow,
+} from "../core/domain";
 import { CLIENT_DEFAULTS, type ClientOptions } from "./client-options";
 import { withDeadline } from "./call-deadline";
 import { BadRequestError, CancelledError, redact } from "./errors";
@@ -42,8 +52,7 @@ import {
 } from "./http/responses";
 import { Semaphore } from "./http/semaphore";
 import { SeriesBatcher } from "./series/batcher";
-import type { SeriesWindow } from "./series/batch-types";
-import { HISTORY_FLOOR, walkBackwards, type DatedWindow } from "./series/history-walk";
+import { HISTORY_FLOOR, walkBackwards } from "./series/history-walk";
 import { splitWindow } from "./series/windows";
 import { SettingsReader } from "./settings-reader";
 import { SingleLoads } from "./single-loads";
@@ -217,11 +226,12 @@ class BatchingClient implements Client {
     let parts: DatedWindow[];
     try {
       const today = utcDateOf(this.now());
-      const endDate = window.endDate ?? today;
-      const startDate = window.startDate ?? (endDate < HISTORY_FLOOR ? endDate : HISTORY_FLOOR);
-      parts = splitWindow({ startDate, endDate }, window.granularity, today, this.o.maxPointsPerRequest).map(
-        (part) => ({ startDate: part.startDate ?? startDate, endDate: part.endDate ?? endDate }),
-      );
+      const end = window.end ?? today;
+      const start = window.start ?? (end < HISTORY_FLOOR ? end : HISTORY_FLOOR);
+      parts = splitWindow({ start, end }, window.granularity, today, this.o.maxPointsPerRequest).map((part) => ({
+        start: part.start ?? start,
+        end: part.end ?? end,
+      }));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -239,10 +249,11 @@ class BatchingClient implements Client {
   }
 
   private async answerFlows(req: FlowsRequest, opts: CallOptions): Promise<FlowsResult> {
+    const window = checkedDates(req);
     const types = unique(req.flowTypes.length ? req.flowTypes : (["netflow"] as FlowType[]));
     const parts = await Promise.all(
       types.map(async (flowType) => {
-        const request = flowsRequest({ ...req, flowType });
+        const request = flowsRequest({ ...req, ...window, flowType });
         const values = await this.singles.load(
           answerKey("flows", request.query),
           request,
@@ -326,8 +337,8 @@ class BatchingClient implements Client {
     const request = seriesRequest({
       symbols: [symbol],
       metrics: ["PRICE"],
-      startDate: addDays(today, -30),
-      endDate: today,
+      start: addDays(today, -30),
+      end: today,
       limit: 1,
     });
     const { json } = await sendWithRetries(this.deps, request, settings, {
@@ -378,13 +389,24 @@ class BatchingClient implements Client {
   }
 }
 
+/**
+ * A caller's dates, checked where they enter the client and nowhere after:
+ * the batcher, the store and the request builders trust a window. (A cell's
+ * window was parsed before, in the cell's own words: core/arguments.ts.)
+ */
+function checkedDates(req: DateWindow): DateWindow {
+  const window: DateWindow = {};
+  if (req.start !== undefined) window.start = assertIsoDate(req.start, "start date");
+  if (req.end !== undefined) window.end = assertIsoDate(req.end, "end date");
+  return window;
+}
+
+/** A series' window, checked (see checkedDates): its dates, its granularity, its dates in order. */
 function validateWindow(req: SeriesRequest): SeriesWindow {
-  const window: SeriesWindow = {};
-  if (req.startDate !== undefined) window.startDate = assertIsoDate(req.startDate, "start date");
-  if (req.endDate !== undefined) window.endDate = assertIsoDate(req.endDate, "end date");
+  const window: SeriesWindow = checkedDates(req);
   if (req.granularity !== undefined) window.granularity = assertGranularity(req.granularity);
-  if (window.startDate && window.endDate && window.startDate > window.endDate) {
-    throw new BadRequestError(`The start date ${window.startDate} is after the end date ${window.endDate}.`);
+  if (window.start && window.end && window.start > window.end) {
+    throw new BadRequestError(`The start date ${window.start} is after the end date ${window.end}.`);
   }
   return window;
 }

@@ -6,21 +6,20 @@
  */
 import type {
   AssetRecord,
+  DateWindow,
   FlowType,
   FlowsResult,
   Granularity,
   InsightCard,
   MetricDescriptor,
   SeriesResult,
+  SeriesWindow,
 } from "../core/domain";
 
-/** One caller's question: a single symbol × metric over a window. */
-export interface SeriesRequest {
+/** One caller's question: a single symbol × metric over a window (dates YYYY-MM-DD; no granularity: none sent). */
+export interface SeriesRequest extends SeriesWindow {
   symbol: string; // lowercase, as sent
   metric: string; // uppercase, as sent
-  startDate?: string; // YYYY-MM-DD
-  endDate?: string; // YYYY-MM-DD
-  granularity?: Granularity; // omitted → not sent (service default DAY)
 }
 
 export interface CallOptions {
@@ -42,10 +41,8 @@ export interface CallOptions {
   deadlineMs?: number;
 }
 
-export interface FlowsRequest {
+export interface FlowsRequest extends DateWindow {
   sourceChains: string[];
-  startDate?: string;
-  endDate?: string;
   granularity?: Granularity;
   flowTypes: FlowType[]; // one request per flow type; the service answers one key per flowType
 }

@@ -5,7 +5,7 @@
  * dates. Every refusal is an ArgumentError that names the argument and the
  * forms it accepts, because that message is all the user sees.
  */
-import type { Granularity } from "./domain";
+import type { DateWindow, Granularity } from "./domain";
 import { type DateUnit, isIsoDate, shiftDate, spanStart } from "./calendar";
 import { ArgumentError } from "./errors";
 import { type DateSystem, isoToSerialIn, serialToIsoIn } from "./excel-date";
@@ -190,15 +190,11 @@ function inExcelRange(iso: string, argument: string, original: unknown, system: 
   }
 }
 
-export interface DateWindow {
-  start?: string;
-  end?: string;
-}
-
 /**
- * The end counts back from today; a relative start covers that many periods
- * ending on the end date (or today when no end is given), both included:
- * `-30D` is 30 days, `-1M` ending 2024-03-31 is 2024-03-01 … 2024-03-31 — the
+ * A cell's start and end as the domain's DateWindow (core/domain.ts), what
+ * the cell cannot mean refused in the cell's own words. The end counts back
+ * from today; a relative start covers that many periods ending on the end
+ * date (or today when no end is given), both included: `-30D` is 30 days, `-1M` ending 2024-03-31 is 2024-03-01 … 2024-03-31 — the
  * days MD.AGG's window `-1M` covers.
  */
 export function parseDateWindow(
@@ -207,15 +203,12 @@ export function parseDateWindow(
   today: string,
   dateSystem: DateSystem = 1900,
 ): DateWindow {
-  const endDate = parseDate(end, "end", { today, anchor: today, dateSystem });
-  const startDate = parseDate(start, "start", { today, anchor: endDate ?? today, span: true, dateSystem });
-  if (startDate && endDate && startDate > endDate) {
-    throw new ArgumentError(
-      "start",
-      `${startDate} is after the end date ${endDate}. Give a start on or before the end.`,
-    );
+  const last = parseDate(end, "end", { today, anchor: today, dateSystem });
+  const first = parseDate(start, "start", { today, anchor: last ?? today, span: true, dateSystem });
+  if (first && last && first > last) {
+    throw new ArgumentError("start", `${first} is after the end date ${last}. Give a start on or before the end.`);
   }
-  return { start: startDate, end: endDate };
+  return { start: first, end: last };
 }
 
 /**

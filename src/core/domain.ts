@@ -11,6 +11,27 @@ export type Granularity = "DAY" | "WEEK" | "MONTH" | "QUARTER" | "YEAR";
 export const GRANULARITIES: readonly Granularity[] = ["DAY", "WEEK", "MONTH", "QUARTER", "YEAR"];
 
 /**
+ * A stretch of days, both ends included, as `YYYY-MM-DD` dates (compared as
+ * strings: that order is the calendar's). An omitted start is the whole
+ * history, an omitted end today. The one vocabulary from a cell's arguments
+ * to the request builder (api/http/requests.ts), the one place that writes
+ * the service's query names for it. The client checks a window once, where it
+ * enters (api/client.ts); everything past that trusts it.
+ */
+export interface DateWindow {
+  start?: string;
+  end?: string;
+}
+
+/** A window with both ends given: a part of a series the client sends, a stretch the store knows. */
+export type DatedWindow = Required<DateWindow>;
+
+/** A window of a series read at a granularity (omitted: none is sent, and the service answers daily). */
+export interface SeriesWindow extends DateWindow {
+  granularity?: Granularity;
+}
+
+/**
  * One reading of a series (2.2). `date` is `YYYY-MM-DD`. `val` is null where
  * the service has no value for the date (yet: the newest days are often null
  * until they settle). A null is never a zero: tables show a blank, latest

@@ -47,7 +47,7 @@ async function assetKinds(ctx: CallContext, assets: readonly AssetRecord[]): Pro
     symbols.map((symbol) =>
       Promise.allSettled(
         KIND_PROBES.map((metric) =>
-          ctx.client.getSeries({ symbol, metric, startDate: day, endDate: day, granularity: "DAY" }, ctx.call),
+          ctx.client.getSeries({ symbol, metric, start: day, end: day, granularity: "DAY" }, ctx.call),
         ),
       ),
     ),

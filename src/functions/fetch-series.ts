@@ -71,7 +71,7 @@ export async function fetchReadings(
   end: string,
   widened: "slice" | "keep" = "slice",
 ): Promise<readonly DataPoint[]> {
-  const result = await fetchSeries(ctx, { symbol, metric, granularity, startDate: start, endDate: end }, widened);
+  const result = await fetchSeries(ctx, { symbol, metric, granularity, start, end }, widened);
   if (result.kind === "message") throw new MessageSeriesError(`${symbol} ${metric}: ${result.message}`, result.message);
   return inDateOrder(result.points);
 }

@@ -47,8 +47,8 @@ export async function formattedFlowsTable(ctx: CallContext, args: FlowsArgs): Pr
     {
       sourceChains,
       flowTypes,
-      ...(window.start ? { startDate: window.start } : {}),
-      ...(window.end ? { endDate: window.end } : {}),
+      ...(window.start ? { start: window.start } : {}),
+      ...(window.end ? { end: window.end } : {}),
     },
     ctx.call,
   );

@@ -72,8 +72,8 @@ export async function formattedSeriesTable(ctx: CallContext, args: SeriesArgs): 
     symbol,
     metric,
     granularity,
-    ...(window.start ? { startDate: window.start } : {}),
-    ...(window.end ? { endDate: window.end } : {}),
+    ...(window.start ? { start: window.start } : {}),
+    ...(window.end ? { end: window.end } : {}),
   }));
   const [fetched, kinds] = await Promise.all([
     fetchSeriesColumns(ctx, requests).catch(async (error: unknown) => {

@@ -38,8 +38,8 @@ export async function formattedSupplyTable(ctx: CallContext, args: SupplyArgs): 
     symbol,
     metric,
     granularity,
-    ...(window.start ? { startDate: window.start } : {}),
-    ...(window.end ? { endDate: window.end } : {}),
+    ...(window.start ? { start: window.start } : {}),
+    ...(window.end ? { end: window.end } : {}),
   });
   const [results, kind] = await Promise.all([
     fetchSeriesColumns(

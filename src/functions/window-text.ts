@@ -1,4 +1,4 @@
-import type { DateWindow } from "../core/arguments";
+import type { DateWindow } from "../core/domain";
 
 /** "from 2024-01-01 to 2024-03-31" for messages; "" when the window is open on both ends. */
 export function describeWindow(window: DateWindow): string {

@@ -3,7 +3,7 @@ import { listChars, requestUrl, seriesRequest, seriesUrlLength } from "../../src
 
 const BASE = "https://md.example.test";
 const KEY = "key-0123456789";
-const WINDOW = { startDate: "2025-01-01", endDate: "2025-01-31" };
+const WINDOW = { start: "2025-01-01", end: "2025-01-31" };
 
 function limits(overrides: Partial<PlanLimits> = {}): PlanLimits {
   return {

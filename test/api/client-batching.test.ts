@@ -3,7 +3,7 @@ import type { SeriesRequest } from "../../src/api/types";
 import { expectedPoints, seriesHandler } from "./helpers/fake-service";
 import { harness, seriesCalls, TEST_KEY, track } from "./helpers/setup";
 
-const WINDOW = { startDate: "2025-05-01", endDate: "2025-05-31" };
+const WINDOW = { start: "2025-05-01", end: "2025-05-31" };
 const range = (n: number, prefix = "sym") => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
 describe("batching", () => {
@@ -23,7 +23,7 @@ describe("batching", () => {
     requests.forEach((r, i) => {
       expect(results[i]).toEqual({
         kind: "points",
-        points: expectedPoints(r.symbol, r.metric, r.startDate!, r.endDate!),
+        points: expectedPoints(r.symbol, r.metric, r.start!, r.end!),
       });
     });
   });
@@ -122,9 +122,7 @@ describe("batching", () => {
       const delayMs = newKey ? 1_000 : req.params.get("startDate") === "2025-04-01" ? 100 : 600;
       return typeof reply === "object" ? { ...reply, delayMs } : reply;
     });
-    const april = track(
-      h.client.getSeries({ symbol: "eth", metric: "PRICE", startDate: "2025-04-01", endDate: "2025-04-30" }),
-    );
+    const april = track(h.client.getSeries({ symbol: "eth", metric: "PRICE", start: "2025-04-01", end: "2025-04-30" }));
     const may = track(h.client.getSeries({ symbol: "eth", metric: "PRICE", ...WINDOW }));
     await h.clock.advance(50);
     h.settings.apiKey = "the-new-key";
@@ -150,7 +148,7 @@ describe("batching", () => {
       { symbol: "sol", metric: "PRICE", ...WINDOW },
       { symbol: "eth", metric: "PRICE", ...WINDOW, granularity: "WEEK" },
       { symbol: "sol", metric: "FEES", ...WINDOW, granularity: "WEEK" },
-      { symbol: "eth", metric: "PRICE", startDate: "2025-04-01", endDate: "2025-04-30" },
+      { symbol: "eth", metric: "PRICE", start: "2025-04-01", end: "2025-04-30" },
     ];
     const promises = calls.map((c) => h.client.getSeries(c));
     await h.clock.advance(20);
@@ -202,7 +200,7 @@ describe("batching", () => {
     await h.clock.advance(20);
     expect(await a).toEqual({
       kind: "points",
-      points: expectedPoints("eth", "PRICE", WINDOW.startDate, WINDOW.endDate),
+      points: expectedPoints("eth", "PRICE", WINDOW.start, WINDOW.end),
     });
     expect(await b).toEqual({ kind: "message", message: "Symbol nosuch is not in the asset catalog" });
     expect(await c).toEqual({ kind: "message", message: "Metric TVL is not available for eth" });
@@ -244,7 +242,7 @@ describe("batching", () => {
       } else {
         expect(p.value).toEqual({
           kind: "points",
-          points: expectedPoints(r.symbol, r.metric, r.startDate!, r.endDate!),
+          points: expectedPoints(r.symbol, r.metric, r.start!, r.end!),
         });
       }
     });
@@ -271,7 +269,7 @@ describe("batching", () => {
 
   it("splits a long window into parts of at most 1,000 points, reads them newest first and merges them in order", async () => {
     const h = harness();
-    const request = { symbol: "eth", metric: "PRICE", startDate: "2019-01-01", endDate: "2024-12-31" };
+    const request = { symbol: "eth", metric: "PRICE", start: "2019-01-01", end: "2024-12-31" };
     const p = h.client.getSeries(request);
     await h.clock.runAll();
     const result = await p;
@@ -283,14 +281,14 @@ describe("batching", () => {
     ]);
     expect(result).toEqual({
       kind: "points",
-      points: expectedPoints("eth", "PRICE", request.startDate, request.endDate),
+      points: expectedPoints("eth", "PRICE", request.start, request.end),
     });
   });
 
   it("refuses invalid arguments before any request", async () => {
     const h = harness();
     await expect(
-      h.client.getSeries({ symbol: "eth", metric: "PRICE", startDate: "2025-02-01", endDate: "2025-01-01" }),
+      h.client.getSeries({ symbol: "eth", metric: "PRICE", start: "2025-02-01", end: "2025-01-01" }),
     ).rejects.toThrow("The start date 2025-02-01 is after the end date 2025-01-01.");
     await expect(h.client.getSeries({ symbol: "eth", metric: "price" })).rejects.toBeInstanceOf(BadRequestError);
     await expect(h.client.getSeries({ symbol: "", metric: "PRICE" })).rejects.toBeInstanceOf(BadRequestError);

@@ -2,7 +2,7 @@ import { ConfigError, NotCachedError } from "../../src/api/errors";
 import { expectedPoints, seriesHandler } from "./helpers/fake-service";
 import { harness, track } from "./helpers/setup";
 
-const WINDOW = { startDate: "2025-05-01", endDate: "2025-05-31" };
+const WINDOW = { start: "2025-05-01", end: "2025-05-31" };
 
 describe("cache", () => {
   it("answers a later call for a subset of a batched request from the cache, over-fetched pairs included", async () => {
@@ -17,7 +17,7 @@ describe("cache", () => {
 
     // sol/PRICE was never asked for, but the request carried it (eth,sol × PRICE,FEES).
     const later = await h.client.getSeries({ symbol: "sol", metric: "PRICE", ...WINDOW });
-    expect(later).toEqual({ kind: "points", points: expectedPoints("sol", "PRICE", WINDOW.startDate, WINDOW.endDate) });
+    expect(later).toEqual({ kind: "points", points: expectedPoints("sol", "PRICE", WINDOW.start, WINDOW.end) });
     expect(h.service.calls).toHaveLength(1);
     expect(h.client.counters().cacheHits).toBe(1);
   });

@@ -2,7 +2,7 @@ import { CancelledError } from "../../src/api/errors";
 import { expectedPoints, seriesHandler } from "./helpers/fake-service";
 import { harness, track } from "./helpers/setup";
 
-const WINDOW = { startDate: "2025-05-01", endDate: "2025-05-31" };
+const WINDOW = { start: "2025-05-01", end: "2025-05-31" };
 const ETH = { symbol: "eth", metric: "PRICE", ...WINDOW };
 
 describe("cancellation", () => {
@@ -61,7 +61,7 @@ describe("cancellation", () => {
     await h.clock.advance(1_000);
     expect(await staying).toEqual({
       kind: "points",
-      points: expectedPoints("eth", "PRICE", WINDOW.startDate, WINDOW.endDate),
+      points: expectedPoints("eth", "PRICE", WINDOW.start, WINDOW.end),
     });
     expect(h.service.aborted).toHaveLength(0);
   });
@@ -113,7 +113,7 @@ describe("cancellation", () => {
     const controller = new AbortController();
     const p = track(
       h.client.getSeries(
-        { symbol: "eth", metric: "PRICE", startDate: "2019-01-01", endDate: "2024-12-31" },
+        { symbol: "eth", metric: "PRICE", start: "2019-01-01", end: "2024-12-31" },
         { signal: controller.signal },
       ),
     );

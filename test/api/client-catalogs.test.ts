@@ -95,8 +95,8 @@ describe("catalogs, feeds and flows", () => {
     const result = await h.client.getFlows({
       sourceChains: ["ethereum", "solana"],
       flowTypes: ["inflow", "outflow", "netflow"],
-      startDate: "2025-01-01",
-      endDate: "2025-01-31",
+      start: "2025-01-01",
+      end: "2025-01-31",
     });
     expect(result.inflow).toEqual(flows.inflow);
     expect(result.outflow).toEqual(flows.outflow);
@@ -111,8 +111,8 @@ describe("catalogs, feeds and flows", () => {
     await h.client.getFlows({
       sourceChains: ["ethereum", "solana"],
       flowTypes: ["inflow"],
-      startDate: "2025-01-01",
-      endDate: "2025-01-31",
+      start: "2025-01-01",
+      end: "2025-01-31",
     });
     expect(h.service.calls).toHaveLength(3);
   });

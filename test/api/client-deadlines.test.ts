@@ -29,8 +29,8 @@ function client(options: Partial<ClientOptions> = {}): Client {
 
 /** Twelve windows, so twelve series requests: three times the series lane's four. */
 const windows = Array.from({ length: 12 }, (_, i) => ({
-  startDate: `2025-0${1 + (i % 5)}-01`,
-  endDate: `2025-0${1 + (i % 5)}-${10 + i}`,
+  start: `2025-0${1 + (i % 5)}-01`,
+  end: `2025-0${1 + (i % 5)}-${10 + i}`,
 }));
 
 describe("deadlines", () => {

@@ -126,8 +126,8 @@ describe("free-cash-flow ratios: the client widens a sparse window", () => {
     const req = {
       symbol: "eq-aapl",
       metric: "FCF_YIELD",
-      startDate: "2024-04-10",
-      endDate: TODAY,
+      start: "2024-04-10",
+      end: TODAY,
       granularity: "DAY" as const,
     };
     const sliced = await r.drive(r.client.getSeries(req));
@@ -140,7 +140,7 @@ describe("free-cash-flow ratios: the client widens a sparse window", () => {
 
   it("leaves every other metric, and a window without a start, as the service answered", async () => {
     const r = rig(withFcfRule(() => []));
-    expect(await r.drive(r.client.getSeries({ symbol: "eth", metric: "PRICE", startDate: "2024-04-05" }))).toEqual({
+    expect(await r.drive(r.client.getSeries({ symbol: "eth", metric: "PRICE", start: "2024-04-05" }))).toEqual({
       kind: "points",
       // An omitted end is today, sent explicitly.
       points: expectedPoints("eth", "PRICE", "2024-04-05", TODAY),

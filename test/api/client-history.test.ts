@@ -88,7 +88,7 @@ describe("no date-less requests, no silent caps", () => {
 
   it("a window starting centuries before the data (-1900Y) costs no more than the data it finds", async () => {
     const expected = await history("eth", "FEES");
-    const result = await client().getSeries({ symbol: "eth", metric: "FEES", startDate: "0125-06-16", endDate: TODAY });
+    const result = await client().getSeries({ symbol: "eth", metric: "FEES", start: "0125-06-16", end: TODAY });
     expect(result).toEqual({ kind: "points", points: expected });
     // 694 parts of 1,000 days; the data fills 3 of them.
     expect(seriesRequests()).toHaveLength(Math.ceil(expected.length / 1000) + 1);
@@ -98,8 +98,8 @@ describe("no date-less requests, no silent caps", () => {
     const result = await client().getSeries({
       symbol: "eth",
       metric: "PRICE",
-      startDate: "1980-01-01",
-      endDate: "2017-12-31",
+      start: "1980-01-01",
+      end: "2017-12-31",
     });
     expect(result).toEqual({ kind: "points", points: [] });
     const sent = seriesRequests();

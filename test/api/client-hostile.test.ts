@@ -11,7 +11,7 @@ import { expectNoKey, foreignHost, settleWithin, type ForeignHost } from "./help
 
 const KEY = "sbx-Key/+=42 &more";
 const TODAY = "2024-06-30";
-const WINDOW = { startDate: "2024-06-01", endDate: "2024-06-10" };
+const WINDOW = { start: "2024-06-01", end: "2024-06-10" };
 let sandbox: SandboxHandle;
 let foreign: ForeignHost;
 
@@ -38,7 +38,7 @@ function client(options: Partial<ClientOptions> = {}, logs: string[] = [], baseU
 
 /** The sandbox's own answer for one pair, read with plain fetch. */
 async function raw(symbol: string, metric: string): Promise<unknown> {
-  const q = new URLSearchParams({ symbols: symbol, ...WINDOW, APIKey: KEY });
+  const q = new URLSearchParams({ symbols: symbol, startDate: WINDOW.start, endDate: WINDOW.end, APIKey: KEY });
   const body = (await (await fetch(`${sandbox.url}/data/api/${metric}/?${q}`)).json()) as {
     data: { symbols: Record<string, Record<string, unknown>> };
   };

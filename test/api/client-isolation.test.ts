@@ -12,7 +12,7 @@ import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/se
 import { expectNoKey, settleWithin } from "./helpers/real-http";
 
 const TODAY = "2025-06-15";
-const WINDOW = { startDate: "2025-05-01", endDate: "2025-05-31" };
+const WINDOW = { start: "2025-05-01", end: "2025-05-31" };
 let sandbox: SandboxHandle;
 let symbols: string[];
 const reference = new Map<string, unknown>();
@@ -20,7 +20,12 @@ const reference = new Map<string, unknown>();
 beforeAll(async () => {
   sandbox = await startSandbox({ today: TODAY, insightFirstCallDelayMs: 0, assetCount: 300 });
   symbols = Array.from({ length: 50 }, (_, i) => `sbx${String(i + 1).padStart(5, "0")}`);
-  const q = new URLSearchParams({ symbols: symbols.join(","), ...WINDOW, APIKey: DEMO_API_KEY });
+  const q = new URLSearchParams({
+    symbols: symbols.join(","),
+    startDate: WINDOW.start,
+    endDate: WINDOW.end,
+    APIKey: DEMO_API_KEY,
+  });
   const body = (await (await fetch(`${sandbox.url}/data/api/PRICE/?${q}`)).json()) as {
     data: { symbols: Record<string, { PRICE: unknown }> };
   };
@@ -95,7 +100,7 @@ describe("one symbol the service fails, inside a batch", () => {
     );
     sandbox.reset();
     sandbox.setHostile({ poisonSymbols: [bad] });
-    const other = { startDate: "2025-04-01", endDate: "2025-04-30" };
+    const other = { start: "2025-04-01", end: "2025-04-30" };
     const results = await settleWithin(
       symbols.map((symbol) => c.getSeries({ symbol, metric: "PRICE", ...other })),
       20_000,
@@ -156,7 +161,12 @@ describe("one symbol the service fails, inside a batch", () => {
 
 describe("a request too long for the server", () => {
   it("a 414 is split by halves, every value exact, and the next batch fits the learned length", async () => {
-    const q = new URLSearchParams({ symbols: symbols.join(","), ...WINDOW, APIKey: DEMO_API_KEY });
+    const q = new URLSearchParams({
+      symbols: symbols.join(","),
+      startDate: WINDOW.start,
+      endDate: WINDOW.end,
+      APIKey: DEMO_API_KEY,
+    });
     const fees = (await (await fetch(`${sandbox.url}/data/api/FEES/?${q}`)).json()) as {
       data: { symbols: Record<string, { FEES: unknown }> };
     };
@@ -178,7 +188,7 @@ describe("a request too long for the server", () => {
     expect(first.filter((r) => r.status === 414).length).toBeGreaterThan(0);
     sandbox.reset();
     sandbox.setHostile({ maxUrlLength: 300 });
-    const other = { startDate: "2025-04-01", endDate: "2025-04-30" };
+    const other = { start: "2025-04-01", end: "2025-04-30" };
     const again = await settleWithin(
       requests.map((r) => c.getSeries({ ...r, ...other })),
       20_000,

@@ -16,7 +16,7 @@ import { expectNoKey, settleWithin } from "./helpers/real-http";
 const TODAY = "2025-06-15";
 const OLD_KEY = "md-old-key-7f3a";
 const NEW_KEY = "md-new-key-91c2";
-const WINDOW = { startDate: "2025-05-01", endDate: "2025-05-31" };
+const WINDOW = { start: "2025-05-01", end: "2025-05-31" };
 /** Long enough that the change lands while the first request is out. */
 const LATENCY_MS = 400;
 

@@ -34,7 +34,7 @@ function client(sandbox: SandboxHandle, logs: string[] = []): Client {
   });
 }
 
-const WINDOW = { startDate: "2025-06-01", endDate: TODAY };
+const WINDOW = { start: "2025-06-01", end: TODAY };
 
 describe("the client against the realistic service", () => {
   it("series: values as the contract's, the newest days null, sentences kept verbatim, empty answers retried", async () => {
@@ -81,8 +81,8 @@ describe("the client against the realistic service", () => {
     const result = await client(real).getSeries({
       symbol: "eth",
       metric: "PRICE",
-      startDate: "1995-01-01",
-      endDate: "1995-01-31",
+      start: "1995-01-01",
+      end: "1995-01-31",
     });
     expect(result).toEqual({ kind: "points", points: [] });
     // It was asked, and the service answered its sentence.
@@ -97,7 +97,7 @@ describe("the client against the realistic service", () => {
     const c = client(real);
     await Promise.all([
       c.getSeries({ symbol: "eth", metric: "PRICE" }),
-      c.getSeries({ symbol: "eth", metric: "FEES", endDate: TODAY }),
+      c.getSeries({ symbol: "eth", metric: "FEES", end: TODAY }),
       c.testConnection(),
     ]);
     const series = real.requestLog().filter((entry) => entry.path.startsWith("/data/api/"));

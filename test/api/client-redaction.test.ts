@@ -3,7 +3,7 @@ import type { Handler } from "./helpers/fake-service";
 import { seriesHandler } from "./helpers/fake-service";
 import { harness, TEST_KEY } from "./helpers/setup";
 
-const WINDOW = { startDate: "2025-05-01", endDate: "2025-05-31" };
+const WINDOW = { start: "2025-05-01", end: "2025-05-31" };
 const forms = [TEST_KEY, encodeURIComponent(TEST_KEY), new URLSearchParams({ k: TEST_KEY }).toString().slice(2)];
 
 function expectNoKey(text: string): void {

@@ -11,7 +11,7 @@ import type { Handler } from "./helpers/fake-service";
 import { seriesHandler } from "./helpers/fake-service";
 import { harness } from "./helpers/setup";
 
-const WINDOW = { startDate: "2025-05-01", endDate: "2025-05-31" };
+const WINDOW = { start: "2025-05-01", end: "2025-05-31" };
 const ok = seriesHandler();
 
 /** Fails the first `n` requests with `failure`, then answers like the service. */

@@ -54,8 +54,8 @@ function client(options: Partial<ClientOptions> = {}, logs: string[] = []): Clie
  * in this workload fit one request, and must not be cut mid-period.
  */
 async function reference(req: SeriesRequest): Promise<SeriesResult> {
-  const start = req.startDate!;
-  const end = req.endDate!;
+  const start = req.start!;
+  const end = req.end!;
   const daily = (req.granularity ?? "DAY") === "DAY";
   const points: DataPoint[] = [];
   const [first, last] = daily ? [Number(start.slice(0, 4)), Number(end.slice(0, 4))] : [0, 0];
@@ -80,7 +80,7 @@ beforeAll(async () => {
   const assets = await client().getAssets();
   const crypto = assets.filter((a) => !a.symbol.startsWith("eq-")).map((a) => a.symbol);
   const equities = assets.filter((a) => a.symbol.startsWith("eq-")).map((a) => a.symbol);
-  const recent = { startDate: "2025-04-01", endDate: TODAY };
+  const recent = { start: "2025-04-01", end: TODAY };
   workload = [
     ...crypto
       .slice(0, 30)
@@ -89,12 +89,12 @@ beforeAll(async () => {
     ...equities.slice(0, 3).map((symbol) => ({
       symbol,
       metric: "TOTAL_REVENUE",
-      startDate: "2023-01-01",
-      endDate: TODAY,
+      start: "2023-01-01",
+      end: TODAY,
       granularity: "QUARTER" as const,
     })),
-    { symbol: crypto[0]!, metric: "FEES", startDate: "2019-01-01", endDate: TODAY }, // > 1,000 days: split
-    { symbol: crypto[1]!, metric: "PRICE", startDate: "2018-01-01", endDate: TODAY, granularity: "WEEK" },
+    { symbol: crypto[0]!, metric: "FEES", start: "2019-01-01", end: TODAY }, // > 1,000 days: split
+    { symbol: crypto[1]!, metric: "PRICE", start: "2018-01-01", end: TODAY, granularity: "WEEK" },
     { symbol: "no-such-asset", metric: "PRICE", ...recent }, // a message string
     { symbol: equities[0]!, metric: "NO_SUCH_METRIC", ...recent },
   ];
@@ -205,8 +205,8 @@ describe("against the sandbox", () => {
     const bad: SeriesRequest = {
       symbol: good[0]!.symbol,
       metric: "NET_INCOME",
-      startDate: good[0]!.startDate!,
-      endDate: good[0]!.endDate!,
+      start: good[0]!.start!,
+      end: good[0]!.end!,
     };
     const results = await settleWithin(
       [...good, bad].map((r) => c.getSeries(r)),
@@ -240,8 +240,8 @@ describe("against the sandbox", () => {
       c.getFlows({
         sourceChains: ["ethereum", "solana"],
         flowTypes: ["inflow", "outflow", "netflow"],
-        startDate: "2025-05-01",
-        endDate: TODAY,
+        start: "2025-05-01",
+        end: TODAY,
       }),
     ]);
     expect(assets.length).toBeGreaterThanOrEqual(300);
@@ -254,14 +254,14 @@ describe("against the sandbox", () => {
 
   it("widens a free-cash-flow ratio the service answers sparsely: the pane's preview and MD.SERIES read the same values", async () => {
     // Mid-quarter window: no fiscal period end inside, so the raw answer is empty or partial.
-    const window = { startDate: "2024-04-08", endDate: "2024-05-17" };
-    const raw = async (startDate: string) => {
-      const url = `${sandbox.url}/data/api/FCF_YIELD/?symbols=eq-coin&startDate=${startDate}&endDate=${window.endDate}&APIKey=${DEMO_API_KEY}`;
+    const window = { start: "2024-04-08", end: "2024-05-17" };
+    const raw = async (start: string) => {
+      const url = `${sandbox.url}/data/api/FCF_YIELD/?symbols=eq-coin&startDate=${start}&endDate=${window.end}&APIKey=${DEMO_API_KEY}`;
       const body = (await (await fetch(url)).json()) as { data: { symbols: Record<string, Record<string, unknown>> } };
-      return (body.data.symbols["eq-coin"]!.FCF_YIELD as DataPoint[]).filter((p) => p.date >= window.startDate);
+      return (body.data.symbols["eq-coin"]!.FCF_YIELD as DataPoint[]).filter((p) => p.date >= window.start);
     };
-    const short = await raw(window.startDate);
-    const wide = await raw(addMonths(window.startDate, -12));
+    const short = await raw(window.start);
+    const wide = await raw(addMonths(window.start, -12));
     expect(short.length).toBeLessThan(wide.length);
     sandbox.reset();
 
@@ -271,7 +271,7 @@ describe("against the sandbox", () => {
     expect(preview).toEqual({ kind: "points", points: wide });
     const table = await seriesTable(
       { client: client(), today: TODAY, call: {} },
-      { symbols: "eq-coin", metrics: "FCF_YIELD", start: window.startDate, end: window.endDate },
+      { symbols: "eq-coin", metrics: "FCF_YIELD", start: window.start, end: window.end },
     );
     expect(table.slice(1)).toEqual(wide.map((p) => [isoToSerial(p.date), p.val]));
   });

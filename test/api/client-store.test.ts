@@ -108,8 +108,8 @@ const METRICS = ["PRICE", "FEES"];
 function workbook(today: string): SeriesRequest[] {
   return SYMBOLS.flatMap((symbol) =>
     METRICS.flatMap((metric) => [
-      { symbol, metric, startDate: addDays(today, -30), endDate: today },
-      { symbol, metric, startDate: "2024-01-01", endDate: "2024-12-31" },
+      { symbol, metric, start: addDays(today, -30), end: today },
+      { symbol, metric, start: "2024-01-01", end: "2024-12-31" },
     ]),
   );
 }
@@ -178,11 +178,11 @@ describe("warm workbooks: a second runtime over the same store", () => {
   it("a window reaching further back than the store fetches only the missing head", async () => {
     const factory = new IDBFactory();
     const first = runtime(factory, NOON);
-    await first.client.getSeries({ symbol: "eth", metric: "PRICE", startDate: "2024-06-01", endDate: "2024-12-31" });
+    await first.client.getSeries({ symbol: "eth", metric: "PRICE", start: "2024-06-01", end: "2024-12-31" });
     await first.close();
     sandbox.reset();
     const second = runtime(factory, NOON + MINUTE);
-    const req = { symbol: "eth", metric: "PRICE", startDate: "2024-01-01", endDate: "2024-12-31" };
+    const req = { symbol: "eth", metric: "PRICE", start: "2024-01-01", end: "2024-12-31" };
     expect(await second.client.getSeries(req)).toEqual(await cold(req));
     expect(seriesRequests().slice(0, 1)).toEqual([["eth", "2024-01-01", "2024-05-31"]]);
   });
@@ -190,11 +190,11 @@ describe("warm workbooks: a second runtime over the same store", () => {
   it("settled data older than the revalidation age is fetched again", async () => {
     const factory = new IDBFactory();
     const first = runtime(factory, NOON);
-    await first.client.getSeries({ symbol: "eth", metric: "PRICE", startDate: "2024-01-01", endDate: "2024-12-31" });
+    await first.client.getSeries({ symbol: "eth", metric: "PRICE", start: "2024-01-01", end: "2024-12-31" });
     await first.close();
     sandbox.reset();
     const second = runtime(factory, NOON + 31 * DAY);
-    await second.client.getSeries({ symbol: "eth", metric: "PRICE", startDate: "2024-01-01", endDate: "2024-12-31" });
+    await second.client.getSeries({ symbol: "eth", metric: "PRICE", start: "2024-01-01", end: "2024-12-31" });
     expect(seriesRequests()).toEqual([["eth", "2024-01-01", "2024-12-31"]]);
   });
 
@@ -210,9 +210,9 @@ describe("warm workbooks: a second runtime over the same store", () => {
   it("weekly series, the free-cash-flow ratios and windows without a start are fetched as before", async () => {
     const factory = new IDBFactory();
     const requests: SeriesRequest[] = [
-      { symbol: "eth", metric: "PRICE", startDate: "2024-01-01", endDate: "2024-12-31", granularity: "WEEK" },
-      { symbol: "eq-aapl", metric: "FCF_YIELD", startDate: "2024-01-01", endDate: "2024-12-31" },
-      { symbol: "sol", metric: "PRICE", endDate: "2024-12-31" },
+      { symbol: "eth", metric: "PRICE", start: "2024-01-01", end: "2024-12-31", granularity: "WEEK" },
+      { symbol: "eq-aapl", metric: "FCF_YIELD", start: "2024-01-01", end: "2024-12-31" },
+      { symbol: "sol", metric: "PRICE", end: "2024-12-31" },
     ];
     const first = runtime(factory, NOON);
     await calculate(first.client, requests);
@@ -228,7 +228,7 @@ describe("warm workbooks: a second runtime over the same store", () => {
 describe("a pair the service answers with a message", () => {
   it("is answered with it again within the hour, like the catalogs it belongs with, then asked again", async () => {
     const factory = new IDBFactory();
-    const req = { symbol: "defi", metric: "PRICE", startDate: "2025-05-01", endDate: "2025-05-31" };
+    const req = { symbol: "defi", metric: "PRICE", start: "2025-05-01", end: "2025-05-31" };
     const first = runtime(factory, NOON);
     const said = await first.client.getSeries(req);
     expect(said).toMatchObject({ kind: "message", message: expect.stringMatching(/not available/) });
@@ -249,7 +249,7 @@ describe("a pair the service answers with a message", () => {
 describe("Reload everything: a revised history", () => {
   it("is kept from the store on reopen, and picked up once the stored data is dropped", async () => {
     const factory = new IDBFactory();
-    const req = { symbol: "eth", metric: "PRICE", startDate: "2024-01-01", endDate: "2024-03-31" };
+    const req = { symbol: "eth", metric: "PRICE", start: "2024-01-01", end: "2024-03-31" };
     const first = runtime(factory, NOON);
     const original = points(await first.client.getSeries(req));
     await first.close();
@@ -316,7 +316,7 @@ describe("offline: the service cannot be reached", () => {
     // The next day's windows: the new day was never fetched, the rest is shown as stored.
     const shown = await calculate(next.client, workbook(addDays(D, 1)));
     workbook(addDays(D, 1)).forEach((req, i) => {
-      const stored = points(answers[i]!).filter((p) => p.date >= req.startDate!);
+      const stored = points(answers[i]!).filter((p) => p.date >= req.start!);
       expect(points(shown[i]!)).toEqual(stored);
     });
     expect(next.client.storage().offlineSince).toBe(D);
@@ -326,7 +326,7 @@ describe("offline: the service cannot be reached", () => {
 
     // A window the store never held fails as before.
     await expect(
-      next.client.getSeries({ symbol: "eth", metric: "PRICE", startDate: "2020-01-01", endDate: "2020-02-01" }),
+      next.client.getSeries({ symbol: "eth", metric: "PRICE", start: "2020-01-01", end: "2020-02-01" }),
     ).rejects.toBeInstanceOf(NetworkError);
 
     // A refresh once the service is back: current data, the notice gone.
@@ -386,7 +386,7 @@ describe("value preview answers from the store", () => {
     expect(sandbox.requestLog()).toEqual([]);
     await expect(
       next.client.getSeries(
-        { symbol: "eth", metric: "PRICE", startDate: "2020-01-01", endDate: "2020-02-01" },
+        { symbol: "eth", metric: "PRICE", start: "2020-01-01", end: "2020-02-01" },
         { cacheOnly: true },
       ),
     ).rejects.toMatchObject({ kind: "not-cached" });

@@ -14,7 +14,7 @@ import type { ClientCounters } from "../../src/api/types";
 import { FakeClock } from "./helpers/fake-clock";
 
 const SETTINGS: ResolvedSettings = { baseUrl: "https://md.example.test", apiKey: "k3y" };
-const WINDOW = { startDate: "2025-05-01", endDate: "2025-05-02" };
+const WINDOW = { start: "2025-05-01", end: "2025-05-02" };
 
 function seriesOf(symbol: string, metric: string) {
   return [{ date: "2025-05-01", val: symbol.length * 100 + metric.length }];
@@ -70,9 +70,7 @@ describe("series batcher", () => {
     expect(r.sent).toEqual([{ symbols: ["eth", "btc", "sol"], metrics: ["PRICE", "FEES"] }]);
     expect(r.reads()).toBe(1);
     expect([...r.cache.keys()].sort()).toEqual(
-      pairs
-        .map(([s, m]) => cacheKey(SETTINGS.baseUrl, answerKey("series", s, m, WINDOW.startDate, WINDOW.endDate, "")))
-        .sort(),
+      pairs.map(([s, m]) => cacheKey(SETTINGS.baseUrl, answerKey("series", s, m, WINDOW.start, WINDOW.end, ""))).sort(),
     );
     expect(r.batcher.queued()).toBe(0);
   });

@@ -6,24 +6,18 @@ const TODAY = "2025-06-15";
 
 describe("splitWindow: chunk boundaries per granularity", () => {
   it.each<
-    [
-      string,
-      Granularity | undefined,
-      string | undefined,
-      string | undefined,
-      { startDate?: string; endDate?: string }[],
-    ]
+    [string, Granularity | undefined, string | undefined, string | undefined, { start?: string; end?: string }[]]
   >([
-    ["no start date: one request", "DAY", undefined, "2025-01-01", [{ endDate: "2025-01-01" }]],
-    ["exactly 1,000 days", "DAY", "2020-01-01", "2022-09-26", [{ startDate: "2020-01-01", endDate: "2022-09-26" }]],
+    ["no start date: one request", "DAY", undefined, "2025-01-01", [{ end: "2025-01-01" }]],
+    ["exactly 1,000 days", "DAY", "2020-01-01", "2022-09-26", [{ start: "2020-01-01", end: "2022-09-26" }]],
     [
       "1,001 days",
       "DAY",
       "2020-01-01",
       "2022-09-27",
       [
-        { startDate: "2020-01-01", endDate: "2022-09-26" },
-        { startDate: "2022-09-27", endDate: "2022-09-27" },
+        { start: "2020-01-01", end: "2022-09-26" },
+        { start: "2022-09-27", end: "2022-09-27" },
       ],
     ],
     [
@@ -32,8 +26,8 @@ describe("splitWindow: chunk boundaries per granularity", () => {
       "2020-01-01",
       "2022-09-27",
       [
-        { startDate: "2020-01-01", endDate: "2022-09-26" },
-        { startDate: "2022-09-27", endDate: "2022-09-27" },
+        { start: "2020-01-01", end: "2022-09-26" },
+        { start: "2022-09-27", end: "2022-09-27" },
       ],
     ],
     [
@@ -42,79 +36,73 @@ describe("splitWindow: chunk boundaries per granularity", () => {
       "2020-01-01",
       "2025-06-23",
       [
-        { startDate: "2020-01-01", endDate: "2022-09-26" },
-        { startDate: "2022-09-27", endDate: "2025-06-22" },
-        { startDate: "2025-06-23", endDate: "2025-06-23" },
+        { start: "2020-01-01", end: "2022-09-26" },
+        { start: "2022-09-27", end: "2025-06-22" },
+        { start: "2025-06-23", end: "2025-06-23" },
       ],
     ],
-    [
-      "999 weeks from a Monday",
-      "WEEK",
-      "2024-01-01",
-      "2043-02-22",
-      [{ startDate: "2024-01-01", endDate: "2043-02-22" }],
-    ],
+    ["999 weeks from a Monday", "WEEK", "2024-01-01", "2043-02-22", [{ start: "2024-01-01", end: "2043-02-22" }]],
     [
       "1,000 weeks touched from a Wednesday: cut at a Sunday",
       "WEEK",
       "2024-01-03",
       "2043-02-23",
       [
-        { startDate: "2024-01-03", endDate: "2043-02-22" },
-        { startDate: "2043-02-23", endDate: "2043-02-23" },
+        { start: "2024-01-03", end: "2043-02-22" },
+        { start: "2043-02-23", end: "2043-02-23" },
       ],
     ],
-    ["1,000 months", "MONTH", "1950-01-01", "2033-04-30", [{ startDate: "1950-01-01", endDate: "2033-04-30" }]],
+    ["1,000 months", "MONTH", "1950-01-01", "2033-04-30", [{ start: "1950-01-01", end: "2033-04-30" }]],
     [
       "1,001 months touched, mid-month ends: cut at a month end",
       "MONTH",
       "1950-01-15",
       "2033-05-10",
       [
-        { startDate: "1950-01-15", endDate: "2033-04-30" },
-        { startDate: "2033-05-01", endDate: "2033-05-10" },
+        { start: "1950-01-15", end: "2033-04-30" },
+        { start: "2033-05-01", end: "2033-05-10" },
       ],
     ],
-    ["1,000 quarters", "QUARTER", "1800-01-01", "2049-12-31", [{ startDate: "1800-01-01", endDate: "2049-12-31" }]],
+    ["1,000 quarters", "QUARTER", "1800-01-01", "2049-12-31", [{ start: "1800-01-01", end: "2049-12-31" }]],
     [
       "1,001 quarters",
       "QUARTER",
       "1800-02-01",
       "2050-01-01",
       [
-        { startDate: "1800-02-01", endDate: "2049-12-31" },
-        { startDate: "2050-01-01", endDate: "2050-01-01" },
+        { start: "1800-02-01", end: "2049-12-31" },
+        { start: "2050-01-01", end: "2050-01-01" },
       ],
     ],
-    ["1,000 years", "YEAR", "1000-06-01", "1999-12-31", [{ startDate: "1000-06-01", endDate: "1999-12-31" }]],
+    ["1,000 years", "YEAR", "1000-06-01", "1999-12-31", [{ start: "1000-06-01", end: "1999-12-31" }]],
     [
       "1,001 years",
       "YEAR",
       "1000-06-01",
       "2000-03-01",
       [
-        { startDate: "1000-06-01", endDate: "1999-12-31" },
-        { startDate: "2000-01-01", endDate: "2000-03-01" },
+        { start: "1000-06-01", end: "1999-12-31" },
+        { start: "2000-01-01", end: "2000-03-01" },
       ],
     ],
-    ["open end within 1,000 days of today: unchanged", "DAY", "2023-01-01", undefined, [{ startDate: "2023-01-01" }]],
+    ["open end within 1,000 days of today: unchanged", "DAY", "2023-01-01", undefined, [{ start: "2023-01-01" }]],
     [
       "open end over 1,000 days: split up to today, last part left open",
       "DAY",
       "2020-01-01",
       undefined,
-      [{ startDate: "2020-01-01", endDate: "2022-09-26" }, { startDate: "2022-09-27" }],
+      [{ start: "2020-01-01", end: "2022-09-26" }, { start: "2022-09-27" }],
     ],
-  ])("%s", (_name, granularity, startDate, endDate, expected) => {
-    const window = { ...(startDate ? { startDate } : {}), ...(endDate ? { endDate } : {}) };
+  ])("%s", (_name, granularity, start, end, expected) => {
+    const window = { ...(start ? { start } : {}), ...(end ? { end } : {}) };
     expect(splitWindow(window, granularity, TODAY)).toEqual(expected);
   });
 
   it("honours a smaller cap", () => {
-    expect(splitWindow({ startDate: "2024-01-01", endDate: "2024-01-10" }, "DAY", TODAY, 4)).toEqual([
-      { startDate: "2024-01-01", endDate: "2024-01-04" },
-      { startDate: "2024-01-05", endDate: "2024-01-08" },
-      { startDate: "2024-01-09", endDate: "2024-01-10" },
+    expect(splitWindow({ start: "2024-01-01", end: "2024-01-10" }, "DAY", TODAY, 4)).toEqual([
+      { start: "2024-01-01", end: "2024-01-04" },
+      { start: "2024-01-05", end: "2024-01-08" },
+      { start: "2024-01-09", end: "2024-01-10" },
     ]);
   });
 
@@ -148,13 +136,13 @@ describe("splitWindow: chunk boundaries per granularity", () => {
         fc.constantFrom<Granularity>("DAY", "WEEK", "MONTH", "QUARTER", "YEAR"),
         fc.integer({ min: 2, max: 40 }),
         (first, length, g, max) => {
-          const [startDate, endDate] = [iso(first), iso(first + length)];
-          const parts = splitWindow({ startDate, endDate }, g, TODAY, max);
-          const covered = parts.flatMap((p) => days(p.startDate!, p.endDate!));
-          expect(covered).toEqual(days(startDate, endDate));
+          const [start, end] = [iso(first), iso(first + length)];
+          const parts = splitWindow({ start, end }, g, TODAY, max);
+          const covered = parts.flatMap((p) => days(p.start!, p.end!));
+          expect(covered).toEqual(days(start, end));
           const seen = new Set<string>();
           for (const part of parts) {
-            const labels = new Set(days(part.startDate!, part.endDate!).map((d) => label(d, g)));
+            const labels = new Set(days(part.start!, part.end!).map((d) => label(d, g)));
             if (labels.size > (g === "WEEK" ? max - 1 : max))
               throw new Error(`part ${JSON.stringify(part)} holds ${labels.size} periods`);
             for (const l of labels) {

@@ -94,7 +94,7 @@ describe("every cell settles by its deadline against a body that never ends", ()
         // Three calls in a row, each within the client's deadline, together past the cell's.
         for (const metric of ["PRICE", "FEES", "MC"]) {
           await ctx.client
-            .getSeries({ symbol: "eth", metric, startDate: "2025-06-01", endDate: TODAY }, ctx.call)
+            .getSeries({ symbol: "eth", metric, start: "2025-06-01", end: TODAY }, ctx.call)
             .catch(() => undefined);
         }
         return 1;

@@ -132,7 +132,7 @@ describe("the invocation frame", () => {
     // The frame uses the machine's real date: answer whatever window is asked.
     fake.answerSeries = (req) => ({
       kind: "points",
-      points: fakePoints(req.symbol, req.metric, req.startDate!, req.endDate!, "DAY", req.endDate!),
+      points: fakePoints(req.symbol, req.metric, req.start!, req.end!, "DAY", req.end!),
     });
   });
 

@@ -36,9 +36,7 @@ describe("MD.LATEST", () => {
         ["PRICE", "FEES"].map((metric) => latestValue(ctx, { symbol, metric })),
       ),
     );
-    const windows = new Set(
-      ctx.client.seriesCalls.map((c) => `${c.req.startDate}..${c.req.endDate}/${c.req.granularity}`),
-    );
+    const windows = new Set(ctx.client.seriesCalls.map((c) => `${c.req.start}..${c.req.end}/${c.req.granularity}`));
     expect([...windows]).toEqual([`${shiftDate(TODAY, -LATEST_LOOKBACKS.DAY[0].count, "D")}..${TODAY}/DAY`]);
   });
 
@@ -46,10 +44,10 @@ describe("MD.LATEST", () => {
     const ctx = fakeContext();
     ctx.client.answerSeries = (req) => ({
       kind: "points",
-      points: fakePoints(req.symbol, req.metric, req.startDate!, req.endDate!, "DAY", "2023-12-31"),
+      points: fakePoints(req.symbol, req.metric, req.start!, req.end!, "DAY", "2023-12-31"),
     });
     expect(await latestValue(ctx, { symbol: "old", metric: "TVL" })).toBe(fakeValue("old", "TVL", "2023-12-31"));
-    expect(ctx.client.seriesCalls.map((c) => c.req.startDate)).toEqual(["2024-04-10", "2022-05-10"]);
+    expect(ctx.client.seriesCalls.map((c) => c.req.start)).toEqual(["2024-04-10", "2022-05-10"]);
   });
 
   it("financials are read quarterly over a longer first window", async () => {
@@ -61,8 +59,8 @@ describe("MD.LATEST", () => {
       symbol: "eq-aapl",
       metric: "NET_INCOME",
       granularity: "QUARTER",
-      startDate: "2023-02-10",
-      endDate: TODAY,
+      start: "2023-02-10",
+      end: TODAY,
     });
   });
 
@@ -92,7 +90,7 @@ describe("MD.LATEST", () => {
     const ctx = fakeContext();
     ctx.client.answerSeries = (req) => ({
       kind: "points",
-      points: fakePoints(req.symbol, req.metric, req.startDate!, req.endDate!, "DAY", "2024-04-20"),
+      points: fakePoints(req.symbol, req.metric, req.start!, req.end!, "DAY", "2024-04-20"),
     });
     expect(await latestValue(ctx, { symbol: "eth", metric: "L30_FEES" })).toBe(
       sumOf("eth", "FEES", addDays("2024-04-20", -29), "2024-04-20"),
@@ -142,8 +140,8 @@ describe("MD.AGG", () => {
       symbol: "eth",
       metric,
       granularity: "DAY",
-      startDate: from,
-      endDate: TODAY,
+      start: from,
+      end: TODAY,
     });
   });
 
@@ -190,8 +188,8 @@ describe("MD.AGG", () => {
     ctx.client.answerSeries = (req) => ({
       kind: "points",
       points: [
-        { date: req.startDate!, val: 0 },
-        { date: req.endDate!, val: 5 },
+        { date: req.start!, val: 0 },
+        { date: req.end!, val: 5 },
       ],
     });
     const cell = await aggregateValue(ctx, { symbol: "eth", metric: "FEES", window: "7D", stat: "PCT_CHANGE" });

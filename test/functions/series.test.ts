@@ -15,13 +15,7 @@ describe("MD.SERIES orchestration", () => {
       end: "2024-05-03",
     });
     expect(
-      ctx.client.seriesCalls.map((c) => [
-        c.req.symbol,
-        c.req.metric,
-        c.req.startDate,
-        c.req.endDate,
-        c.req.granularity,
-      ]),
+      ctx.client.seriesCalls.map((c) => [c.req.symbol, c.req.metric, c.req.start, c.req.end, c.req.granularity]),
     ).toEqual([
       ["eth", "PRICE", "2024-05-01", "2024-05-03", "DAY"],
       ["eth", "FEES", "2024-05-01", "2024-05-03", "DAY"],
@@ -51,8 +45,8 @@ describe("MD.SERIES orchestration", () => {
       metric: "PRICE",
       granularity: "WEEK",
       // -1M ending 2024-05-03: the month 2024-04-04 … 2024-05-03, both ends included.
-      startDate: "2024-04-04",
-      endDate: "2024-05-03",
+      start: "2024-04-04",
+      end: "2024-05-03",
     });
   });
 
@@ -104,7 +98,7 @@ describe("MD.SERIES orchestration", () => {
     ctx.client.answerSeries = (req) =>
       req.symbol === "sol"
         ? { kind: "message", message: "Metric PRICE is not available for sol" }
-        : { kind: "points", points: fakePoints(req.symbol, req.metric, req.startDate!, req.endDate!) };
+        : { kind: "points", points: fakePoints(req.symbol, req.metric, req.start!, req.end!) };
     const table = await seriesTable(ctx, {
       symbols: "eth,sol",
       metrics: "PRICE",
@@ -123,7 +117,7 @@ describe("MD.SERIES orchestration", () => {
     const ctx = fakeContext();
     ctx.client.answerSeries = (req) => {
       if (req.symbol === "bad") throw new BadRequestError("The market-data service refused the request (HTTP 400).");
-      return { kind: "points", points: fakePoints(req.symbol, req.metric, req.startDate!, req.endDate!) };
+      return { kind: "points", points: fakePoints(req.symbol, req.metric, req.start!, req.end!) };
     };
     const table = await seriesTable(ctx, {
       symbols: "eth,bad",

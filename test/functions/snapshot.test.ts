@@ -31,7 +31,7 @@ describe("MD.SNAPSHOT", () => {
   it("issues every pair together, on MD.LATEST's windows (so the client batches them as it batches cells)", async () => {
     const ctx = fakeContext();
     await snapshotTable(ctx, { symbols: "eth, btc, sol", metrics: "PRICE, FEES" });
-    const windows = new Set(ctx.client.seriesCalls.map((c) => `${c.req.startDate}..${c.req.endDate}`));
+    const windows = new Set(ctx.client.seriesCalls.map((c) => `${c.req.start}..${c.req.end}`));
     expect(windows).toEqual(new Set([`${addDays(TODAY, -30)}..${TODAY}`]));
     expect(ctx.client.seriesCalls).toHaveLength(6);
   });
@@ -41,7 +41,7 @@ describe("MD.SNAPSHOT", () => {
     client.answerSeries = (req) =>
       req.symbol === "base" && req.metric === "PRICE"
         ? { kind: "message", message: "Metric PRICE is not available for base" }
-        : { kind: "points", points: fakePoints(req.symbol, req.metric, req.startDate!, req.endDate!) };
+        : { kind: "points", points: fakePoints(req.symbol, req.metric, req.start!, req.end!) };
     const table = await snapshotTable(fakeContext(client), { symbols: "eth,base", metrics: "PRICE,FEES" });
     expect(typeof table[1][1]).toBe("number");
     expect(typeof table[2][2]).toBe("number");

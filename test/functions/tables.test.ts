@@ -26,7 +26,7 @@ describe("MD.FLOWS orchestration", () => {
       sourceChains: ["ethereum", "solana"],
       flowTypes: ["inflow", "outflow"],
       // -7D ending today (2024-05-10): seven days, 2024-05-04 … 2024-05-10.
-      startDate: "2024-05-04",
+      start: "2024-05-04",
     });
     expect(table).toEqual([
       ["solana", 9, 2],
@@ -94,7 +94,7 @@ describe("MD.ASSETS and MD.METRICS orchestration", () => {
       ["defi", "category"],
       ["eq-aapl", "equity"],
     ]);
-    expect(new Set(ctx.client.seriesCalls.map((c) => `${c.req.startDate}..${c.req.endDate}`))).toEqual(
+    expect(new Set(ctx.client.seriesCalls.map((c) => `${c.req.start}..${c.req.end}`))).toEqual(
       new Set(["2024-05-09..2024-05-09"]),
     );
     expect((await assetsTable(ctx, { search: null, type: "chains" })).map((row) => row[1])).toEqual(["symbol", "eth"]);
@@ -194,7 +194,7 @@ describe("MD.SUPPLY orchestration", () => {
     ctx.client.answerSeries = (req: SeriesRequest) =>
       req.metric === "STABLECOIN_SUPPLY_CIRCULATING"
         ? { kind: "message", message: "not available" }
-        : { kind: "points", points: fakePoints(req.symbol, req.metric, req.startDate!, req.endDate!) };
+        : { kind: "points", points: fakePoints(req.symbol, req.metric, req.start!, req.end!) };
     const table = await supplyTable(ctx, { symbol: "dai", start: "2024-05-01", end: "2024-05-01" });
     expect(ctx.client.seriesCalls.map((c) => c.req.metric).slice(-1)).toEqual(["STABLECOIN_SUPPLY"]);
     expect(table[1][6]).toBe(fakePoints("dai", "STABLECOIN_SUPPLY", "2024-05-01", "2024-05-01")[0].val);
@@ -205,7 +205,7 @@ describe("MD.SUPPLY orchestration", () => {
     ctx.client.answerSeries = (req: SeriesRequest) => {
       if (req.metric === "STABLECOIN_SUPPLY_PREMINT")
         throw new BadRequestError("Unknown metric STABLECOIN_SUPPLY_PREMINT (HTTP 400).");
-      return { kind: "points", points: fakePoints(req.symbol, req.metric, req.startDate!, req.endDate!) };
+      return { kind: "points", points: fakePoints(req.symbol, req.metric, req.start!, req.end!) };
     };
     const row = (await supplyTable(ctx, { symbol: "dai", start: "2024-05-01", end: "2024-05-01" }))[1];
     const na = errorCell("#N/A", "Premint: Unknown metric STABLECOIN_SUPPLY_PREMINT (HTTP 400).");

@@ -28,10 +28,7 @@ function contextWith(yesterday: 0 | null) {
   const ctx = fakeContext();
   ctx.client.answerSeries = (req) => ({
     kind: "points",
-    points: unsettled(
-      fakePoints(req.symbol, req.metric, req.startDate!, req.endDate ?? TODAY, req.granularity),
-      yesterday,
-    ),
+    points: unsettled(fakePoints(req.symbol, req.metric, req.start!, req.end ?? TODAY, req.granularity), yesterday),
   });
   return ctx;
 }

@@ -98,7 +98,7 @@ describe("Reload everything", () => {
         calls,
         refreshOptions: { pollMs: 2 },
       });
-      const req = { symbol: "eth", metric: "PRICE", startDate: "2024-01-01", endDate: "2024-01-31" };
+      const req = { symbol: "eth", metric: "PRICE", start: "2024-01-01", end: "2024-01-31" };
       const before = await client.getSeries(req);
       sandbox.setRevision(1);
       await controller.refreshAll("pane");

@@ -157,7 +157,7 @@ export class FakeClient implements MarketDataClient {
     const client = new FakeClient();
     client.answerSeries = (req) => ({
       kind: "points",
-      points: fakePoints(req.symbol, req.metric, req.startDate ?? "2018-01-01", req.endDate ?? TODAY, req.granularity),
+      points: fakePoints(req.symbol, req.metric, req.start ?? "2018-01-01", req.end ?? TODAY, req.granularity),
     });
     client.flows.answer(() => ({}));
     client.assets.answer(() => []);

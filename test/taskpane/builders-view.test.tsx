@@ -18,8 +18,8 @@ function harness(options: Parameters<typeof makeHarness>[0] = {}): Harness {
     points: fakePoints(
       req.symbol,
       req.metric,
-      req.startDate ?? "2024-01-01",
-      req.endDate ?? "2024-06-15",
+      req.start ?? "2024-01-01",
+      req.end ?? "2024-06-15",
       req.granularity,
       "2024-06-15",
     ),

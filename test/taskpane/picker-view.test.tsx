@@ -354,8 +354,8 @@ describe("Picker: preview and formula", () => {
     expect(client.series.last.args).toEqual({
       symbol: "eth",
       metric: "PRICE",
-      startDate: oneYearBack,
-      endDate: TEST_TODAY,
+      start: oneYearBack,
+      end: TEST_TODAY,
       granularity: "DAY",
     });
     client.series.answer(() => ({ kind: "points", points: POINTS }));
@@ -501,8 +501,8 @@ describe("Picker: preview and formula", () => {
         expect(client.series.last.args).toEqual({
           symbol: "eth",
           metric: "PRICE",
-          startDate: "2025-01-15",
-          endDate: "2025-06-30",
+          start: "2025-01-15",
+          end: "2025-06-30",
           granularity: "DAY",
         }),
       );

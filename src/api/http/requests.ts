@@ -6,7 +6,14 @@
  * request can be logged, compared and cached without it.
  */
 import { isIsoDate } from "../../core/calendar";
-import { FLOW_TYPES, GRANULARITIES, type FlowType, type Granularity } from "../../core/domain";
+import {
+  FLOW_TYPES,
+  GRANULARITIES,
+  type DateWindow,
+  type FlowType,
+  type Granularity,
+  type SeriesWindow,
+} from "../../core/domain";
 import { BadRequestError, ConfigError } from "../errors";
 
 /** The service's cap on `limit` and on points per series in one response. */
@@ -23,12 +30,9 @@ export interface ApiRequest {
   timeoutClass: TimeoutClass;
 }
 
-export interface SeriesQuery {
+export interface SeriesQuery extends SeriesWindow {
   symbols: readonly string[];
   metrics: readonly string[];
-  startDate?: string;
-  endDate?: string;
-  granularity?: Granularity;
   limit?: number;
 }
 
@@ -42,8 +46,7 @@ export function seriesRequest(q: SeriesQuery): ApiRequest {
   for (const metric of q.metrics) assertMetricName(metric);
   for (const symbol of q.symbols) assertSymbol(symbol);
   const query: [string, string][] = [["symbols", q.symbols.join(",")]];
-  if (q.startDate !== undefined) query.push(["startDate", assertIsoDate(q.startDate, "start date")]);
-  if (q.endDate !== undefined) query.push(["endDate", assertIsoDate(q.endDate, "end date")]);
+  query.push(...windowQuery(q));
   if (q.granularity !== undefined) query.push(["granularity", assertGranularity(q.granularity)]);
   if (q.limit !== undefined) {
     if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > MAX_POINTS_PER_SERIES) {
@@ -54,11 +57,9 @@ export function seriesRequest(q: SeriesQuery): ApiRequest {
   return { path: `data/api/${q.metrics.join(",")}/`, query, timeoutClass: "normal" };
 }
 
-export interface FlowsQuery {
+export interface FlowsQuery extends DateWindow {
   sourceChains: readonly string[];
   flowType: FlowType;
-  startDate?: string;
-  endDate?: string;
   granularity?: Granularity;
 }
 
@@ -69,12 +70,21 @@ export function flowsRequest(q: FlowsQuery): ApiRequest {
   if (!FLOW_TYPES.includes(q.flowType)) {
     throw new BadRequestError(`Unknown flow type "${q.flowType}": use ${FLOW_TYPES.join(", ")}.`);
   }
-  const query: [string, string][] = [];
-  if (q.startDate !== undefined) query.push(["startDate", assertIsoDate(q.startDate, "start date")]);
-  if (q.endDate !== undefined) query.push(["endDate", assertIsoDate(q.endDate, "end date")]);
+  const query = windowQuery(q);
   if (q.granularity !== undefined) query.push(["granularity", assertGranularity(q.granularity)]);
   query.push(["sourceChains", q.sourceChains.join(",")], ["breakdown", "chains"], ["flowType", q.flowType]);
   return { path: "flows/top/", query, timeoutClass: "normal" };
+}
+
+/**
+ * A window in the service's names: the one place they are written. Its dates
+ * are trusted, checked once where they entered the client (client.ts).
+ */
+function windowQuery(window: DateWindow): [string, string][] {
+  const query: [string, string][] = [];
+  if (window.start !== undefined) query.push(["startDate", window.start]);
+  if (window.end !== undefined) query.push(["endDate", window.end]);
+  return query;
 }
 
 /** `GET /supported-metrics/?symbol=…` (4.3). */

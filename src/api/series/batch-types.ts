@@ -1,20 +1,15 @@
 /**
- * What the batcher and its isolation both speak of: a window part as sent, a
- * queued series load, and what sending one request came to. Kept apart so the
- * two mechanisms import their shared words, not each other.
+ * What the batcher and its isolation both speak of: a queued series load (its
+ * window is core's SeriesWindow), and what sending one request came to. Kept
+ * apart so the two mechanisms import their shared words, not each other.
  */
-import type { Granularity, SeriesResult } from "../../core/domain";
+import type { SeriesResult, SeriesWindow } from "../../core/domain";
 import type { Load } from "../pending-loads";
-import type { DateWindow } from "./windows";
-
-/** One part of a caller's window, as sent: the dates and the granularity. */
-export interface SeriesWindow extends DateWindow {
-  granularity?: Granularity;
-}
 
 export interface SeriesLoad extends Load<SeriesResult> {
   symbol: string;
   metric: string;
+  /** One part of a caller's window, as sent: the dates and the granularity. */
   window: SeriesWindow;
   /** Loads with the same window key can share a request. */
   windowKey: string;

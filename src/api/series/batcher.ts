@@ -7,7 +7,7 @@
  * a send function — and reaches into nothing else; how one request is sent
  * (concurrency, retries, timeouts) is the send function's business.
  */
-import type { SeriesResult } from "../../core/domain";
+import type { SeriesResult, SeriesWindow } from "../../core/domain";
 import { planRequests } from "./batch-plan";
 import { BadResponseError, CancelledError, MarketDataError, NotCachedError, redact } from "../errors";
 import type { ResolvedSettings } from "../http/executor";
@@ -15,7 +15,7 @@ import { answerKey, cacheKey, type Load, type Outcome, type PendingLoads } from 
 import { listChars, requestUrl, seriesRequest, seriesUrlLength, type ApiRequest } from "../http/requests";
 import { parseSeriesResponse, type SeriesTable } from "../http/responses";
 import { SeriesIsolation } from "./isolation";
-import type { SendOutcome, SeriesLoad, SeriesWindow } from "./batch-types";
+import type { SendOutcome, SeriesLoad } from "./batch-types";
 import type { Timers } from "../http/timers";
 import type { CallOptions, ClientCounters } from "../types";
 
@@ -103,7 +103,7 @@ export class SeriesBatcher {
     }
     if (opts.cacheOnly) return Promise.reject(new NotCachedError());
     // Only a load that is queued needs its window's key (batches group by it).
-    const windowKey = JSON.stringify([window.startDate ?? "", window.endDate ?? "", window.granularity ?? ""]);
+    const windowKey = JSON.stringify([window.start ?? "", window.end ?? "", window.granularity ?? ""]);
     const load: SeriesLoad = { key, state: "queued", waiters: new Set(), symbol, metric, window, windowKey };
     pending.add(load);
     this.queue.push(load);
@@ -345,7 +345,7 @@ export class SeriesBatcher {
 }
 
 function seriesKey(symbol: string, metric: string, window: SeriesWindow): string {
-  return answerKey("series", symbol, metric, window.startDate ?? "", window.endDate ?? "", window.granularity ?? "");
+  return answerKey("series", symbol, metric, window.start ?? "", window.end ?? "", window.granularity ?? "");
 }
 
 /**

@@ -17,7 +17,7 @@ export const FCF_WIDENING_MONTHS = [12, 24] as const;
 
 /** Whether an answer to `req` may need widening: only FCF ratios over a window with a start. */
 export function mayWiden(req: SeriesRequest): boolean {
-  return isFcfDerived(req.metric) && req.startDate !== undefined;
+  return isFcfDerived(req.metric) && req.start !== undefined;
 }
 
 /**
@@ -34,15 +34,15 @@ export async function widenSparseFcf(
   keep: boolean,
   ask: (wider: SeriesRequest) => Promise<SeriesResult>,
 ): Promise<SeriesResult> {
-  const start = req.startDate;
+  const start = req.start;
   if (!isFcfDerived(req.metric) || start === undefined || first.kind !== "points") return first;
-  const end = req.endDate ?? today;
+  const end = req.end ?? today;
   const granularity = req.granularity ?? "DAY";
   if (!looksSparse(readingsOf(first.points), start, end, granularity)) return first;
 
   let best = first;
   for (const months of FCF_WIDENING_MONTHS) {
-    const wider = await ask({ ...req, startDate: addMonths(start, -months) });
+    const wider = await ask({ ...req, start: addMonths(start, -months) });
     if (wider.kind !== "points") break;
     const inWindow = wider.points.filter((point) => point.date >= start && point.date <= end);
     const candidate = keep ? wider.points : inWindow;

@@ -13,27 +13,22 @@
  * anything at all to walk to; the service answers it at most 1,000 points,
  * enough to know.
  */
-import type { SeriesResult } from "../../core/domain";
+import type { DatedWindow, SeriesResult } from "../../core/domain";
 import { hasValue } from "../../core/readings";
-import { mergeParts, type DateWindow } from "./windows";
+import { mergeParts } from "./windows";
 
 /** Where the whole history starts when no start date is given: nothing Excel can show is older. */
 export const HISTORY_FLOOR = "1900-01-01";
-
-/** A part with explicit dates (every series request carries both). */
-export interface DatedWindow extends DateWindow {
-  startDate: string;
-  endDate: string;
-}
 
 function holdsData(result: SeriesResult): boolean {
   return result.kind === "points" && result.points.some(hasValue);
 }
 
 /**
- * `parts` in date order, contiguous; `load` reads one part (or the probe of
- * everything older). The answer is the parts read, merged in date order; a
- * message in place of the newest part (an unsupported pair) is the answer.
+ * `parts` in date order, contiguous, each with both dates (every series
+ * request carries both); `load` reads one part (or the probe of everything
+ * older). The answer is the parts read, merged in date order; a message in
+ * place of the newest part (an unsupported pair) is the answer.
  */
 export async function walkBackwards(
   parts: readonly DatedWindow[],
@@ -57,7 +52,7 @@ export async function walkBackwards(
     read.push(result);
     if (i >= 2 && !probed) {
       probed = true;
-      const older = await load({ startDate: parts[0]!.startDate, endDate: parts[i - 1]!.endDate });
+      const older = await load({ start: parts[0]!.start, end: parts[i - 1]!.end });
       if (!holdsData(older)) break;
     }
   }

@@ -8,9 +8,10 @@
  * and hands out one request's series (the batcher's), a function that fails
  * a load's callers, the clock, a log — and reaches into nothing else.
  */
+import type { SeriesWindow } from "../../core/domain";
 import { BadRequestError, MarketDataError, ServerError, UnservedSymbolError } from "../errors";
 import type { ResolvedSettings } from "../http/executor";
-import type { SendOutcome, SeriesLoad, SeriesWindow } from "./batch-types";
+import type { SendOutcome, SeriesLoad } from "./batch-types";
 
 export interface SeriesIsolationDeps {
   /** Sends one series request and hands out its series; `serverErrorRetries` caps the retries of a 5xx. */

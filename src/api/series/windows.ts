@@ -13,13 +13,8 @@
  * weekly part holds 999 weeks, not 1,000.
  */
 import { epochDayOfParts, isoOfEpochDay, partsOfEpochDay, toEpochDay } from "../../core/calendar";
-import type { DataPoint, Granularity, SeriesResult } from "../../core/domain";
+import type { DataPoint, DateWindow, Granularity, SeriesResult } from "../../core/domain";
 import { MAX_POINTS_PER_SERIES } from "../http/requests";
-
-export interface DateWindow {
-  startDate?: string;
-  endDate?: string;
-}
 
 /** 1970-01-05 was a Monday: day 4 of the epoch. */
 const FIRST_MONDAY = 4;
@@ -44,9 +39,9 @@ function periodStart(index: number, granularity: Granularity): number {
 }
 
 /** The most points a window can hold at a granularity (periods touched, inclusive). */
-export function countPeriods(startDate: string, endDate: string, granularity: Granularity): number {
-  const first = periodIndex(toEpochDay(startDate), granularity);
-  const last = periodIndex(toEpochDay(endDate), granularity);
+export function countPeriods(start: string, end: string, granularity: Granularity): number {
+  const first = periodIndex(toEpochDay(start), granularity);
+  const last = periodIndex(toEpochDay(end), granularity);
   return Math.max(0, last - first + 1);
 }
 
@@ -66,22 +61,22 @@ export function splitWindow(
   today: string,
   maxPoints = MAX_POINTS_PER_SERIES,
 ): DateWindow[] {
-  const { startDate, endDate } = window;
-  if (startDate === undefined) return [window];
+  const { start, end } = window;
+  if (start === undefined) return [window];
   const gran = granularity ?? "DAY";
-  const end = endDate ?? (today > startDate ? today : startDate);
+  const through = end ?? (today > start ? today : start);
   const per = periodsPerPart(gran, maxPoints);
-  const first = periodIndex(toEpochDay(startDate), gran);
-  const last = periodIndex(toEpochDay(end), gran);
+  const first = periodIndex(toEpochDay(start), gran);
+  const last = periodIndex(toEpochDay(through), gran);
   if (last - first + 1 <= per) return [window];
 
   const parts: DateWindow[] = [];
   for (let from = first; from <= last; from += per) {
     const to = Math.min(from + per - 1, last);
-    const partStart = from === first ? startDate : isoOfEpochDay(periodStart(from, gran));
+    const partStart = from === first ? start : isoOfEpochDay(periodStart(from, gran));
     const isLast = to === last;
-    const partEnd = isLast ? endDate : isoOfEpochDay(periodStart(to + 1, gran) - 1);
-    parts.push(partEnd === undefined ? { startDate: partStart } : { startDate: partStart, endDate: partEnd });
+    const partEnd = isLast ? end : isoOfEpochDay(periodStart(to + 1, gran) - 1);
+    parts.push(partEnd === undefined ? { start: partStart } : { start: partStart, end: partEnd });
   }
   return parts;
 }

@@ -19,18 +19,12 @@
  * from <date>" until the next refresh.
  */
 import { addDays, utcDateOf } from "../../core/calendar";
-import type { DataPoint, Granularity, SeriesResult } from "../../core/domain";
+import type { DataPoint, DatedWindow, SeriesResult, SeriesWindow } from "../../core/domain";
 import { isFcfDerived } from "../../core/metric-knowledge";
 import { NotCachedError, isMarketDataError } from "../errors";
 import { seriesKey, type SeriesStore, type StoredAnswer } from "./types";
-import { planWindow, type DateRange, type StoredPoint } from "./window-plan";
+import { planWindow, type StoredPoint } from "./window-plan";
 import type { CallOptions, StoreStatus } from "../types";
-
-export interface StoredSeriesWindow {
-  startDate?: string;
-  endDate?: string;
-  granularity?: Granularity;
-}
 
 export interface StoredSeriesOptions {
   store: SeriesStore;
@@ -38,7 +32,7 @@ export interface StoredSeriesOptions {
   /** The base address the answers come from (the settings, read as the client reads them). */
   baseUrl: () => Promise<string>;
   /** The client's ordinary way to a window: batched, chunked, isolated, cached in memory. */
-  fetchWindow: (symbol: string, metric: string, window: StoredSeriesWindow, opts: CallOptions) => Promise<SeriesResult>;
+  fetchWindow: (symbol: string, metric: string, window: SeriesWindow, opts: CallOptions) => Promise<SeriesResult>;
   /** The newest days that may still change: with 3, today and the two days before it. */
   unsettledDays: number;
   /** Settled days fetched longer ago than this are asked again. */
@@ -80,15 +74,15 @@ export class StoredSeries {
   constructor(private readonly o: StoredSeriesOptions) {}
 
   /** Whether a window is answered through the store (see the module comment for what is not). */
-  handles(metric: string, window: StoredSeriesWindow): boolean {
-    return window.startDate !== undefined && (window.granularity ?? "DAY") === "DAY" && !isFcfDerived(metric);
+  handles(metric: string, window: SeriesWindow): boolean {
+    return window.start !== undefined && (window.granularity ?? "DAY") === "DAY" && !isFcfDerived(metric);
   }
 
-  async get(symbol: string, metric: string, window: StoredSeriesWindow, opts: CallOptions): Promise<SeriesResult> {
-    const start = window.startDate!;
+  async get(symbol: string, metric: string, window: SeriesWindow, opts: CallOptions): Promise<SeriesResult> {
+    const start = window.start!;
     const today = utcDateOf(this.o.now());
     // As splitWindow reads an open end: today, or the start if that is later.
-    const end = window.endDate ?? (today > start ? today : start);
+    const end = window.end ?? (today > start ? today : start);
     const id = { baseUrl: await this.o.baseUrl(), symbol, metric, granularity: "DAY" as const };
     const messageKey = `message ${seriesKey(id)} ${start}…${end}`;
     const data = await this.o.store.read(id);
@@ -171,11 +165,11 @@ export class StoredSeries {
   }
 
   /** The request for a part to fetch; the window's open end stays open (nothing newer than the clock is cut off). */
-  private requestFor(range: DateRange, window: StoredSeriesWindow, end: string): StoredSeriesWindow {
-    const openEnd = window.endDate === undefined && range.end === end;
+  private requestFor(range: DatedWindow, window: SeriesWindow, end: string): SeriesWindow {
+    const openEnd = window.end === undefined && range.end === end;
     return {
-      startDate: range.start,
-      ...(openEnd ? {} : { endDate: range.end }),
+      start: range.start,
+      ...(openEnd ? {} : { end: range.end }),
       ...(window.granularity ? { granularity: window.granularity } : {}),
     };
   }

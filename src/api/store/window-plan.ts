@@ -16,6 +16,7 @@
  * calendar's).
  */
 import { addDays } from "../../core/calendar";
+import type { DatedWindow } from "../../core/domain";
 
 /** One stored reading. `val` is null where the service answered null (never settled). */
 export interface StoredPoint {
@@ -23,14 +24,8 @@ export interface StoredPoint {
   val: number | null;
 }
 
-/** A stretch of days, both ends included. */
-export interface DateRange {
-  start: string;
-  end: string;
-}
-
 /** Days whose every point the store holds as the service answered them at `fetchedAt`. */
-export interface KnownRange extends DateRange {
+export interface KnownRange extends DatedWindow {
   /** Milliseconds since the epoch. */
   fetchedAt: number;
   /** Every day in it had settled when it was fetched, and none was null. */
@@ -48,7 +43,7 @@ export interface SeriesData {
 }
 
 /** One answer of the service to store: the window asked for and the points it held. */
-export interface FetchedRange extends DateRange {
+export interface FetchedRange extends DatedWindow {
   fetchedAt: number;
   /** The last day that had settled when this was fetched (fetch day minus the settling window). */
   settledThrough: string;
@@ -169,7 +164,7 @@ export interface WindowPlan {
   /** Points the store answers, in date order (none of them inside a fetched window). */
   stored: StoredPoint[];
   /** Windows to ask the service for, in date order, disjoint. Empty: the store answers everything. */
-  fetch: DateRange[];
+  fetch: DatedWindow[];
   /**
    * What the store can show for the whole window if the service cannot be
    * reached: every point it holds there, and the oldest fetch time among the
@@ -188,13 +183,13 @@ function usable(range: KnownRange, options: PlanOptions): boolean {
 }
 
 /** Splits `window` into what the store answers and what must be fetched. */
-export function planWindow(data: SeriesData | undefined, window: DateRange, options: PlanOptions): WindowPlan {
+export function planWindow(data: SeriesData | undefined, window: DatedWindow, options: PlanOptions): WindowPlan {
   const { start, end } = window;
   if (start > end) return { stored: [], fetch: [], fallback: null };
   const series = data ?? EMPTY_SERIES;
 
-  const fetch: DateRange[] = [];
-  const served: DateRange[] = [];
+  const fetch: DatedWindow[] = [];
+  const served: DatedWindow[] = [];
   const addFetch = (s: string, e: string) => {
     const previous = fetch[fetch.length - 1];
     if (previous && addDays(previous.end, 1) === s) previous.end = e;
@@ -237,7 +232,7 @@ export function planWindow(data: SeriesData | undefined, window: DateRange, opti
 }
 
 /** Joins the fetch windows separated by the smallest gaps until at most `max` remain. */
-function joinClosest(fetch: DateRange[], max: number): DateRange[] {
+function joinClosest(fetch: DatedWindow[], max: number): DatedWindow[] {
   const out = fetch.map((r) => ({ ...r }));
   while (out.length > Math.max(1, max)) {
     let best = 0;
@@ -259,7 +254,7 @@ function daysBetween(a: string, b: string): number {
 }
 
 /** The stored points inside `ranges` and outside `excluded`, in date order. */
-function pointsIn(series: SeriesData, ranges: readonly DateRange[], excluded: readonly DateRange[]): StoredPoint[] {
+function pointsIn(series: SeriesData, ranges: readonly DatedWindow[], excluded: readonly DatedWindow[]): StoredPoint[] {
   const out: StoredPoint[] = [];
   for (const range of ranges) {
     let i = lowerBound(series.dates, range.start);
@@ -285,6 +280,6 @@ export function lowerBound(dates: readonly string[], date: string): number {
 }
 
 /** Every point the store holds in the window (offline reading, value preview). */
-export function storedPointsIn(data: SeriesData | undefined, window: DateRange): StoredPoint[] {
+export function storedPointsIn(data: SeriesData | undefined, window: DatedWindow): StoredPoint[] {
   return pointsIn(data ?? EMPTY_SERIES, [window], []);
 }
