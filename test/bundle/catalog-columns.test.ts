@@ -9,7 +9,7 @@ import { COMPANIES } from "../../sandbox/companies";
 import { fiscalLabel, fiscalQuarters } from "../../sandbox/fiscal-calendar";
 import { NAMED_CRYPTO_ASSETS } from "../../sandbox/named-assets";
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
+import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 import { rawGet, rawPoints, requestsTo, serial } from "./raw-sandbox";
 
 let sandbox: SandboxHandle;

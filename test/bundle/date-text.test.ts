@@ -4,7 +4,7 @@
  * series has 30 rows and sums to the -30D aggregate.
  */
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
+import { loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 import { rawGet, serial } from "./raw-sandbox";
 
 let sandbox: SandboxHandle;

@@ -4,7 +4,7 @@
  * series answer says the pair is not available; #N/A keeps meaning "no data".
  */
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
+import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 import { rawGet, requestsTo } from "./raw-sandbox";
 
 let sandbox: SandboxHandle;

@@ -5,7 +5,7 @@
  * without them gets plain numbers (every other bundle test loads it so).
  */
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
+import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 import { rawGet, rawPoints, rawSeries, requestsTo, serial } from "./raw-sandbox";
 
 let sandbox: SandboxHandle;

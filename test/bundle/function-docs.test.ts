@@ -7,8 +7,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { cellValue, loadFunctionsBundle, type LoadedBundle, readMetadata } from "../support/bundle";
-import { cellMismatch, parseExamples, parseFormula } from "../support/doc-examples";
+import { cellValue, loadFunctionsBundle, type LoadedBundle, readMetadata } from "../../harness/bundle";
+import { cellMismatch, parseExamples, parseFormula } from "../../harness/doc-examples";
 
 const doc = readFileSync(path.resolve(__dirname, "../../docs/functions.md"), "utf8");
 const metadata = readMetadata();

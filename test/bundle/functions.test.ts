@@ -4,7 +4,7 @@
  * from the sandbox's raw answers (raw-sandbox.ts), not from the add-in's code.
  */
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
+import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 import { isoDaysAgo, rawGet, rawPoints, rawSeries, requestsTo, serial } from "./raw-sandbox";
 
 let sandbox: SandboxHandle;

@@ -6,7 +6,7 @@
  * Expectations are computed from the sandbox's raw daily readings.
  */
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
+import { loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 import { rawPoints, type RawPoint, serial } from "./raw-sandbox";
 
 let sandbox: SandboxHandle;

@@ -10,7 +10,7 @@
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
 import { SENTENCES } from "../../sandbox/realistic";
 import { allText } from "../api/helpers/real-http";
-import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
+import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 import { isoDaysAgo, rawPoints, serial } from "./raw-sandbox";
 
 let real: SandboxHandle;

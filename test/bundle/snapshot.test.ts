@@ -3,7 +3,7 @@
  * formula, the same values as MD.LATEST cells, and the same requests.
  */
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
+import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 import { rawGet, rawPoints, requestsTo } from "./raw-sandbox";
 
 let sandbox: SandboxHandle;

@@ -10,7 +10,7 @@ import { CLIENT_DEFAULTS, createClient, type Client } from "../../src/api/client
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
 import { expectNoKey, settleWithin } from "../api/helpers/real-http";
 
-import { installCustomFunctionsStandIn, StandInError } from "../support/custom-functions-stand-in";
+import { installCustomFunctionsStandIn, StandInError } from "../../harness/custom-functions-stand-in";
 
 installCustomFunctionsStandIn();
 

@@ -3,7 +3,7 @@
  * from Office.context.requirements, never by trying) and what a table of
  * cells becomes for each.
  */
-import { installCustomFunctionsStandIn, StandInError } from "../support/custom-functions-stand-in";
+import { installCustomFunctionsStandIn, StandInError } from "../../harness/custom-functions-stand-in";
 
 installCustomFunctionsStandIn();
 

@@ -11,7 +11,7 @@ import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/se
 import { isoToSerialIn, serialToIsoIn } from "../../src/core/excel-date";
 import { parseDate, parseDateWindow } from "../../src/core/arguments";
 import { rawPoints, serial } from "../bundle/raw-sandbox";
-import { DIST, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
+import { DIST, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 import { installWorkbookStandIn, type WorkbookStandIn } from "../support/workbook-stand-in";
 
 describe("1904 serials in core (the date system passed in)", () => {

@@ -17,7 +17,7 @@ import { errorCell } from "../../src/core/cell";
 import { ArgumentError, NoDataError, ResultTooLargeError } from "../../src/core/errors";
 import { FakeClient, fakePoints } from "../support/fake-client";
 
-import { installCustomFunctionsStandIn, StandInError } from "../support/custom-functions-stand-in";
+import { installCustomFunctionsStandIn, StandInError } from "../../harness/custom-functions-stand-in";
 
 installCustomFunctionsStandIn();
 

@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import vm from "node:vm";
-import { DIST, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
+import { DIST, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 
 interface RuntimeInBundle {
   settings: {

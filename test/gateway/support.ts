@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { startSandbox, type SandboxHandle, type SandboxOptions } from "../../sandbox/server";
 import { findNginx, startGateway, type GatewayHandle, type GatewayOptions } from "../../scripts/lib/gateway";
-import { DIST } from "../support/bundle";
+import { DIST } from "../../harness/bundle";
 
 export const NGINX = findNginx();
 

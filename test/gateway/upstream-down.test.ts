@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort, startGateway, type GatewayHandle } from "../../scripts/lib/gateway";
-import { DIST } from "../support/bundle";
+import { DIST } from "../../harness/bundle";
 import { accessLog, describeGateway, filesContaining, NGINX } from "./support";
 
 const KEY = `md-firm-${randomUUID()}`;

@@ -22,7 +22,7 @@ import {
   startSandbox,
 } from "../../sandbox/server";
 import type { ClientCounters } from "../../src/api/types";
-import { CustomFunctionsError, loadFunctionsBundle } from "../support/bundle";
+import { CustomFunctionsError, loadFunctionsBundle } from "../../harness/bundle";
 import {
   bundleCounters,
   type Cell,

@@ -15,7 +15,7 @@ import type { Page } from "playwright-core";
 import { type SandboxHandle, startSandbox } from "../../sandbox/server";
 import { compsWorkbook } from "../support/recordings";
 import { installWorkbookStandIn, type WorkbookStandIn } from "../support/workbook-stand-in";
-import { CustomFunctionsError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
+import { CustomFunctionsError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 import { describeBrowser, startPaneBrowser, type PaneBrowser } from "../support/browser";
 import { closedPortUrl } from "../support/local-server";
 import { type EchoServer, startEchoServer } from "./fixtures/echo-server";

@@ -5,7 +5,7 @@
  */
 import vm from "node:vm";
 import type { ClientCounters } from "../../../src/api/types";
-import { CustomFunctionsError, type LoadedBundle } from "../../support/bundle";
+import { CustomFunctionsError, type LoadedBundle } from "../../../harness/bundle";
 
 export interface Cell {
   id: "SERIES" | "LATEST" | "AGG";

@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import vm from "node:vm";
 
-export const DIST = path.resolve(__dirname, "../../dist");
+export const DIST = path.resolve(__dirname, "../dist");
 
 export interface FunctionParameter {
   name: string;
