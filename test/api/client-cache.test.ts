@@ -1,6 +1,6 @@
 import { ConfigError, NotCachedError } from "../../src/api/errors";
-import { expectedPoints, seriesHandler } from "./helpers/fake-service";
-import { harness, track } from "./helpers/setup";
+import { expectedPoints, seriesHandler } from "../support/fake-service";
+import { harness, track } from "../support/client-harness";
 
 const WINDOW = { startDate: "2025-05-01", endDate: "2025-05-31" };
 

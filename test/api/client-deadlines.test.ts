@@ -7,7 +7,7 @@
 import { createClient, type Client, type ClientOptions } from "../../src/api/client";
 import { CancelledError, TimeoutError } from "../../src/api/errors";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
-import { expectNoKey, settleWithin } from "./helpers/real-http";
+import { expectNoKey, settleWithin } from "../support/real-http";
 
 const TODAY = "2025-06-15";
 let sandbox: SandboxHandle;

@@ -7,7 +7,7 @@
 import { createClient, type Client, type ClientOptions } from "../../src/api/client";
 import { BadResponseError, ConfigError, MarketDataError, RedirectError } from "../../src/api/errors";
 import { startSandbox, type SandboxHandle } from "../../sandbox/server";
-import { expectNoKey, foreignHost, settleWithin, type ForeignHost } from "./helpers/real-http";
+import { expectNoKey, foreignHost, settleWithin, type ForeignHost } from "../support/real-http";
 
 const KEY = "sbx-Key/+=42 &more";
 const TODAY = "2024-06-30";

@@ -9,7 +9,7 @@ import { createClient, type Client, type ClientOptions } from "../../src/api/cli
 import { ServerError, UnservedSymbolError } from "../../src/api/errors";
 import type { SeriesResult } from "../../src/core/domain";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
-import { expectNoKey, settleWithin } from "./helpers/real-http";
+import { expectNoKey, settleWithin } from "../support/real-http";
 
 const TODAY = "2025-06-15";
 const WINDOW = { startDate: "2025-05-01", endDate: "2025-05-31" };

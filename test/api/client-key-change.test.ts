@@ -11,7 +11,7 @@ import { createClient, type Client } from "../../src/api/client";
 import type { FetchLike } from "../../src/api/http/transport";
 import type { ClientSettings } from "../../src/api/types";
 import { startSandbox, type SandboxHandle } from "../../sandbox/server";
-import { expectNoKey, settleWithin } from "./helpers/real-http";
+import { expectNoKey, settleWithin } from "../support/real-http";
 
 const TODAY = "2025-06-15";
 const OLD_KEY = "md-old-key-7f3a";

@@ -10,7 +10,7 @@ import { createClient, type Client } from "../../src/api/client";
 import type { SeriesResult } from "../../src/core/domain";
 import { SENTENCES } from "../../sandbox/realistic";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
-import { expectNoKey, settleWithin } from "./helpers/real-http";
+import { expectNoKey, settleWithin } from "../support/real-http";
 
 const TODAY = "2025-06-15";
 let real: SandboxHandle;

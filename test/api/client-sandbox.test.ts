@@ -20,7 +20,7 @@ import { addMonths } from "../../src/core/calendar";
 import { isoToSerial } from "../../src/core/excel-date";
 import { seriesTable } from "../../src/functions/series";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
-import { settleWithin } from "./helpers/real-http";
+import { settleWithin } from "../support/real-http";
 
 const TODAY = "2025-06-15";
 let sandbox: SandboxHandle;

@@ -16,7 +16,7 @@ import type { SeriesRequest } from "../../src/api/types";
 import { addDays } from "../../src/core/calendar";
 import type { SeriesResult } from "../../src/core/domain";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
-import { dumpStore, failing } from "./helpers/failing-idb";
+import { dumpStore, failing } from "../support/failing-idb";
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;

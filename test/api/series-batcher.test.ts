@@ -11,7 +11,7 @@ import { answerKey, cacheKey, PendingLoads } from "../../src/api/pending-loads";
 import type { ApiRequest } from "../../src/api/http/requests";
 import { SeriesBatcher, type AnswerCache } from "../../src/api/series/batcher";
 import type { ClientCounters } from "../../src/api/types";
-import { FakeClock } from "./helpers/fake-clock";
+import { FakeClock } from "../support/fake-clock";
 
 const SETTINGS: ResolvedSettings = { baseUrl: "https://md.example.test", apiKey: "k3y" };
 const WINDOW = { startDate: "2025-05-01", endDate: "2025-05-02" };

@@ -16,7 +16,7 @@ import {
   type SeriesStoreOptions,
 } from "../../src/api/store/types";
 import type { FetchedRange, StoredPoint } from "../../src/api/store/window-plan";
-import { dumpStore, failing } from "./helpers/failing-idb";
+import { dumpStore, failing } from "../support/failing-idb";
 
 const BASE = "https://md.example.test/api";
 const AT = Date.parse("2025-06-15T12:00:00Z");

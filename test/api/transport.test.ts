@@ -18,8 +18,8 @@ import {
   serviceMessage,
   type FetchLike,
 } from "../../src/api/http/transport";
-import { FakeClock } from "./helpers/fake-clock";
-import { fakeService, type Handler } from "./helpers/fake-service";
+import { FakeClock } from "../support/fake-clock";
+import { fakeService, type Handler } from "../support/fake-service";
 
 const KEY = "sekret-key-42";
 const ctx = { display: "https://h/data/api/PRICE/", apiKey: KEY, now: () => Date.parse("2025-01-01T00:00:00Z") };

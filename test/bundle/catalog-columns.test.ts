@@ -10,7 +10,7 @@ import { fiscalLabel, fiscalQuarters } from "../../sandbox/fiscal-calendar";
 import { NAMED_CRYPTO_ASSETS } from "../../sandbox/named-assets";
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
 import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
-import { rawGet, rawPoints, requestsTo, serial } from "./raw-sandbox";
+import { rawGet, rawPoints, requestsTo, serial } from "../support/raw-sandbox";
 
 let sandbox: SandboxHandle;
 let bundle: LoadedBundle;

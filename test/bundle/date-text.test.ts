@@ -5,7 +5,7 @@
  */
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
 import { loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
-import { rawGet, serial } from "./raw-sandbox";
+import { rawGet, serial } from "../support/raw-sandbox";
 
 let sandbox: SandboxHandle;
 let bundle: LoadedBundle;

@@ -5,7 +5,7 @@
  */
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
 import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
-import { rawGet, requestsTo } from "./raw-sandbox";
+import { rawGet, requestsTo } from "../support/raw-sandbox";
 
 let sandbox: SandboxHandle;
 let bundle: LoadedBundle;

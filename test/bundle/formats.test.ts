@@ -6,7 +6,7 @@
  */
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
 import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
-import { rawGet, rawPoints, rawSeries, requestsTo, serial } from "./raw-sandbox";
+import { rawGet, rawPoints, rawSeries, requestsTo, serial } from "../support/raw-sandbox";
 
 let sandbox: SandboxHandle;
 

@@ -1,11 +1,11 @@
 /**
  * The built dist/functions.js, loaded with the Office stand-ins and called by
  * id as Excel calls it, against the sandbox over real HTTP. Expectations come
- * from the sandbox's raw answers (raw-sandbox.ts), not from the add-in's code.
+ * from the sandbox's raw answers (test/support/raw-sandbox.ts), not from the add-in's code.
  */
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
 import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
-import { isoDaysAgo, rawGet, rawPoints, rawSeries, requestsTo, serial } from "./raw-sandbox";
+import { isoDaysAgo, rawGet, rawPoints, rawSeries, requestsTo, serial } from "../support/raw-sandbox";
 
 let sandbox: SandboxHandle;
 let bundle: LoadedBundle;

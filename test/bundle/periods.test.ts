@@ -7,7 +7,7 @@
  */
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
 import { loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
-import { rawPoints, type RawPoint, serial } from "./raw-sandbox";
+import { rawPoints, type RawPoint, serial } from "../support/raw-sandbox";
 
 let sandbox: SandboxHandle;
 let bundle: LoadedBundle;

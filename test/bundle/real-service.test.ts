@@ -9,9 +9,9 @@
  */
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
 import { SENTENCES } from "../../sandbox/realistic";
-import { allText } from "../api/helpers/real-http";
+import { allText } from "../support/real-http";
 import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
-import { isoDaysAgo, rawPoints, serial } from "./raw-sandbox";
+import { isoDaysAgo, rawPoints, serial } from "../support/raw-sandbox";
 
 let real: SandboxHandle;
 let plain: SandboxHandle;

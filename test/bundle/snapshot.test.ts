@@ -4,7 +4,7 @@
  */
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
 import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
-import { rawGet, rawPoints, requestsTo } from "./raw-sandbox";
+import { rawGet, rawPoints, requestsTo } from "../support/raw-sandbox";
 
 let sandbox: SandboxHandle;
 

@@ -8,7 +8,7 @@
  */
 import { CLIENT_DEFAULTS, createClient, type Client } from "../../src/api/client";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
-import { expectNoKey, settleWithin } from "../api/helpers/real-http";
+import { expectNoKey, settleWithin } from "../support/real-http";
 
 import { installCustomFunctionsStandIn, StandInError } from "../../harness/custom-functions-stand-in";
 

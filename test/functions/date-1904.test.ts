@@ -10,7 +10,7 @@ import path from "node:path";
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
 import { isoToSerialIn, serialToIsoIn } from "../../src/core/excel-date";
 import { parseDate, parseDateWindow } from "../../src/core/arguments";
-import { rawPoints, serial } from "../bundle/raw-sandbox";
+import { rawPoints, serial } from "../support/raw-sandbox";
 import { DIST, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 import { installWorkbookStandIn, type WorkbookStandIn } from "../support/workbook-stand-in";
 

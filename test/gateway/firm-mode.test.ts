@@ -23,7 +23,7 @@ import {
   startGatewayRig,
   type Fetched,
   type GatewayRig,
-} from "./support";
+} from "../support/gateway";
 
 let rig: GatewayRig;
 const seen: Fetched[] = [];

@@ -15,7 +15,7 @@ import {
   startGatewayRig,
   type Fetched,
   type GatewayRig,
-} from "./support";
+} from "../support/gateway";
 
 let rig: GatewayRig;
 const ANALYST_KEY = `md-analyst-${randomUUID()}`;

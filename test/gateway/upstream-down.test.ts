@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { freePort, startGateway, type GatewayHandle } from "../../scripts/lib/gateway";
 import { DIST } from "../../harness/bundle";
-import { accessLog, describeGateway, filesContaining, NGINX } from "./support";
+import { accessLog, describeGateway, filesContaining, NGINX } from "../support/gateway";
 
 const KEY = `md-firm-${randomUUID()}`;
 let gateway: GatewayHandle;

@@ -32,7 +32,7 @@ import {
   pick,
   runCells,
   seededRandom,
-} from "./support/cells";
+} from "../support/cells";
 
 const CELLS = 2000;
 /** Longest any one cell may stay pending, from the moment the recalculation starts. */

@@ -18,7 +18,7 @@ import { installWorkbookStandIn, type WorkbookStandIn } from "../support/workboo
 import { CustomFunctionsError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 import { describeBrowser, startPaneBrowser, type PaneBrowser } from "../support/browser";
 import { closedPortUrl } from "../support/local-server";
-import { type EchoServer, startEchoServer } from "./fixtures/echo-server";
+import { type EchoServer, startEchoServer } from "../support/echo-server";
 import { gotoPane, installWorkbookInPage, type PaneWatch, showView, watchPage } from "../support/pane-page";
 
 const SENTINEL = "SENTINEL-KEY-7f3a9c";

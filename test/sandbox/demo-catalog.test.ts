@@ -16,7 +16,7 @@ import { HOSTILE_FIXTURE_ASSETS } from "../../sandbox/hostile-fixtures";
 import { NAMED_CRYPTO_ASSETS } from "../../sandbox/named-assets";
 import type { SandboxHandle } from "../../sandbox/server";
 import { type DataContext, seriesFor, type WirePoint } from "../../sandbox/series";
-import { getJson, startTestSandbox } from "./sandbox-helpers";
+import { getJson, startTestSandbox } from "../support/sandbox";
 
 /** Text that only a security or rendering fixture would carry. */
 const FIXTURE_LIKE = /[<>]|onerror|script|xss|test|fixture|bold|sandbox_token|^sbx\d/i;

@@ -1,7 +1,7 @@
 /** Latency and fault switches, by option and through the handle, over real HTTP. */
 import { request } from "node:http";
 import type { SandboxHandle } from "../../sandbox/server";
-import { DEMO_API_KEY, startTestSandbox } from "./sandbox-helpers";
+import { DEMO_API_KEY, startTestSandbox } from "../support/sandbox";
 
 let sandbox: SandboxHandle;
 beforeAll(async () => {

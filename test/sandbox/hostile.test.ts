@@ -2,7 +2,7 @@
 import { listenLocal, type LocalServer } from "../support/local-server";
 import { createServer, request } from "node:http";
 import type { SandboxHandle } from "../../sandbox/server";
-import { DEMO_API_KEY, getJson, startTestSandbox } from "./sandbox-helpers";
+import { DEMO_API_KEY, getJson, startTestSandbox } from "../support/sandbox";
 
 let sandbox: SandboxHandle;
 beforeAll(async () => {

@@ -6,7 +6,7 @@
  */
 import type { AssetRecord } from "../../src/core/domain";
 import type { SandboxHandle } from "../../sandbox/server";
-import { getJson, type Point, type SeriesBody, startTestSandbox } from "./sandbox-helpers";
+import { getJson, type Point, type SeriesBody, startTestSandbox } from "../support/sandbox";
 
 const WITH_FILLER_AND_FIXTURES = { assetCount: 2000, hostileFixtures: true };
 

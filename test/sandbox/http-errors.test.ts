@@ -1,6 +1,6 @@
 /** Authentication, paths, methods, CORS and the error body shape over real HTTP. */
 import type { SandboxHandle } from "../../sandbox/server";
-import { DEMO_API_KEY, getJson, startTestSandbox } from "./sandbox-helpers";
+import { DEMO_API_KEY, getJson, startTestSandbox } from "../support/sandbox";
 
 let sandbox: SandboxHandle;
 beforeAll(async () => {

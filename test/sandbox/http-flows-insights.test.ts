@@ -1,7 +1,7 @@
 /** `/flows/top/` and the insight feeds over real HTTP. */
 import type { InsightCard } from "../../src/core/domain";
 import type { SandboxHandle } from "../../sandbox/server";
-import { addDays, expectSameSeries, getJson, type Point, series, startTestSandbox, TODAY } from "./sandbox-helpers";
+import { addDays, expectSameSeries, getJson, type Point, series, startTestSandbox, TODAY } from "../support/sandbox";
 
 let sandbox: SandboxHandle;
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import {
   type SeriesBody,
   startTestSandbox,
   TODAY,
-} from "./sandbox-helpers";
+} from "../support/sandbox";
 
 let sandbox: SandboxHandle;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
  */
 import type { SandboxHandle } from "../../sandbox/server";
 import { SENTENCES, zeroPlaceholder } from "../../sandbox/realistic";
-import { getJson, type SeriesBody, startTestSandbox, TODAY } from "./sandbox-helpers";
+import { getJson, type SeriesBody, startTestSandbox, TODAY } from "../support/sandbox";
 
 let real: SandboxHandle;
 let plain: SandboxHandle;

@@ -5,7 +5,14 @@ import type { AssetRecord, MetricDescriptor, Reading } from "../../src/core/doma
 import { PickerView } from "../../src/taskpane/picker/picker-view";
 import { OUTSIDE_EXCEL_COPIED, OUTSIDE_EXCEL_NOT_COPIED } from "../../src/taskpane/shared/place-formula";
 import { asset, metric } from "../support/fake-client";
-import { isDisabled, makeHarness, renderWith, TEST_TODAY, type Harness, type HarnessOptions } from "./support/fakes";
+import {
+  isDisabled,
+  makeHarness,
+  renderWith,
+  TEST_TODAY,
+  type Harness,
+  type HarnessOptions,
+} from "../support/pane-fakes";
 
 const CATALOG: AssetRecord[] = [
   asset("btc", "Bitcoin", { color: "#f7931a" }),

@@ -11,7 +11,7 @@ import { SettingsView } from "../../src/taskpane/settings/settings-view";
 import { formatBytes } from "../../src/taskpane/shared/value-format";
 import { compsWorkbook } from "../support/recordings";
 import { installWorkbookStandIn } from "../support/workbook-stand-in";
-import { fakeRefresh, isDisabled, makeHarness, renderWith, type HarnessOptions } from "./support/fakes";
+import { fakeRefresh, isDisabled, makeHarness, renderWith, type HarnessOptions } from "../support/pane-fakes";
 
 const SECRET = "sk-live-7f3a9c1e22";
 const DEMO = "md-sandbox-demo";

@@ -4,7 +4,7 @@
  * (real setImmediate turns, since the client's own microtasks and Response
  * body reads need them).
  */
-import type { Timers } from "../../../src/api/http/timers";
+import type { Timers } from "../../src/api/http/timers";
 
 interface Scheduled {
   at: number;

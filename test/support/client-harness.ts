@@ -1,5 +1,5 @@
-import { createClient, type Client, type ClientOptions } from "../../../src/api/client";
-import type { ClientSettings } from "../../../src/api/types";
+import { createClient, type Client, type ClientOptions } from "../../src/api/client";
+import type { ClientSettings } from "../../src/api/types";
 import { FakeClock } from "./fake-clock";
 import { fakeService, seriesHandler, type FakeService, type Handler } from "./fake-service";
 

@@ -7,11 +7,11 @@
 import { FluentProvider, webLightTheme } from "@fluentui/react-components";
 import { configure, render, type RenderResult } from "@testing-library/react";
 import type { ReactElement, ReactNode } from "react";
-import { SettingsStore, type KeyValueStorage } from "../../../src/office/settings";
-import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../../../src/refresh/pane-actions";
-import type { ChartTableShape, WorkbookActions } from "../../../src/office/pane-workbook";
-import { ServicesProvider, type PaneServices } from "../../../src/taskpane/shared/pane-services";
-import { FakeClient } from "../../support/fake-client";
+import { SettingsStore, type KeyValueStorage } from "../../src/office/settings";
+import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../../src/refresh/pane-actions";
+import type { ChartTableShape, WorkbookActions } from "../../src/office/pane-workbook";
+import { ServicesProvider, type PaneServices } from "../../src/taskpane/shared/pane-services";
+import { FakeClient } from "./fake-client";
 import { installDomStubs } from "./dom";
 
 installDomStubs();

@@ -5,7 +5,7 @@
  * simple deterministic value per (symbol, metric, date) that tests recompute
  * on their own (`valueOf`).
  */
-import type { FetchLike } from "../../../src/api/http/transport";
+import type { FetchLike } from "../../src/api/http/transport";
 import type { FakeClock } from "./fake-clock";
 
 export interface FakeReply {

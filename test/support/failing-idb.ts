@@ -3,7 +3,7 @@
  * refusing to open (private windows), never opening, the quota on writes, a
  * closing connection, failing reads; and a dump of the store's records.
  */
-import { STORE_DB_NAME, STORE_DB_VERSION } from "../../../src/api/store/types";
+import { STORE_DB_NAME, STORE_DB_VERSION } from "../../src/api/store/types";
 
 /** Wraps a fake IndexedDB so that opening, reading or writing fails as a browser's can. */
 export function failing(

@@ -3,7 +3,7 @@
  * function: the vocabulary of the property tests.
  */
 import fc from "fast-check";
-import type { CellValue } from "../../../src/core/cell";
+import type { CellValue } from "../../src/core/cell";
 
 const ERROR_CODES = new Set(["#N/A", "#VALUE!", "#DIV/0!", "#NUM!"]);
 /** Excel's limit on the characters in one cell. */

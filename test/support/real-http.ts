@@ -4,7 +4,7 @@
  * in every form a text could carry it.
  */
 import { createServer, type Server } from "node:http";
-import { listenLocal } from "../../support/local-server";
+import { listenLocal } from "./local-server";
 
 /** Waits for every promise to settle, failing the test if any is still pending after `ms`. */
 export async function settleWithin<T>(promises: Promise<T>[], ms: number): Promise<PromiseSettledResult<T>[]> {

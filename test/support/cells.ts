@@ -4,8 +4,8 @@
  * reader for the bundle's runtime (the shared client and its counters).
  */
 import vm from "node:vm";
-import type { ClientCounters } from "../../../src/api/types";
-import { CustomFunctionsError, type LoadedBundle } from "../../../harness/bundle";
+import type { ClientCounters } from "../../src/api/types";
+import { CustomFunctionsError, type LoadedBundle } from "../../harness/bundle";
 
 export interface Cell {
   id: "SERIES" | "LATEST" | "AGG";
