@@ -3,7 +3,7 @@
  * checks that a property is loaded and synced before it is read. (Its mocks
  * cannot load `items/name` from a collection or fill `isNullObject`, so the
  * sheet listing and used-range reads are covered by the recorded workbook
- * stand-in in refresh-all.test.ts and freeze.test.ts, and so are the
+ * stand-in in test/refresh/refresh-all.test.ts and freeze.test.ts, and so are the
  * re-checked rewrite, the formula-cell scan and recalculation, which need
  * special cells, spills and calculation.)
  */

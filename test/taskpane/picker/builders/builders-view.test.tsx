@@ -6,10 +6,10 @@
  * answer, and inserts the formula (a dated table with a chart, in Excel).
  */
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { AssetFormulaBuilder } from "../../src/taskpane/picker/asset-formula-builder";
-import { PickerView } from "../../src/taskpane/picker/picker-view";
-import { fakePoints, metric } from "../support/fake-client";
-import { isDisabled, makeHarness, renderWith, type Harness } from "../support/pane-fakes";
+import { AssetFormulaBuilder } from "../../../../src/taskpane/picker/asset-formula-builder";
+import { PickerView } from "../../../../src/taskpane/picker/picker-view";
+import { fakePoints, metric } from "../../../support/fake-client";
+import { isDisabled, makeHarness, renderWith, type Harness } from "../../../support/pane-fakes";
 
 function harness(options: Parameters<typeof makeHarness>[0] = {}): Harness {
   const h = makeHarness(options);

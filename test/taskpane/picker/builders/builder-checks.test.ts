@@ -12,8 +12,8 @@ import {
   checkSnapshot,
   checkSupply,
   type BuilderEnv,
-} from "../../src/taskpane/picker/builders/builder-checks";
-import { DEFAULT_SERIES_OPTIONS, flowTypeText } from "../../src/taskpane/picker/formula-text";
+} from "../../../../src/taskpane/picker/builders/builder-checks";
+import { DEFAULT_SERIES_OPTIONS, flowTypeText } from "../../../../src/taskpane/picker/formula-text";
 
 const env: BuilderEnv = { today: "2024-06-15", dateLocale: "en-US" };
 

@@ -4,14 +4,14 @@
  * clock), so each can be a stand-in here. The client's batching tests
  * (client-batching.test.ts) cover the same rules through the facade.
  */
-import { CLIENT_DEFAULTS } from "../../src/api/client";
-import { BadRequestError } from "../../src/api/errors";
-import type { ResolvedSettings } from "../../src/api/http/executor";
-import { answerKey, cacheKey, PendingLoads } from "../../src/api/pending-loads";
-import type { ApiRequest } from "../../src/api/http/requests";
-import { SeriesBatcher, type AnswerCache } from "../../src/api/series/batcher";
-import type { ClientCounters } from "../../src/api/types";
-import { FakeClock } from "../support/fake-clock";
+import { CLIENT_DEFAULTS } from "../../../src/api/client";
+import { BadRequestError } from "../../../src/api/errors";
+import type { ResolvedSettings } from "../../../src/api/http/executor";
+import { answerKey, cacheKey, PendingLoads } from "../../../src/api/pending-loads";
+import type { ApiRequest } from "../../../src/api/http/requests";
+import { SeriesBatcher, type AnswerCache } from "../../../src/api/series/batcher";
+import type { ClientCounters } from "../../../src/api/types";
+import { FakeClock } from "../../support/fake-clock";
 
 const SETTINGS: ResolvedSettings = { baseUrl: "https://md.example.test", apiKey: "k3y" };
 const WINDOW = { startDate: "2025-05-01", endDate: "2025-05-02" };

@@ -1,11 +1,11 @@
-import { BadResponseError } from "../../src/api/errors";
+import { BadResponseError } from "../../../src/api/errors";
 import {
   parseAssetsResponse,
   parseFlowsResponse,
   parseInsightsResponse,
   parseMetricsResponse,
   parseSeriesResponse,
-} from "../../src/api/http/responses";
+} from "../../../src/api/http/responses";
 
 const wrap = (symbols: unknown) => ({ data: { symbols } });
 

@@ -1,11 +1,11 @@
 /** @jest-environment jsdom */
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { NetworkError, TimeoutError } from "../../src/api/errors";
-import type { InsightCard } from "../../src/core/domain";
-import { InsightsView, PAGE_SIZE } from "../../src/taskpane/insights/insights-view";
-import { OUTSIDE_EXCEL_COPIED } from "../../src/taskpane/shared/place-formula";
-import { card } from "../support/fake-client";
-import { makeHarness, renderWith, type Harness, type HarnessOptions } from "../support/pane-fakes";
+import { NetworkError, TimeoutError } from "../../../src/api/errors";
+import type { InsightCard } from "../../../src/core/domain";
+import { InsightsView, PAGE_SIZE } from "../../../src/taskpane/insights/insights-view";
+import { OUTSIDE_EXCEL_COPIED } from "../../../src/taskpane/shared/place-formula";
+import { card } from "../../support/fake-client";
+import { makeHarness, renderWith, type Harness, type HarnessOptions } from "../../support/pane-fakes";
 
 const FEED: InsightCard[] = [
   card({

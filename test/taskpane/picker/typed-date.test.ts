@@ -1,5 +1,10 @@
 /** Dates typed the user's way: the order comes from the locale, the result is YYYY-MM-DD or a message naming the form wanted. */
-import { localeDateExample, localeDateOrder, localeDatePattern, typedDate } from "../../src/taskpane/picker/typed-date";
+import {
+  localeDateExample,
+  localeDateOrder,
+  localeDatePattern,
+  typedDate,
+} from "../../../src/taskpane/picker/typed-date";
 
 describe("the locale's numeric date form", () => {
   it.each([

@@ -1,17 +1,17 @@
 /** @jest-environment jsdom */
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { AuthError, NetworkError, ServerError, TimeoutError, type MarketDataError } from "../../src/api/errors";
-import { CallTracker } from "../../src/office/call-tracker";
-import { SETTING_KEYS } from "../../src/office/settings";
-import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
-import { createPaneRefreshActions } from "../../src/refresh/pane-actions";
-import { RefreshController } from "../../src/refresh/refresh-controller";
-import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
-import { SettingsView } from "../../src/taskpane/settings/settings-view";
-import { formatBytes } from "../../src/taskpane/shared/value-format";
-import { compsWorkbook } from "../support/recordings";
-import { installWorkbookStandIn } from "../support/workbook-stand-in";
-import { fakeRefresh, isDisabled, makeHarness, renderWith, type HarnessOptions } from "../support/pane-fakes";
+import { AuthError, NetworkError, ServerError, TimeoutError, type MarketDataError } from "../../../src/api/errors";
+import { CallTracker } from "../../../src/office/call-tracker";
+import { SETTING_KEYS } from "../../../src/office/settings";
+import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../../src/office/workbook";
+import { createPaneRefreshActions } from "../../../src/refresh/pane-actions";
+import { RefreshController } from "../../../src/refresh/refresh-controller";
+import { REFRESH_ON_OPEN_SETTING } from "../../../src/refresh/refresh-on-open";
+import { SettingsView } from "../../../src/taskpane/settings/settings-view";
+import { formatBytes } from "../../../src/taskpane/shared/value-format";
+import { compsWorkbook } from "../../support/recordings";
+import { installWorkbookStandIn } from "../../support/workbook-stand-in";
+import { fakeRefresh, isDisabled, makeHarness, renderWith, type HarnessOptions } from "../../support/pane-fakes";
 
 const SECRET = "sk-live-7f3a9c1e22";
 const DEMO = "md-sandbox-demo";

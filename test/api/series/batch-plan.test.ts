@@ -1,5 +1,5 @@
-import { planRequests, type PlanLimits } from "../../src/api/series/batch-plan";
-import { listChars, requestUrl, seriesRequest, seriesUrlLength } from "../../src/api/http/requests";
+import { planRequests, type PlanLimits } from "../../../src/api/series/batch-plan";
+import { listChars, requestUrl, seriesRequest, seriesUrlLength } from "../../../src/api/http/requests";
 
 const BASE = "https://md.example.test";
 const KEY = "key-0123456789";

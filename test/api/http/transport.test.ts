@@ -9,7 +9,7 @@ import {
   RateLimitError,
   ServerError,
   TimeoutError,
-} from "../../src/api/errors";
+} from "../../../src/api/errors";
 import {
   attempt,
   errorFromStatus,
@@ -17,9 +17,9 @@ import {
   parseRetryAfter,
   serviceMessage,
   type FetchLike,
-} from "../../src/api/http/transport";
-import { FakeClock } from "../support/fake-clock";
-import { fakeService, type Handler } from "../support/fake-service";
+} from "../../../src/api/http/transport";
+import { FakeClock } from "../../support/fake-clock";
+import { fakeService, type Handler } from "../../support/fake-service";
 
 const KEY = "sekret-key-42";
 const ctx = { display: "https://h/data/api/PRICE/", apiKey: KEY, now: () => Date.parse("2025-01-01T00:00:00Z") };

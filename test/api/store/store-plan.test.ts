@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { addDays, utcDateOf } from "../../src/core/calendar";
+import { addDays, utcDateOf } from "../../../src/core/calendar";
 import {
   mergeFetched,
   planWindow,
@@ -7,7 +7,7 @@ import {
   type PlanOptions,
   type SeriesData,
   type StoredPoint,
-} from "../../src/api/store/window-plan";
+} from "../../../src/api/store/window-plan";
 
 const DAY = 86_400_000;
 const T0 = Date.parse("2025-06-15T12:00:00Z");

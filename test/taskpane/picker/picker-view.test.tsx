@@ -1,10 +1,10 @@
 /** @jest-environment jsdom */
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { AuthError, NotFoundError, ServerError } from "../../src/api/errors";
-import type { AssetRecord, MetricDescriptor, Reading } from "../../src/core/domain";
-import { PickerView } from "../../src/taskpane/picker/picker-view";
-import { OUTSIDE_EXCEL_COPIED, OUTSIDE_EXCEL_NOT_COPIED } from "../../src/taskpane/shared/place-formula";
-import { asset, metric } from "../support/fake-client";
+import { AuthError, NotFoundError, ServerError } from "../../../src/api/errors";
+import type { AssetRecord, MetricDescriptor, Reading } from "../../../src/core/domain";
+import { PickerView } from "../../../src/taskpane/picker/picker-view";
+import { OUTSIDE_EXCEL_COPIED, OUTSIDE_EXCEL_NOT_COPIED } from "../../../src/taskpane/shared/place-formula";
+import { asset, metric } from "../../support/fake-client";
 import {
   isDisabled,
   makeHarness,
@@ -12,7 +12,7 @@ import {
   TEST_TODAY,
   type Harness,
   type HarnessOptions,
-} from "../support/pane-fakes";
+} from "../../support/pane-fakes";
 
 const CATALOG: AssetRecord[] = [
   asset("btc", "Bitcoin", { color: "#f7931a" }),

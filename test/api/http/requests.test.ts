@@ -1,5 +1,5 @@
-import { BadRequestError, ConfigError } from "../../src/api/errors";
-import { isIsoDate } from "../../src/core/calendar";
+import { BadRequestError, ConfigError } from "../../../src/api/errors";
+import { isIsoDate } from "../../../src/core/calendar";
 import {
   assetSymbolsRequest,
   displayUrl,
@@ -11,7 +11,7 @@ import {
   seriesRequest,
   seriesUrlLength,
   supportedMetricsRequest,
-} from "../../src/api/http/requests";
+} from "../../../src/api/http/requests";
 
 const BASE = "https://api.example.com";
 

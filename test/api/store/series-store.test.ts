@@ -5,8 +5,8 @@
  * whenever IndexedDB is missing, slow or failing.
  */
 import { IDBFactory } from "fake-indexeddb";
-import { addDays } from "../../src/core/calendar";
-import { openSeriesStore } from "../../src/api/store/persistent-store";
+import { addDays } from "../../../src/core/calendar";
+import { openSeriesStore } from "../../../src/api/store/persistent-store";
 import {
   seriesKey,
   STORE_DB_NAME,
@@ -14,9 +14,9 @@ import {
   type SeriesId,
   type SeriesStore,
   type SeriesStoreOptions,
-} from "../../src/api/store/types";
-import type { FetchedRange, StoredPoint } from "../../src/api/store/window-plan";
-import { dumpStore, failing } from "../support/failing-idb";
+} from "../../../src/api/store/types";
+import type { FetchedRange, StoredPoint } from "../../../src/api/store/window-plan";
+import { dumpStore, failing } from "../../support/failing-idb";
 
 const BASE = "https://md.example.test/api";
 const AT = Date.parse("2025-06-15T12:00:00Z");

@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { countPeriods, mergeParts, splitWindow } from "../../src/api/series/windows";
-import type { Granularity, SeriesResult } from "../../src/core/domain";
+import { countPeriods, mergeParts, splitWindow } from "../../../src/api/series/windows";
+import type { Granularity, SeriesResult } from "../../../src/core/domain";
 
 const TODAY = "2025-06-15";
 

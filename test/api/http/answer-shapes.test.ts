@@ -4,8 +4,8 @@
  * parser. The same shapes over real HTTP from the sandbox's realistic mode are
  * in client-real-service.test.ts and test/bundle/real-service.test.ts.
  */
-import { BadResponseError } from "../../src/api/errors";
-import { parseAssetsResponse, parseFlowsResponse, parseSeriesResponse } from "../../src/api/http/responses";
+import { BadResponseError } from "../../../src/api/errors";
+import { parseAssetsResponse, parseFlowsResponse, parseSeriesResponse } from "../../../src/api/http/responses";
 
 const wrap = (symbols: unknown) => ({ data: { symbols } });
 const pair = (body: unknown, symbol = "eth", metric = "PRICE") =>

@@ -1,6 +1,6 @@
-import type { AssetRecord } from "../../src/core/domain";
-import { assetKind, buildAssetIndex, type AssetFilter } from "../../src/taskpane/picker/asset-search";
-import { normaliseSearchText } from "../../src/taskpane/shared/search-text";
+import type { AssetRecord } from "../../../src/core/domain";
+import { assetKind, buildAssetIndex, type AssetFilter } from "../../../src/taskpane/picker/asset-search";
+import { normaliseSearchText } from "../../../src/taskpane/shared/search-text";
 
 function asset(symbol: string, title: string, extra: Partial<AssetRecord> = {}): AssetRecord {
   return { platform_id: symbol, symbol, aggregator_id: null, title, color: "#000000", ...extra };
