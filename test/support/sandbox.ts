@@ -1,15 +1,44 @@
 /**
- * Shared set-up for the sandbox tests: a sandbox on an ephemeral port with a
- * fixed "today" (so expectations do not move with the calendar), and small
- * fetch helpers that return status, headers and parsed body.
+ * The sandbox world: `useSandbox(options)` starts the in-process sandbox on an
+ * ephemeral port before a suite (or describe block) and closes it after, and
+ * small fetch helpers return status, headers and parsed body. The sandbox's
+ * own suites (test/sandbox/) start it with SANDBOX_SUITE: their fixed day and
+ * a short first insight call.
  */
 import { DEMO_API_KEY, type SandboxHandle, type SandboxOptions, startSandbox } from "../../sandbox/server";
+import { lateBound } from "./late-bound";
 
+/**
+ * The sandbox suites' "today", not the tests' TEST_TODAY (test/support/today.ts):
+ * their golden values were worked out on this day (a Sunday, the last day of a
+ * quarter and of Apple's fiscal quarter), so it stays.
+ */
 export const TODAY = "2024-06-30";
 export { DEMO_API_KEY };
 
+/** The sandbox suites' options: their day, a short first insight call, no log. */
+export const SANDBOX_SUITE: SandboxOptions = { today: TODAY, insightFirstCallDelayMs: 10, quiet: true };
+
+/**
+ * A sandbox for the suite or describe block this is called in: started in a
+ * beforeAll (in the order of the block's other hooks), closed in an afterAll.
+ * The handle it returns reads the running sandbox once started.
+ */
+export function useSandbox(options: SandboxOptions = {}): SandboxHandle {
+  let sandbox: SandboxHandle | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox(options);
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    sandbox = undefined;
+  });
+  return lateBound("the sandbox (useSandbox)", () => sandbox);
+}
+
+/** A sandbox a test starts and closes itself, with the sandbox suites' options. */
 export function startTestSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
-  return startSandbox({ today: TODAY, insightFirstCallDelayMs: 10, quiet: true, ...options });
+  return startSandbox({ ...SANDBOX_SUITE, ...options });
 }
 
 export interface JsonReply<T = unknown> {
