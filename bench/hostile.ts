@@ -25,7 +25,7 @@ import { CallTracker } from "../src/office/call-tracker";
 import { registerRuntime } from "../src/office/runtime-registry";
 import type { SettingsStore } from "../src/office/settings";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../sandbox/server";
-import { installCustomFunctionsStandIn } from "../test/support/custom-functions-stand-in";
+import { installCustomFunctionsStandIn } from "../harness/custom-functions-stand-in";
 import { SNAPSHOT_METRICS } from "./run";
 
 const DAY_MS = 86_400_000;

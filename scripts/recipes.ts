@@ -17,7 +17,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DEMO_API_KEY, startSandbox } from "../sandbox/server";
-import { loadFunctionsBundle } from "../test/support/bundle";
+import { loadFunctionsBundle } from "../harness/bundle";
 import { glossaryMarkdown } from "./lib/glossary";
 import { withReferenceResults } from "./lib/reference-examples";
 import {

@@ -1,13 +1,13 @@
 /**
  * Rewrites the results of docs/functions.md's checked examples (```` ```sandbox ````
- * blocks, see test/support/doc-examples.ts) from what the built bundle returns,
+ * blocks, see harness/doc-examples.ts) from what the built bundle returns,
  * keeping each block's formulas, shape and comments: a `→ value` keeps its
  * trailing comment and percent style; a table keeps its number of shown rows
  * (and its `…`), each cell the style of the cell it replaces (a date stays a
  * date, a percentage a percentage). test/bundle/function-docs.test.ts checks
  * the result.
  */
-import { cellMismatch, parseFormula } from "../../test/support/doc-examples";
+import { cellMismatch, parseFormula } from "../../harness/doc-examples";
 import type { CallFunction } from "./recipes";
 import { serialToIso } from "../../src/core/excel-date";
 

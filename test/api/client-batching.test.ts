@@ -1,7 +1,7 @@
 import { BadRequestError, ServerError } from "../../src/api/errors";
 import type { SeriesRequest } from "../../src/api/types";
-import { expectedPoints, seriesHandler } from "./helpers/fake-service";
-import { harness, seriesCalls, TEST_KEY, track } from "./helpers/setup";
+import { expectedPoints, seriesHandler } from "../support/fake-service";
+import { harness, seriesCalls, TEST_KEY, track } from "../support/client-harness";
 
 const WINDOW = { start: "2025-05-01", end: "2025-05-31" };
 const range = (n: number, prefix = "sym") => Array.from({ length: n }, (_, i) => `${prefix}${i}`);

@@ -1,6 +1,6 @@
 import { ConfigError, NotCachedError } from "../../src/api/errors";
-import { expectedPoints, seriesHandler } from "./helpers/fake-service";
-import { harness, track } from "./helpers/setup";
+import { expectedPoints, seriesHandler } from "../support/fake-service";
+import { harness, track } from "../support/client-harness";
 
 const WINDOW = { start: "2025-05-01", end: "2025-05-31" };
 

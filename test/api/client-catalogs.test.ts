@@ -1,7 +1,7 @@
 import { AuthError, BadRequestError, NotFoundError } from "../../src/api/errors";
-import type { FakeReply, Handler } from "./helpers/fake-service";
-import { seriesHandler } from "./helpers/fake-service";
-import { BASE, harness, TEST_KEY } from "./helpers/setup";
+import type { FakeReply, Handler } from "../support/fake-service";
+import { seriesHandler } from "../support/fake-service";
+import { BASE, harness, TEST_KEY } from "../support/client-harness";
 
 const assets = [
   { platform_id: "ethereum", symbol: "eth", aggregator_id: "ethereum", title: "Ethereum", color: "#627EEA" },

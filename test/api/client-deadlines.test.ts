@@ -6,16 +6,14 @@
  */
 import { createClient, type Client, type ClientOptions } from "../../src/api/client";
 import { CancelledError, TimeoutError } from "../../src/api/errors";
-import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
-import { expectNoKey, settleWithin } from "./helpers/real-http";
+import { DEMO_API_KEY } from "../../sandbox/server";
+import { expectNoKey, settleWithin } from "../support/real-http";
+import { useSandbox } from "../support/sandbox";
+import { TEST_TODAY } from "../support/today";
 
-const TODAY = "2025-06-15";
-let sandbox: SandboxHandle;
+const TODAY = TEST_TODAY;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ today: TODAY, insightFirstCallDelayMs: 0, assetCount: 300 });
-});
-afterAll(() => sandbox.close());
+const sandbox = useSandbox({ today: TODAY, insightFirstCallDelayMs: 0, assetCount: 300 });
 beforeEach(() => sandbox.reset());
 
 function client(options: Partial<ClientOptions> = {}): Client {

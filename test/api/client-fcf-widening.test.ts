@@ -12,7 +12,7 @@ import { isoToSerial } from "../../src/core/excel-date";
 import { latestValue } from "../../src/functions/latest";
 import { seriesTable } from "../../src/functions/series";
 import type { CallContext } from "../../src/functions/call-context";
-import { FakeClock } from "./helpers/fake-clock";
+import { FakeClock } from "../support/fake-clock";
 import {
   expectedPoints,
   fakeService,
@@ -20,8 +20,8 @@ import {
   valueOf,
   type FakeService,
   type Handler,
-} from "./helpers/fake-service";
-import { BASE, seriesCalls, TEST_KEY, track } from "./helpers/setup";
+} from "../support/fake-service";
+import { BASE, seriesCalls, TEST_KEY, track } from "../support/client-harness";
 
 const TODAY = "2024-05-10"; // a Friday
 const FCF = ["ENTERPRISE_VALUE_DIVIDE_FREE_CASH_FLOW", "MARKET_CAP_DIVIDE_FREE_CASH_FLOW", "FCF_YIELD"];

@@ -7,17 +7,15 @@
  */
 import { createClient, type Client } from "../../src/api/client";
 import type { DataPoint } from "../../src/core/domain";
-import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
+import { DEMO_API_KEY } from "../../sandbox/server";
+import { useSandbox } from "../support/sandbox";
+import { TEST_TODAY } from "../support/today";
 
-const TODAY = "2025-06-15";
+const TODAY = TEST_TODAY;
 const OFFSET = Date.parse(`${TODAY}T12:00:00Z`) - Date.now();
-let sandbox: SandboxHandle;
 
-beforeAll(async () => {
-  // Realistic, without the empty bodies (they would add retries to the request counts).
-  sandbox = await startSandbox({ today: TODAY, insightFirstCallDelayMs: 0, realistic: { emptyBodyEvery: 0 } });
-});
-afterAll(() => sandbox.close());
+// Realistic, without the empty bodies (they would add retries to the request counts).
+const sandbox = useSandbox({ today: TODAY, insightFirstCallDelayMs: 0, realistic: { emptyBodyEvery: 0 } });
 beforeEach(() => sandbox.reset());
 
 function client(): Client {

@@ -6,23 +6,21 @@
  */
 import { createClient, type Client, type ClientOptions } from "../../src/api/client";
 import { BadResponseError, ConfigError, MarketDataError, RedirectError } from "../../src/api/errors";
-import { startSandbox, type SandboxHandle } from "../../sandbox/server";
-import { expectNoKey, foreignHost, settleWithin, type ForeignHost } from "./helpers/real-http";
+import { expectNoKey, foreignHost, settleWithin, type ForeignHost } from "../support/real-http";
+import { useSandbox } from "../support/sandbox";
+import { TEST_TODAY } from "../support/today";
 
 const KEY = "sbx-Key/+=42 &more";
-const TODAY = "2024-06-30";
+const TODAY = TEST_TODAY;
 const WINDOW = { start: "2024-06-01", end: "2024-06-10" };
-let sandbox: SandboxHandle;
+const sandbox = useSandbox({ apiKey: KEY, today: TODAY, insightFirstCallDelayMs: 0, assetCount: 200 });
 let foreign: ForeignHost;
 
 beforeAll(async () => {
-  [sandbox, foreign] = await Promise.all([
-    startSandbox({ apiKey: KEY, today: TODAY, insightFirstCallDelayMs: 0, assetCount: 200 }),
-    foreignHost(),
-  ]);
+  foreign = await foreignHost();
 });
 afterAll(async () => {
-  await Promise.all([sandbox.close(), foreign.close()]);
+  await foreign.close();
 });
 afterEach(() => sandbox.reset());
 

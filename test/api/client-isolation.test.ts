@@ -8,17 +8,18 @@
 import { createClient, type Client, type ClientOptions } from "../../src/api/client";
 import { ServerError, UnservedSymbolError } from "../../src/api/errors";
 import type { SeriesResult } from "../../src/core/domain";
-import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
-import { expectNoKey, settleWithin } from "./helpers/real-http";
+import { DEMO_API_KEY } from "../../sandbox/server";
+import { expectNoKey, settleWithin } from "../support/real-http";
+import { useSandbox } from "../support/sandbox";
+import { TEST_TODAY } from "../support/today";
 
-const TODAY = "2025-06-15";
+const TODAY = TEST_TODAY;
 const WINDOW = { start: "2025-05-01", end: "2025-05-31" };
-let sandbox: SandboxHandle;
 let symbols: string[];
 const reference = new Map<string, unknown>();
 
+const sandbox = useSandbox({ today: TODAY, insightFirstCallDelayMs: 0, assetCount: 300 });
 beforeAll(async () => {
-  sandbox = await startSandbox({ today: TODAY, insightFirstCallDelayMs: 0, assetCount: 300 });
   symbols = Array.from({ length: 50 }, (_, i) => `sbx${String(i + 1).padStart(5, "0")}`);
   const q = new URLSearchParams({
     symbols: symbols.join(","),
@@ -31,7 +32,6 @@ beforeAll(async () => {
   };
   for (const s of symbols) reference.set(s, body.data.symbols[s]!.PRICE);
 });
-afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());
 
 function client(options: Partial<ClientOptions> = {}, logs: string[] = []): Client {

@@ -10,25 +10,21 @@
 import { createClient, type Client } from "../../src/api/client";
 import type { FetchLike } from "../../src/api/http/transport";
 import type { ClientSettings } from "../../src/api/types";
-import { startSandbox, type SandboxHandle } from "../../sandbox/server";
-import { expectNoKey, settleWithin } from "./helpers/real-http";
+import { expectNoKey, settleWithin } from "../support/real-http";
+import { useSandbox } from "../support/sandbox";
+import { TEST_TODAY } from "../support/today";
 
-const TODAY = "2025-06-15";
+const TODAY = TEST_TODAY;
 const OLD_KEY = "md-old-key-7f3a";
 const NEW_KEY = "md-new-key-91c2";
 const WINDOW = { start: "2025-05-01", end: "2025-05-31" };
 /** Long enough that the change lands while the first request is out. */
 const LATENCY_MS = 400;
 
-let keyed: SandboxHandle; // accepts only NEW_KEY
-let other: SandboxHandle; // another service: another seed, another catalog size
-beforeAll(async () => {
-  [keyed, other] = await Promise.all([
-    startSandbox({ today: TODAY, apiKey: NEW_KEY, assetCount: 300, insightFirstCallDelayMs: 0 }),
-    startSandbox({ today: TODAY, apiKey: NEW_KEY, seed: 2, assetCount: 250, insightFirstCallDelayMs: 0 }),
-  ]);
-});
-afterAll(() => Promise.all([keyed.close(), other.close()]));
+// accepts only NEW_KEY
+const keyed = useSandbox({ today: TODAY, apiKey: NEW_KEY, assetCount: 300, insightFirstCallDelayMs: 0 });
+// another service: another seed, another catalog size
+const other = useSandbox({ today: TODAY, apiKey: NEW_KEY, seed: 2, assetCount: 250, insightFirstCallDelayMs: 0 });
 beforeEach(() => {
   keyed.reset();
   other.reset();

@@ -9,17 +9,15 @@
 import { createClient, type Client } from "../../src/api/client";
 import type { SeriesResult } from "../../src/core/domain";
 import { SENTENCES } from "../../sandbox/realistic";
-import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
-import { expectNoKey, settleWithin } from "./helpers/real-http";
+import { DEMO_API_KEY, type SandboxHandle } from "../../sandbox/server";
+import { expectNoKey, settleWithin } from "../support/real-http";
+import { useSandbox } from "../support/sandbox";
+import { TEST_TODAY } from "../support/today";
 
-const TODAY = "2025-06-15";
-let real: SandboxHandle;
-let plain: SandboxHandle;
-beforeAll(async () => {
-  const options = { today: TODAY, insightFirstCallDelayMs: 0, assetCount: 1000 };
-  [real, plain] = await Promise.all([startSandbox({ ...options, realistic: true }), startSandbox(options)]);
-});
-afterAll(() => Promise.all([real.close(), plain.close()]));
+const TODAY = TEST_TODAY;
+const options = { today: TODAY, insightFirstCallDelayMs: 0, assetCount: 1000 };
+const real = useSandbox({ ...options, realistic: true });
+const plain = useSandbox(options);
 beforeEach(() => {
   real.reset();
   plain.reset();

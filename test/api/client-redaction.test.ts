@@ -1,7 +1,7 @@
 import { MarketDataError } from "../../src/api/errors";
-import type { Handler } from "./helpers/fake-service";
-import { seriesHandler } from "./helpers/fake-service";
-import { harness, TEST_KEY } from "./helpers/setup";
+import type { Handler } from "../support/fake-service";
+import { seriesHandler } from "../support/fake-service";
+import { harness, TEST_KEY } from "../support/client-harness";
 
 const WINDOW = { start: "2025-05-01", end: "2025-05-31" };
 const forms = [TEST_KEY, encodeURIComponent(TEST_KEY), new URLSearchParams({ k: TEST_KEY }).toString().slice(2)];

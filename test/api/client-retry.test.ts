@@ -7,9 +7,9 @@ import {
   RateLimitError,
   TimeoutError,
 } from "../../src/api/errors";
-import type { Handler } from "./helpers/fake-service";
-import { seriesHandler } from "./helpers/fake-service";
-import { harness } from "./helpers/setup";
+import type { Handler } from "../support/fake-service";
+import { seriesHandler } from "../support/fake-service";
+import { harness } from "../support/client-harness";
 
 const WINDOW = { start: "2025-05-01", end: "2025-05-31" };
 const ok = seriesHandler();

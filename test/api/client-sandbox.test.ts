@@ -19,18 +19,14 @@ import type { SeriesRequest } from "../../src/api/types";
 import { addMonths } from "../../src/core/calendar";
 import { isoToSerial } from "../../src/core/excel-date";
 import { seriesTable } from "../../src/functions/series";
-import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
-import { settleWithin } from "./helpers/real-http";
+import { DEMO_API_KEY, type SandboxHandle } from "../../sandbox/server";
+import { settleWithin } from "../support/real-http";
+import { useSandbox } from "../support/sandbox";
+import { TEST_TODAY } from "../support/today";
 
-const TODAY = "2025-06-15";
-let sandbox: SandboxHandle;
+const TODAY = TEST_TODAY;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, today: TODAY, seed: 11, assetCount: 300, insightFirstCallDelayMs: 0 });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const sandbox = useSandbox({ port: 0, today: TODAY, seed: 11, assetCount: 300, insightFirstCallDelayMs: 0 });
 beforeEach(() => {
   sandbox.reset();
 });

@@ -15,22 +15,17 @@ import type { SeriesStore, SeriesStoreOptions } from "../../src/api/store/types"
 import type { SeriesRequest } from "../../src/api/types";
 import { addDays } from "../../src/core/calendar";
 import type { SeriesResult } from "../../src/core/domain";
-import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
-import { dumpStore, failing } from "./helpers/failing-idb";
+import { DEMO_API_KEY } from "../../sandbox/server";
+import { dumpStore, failing } from "../support/failing-idb";
+import { useSandbox } from "../support/sandbox";
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;
 /** Noon UTC on the first day; the sandbox's data runs to the day after. */
 const D = "2025-06-15";
 const NOON = Date.parse(`${D}T12:00:00Z`);
-let sandbox: SandboxHandle;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, today: addDays(D, 1), insightFirstCallDelayMs: 0 });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const sandbox = useSandbox({ port: 0, today: addDays(D, 1), insightFirstCallDelayMs: 0 });
 beforeEach(() => sandbox.reset());
 
 interface Runtime {

@@ -1,7 +1,7 @@
 import { BadRequestError } from "../../src/api/errors";
 import type { DateWindow } from "../../src/core/domain";
 import { isIsoDate } from "../../src/core/calendar";
-import { harness, seriesCalls } from "./helpers/setup";
+import { harness, seriesCalls } from "../support/client-harness";
 
 /** A window's dates are checked once, where they enter the client; past the door (the builders too) they are trusted. */
 describe("a window's dates, checked where they enter the client", () => {

@@ -9,7 +9,7 @@
 import type { Page } from "playwright-core";
 import { DEMO_API_KEY } from "../../sandbox/server";
 import { describeBrowser } from "../support/browser";
-import { isExcelError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
+import { isExcelError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 import { emptyWorkbook, type PageWorkbook, type PaneWatch, showView } from "../support/pane-page";
 import { offMachine, startPaneRig, type PaneRig } from "../support/pane-rig";
 import type { StandInLog } from "../support/workbook-stand-in";

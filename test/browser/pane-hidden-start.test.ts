@@ -5,17 +5,10 @@
  * told the page is hidden, as a hidden shared runtime's web view is, then
  * shown with a visibilitychange event.
  */
-import { describeBrowser, startPaneBrowser, type PaneBrowser } from "../support/browser";
+import { describeBrowser, usePaneBrowser } from "../support/browser";
 
 describeBrowser("a runtime started with the pane hidden (headless Chromium)", () => {
-  let browser: PaneBrowser;
-
-  beforeAll(async () => {
-    browser = await startPaneBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = usePaneBrowser();
 
   it("loads no UI chunk until the pane is shown, then renders it", async () => {
     const page = await browser.session.context.newPage();

@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { describeBrowser, isLocalUrl, startPaneBrowser, type PaneBrowser } from "../support/browser";
+import { describeBrowser, isLocalUrl, usePaneBrowser } from "../support/browser";
 import { gotoPane } from "../support/pane-page";
 
 /** office.js, outside Office, adds its telemetry frame a few seconds after load; wait past that. */
@@ -24,14 +24,7 @@ async function recordViolations(page: Page): Promise<() => Promise<Violation[]>>
 }
 
 describeBrowser("task pane in headless Chromium", () => {
-  let browser: PaneBrowser;
-
-  beforeAll(async () => {
-    browser = await startPaneBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = usePaneBrowser();
 
   it("renders outside Office with every request staying on this machine, after office.js has settled", async () => {
     const page = await browser.session.context.newPage();

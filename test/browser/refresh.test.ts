@@ -9,7 +9,7 @@ import { REFRESH_ALL_COMMAND } from "../../src/office/commands";
 import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
 import { compsWorkbook, type LabelledWorkbook } from "../support/recordings";
 import type { StandInLog, WorkbookRecording } from "../support/workbook-stand-in";
-import { describeBrowser, startPaneBrowser, type PaneBrowser } from "../support/browser";
+import { describeBrowser, usePaneBrowser } from "../support/browser";
 import { addWorkbookStandIn, gotoPane, type PageWorkbook } from "../support/pane-page";
 
 /** Retries `read` until it equals `expected` (or the time runs out, then fails showing the last value). */
@@ -25,14 +25,7 @@ async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 50
 const equals = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)", () => {
-  let browser: PaneBrowser;
-
-  beforeAll(async () => {
-    browser = await startPaneBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = usePaneBrowser();
 
   async function open(recording: WorkbookRecording, apiKey: string | null): Promise<{ page: Page; errors: string[] }> {
     const page = await browser.session.context.newPage();

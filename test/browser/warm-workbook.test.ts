@@ -14,7 +14,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { addDays } from "../../src/core/calendar";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
-import { DIST } from "../support/bundle";
+import { DIST } from "../../harness/bundle";
 import {
   describeBrowser,
   launchBrowser,

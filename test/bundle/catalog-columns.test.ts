@@ -8,26 +8,12 @@
 import { COMPANIES } from "../../sandbox/companies";
 import { fiscalLabel, fiscalQuarters } from "../../sandbox/fiscal-calendar";
 import { NAMED_CRYPTO_ASSETS } from "../../sandbox/named-assets";
-import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
-import { rawGet, rawPoints, requestsTo, serial } from "./raw-sandbox";
+import { cellValue, isExcelError } from "../../harness/bundle";
+import { rawGet, rawPoints, requestsTo, serial } from "../support/raw-sandbox";
+import { useBundle } from "../support/bundle";
 
-let sandbox: SandboxHandle;
-let bundle: LoadedBundle;
-
-function load(): LoadedBundle {
-  return loadFunctionsBundle({ storage: { "md.baseUrl": sandbox.url, "md.apiKey": DEMO_API_KEY } });
-}
-
-beforeAll(async () => {
-  // The named assets plus filler tokens ("sbx…"), which are tokens.
-  sandbox = await startSandbox({ quiet: true, assetCount: 200 });
-  bundle = load();
-});
-
-afterAll(async () => {
-  await sandbox.close();
-});
+// The named assets plus filler tokens ("sbx…"), which are tokens.
+const { sandbox, bundle, load } = useBundle({ quiet: true, assetCount: 200 });
 
 const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
 

@@ -3,21 +3,10 @@
  * on the end date, both ends included, in every function — so a -30D daily
  * series has 30 rows and sums to the -30D aggregate.
  */
-import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
-import { rawGet, serial } from "./raw-sandbox";
+import { rawGet, serial } from "../support/raw-sandbox";
+import { useBundle } from "../support/bundle";
 
-let sandbox: SandboxHandle;
-let bundle: LoadedBundle;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ quiet: true });
-  bundle = loadFunctionsBundle({ storage: { "md.baseUrl": sandbox.url, "md.apiKey": DEMO_API_KEY } });
-});
-
-afterAll(async () => {
-  await sandbox.close();
-});
+const { sandbox, bundle } = useBundle({ quiet: true });
 
 const DAY_MS = 86_400_000;
 const isoOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -3,26 +3,12 @@
  * saying what exists, from the catalogs the client caches, asked only when the
  * series answer says the pair is not available; #N/A keeps meaning "no data".
  */
-import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
-import { rawGet, requestsTo } from "./raw-sandbox";
+import { cellValue, isExcelError } from "../../harness/bundle";
+import { rawGet, requestsTo } from "../support/raw-sandbox";
+import { useBundle } from "../support/bundle";
 
-let sandbox: SandboxHandle;
-let bundle: LoadedBundle;
-
-function load(): LoadedBundle {
-  return loadFunctionsBundle({ storage: { "md.baseUrl": sandbox.url, "md.apiKey": DEMO_API_KEY } });
-}
-
-beforeAll(async () => {
-  // 200 assets: the named demo catalog plus filler tokens ("sbx…"), for the 40-cell test below.
-  sandbox = await startSandbox({ quiet: true, assetCount: 200 });
-  bundle = load();
-});
-
-afterAll(async () => {
-  await sandbox.close();
-});
+// 200 assets: the named demo catalog plus filler tokens ("sbx…"), for the 40-cell test below.
+const { sandbox, bundle, load } = useBundle({ quiet: true, assetCount: 200 });
 
 function expectError(value: unknown, code: string, message: RegExp | string): void {
   expect(isExcelError(value)).toBe(true);

@@ -4,30 +4,20 @@
  * percentages and values in their metric's unit as formatted numbers; a host
  * without them gets plain numbers (every other bundle test loads it so).
  */
-import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
-import { rawGet, rawPoints, rawSeries, requestsTo, serial } from "./raw-sandbox";
-
-let sandbox: SandboxHandle;
+import { cellValue, isExcelError, type LoadedBundle } from "../../harness/bundle";
+import { rawGet, rawPoints, rawSeries, requestsTo, serial } from "../support/raw-sandbox";
+import { useBundle } from "../support/bundle";
 
 const EXCEL_1_19 = { CustomFunctionsRuntime: "1.4", ExcelApi: "1.19" };
 const EXCEL_1_16 = { CustomFunctionsRuntime: "1.4", ExcelApi: "1.16" };
 const EXCEL_2021 = { CustomFunctionsRuntime: "1.3", ExcelApi: "1.12" };
 
+const world = useBundle({ quiet: true, insightFirstCallDelayMs: 10, assetCount: 2000 });
+const { sandbox } = world;
+
 function load(requirements?: Record<string, string>): LoadedBundle {
-  return loadFunctionsBundle({
-    storage: { "md.baseUrl": sandbox.url, "md.apiKey": DEMO_API_KEY },
-    ...(requirements ? { requirements } : {}),
-  });
+  return world.load(requirements ? { requirements } : {});
 }
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ quiet: true, insightFirstCallDelayMs: 10, assetCount: 2000 });
-});
-
-afterAll(async () => {
-  await sandbox.close();
-});
 
 interface Formatted {
   type: string;

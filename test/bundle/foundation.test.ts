@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { DIST, loadFunctionsBundle, readMetadata } from "../support/bundle";
+import { DIST, loadFunctionsBundle, readMetadata } from "../../harness/bundle";
 
 const pkg = JSON.parse(readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as { version: string };
 

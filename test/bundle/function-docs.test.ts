@@ -6,9 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { cellValue, loadFunctionsBundle, type LoadedBundle, readMetadata } from "../support/bundle";
-import { cellMismatch, parseExamples, parseFormula } from "../support/doc-examples";
+import { cellValue, readMetadata } from "../../harness/bundle";
+import { cellMismatch, parseExamples, parseFormula } from "../../harness/doc-examples";
+import { useBundle } from "../support/bundle";
 
 const doc = readFileSync(path.resolve(__dirname, "../../docs/functions.md"), "utf8");
 const metadata = readMetadata();
@@ -88,17 +88,7 @@ describe("README's function table", () => {
 });
 
 describe("checked examples of docs/functions.md, against the sandbox", () => {
-  let sandbox: SandboxHandle;
-  let bundle: LoadedBundle;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ quiet: true, insightFirstCallDelayMs: 10 });
-    bundle = loadFunctionsBundle({ storage: { "md.baseUrl": sandbox.url, "md.apiKey": DEMO_API_KEY } });
-  });
-
-  afterAll(async () => {
-    await sandbox.close();
-  });
+  const { bundle } = useBundle({ quiet: true, insightFirstCallDelayMs: 10 });
 
   it("the reference has checked examples", () => {
     expect(examples.length).toBeGreaterThan(10);

@@ -1,29 +1,21 @@
 /**
  * The built dist/functions.js, loaded with the Office stand-ins and called by
  * id as Excel calls it, against the sandbox over real HTTP. Expectations come
- * from the sandbox's raw answers (raw-sandbox.ts), not from the add-in's code.
+ * from the sandbox's raw answers (test/support/raw-sandbox.ts), not from the add-in's code.
  */
-import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
-import { isoDaysAgo, rawGet, rawPoints, rawSeries, requestsTo, serial } from "./raw-sandbox";
+import { DEMO_API_KEY } from "../../sandbox/server";
+import { cellValue, isExcelError, type LoadedBundle } from "../../harness/bundle";
+import { isoDaysAgo, rawGet, rawPoints, rawSeries, requestsTo, serial } from "../support/raw-sandbox";
+import { useBundle } from "../support/bundle";
 
-let sandbox: SandboxHandle;
-let bundle: LoadedBundle;
+// "today" is the sandbox's real date, as for the add-in: TODAY and default as_of agree.
+// Grown with filler tokens: the 300-cell and 5 MB cases need hundreds of symbols.
+const world = useBundle({ quiet: true, insightFirstCallDelayMs: 10, assetCount: 2000 });
+const { sandbox, bundle } = world;
 
 function load(storage: Record<string, string> = {}): LoadedBundle {
-  return loadFunctionsBundle({ storage: { "md.baseUrl": sandbox.url, "md.apiKey": DEMO_API_KEY, ...storage } });
+  return world.load({ storage });
 }
-
-beforeAll(async () => {
-  // "today" is the sandbox's real date, as for the add-in: TODAY and default as_of agree.
-  // Grown with filler tokens: the 300-cell and 5 MB cases need hundreds of symbols.
-  sandbox = await startSandbox({ quiet: true, insightFirstCallDelayMs: 10, assetCount: 2000 });
-  bundle = load();
-});
-
-afterAll(async () => {
-  await sandbox.close();
-});
 
 function expectError(value: unknown, code: string, message?: RegExp): void {
   expect(isExcelError(value)).toBe(true);

@@ -5,28 +5,16 @@
  * incomplete first and last periods kept and marked, or dropped.
  * Expectations are computed from the sandbox's raw daily readings.
  */
-import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
-import { rawPoints, type RawPoint, serial } from "./raw-sandbox";
+import { type LoadedBundle } from "../../harness/bundle";
+import { rawPoints, type RawPoint, serial } from "../support/raw-sandbox";
+import { useBundle } from "../support/bundle";
 
-let sandbox: SandboxHandle;
-let bundle: LoadedBundle;
+const world = useBundle({ quiet: true });
+const { sandbox, bundle } = world;
 
 function load(requirements?: Record<string, string>): LoadedBundle {
-  return loadFunctionsBundle({
-    storage: { "md.baseUrl": sandbox.url, "md.apiKey": DEMO_API_KEY },
-    ...(requirements ? { requirements } : {}),
-  });
+  return world.load(requirements ? { requirements } : {});
 }
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ quiet: true });
-  bundle = load();
-});
-
-afterAll(async () => {
-  await sandbox.close();
-});
 
 /** Daily readings grouped by calendar month (YYYY-MM), in date order. */
 function byMonth(points: RawPoint[]): Map<string, RawPoint[]> {

@@ -7,28 +7,18 @@
  * with a message; the key appears nowhere. Expectations come from a
  * contract-true sandbox with the same seed (raw HTTP), not from the add-in's code.
  */
-import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
+import { DEMO_API_KEY } from "../../sandbox/server";
 import { SENTENCES } from "../../sandbox/realistic";
-import { allText } from "../api/helpers/real-http";
-import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
-import { isoDaysAgo, rawPoints, serial } from "./raw-sandbox";
+import { allText } from "../support/real-http";
+import { cellValue, isExcelError } from "../../harness/bundle";
+import { isoDaysAgo, rawPoints, serial } from "../support/raw-sandbox";
+import { useBundle } from "../support/bundle";
+import { useSandbox } from "../support/sandbox";
 
-let real: SandboxHandle;
-let plain: SandboxHandle;
-let bundle: LoadedBundle;
+// "today" is the real date for both sandboxes and the bundle, as in functions.test.ts.
+const { bundle } = useBundle({ quiet: true, realistic: true, insightFirstCallDelayMs: 10 });
+const plain = useSandbox({ quiet: true, insightFirstCallDelayMs: 10 });
 const results: unknown[] = [];
-
-beforeAll(async () => {
-  // "today" is the real date for both sandboxes and the bundle, as in functions.test.ts.
-  [real, plain] = await Promise.all([
-    startSandbox({ quiet: true, realistic: true, insightFirstCallDelayMs: 10 }),
-    startSandbox({ quiet: true, insightFirstCallDelayMs: 10 }),
-  ]);
-  bundle = loadFunctionsBundle({ storage: { "md.baseUrl": real.url, "md.apiKey": DEMO_API_KEY } });
-});
-afterAll(async () => {
-  await Promise.all([real.close(), plain.close()]);
-});
 
 async function call(id: string, args: unknown[]): Promise<unknown> {
   const value = await cellValue(bundle, id, args);

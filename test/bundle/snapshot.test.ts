@@ -2,23 +2,11 @@
  * MD.SNAPSHOT over the built bundle and the sandbox: the comps table in one
  * formula, the same values as MD.LATEST cells, and the same requests.
  */
-import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { cellValue, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
-import { rawGet, rawPoints, requestsTo } from "./raw-sandbox";
+import { cellValue, isExcelError } from "../../harness/bundle";
+import { rawGet, rawPoints, requestsTo } from "../support/raw-sandbox";
+import { useBundle } from "../support/bundle";
 
-let sandbox: SandboxHandle;
-
-function load(): LoadedBundle {
-  return loadFunctionsBundle({ storage: { "md.baseUrl": sandbox.url, "md.apiKey": DEMO_API_KEY } });
-}
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ quiet: true, assetCount: 2000 });
-});
-
-afterAll(async () => {
-  await sandbox.close();
-});
+const { sandbox, load } = useBundle({ quiet: true, assetCount: 2000 });
 
 const METRICS = ["PRICE", "FEES", "DAU", "TXNS", "TVL"];
 

@@ -7,10 +7,10 @@
  * 60 s Excel on Mac allows (office-js #1184).
  */
 import { CLIENT_DEFAULTS, createClient, type Client } from "../../src/api/client";
-import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
-import { expectNoKey, settleWithin } from "../api/helpers/real-http";
+import { DEMO_API_KEY } from "../../sandbox/server";
+import { expectNoKey, settleWithin } from "../support/real-http";
 
-import { installCustomFunctionsStandIn, StandInError } from "../support/custom-functions-stand-in";
+import { installCustomFunctionsStandIn, StandInError } from "../../harness/custom-functions-stand-in";
 
 installCustomFunctionsStandIn();
 
@@ -35,13 +35,11 @@ import { CELL_DEADLINE_MS, invokeTable, invokeValue } from "../../src/functions/
 import { formattedLatestValue } from "../../src/functions/latest";
 import { formattedSeriesTable } from "../../src/functions/series";
 import { INSIGHTS_CELL_DEADLINE_MS } from "../../src/functions/insights";
+import { useSandbox } from "../support/sandbox";
+import { TEST_TODAY } from "../support/today";
 
-const TODAY = "2025-06-15";
-let sandbox: SandboxHandle;
-beforeAll(async () => {
-  sandbox = await startSandbox({ today: TODAY, insightFirstCallDelayMs: 0 });
-});
-afterAll(() => sandbox.close());
+const TODAY = TEST_TODAY;
+const sandbox = useSandbox({ today: TODAY, insightFirstCallDelayMs: 0 });
 beforeEach(() => {
   sandbox.reset();
   sandbox.setHostile({ endlessBody: true });

@@ -7,12 +7,12 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
 import { isoToSerialIn, serialToIsoIn } from "../../src/core/excel-date";
 import { parseDate, parseDateWindow } from "../../src/core/arguments";
-import { rawPoints, serial } from "../bundle/raw-sandbox";
-import { DIST, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
+import { rawPoints, serial } from "../support/raw-sandbox";
+import { DIST, type LoadedBundle } from "../../harness/bundle";
 import { installWorkbookStandIn, type WorkbookStandIn } from "../support/workbook-stand-in";
+import { useBundle } from "../support/bundle";
 
 describe("1904 serials in core (the date system passed in)", () => {
   it.each([
@@ -45,12 +45,11 @@ const built = existsSync(path.join(DIST, "functions.js"));
 const describeBuilt = built ? describe : describe.skip;
 
 describeBuilt("a 1904 workbook (dist/functions.js against the sandbox)", () => {
-  let sandbox: SandboxHandle;
+  const { sandbox, load } = useBundle({ quiet: true });
   let workbook: WorkbookStandIn;
   let bundle: LoadedBundle;
 
-  beforeAll(async () => {
-    sandbox = await startSandbox({ quiet: true });
+  beforeAll(() => {
     const excel: Record<string, unknown> = {};
     workbook = installWorkbookStandIn(excel, {
       sheets: [{ name: "Sheet1", cells: {} }],
@@ -59,13 +58,7 @@ describeBuilt("a 1904 workbook (dist/functions.js against the sandbox)", () => {
       results: {},
       date1904: true,
     });
-    bundle = loadFunctionsBundle({
-      storage: { "md.baseUrl": sandbox.url, "md.apiKey": DEMO_API_KEY },
-      globals: { Excel: excel.Excel },
-    });
-  });
-  afterAll(async () => {
-    await sandbox.close();
+    bundle = load({ globals: { Excel: excel.Excel } });
   });
 
   it("spills dates as 1904 serials", async () => {

@@ -18,7 +18,7 @@ import {
   seriesCalendar,
   SETTLED_AFTER_DAYS,
 } from "../../scripts/lib/gateway";
-import { NGINX } from "./support";
+import { NGINX } from "../support/gateway";
 
 const isoDate = fc
   .date({ min: new Date("1990-01-01T00:00:00Z"), max: new Date("2099-12-31T00:00:00Z"), noInvalidDate: true })

@@ -11,7 +11,7 @@ import { DEMO_API_KEY } from "../../sandbox/server";
 import { createClient } from "../../src/api/client";
 import { GatewayProbe } from "../../src/office/gateway";
 import { SettingsStore, type KeyValueStorage } from "../../src/office/settings";
-import { cellValue, DIST, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
+import { cellValue, DIST, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 import {
   accessLog,
   describeGateway,
@@ -23,7 +23,7 @@ import {
   startGatewayRig,
   type Fetched,
   type GatewayRig,
-} from "./support";
+} from "../support/gateway";
 
 let rig: GatewayRig;
 const seen: Fetched[] = [];

@@ -8,7 +8,7 @@
 import type { Page } from "playwright-core";
 import { describeBrowser, launchBrowser, type BrowserSession } from "../support/browser";
 import { openPane, showView, type PaneWatch } from "../support/pane-page";
-import { describeGateway, NGINX, startGatewayRig, type GatewayRig } from "./support";
+import { describeGateway, NGINX, startGatewayRig, type GatewayRig } from "../support/gateway";
 
 /** office.js, outside Office, adds its telemetry frame a few seconds after load; wait past that. */
 const OFFICE_JS_SETTLE_MS = 6_000;

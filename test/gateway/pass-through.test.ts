@@ -5,7 +5,7 @@
  * per-client rate limit, whose 429 carries a Retry-After.
  */
 import { randomUUID } from "node:crypto";
-import { loadFunctionsBundle } from "../support/bundle";
+import { loadFunctionsBundle } from "../../harness/bundle";
 import {
   accessLog,
   describeGateway,
@@ -15,7 +15,7 @@ import {
   startGatewayRig,
   type Fetched,
   type GatewayRig,
-} from "./support";
+} from "../support/gateway";
 
 let rig: GatewayRig;
 const ANALYST_KEY = `md-analyst-${randomUUID()}`;

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort, startGateway, type GatewayHandle } from "../../scripts/lib/gateway";
-import { DIST } from "../support/bundle";
-import { accessLog, describeGateway, filesContaining, NGINX } from "./support";
+import { DIST } from "../../harness/bundle";
+import { accessLog, describeGateway, filesContaining, NGINX } from "../support/gateway";
 
 const KEY = `md-firm-${randomUUID()}`;
 let gateway: GatewayHandle;

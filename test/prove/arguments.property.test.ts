@@ -28,7 +28,7 @@ import { parseOptions } from "../../src/core/options";
 import { SERIES_OPTIONS } from "../../src/core/series-table";
 import { parseSearch } from "../../src/core/text-search";
 import { parseAsOf } from "../../src/functions/latest";
-import { anyArgument, excelIsoDate } from "./support/excel-values";
+import { anyArgument, excelIsoDate } from "../support/excel-values";
 
 const RUNS = { numRuns: Number(process.env.MD_PROPERTY_RUNS ?? 400) };
 

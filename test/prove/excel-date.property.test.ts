@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { isIsoDate } from "../../src/core/calendar";
 import { isoToSerial, MAX_EXCEL_SERIAL, serialToIso } from "../../src/core/excel-date";
-import { anyText, EXCEL_FIRST_DAY, EXCEL_LAST_DAY, excelIsoDate, isoOfDay } from "./support/excel-values";
+import { anyText, EXCEL_FIRST_DAY, EXCEL_LAST_DAY, excelIsoDate, isoOfDay } from "../support/excel-values";
 
 const RUNS = { numRuns: Number(process.env.MD_PROPERTY_RUNS ?? 2000) };
 const DAY_MS = 86_400_000;

@@ -22,7 +22,7 @@ import {
   startSandbox,
 } from "../../sandbox/server";
 import type { ClientCounters } from "../../src/api/types";
-import { CustomFunctionsError, loadFunctionsBundle } from "../support/bundle";
+import { CustomFunctionsError, loadFunctionsBundle } from "../../harness/bundle";
 import {
   bundleCounters,
   type Cell,
@@ -32,7 +32,7 @@ import {
   pick,
   runCells,
   seededRandom,
-} from "./support/cells";
+} from "../support/cells";
 
 const CELLS = 2000;
 /** Longest any one cell may stay pending, from the moment the recalculation starts. */

@@ -1,7 +1,7 @@
 /**
  * Hostile service text in the built task pane, in headless Chromium: the pane
  * reads its asset catalog, metric catalog and insight feeds from a fixture
- * server (test/prove/fixtures/hostile-server.ts) whose text carries markup,
+ * server (test/support/hostile-server.ts) whose text carries markup,
  * script and data URLs, 4,000-character words and right-to-left overrides.
  * All of it must render as inert text: no element it describes exists, no
  * script runs, no dialog opens, the page never navigates, a script URL is
@@ -17,7 +17,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
 import { describeBrowser, startPaneBrowser, type PaneBrowser } from "../support/browser";
-import { HOSTILE, HOSTILE_ASSET, type HostileServer, PWNED, startHostileServer } from "./fixtures/hostile-server";
+import { HOSTILE, HOSTILE_ASSET, type HostileServer, PWNED, startHostileServer } from "../support/hostile-server";
 import { layout, openPane, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
 
 /** What a hostile payload would leave behind if it had been parsed as markup or run as script. */

@@ -15,10 +15,10 @@ import type { Page } from "playwright-core";
 import { type SandboxHandle, startSandbox } from "../../sandbox/server";
 import { compsWorkbook } from "../support/recordings";
 import { installWorkbookStandIn, type WorkbookStandIn } from "../support/workbook-stand-in";
-import { CustomFunctionsError, loadFunctionsBundle, type LoadedBundle } from "../support/bundle";
+import { CustomFunctionsError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 import { describeBrowser, startPaneBrowser, type PaneBrowser } from "../support/browser";
 import { closedPortUrl } from "../support/local-server";
-import { type EchoServer, startEchoServer } from "./fixtures/echo-server";
+import { type EchoServer, startEchoServer } from "../support/echo-server";
 import { gotoPane, installWorkbookInPage, type PaneWatch, showView, watchPage } from "../support/pane-page";
 
 const SENTINEL = "SENTINEL-KEY-7f3a9c";

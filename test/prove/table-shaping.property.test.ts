@@ -29,7 +29,7 @@ import { shapeMetricsTable } from "../../src/core/metrics-table";
 import { parseOptions } from "../../src/core/options";
 import { SERIES_OPTIONS, type SeriesTableOptions, shapeSeriesTable } from "../../src/core/series-table";
 import { shapeSupplyTable, SUPPLY_PARTS } from "../../src/core/supply-table";
-import { anyText, excelIsoDate, isoOfDay, notATable, unholdable } from "./support/excel-values";
+import { anyText, excelIsoDate, isoOfDay, notATable, unholdable } from "../support/excel-values";
 
 const RUNS = { numRuns: Number(process.env.MD_PROPERTY_RUNS ?? 300) };
 const INFINITE = "__INFINITE__";

@@ -22,6 +22,7 @@ import { DEMO_API_KEY, startSandbox } from "../../sandbox/server";
 import { CallTracker } from "../../src/office/call-tracker";
 import { compsWorkbook } from "../support/recordings";
 import { installWorkbookStandIn, type WorkbookStandIn } from "../support/workbook-stand-in";
+import { TEST_TODAY } from "../support/today";
 
 function controllerWith(events: string[], standIn?: { current?: WorkbookStandIn }) {
   const fixture = compsWorkbook({ afterMs: 2 });
@@ -82,7 +83,7 @@ describe("Reload everything", () => {
   });
 
   it("picks up a history the service revised, which a refresh keeps from the store", async () => {
-    const sandbox = await startSandbox({ port: 0, today: "2025-06-15" });
+    const sandbox = await startSandbox({ port: 0, today: TEST_TODAY });
     try {
       const store = openSeriesStore({ indexedDB: new IDBFactory() });
       const client = createClient({ settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }), store });

@@ -8,7 +8,7 @@ import {
   periodStart,
   weekdayOf,
 } from "../../sandbox/dates";
-import { addDays, expectSameSeries, periodLabel, rollUp, utc } from "./sandbox-helpers";
+import { addDays, expectSameSeries, periodLabel, rollUp, utc } from "../support/sandbox";
 
 const GRANULARITIES: Granularity[] = ["DAY", "WEEK", "MONTH", "QUARTER", "YEAR"];
 const TYPES: AggregationType[] = ["SUM", "LAST", "AVERAGE"];

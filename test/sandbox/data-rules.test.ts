@@ -8,7 +8,7 @@ import { DATA_START_DAY, type Granularity, isoOfDay, parseIsoDay } from "../../s
 import { fiscalQuarters } from "../../sandbox/fiscal-calendar";
 import { FINANCIAL_METRICS } from "../../sandbox/metric-catalog";
 import { type DataContext, type SeriesAnswer, seriesFor, type WirePoint } from "../../sandbox/series";
-import { addDays, expectSameSeries, isWeekday, rollUp, TODAY, utc } from "./sandbox-helpers";
+import { addDays, expectSameSeries, isWeekday, rollUp, TODAY, utc } from "../support/sandbox";
 
 const ctx: DataContext = { seed: 7, today: parseIsoDay(TODAY)!, catalog: new AssetCatalog(7, 300) };
 const GRANULARITIES: Granularity[] = ["DAY", "WEEK", "MONTH", "QUARTER", "YEAR"];

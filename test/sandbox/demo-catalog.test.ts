@@ -16,7 +16,7 @@ import { HOSTILE_FIXTURE_ASSETS } from "../../sandbox/hostile-fixtures";
 import { NAMED_CRYPTO_ASSETS } from "../../sandbox/named-assets";
 import type { SandboxHandle } from "../../sandbox/server";
 import { type DataContext, seriesFor, type WirePoint } from "../../sandbox/series";
-import { getJson, startTestSandbox } from "./sandbox-helpers";
+import { getJson, startTestSandbox, useSandbox, SANDBOX_SUITE } from "../support/sandbox";
 
 /** Text that only a security or rendering fixture would carry. */
 const FIXTURE_LIKE = /[<>]|onerror|script|xss|test|fixture|bold|sandbox_token|^sbx\d/i;
@@ -34,13 +34,11 @@ async function feed(sandbox: SandboxHandle, name: string): Promise<InsightCard[]
 }
 
 describe("the default catalog (npm start)", () => {
-  let sandbox: SandboxHandle;
   let records: AssetRecord[];
+  const sandbox = useSandbox(SANDBOX_SUITE);
   beforeAll(async () => {
-    sandbox = await startTestSandbox();
     records = await catalogOf(sandbox);
   });
-  afterAll(() => sandbox.close());
 
   it("is the named crypto assets and the listed companies, nothing else", () => {
     expect(records).toHaveLength(DEFAULT_ASSET_COUNT);

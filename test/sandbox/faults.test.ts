@@ -1,14 +1,9 @@
 /** Latency and fault switches, by option and through the handle, over real HTTP. */
 import { request } from "node:http";
-import type { SandboxHandle } from "../../sandbox/server";
-import { DEMO_API_KEY, startTestSandbox } from "./sandbox-helpers";
+import { DEMO_API_KEY, startTestSandbox, useSandbox, SANDBOX_SUITE } from "../support/sandbox";
 
-let sandbox: SandboxHandle;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
+const sandbox = useSandbox(SANDBOX_SUITE);
 afterEach(() => sandbox.reset());
-afterAll(() => sandbox.close());
 
 const seriesUrl = () => `${sandbox.url}/data/api/PRICE/?symbols=eth&startDate=2024-06-01&APIKey=${DEMO_API_KEY}`;
 

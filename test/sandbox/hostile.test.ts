@@ -1,15 +1,10 @@
 /** The failure switches of a broken or hostile service, over real HTTP. */
 import { listenLocal, type LocalServer } from "../support/local-server";
 import { createServer, request } from "node:http";
-import type { SandboxHandle } from "../../sandbox/server";
-import { DEMO_API_KEY, getJson, startTestSandbox } from "./sandbox-helpers";
+import { DEMO_API_KEY, getJson, useSandbox, SANDBOX_SUITE } from "../support/sandbox";
 
-let sandbox: SandboxHandle;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
+const sandbox = useSandbox(SANDBOX_SUITE);
 afterEach(() => sandbox.reset());
-afterAll(() => sandbox.close());
 
 const window = { startDate: "2024-06-01", endDate: "2024-06-05" };
 

@@ -6,15 +6,11 @@
  */
 import type { AssetRecord } from "../../src/core/domain";
 import type { SandboxHandle } from "../../sandbox/server";
-import { getJson, type Point, type SeriesBody, startTestSandbox } from "./sandbox-helpers";
+import { getJson, type Point, type SeriesBody, startTestSandbox, useSandbox, SANDBOX_SUITE } from "../support/sandbox";
 
 const WITH_FILLER_AND_FIXTURES = { assetCount: 2000, hostileFixtures: true };
 
-let sandbox: SandboxHandle;
-beforeAll(async () => {
-  sandbox = await startTestSandbox(WITH_FILLER_AND_FIXTURES);
-});
-afterAll(() => sandbox.close());
+const sandbox = useSandbox({ ...SANDBOX_SUITE, ...WITH_FILLER_AND_FIXTURES });
 
 type Descriptor = Record<string, unknown>;
 type MetricsBody = { metrics: Array<Record<string, Descriptor>> };

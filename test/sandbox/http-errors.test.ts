@@ -1,12 +1,7 @@
 /** Authentication, paths, methods, CORS and the error body shape over real HTTP. */
-import type { SandboxHandle } from "../../sandbox/server";
-import { DEMO_API_KEY, getJson, startTestSandbox } from "./sandbox-helpers";
+import { DEMO_API_KEY, getJson, startTestSandbox, useSandbox, SANDBOX_SUITE } from "../support/sandbox";
 
-let sandbox: SandboxHandle;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useSandbox(SANDBOX_SUITE);
 
 type ErrorBody = { error: { status: number; message: string } };
 

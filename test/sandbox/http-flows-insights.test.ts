@@ -1,13 +1,18 @@
 /** `/flows/top/` and the insight feeds over real HTTP. */
 import type { InsightCard } from "../../src/core/domain";
-import type { SandboxHandle } from "../../sandbox/server";
-import { addDays, expectSameSeries, getJson, type Point, series, startTestSandbox, TODAY } from "./sandbox-helpers";
+import {
+  addDays,
+  expectSameSeries,
+  getJson,
+  type Point,
+  series,
+  startTestSandbox,
+  TODAY,
+  useSandbox,
+  SANDBOX_SUITE,
+} from "../support/sandbox";
 
-let sandbox: SandboxHandle;
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ seed: 5 });
-});
-afterAll(() => sandbox.close());
+const sandbox = useSandbox({ ...SANDBOX_SUITE, seed: 5 });
 
 type Flows = Partial<Record<"inflow" | "outflow" | "netflow", Record<string, number>>>;
 type ErrorBody = { error: { status: number; message: string } };

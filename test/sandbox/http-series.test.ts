@@ -1,5 +1,4 @@
 /** `/data/api/<METRICS>/` over real HTTP: symbol forms, granularity, the data rules, and parameter errors. */
-import type { SandboxHandle } from "../../sandbox/server";
 import {
   addDays,
   expectSameSeries,
@@ -9,16 +8,13 @@ import {
   rollUp,
   series,
   type SeriesBody,
-  startTestSandbox,
   TODAY,
-} from "./sandbox-helpers";
+  useSandbox,
+  SANDBOX_SUITE,
+} from "../support/sandbox";
 
-let sandbox: SandboxHandle;
-beforeAll(async () => {
-  // Grown with filler tokens, so the sbx… symbol forms exist.
-  sandbox = await startTestSandbox({ seed: 11, assetCount: 2000 });
-});
-afterAll(() => sandbox.close());
+// Grown with filler tokens, so the sbx… symbol forms exist.
+const sandbox = useSandbox({ ...SANDBOX_SUITE, seed: 11, assetCount: 2000 });
 
 type ErrorBody = { error: { status: number; message: string } };
 

@@ -2,25 +2,16 @@
  * The realistic mode over real HTTP: each behaviour of real-service.md, with
  * the contract-true sandbox (same seed and day) as the reference for the data.
  */
-import type { SandboxHandle } from "../../sandbox/server";
 import { SENTENCES, zeroPlaceholder } from "../../sandbox/realistic";
-import { getJson, type SeriesBody, startTestSandbox, TODAY } from "./sandbox-helpers";
+import { getJson, type SeriesBody, TODAY } from "../support/sandbox";
+import { SANDBOX_SUITE, useSandbox } from "../support/sandbox";
 
-let real: SandboxHandle;
-let plain: SandboxHandle;
-beforeAll(async () => {
-  // About a thousand assets, as the real catalog has: the generated filler tokens are where null symbols appear.
-  [real, plain] = await Promise.all([
-    startTestSandbox({ realistic: { emptyBodyEvery: 0 }, assetCount: 1000 }),
-    startTestSandbox({ assetCount: 1000 }),
-  ]);
-});
+// About a thousand assets, as the real catalog has: the generated filler tokens are where null symbols appear.
+const real = useSandbox({ ...SANDBOX_SUITE, realistic: { emptyBodyEvery: 0 }, assetCount: 1000 });
+const plain = useSandbox({ ...SANDBOX_SUITE, assetCount: 1000 });
 afterEach(() => {
   real.reset();
   real.setRealistic({ emptyBodyEvery: 0 });
-});
-afterAll(async () => {
-  await Promise.all([real.close(), plain.close()]);
 });
 
 type Body = { data: { symbols: Record<string, Record<string, unknown>> | string } };

@@ -3,7 +3,7 @@
  * methodology change would, and the last day with data moved on (the next day).
  */
 import type { SandboxHandle } from "../../sandbox/server";
-import { series, startTestSandbox } from "./sandbox-helpers";
+import { series, startTestSandbox } from "../support/sandbox";
 
 describe("sandbox revision", () => {
   let sandbox: SandboxHandle;

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { Agent, get } from "node:http";
 import path from "node:path";
 import { DEMO_API_KEY, startSandbox } from "../../sandbox/server";
-import { getJson, type SeriesBody, startTestSandbox } from "./sandbox-helpers";
+import { getJson, type SeriesBody, startTestSandbox } from "../support/sandbox";
 
 describe("startSandbox", () => {
   it("listens on an ephemeral port and reports its URL without a trailing slash", async () => {

@@ -11,7 +11,7 @@ import {
   streakCard,
   trailingStreak,
 } from "../../sandbox/streaks";
-import { TODAY } from "./sandbox-helpers";
+import { TODAY } from "../support/sandbox";
 
 /** Monthly periods from January 2023 with the given values. */
 function months(values: number[]): Period[] {

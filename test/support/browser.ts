@@ -12,7 +12,8 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
-import { DIST } from "./bundle";
+import { DIST } from "../../harness/bundle";
+import { lateBound } from "./late-bound";
 import { listenLocal, type LocalServer } from "./local-server";
 
 function which(name: string): string | null {
@@ -123,6 +124,19 @@ export async function startPaneBrowser(): Promise<PaneBrowser> {
       await pane.close();
     },
   };
+}
+
+/** The browser world for a suite or describe block: started in a beforeAll, closed in an afterAll. */
+export function usePaneBrowser(): PaneBrowser {
+  let browser: PaneBrowser | undefined;
+  beforeAll(async () => {
+    browser = await startPaneBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    browser = undefined;
+  });
+  return lateBound("the pane browser (usePaneBrowser)", () => browser);
 }
 
 /** True when a URL stays on this machine (loopback, or a browser-internal scheme). */

@@ -8,9 +8,16 @@ import { act, fireEvent, render, screen, waitFor, within } from "@testing-librar
 import { App, type ViewId } from "../../src/taskpane/app";
 import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../../src/refresh/pane-actions";
 import { RefreshSection } from "../../src/taskpane/refresh/refresh-section";
-import { matchMediaWhere } from "./support/dom";
+import { matchMediaWhere } from "../support/dom";
 import { asset } from "../support/fake-client";
-import { fakeRefresh, isDisabled, makeHarness, renderWith, type Harness, type HarnessOptions } from "./support/fakes";
+import {
+  fakeRefresh,
+  isDisabled,
+  makeHarness,
+  renderWith,
+  type Harness,
+  type HarnessOptions,
+} from "../support/pane-fakes";
 
 function renderApp(
   options: HarnessOptions & { initialView?: ViewId; officeTheme?: Parameters<typeof App>[0]["officeTheme"] } = {},

@@ -10,7 +10,7 @@ import { CountersPanel, storedDataText } from "../../src/taskpane/settings/count
 import { RefreshSection } from "../../src/taskpane/refresh/refresh-section";
 import { NOTICE_POLL_MS } from "../../src/taskpane/shared/stored-data-notice";
 import { formatBytes } from "../../src/taskpane/shared/value-format";
-import { fakeRefresh, makeHarness, renderWith } from "./support/fakes";
+import { fakeRefresh, makeHarness, renderWith } from "../support/pane-fakes";
 
 const MB = 1024 * 1024;
 

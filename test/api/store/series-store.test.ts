@@ -1,0 +1,270 @@
+/**
+ * The persistent series store over fake-indexeddb (an in-memory implementation
+ * of the IndexedDB API): persistence across instances, the versioned layout,
+ * the size cap with least-recently-used eviction, and the memory-only fallback
+ * whenever IndexedDB is missing, slow or failing.
+ */
+import { IDBFactory } from "fake-indexeddb";
+import { addDays } from "../../../src/core/calendar";
+import { openSeriesStore } from "../../../src/api/store/persistent-store";
+import {
+  seriesKey,
+  STORE_DB_NAME,
+  STORE_DB_VERSION,
+  type SeriesId,
+  type SeriesStore,
+  type SeriesStoreOptions,
+} from "../../../src/api/store/types";
+import type { FetchedRange, StoredPoint } from "../../../src/api/store/window-plan";
+import { dumpStore, failing } from "../../support/failing-idb";
+
+const BASE = "https://md.example.test/api";
+const AT = Date.parse("2025-06-15T12:00:00Z");
+
+function id(symbol: string, metric = "PRICE"): SeriesId {
+  return { baseUrl: BASE, symbol, metric, granularity: "DAY" };
+}
+
+function answer(start: string, end: string, at = AT): FetchedRange {
+  const points: StoredPoint[] = [];
+  for (let d = start; d <= end; d = addDays(d, 1)) points.push({ date: d, val: Number(d.slice(8)) });
+  return { start, end, fetchedAt: at, settledThrough: "2025-06-12", points };
+}
+
+const stores: SeriesStore[] = [];
+function open(options: SeriesStoreOptions): SeriesStore {
+  const store = openSeriesStore({ writeDelayMs: 1, ...options });
+  stores.push(store);
+  return store;
+}
+afterEach(() => {
+  for (const store of stores.splice(0)) store.close();
+});
+
+/** Every value held in a fake IndexedDB, as JSON text (to look for what must never be stored). */
+
+describe("series store over IndexedDB", () => {
+  it("keeps what a first session stored for a second one, key by (base address, symbol, metric, granularity)", async () => {
+    const factory = new IDBFactory();
+    const first = open({ indexedDB: factory });
+    expect(await first.read(id("eth"))).toBeUndefined();
+    first.write(id("eth"), answer("2025-06-01", "2025-06-15"));
+    first.write(id("eth", "FEES"), answer("2025-06-10", "2025-06-15"));
+    first.write({ ...id("eth"), baseUrl: "https://other.example/api" }, answer("2025-01-01", "2025-01-02"));
+    await first.flush();
+    expect(first.info()).toMatchObject({ backend: "indexeddb", series: 3 });
+    first.close();
+
+    const second = open({ indexedDB: factory });
+    const eth = await second.read(id("eth"));
+    expect(eth?.dates).toHaveLength(15);
+    expect(eth?.ranges.map((r) => [r.start, r.end, r.settled])).toEqual([
+      ["2025-06-01", "2025-06-12", true],
+      ["2025-06-13", "2025-06-15", false],
+    ]);
+    expect((await second.read(id("eth", "FEES")))?.dates).toHaveLength(6);
+    expect((await second.read({ ...id("eth"), baseUrl: "https://other.example/api" }))?.dates).toHaveLength(2);
+    expect(await second.read(id("btc"))).toBeUndefined();
+    expect(second.info()).toMatchObject({ backend: "indexeddb", series: 3 });
+  });
+
+  it("merges a later answer into the stored record rather than replacing it", async () => {
+    const factory = new IDBFactory();
+    const first = open({ indexedDB: factory });
+    first.write(id("eth"), answer("2025-06-01", "2025-06-15"));
+    await first.flush();
+    first.close();
+    // Another session that never read the record adds the next day.
+    const second = open({ indexedDB: factory });
+    second.write(id("eth"), answer("2025-06-13", "2025-06-16", AT + 86_400_000));
+    await second.flush();
+    second.close();
+    const third = open({ indexedDB: factory });
+    const data = await third.read(id("eth"));
+    expect(data?.dates[0]).toBe("2025-06-01");
+    expect(data?.dates[data.dates.length - 1]).toBe("2025-06-16");
+  });
+
+  it("keeps catalog answers for offline reading", async () => {
+    const factory = new IDBFactory();
+    const first = open({ indexedDB: factory });
+    first.writeAnswer(`${BASE} ["assets"]`, [{ symbol: "eth" }], AT, 100);
+    await first.flush();
+    first.close();
+    const second = open({ indexedDB: factory });
+    expect(await second.readAnswer(`${BASE} ["assets"]`)).toEqual({
+      value: [{ symbol: "eth" }],
+      fetchedAt: AT,
+      bytes: 100,
+    });
+    expect(await second.readAnswer(`${BASE} ["metrics","eth"]`)).toBeUndefined();
+  });
+
+  it("record keys never carry credentials typed into the base address", async () => {
+    const factory = new IDBFactory();
+    const store = open({ indexedDB: factory });
+    store.write(
+      { ...id("eth"), baseUrl: "https://user:s3cr3t-pass@md.example.test/api" },
+      answer("2025-06-01", "2025-06-02"),
+    );
+    await store.flush();
+    const text = await dumpStore(factory);
+    expect(text).toContain("md.example.test/api");
+    expect(text).not.toContain("s3cr3t-pass");
+    expect(seriesKey({ ...id("eth"), baseUrl: "https://user:s3cr3t-pass@md.example.test/api" })).toBe(
+      seriesKey(id("eth")),
+    );
+  });
+
+  it("clear() empties memory and IndexedDB", async () => {
+    const factory = new IDBFactory();
+    const store = open({ indexedDB: factory });
+    store.write(id("eth"), answer("2025-06-01", "2025-06-15"));
+    store.writeAnswer("k", 1, AT, 10);
+    await store.flush();
+    await store.clear();
+    expect(await store.read(id("eth"))).toBeUndefined();
+    expect(store.info()).toMatchObject({ backend: "indexeddb", series: 0, bytes: 0 });
+    store.close();
+    const again = open({ indexedDB: factory });
+    expect(await again.read(id("eth"))).toBeUndefined();
+    expect(await again.readAnswer("k")).toBeUndefined();
+  });
+
+  it("over the size cap, the least recently used series go first", async () => {
+    const factory = new IDBFactory();
+    let now = AT;
+    const tick = () => (now += 1000);
+    // One 31-day record is about 1 KB; the cap holds about three.
+    const store = open({ indexedDB: factory, maxBytes: 3500, now: () => now });
+    for (const symbol of ["a", "b", "c"]) {
+      tick();
+      store.write(id(symbol), answer("2025-05-01", "2025-05-31"));
+      await store.flush();
+    }
+    tick();
+    await store.read(id("a")); // a is used again: b is now the least recently used
+    await store.flush();
+    tick();
+    store.write(id("d"), answer("2025-05-01", "2025-05-31"));
+    await store.flush();
+    expect(store.info().bytes).toBeLessThanOrEqual(3500);
+    store.close();
+
+    const later = open({ indexedDB: factory });
+    expect(await later.read(id("b"))).toBeUndefined();
+    expect(await later.read(id("a"))).toBeDefined();
+    expect(await later.read(id("d"))).toBeDefined();
+  });
+
+  it("drops a store of another layout and starts over", async () => {
+    const factory = new IDBFactory();
+    await new Promise<void>((resolve) => {
+      const request = factory.open(STORE_DB_NAME, STORE_DB_VERSION);
+      request.onupgradeneeded = () => request.result.createObjectStore("legacy");
+      request.onsuccess = () => {
+        request.result.close();
+        resolve();
+      };
+    });
+    const store = open({ indexedDB: factory });
+    store.write(id("eth"), answer("2025-06-01", "2025-06-02"));
+    await store.flush();
+    expect(store.info().backend).toBe("indexeddb");
+    store.close();
+    expect((await open({ indexedDB: factory }).read(id("eth")))?.dates).toHaveLength(2);
+  });
+
+  it("a store written by a newer version of the add-in leaves this one memory only, saying why", async () => {
+    const factory = new IDBFactory();
+    await new Promise<void>((resolve) => {
+      const request = factory.open(STORE_DB_NAME, STORE_DB_VERSION + 1);
+      request.onsuccess = () => {
+        request.result.close();
+        resolve();
+      };
+    });
+    const store = open({ indexedDB: factory });
+    expect(await store.read(id("eth"))).toBeUndefined();
+    expect(store.info()).toMatchObject({ backend: "memory", reason: expect.stringMatching(/newer version/) });
+    store.write(id("eth"), answer("2025-06-01", "2025-06-02"));
+    expect((await store.read(id("eth")))?.dates).toHaveLength(2);
+  });
+});
+
+describe("series store: memory only where IndexedDB is missing or fails, never an error", () => {
+  it("without IndexedDB it keeps the session's answers in memory", async () => {
+    const store = open({ indexedDB: null });
+    expect(store.info()).toMatchObject({ backend: "memory", reason: "IndexedDB is not available here" });
+    store.write(id("eth"), answer("2025-06-01", "2025-06-15"));
+    expect((await store.read(id("eth")))?.dates).toHaveLength(15);
+    await expect(store.flush()).resolves.toBeUndefined();
+    await expect(store.clear()).resolves.toBeUndefined();
+    expect(await store.read(id("eth"))).toBeUndefined();
+  });
+
+  it("memory only is capped too: least recently used first", async () => {
+    const store = open({ indexedDB: null, memoryMaxBytes: 2500 });
+    store.write(id("a"), answer("2025-05-01", "2025-05-31"));
+    store.write(id("b"), answer("2025-05-01", "2025-05-31"));
+    await store.read(id("a"));
+    store.write(id("c"), answer("2025-05-01", "2025-05-31"));
+    expect(await store.read(id("b"))).toBeUndefined();
+    expect(await store.read(id("a"))).toBeDefined();
+    expect(store.info().bytes).toBeLessThanOrEqual(2500);
+  });
+
+  it("IndexedDB refusing to open (a private window): memory only", async () => {
+    const store = open({ indexedDB: failing(new IDBFactory(), { open: "throw" }) });
+    expect(await store.read(id("eth"))).toBeUndefined();
+    expect(store.info()).toMatchObject({
+      backend: "memory",
+      reason: expect.stringMatching(/refused to open.*SecurityError/),
+    });
+  });
+
+  it("IndexedDB that never opens: the first read waits the bounded time once, later ones not at all", async () => {
+    const store = open({ indexedDB: failing(new IDBFactory(), { open: "hang" }), openWaitMs: 100 });
+    const started = performance.now();
+    expect(await store.read(id("eth"))).toBeUndefined();
+    const first = performance.now() - started;
+    expect(first).toBeGreaterThanOrEqual(90);
+    expect(first).toBeLessThan(1000);
+    const again = performance.now();
+    expect(await store.read(id("btc"))).toBeUndefined();
+    expect(performance.now() - again).toBeLessThan(90);
+    // Answers still land in memory meanwhile.
+    store.write(id("eth"), answer("2025-06-01", "2025-06-02"));
+    expect((await store.read(id("eth")))?.dates).toHaveLength(2);
+    expect(store.info().backend).toBe("opening");
+  });
+
+  it("the browser's quota once: evicts and writes again", async () => {
+    const factory = new IDBFactory();
+    const store = open({ indexedDB: failing(factory, { writes: "quota-once" }) });
+    store.write(id("eth"), answer("2025-06-01", "2025-06-02"));
+    await store.flush();
+    expect(store.info().backend).toBe("indexeddb");
+    store.close();
+    expect((await open({ indexedDB: factory }).read(id("eth")))?.dates).toHaveLength(2);
+  });
+
+  it("writes that keep failing: memory only after the second failure, answers kept in memory", async () => {
+    const logs: string[] = [];
+    const store = open({ indexedDB: failing(new IDBFactory(), { writes: "error" }), log: (l) => logs.push(l) });
+    store.write(id("eth"), answer("2025-06-01", "2025-06-02"));
+    await store.flush();
+    store.write(id("btc"), answer("2025-06-01", "2025-06-03"));
+    await store.flush();
+    expect(store.info()).toMatchObject({ backend: "memory", reason: expect.stringMatching(/writing failed twice/) });
+    expect((await store.read(id("eth")))?.dates).toHaveLength(2);
+    expect((await store.read(id("btc")))?.dates).toHaveLength(3);
+    expect(logs.join("\n")).toMatch(/InvalidStateError/);
+  });
+
+  it("reads that fail: a miss, then memory only", async () => {
+    const store = open({ indexedDB: failing(new IDBFactory(), { reads: true }) });
+    expect(await store.read(id("eth"))).toBeUndefined();
+    expect(store.info()).toMatchObject({ backend: "memory", reason: expect.stringMatching(/reading failed/) });
+  });
+});

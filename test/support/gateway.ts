@@ -1,0 +1,142 @@
+/**
+ * The gateway suites' world: the in-process sandbox behind a real nginx run
+ * with the generated configuration (scripts/lib/gateway.ts), and ways to look
+ * at everything nginx wrote. Without nginx the suites are declared with
+ * describe.skip and print why, so they show as skipped, never as passed;
+ * `npm test` installs Debian's nginx when it can (root with apt-get).
+ */
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startSandbox, type SandboxHandle, type SandboxOptions } from "../../sandbox/server";
+import { findNginx, startGateway, type GatewayHandle, type GatewayOptions } from "../../scripts/lib/gateway";
+import { DIST } from "../../harness/bundle";
+
+export const NGINX = findNginx();
+
+const NO_NGINX =
+  "no nginx found (npm test installs Debian's nginx when it runs as root with apt-get; or install it, or set MD_NGINX)";
+
+/** `describe`, or `describe.skip` with the reason printed when there is no nginx. */
+export const describeGateway: jest.Describe = NGINX
+  ? describe
+  : (((name: string, fn: jest.EmptyFunction) => {
+      console.warn(`SKIPPED gateway suite "${name}": ${NO_NGINX}.`);
+      return describe.skip(name, fn);
+    }) as unknown as jest.Describe);
+
+export interface GatewayRig {
+  sandbox: SandboxHandle;
+  gateway: GatewayHandle;
+  /** The firm's key (firm mode) — the sandbox accepts only this key. */
+  key: string;
+  keyFile: string | null;
+  close(): Promise<void>;
+}
+
+export async function startGatewayRig(
+  options: {
+    firm?: boolean;
+    key?: string;
+    sandbox?: SandboxOptions;
+    gateway?: Partial<GatewayOptions>;
+  } = {},
+): Promise<GatewayRig> {
+  const key = options.key ?? `md-firm-${randomUUID()}`;
+  const sandbox = await startSandbox({ quiet: true, insightFirstCallDelayMs: 10, apiKey: key, ...options.sandbox });
+  const secrets = mkdtempSync(path.join(os.tmpdir(), "md-gateway-key-"));
+  const keyFile = options.firm === false ? null : path.join(secrets, "firm.key");
+  if (keyFile) writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
+  let gateway: GatewayHandle;
+  try {
+    gateway = await startGateway({
+      upstream: sandbox.url,
+      port: 0,
+      distDir: DIST,
+      nginx: NGINX ?? undefined,
+      ...(keyFile ? { keyFile } : {}),
+      ...options.gateway,
+    });
+  } catch (error) {
+    await sandbox.close();
+    rmSync(secrets, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    sandbox,
+    gateway,
+    key,
+    keyFile,
+    async close() {
+      await gateway.stop();
+      await sandbox.close();
+      rmSync(secrets, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every regular file under `dir`. */
+export function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const full = path.join(d, name);
+      const stat = statSync(full);
+      if (stat.isDirectory()) walk(full);
+      else if (stat.isFile()) out.push(full);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** The files under `dirs` whose bytes contain `needle` (as text or URL-encoded). */
+export function filesContaining(dirs: string[], needle: string): string[] {
+  const forms = [needle, encodeURIComponent(needle)].map((f) => Buffer.from(f));
+  return dirs.flatMap(filesUnder).filter((file) => {
+    const bytes = readFileSync(file);
+    return forms.some((form) => bytes.includes(form));
+  });
+}
+
+export function accessLog(gateway: GatewayHandle): string[] {
+  return readFileSync(path.join(gateway.logsDir, "access.log"), "utf8").split("\n").filter(Boolean);
+}
+
+export interface Fetched {
+  url: string;
+  status: number;
+  headers: string;
+  body: string;
+}
+
+/** A fetch for the bundle that records every request and full response (headers and body) it saw. */
+export function recordingFetch(seen: Fetched[] = []): { fetch: typeof fetch; seen: Fetched[] } {
+  const wrapped = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const response = await fetch(input, init);
+    const body = await response.clone().text();
+    seen.push({
+      url: String(input instanceof Request ? input.url : input),
+      status: response.status,
+      headers: [...response.headers].map(([k, v]) => `${k}: ${v}`).join("\n"),
+      body,
+    });
+    return response;
+  }) as typeof fetch;
+  return { fetch: wrapped, seen };
+}
+
+/** Requests the sandbox saw for an exact path (e.g. "/insights/streaks/"). */
+export function sandboxRequests(sandbox: SandboxHandle, pathname: string): number {
+  // The stats count every request; the request log keeps only the newest 10,000.
+  return sandbox.stats().byPath[pathname] ?? 0;
+}
+
+/** Today as the gateway sees it (its local date), YYYY-MM-DD. */
+export function localToday(offsetDays = 0): string {
+  const d = new Date();
+  d.setDate(d.getDate() + offsetDays);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
