@@ -15,6 +15,12 @@ export function installCustomFunctionsStandIn(): void {
   if (global.CustomFunctions) return;
   global.CustomFunctions = {
     Error: StandInError,
-    ErrorCode: { invalidValue: "#VALUE!", notAvailable: "#N/A", divisionByZero: "#DIV/0!", invalidNumber: "#NUM!" },
+    ErrorCode: {
+      invalidValue: "#VALUE!",
+      notAvailable: "#N/A",
+      divisionByZero: "#DIV/0!",
+      invalidNumber: "#NUM!",
+      nullReference: "#NULL!",
+    },
   };
 }

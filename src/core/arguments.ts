@@ -35,7 +35,22 @@ export function describeValue(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value);
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
   if (Array.isArray(value)) return "a range";
+  if (typeof value === "object" && value !== null) return describeObject(value as Record<string, unknown>);
   return String(value);
+}
+
+/**
+ * An object no parser reads: never "[object Object]". An Excel data type names
+ * its `type` (a WebImage, a Reference…, see src/core/excel-input.ts for those
+ * read as values); anything else is said to be what it is.
+ */
+function describeObject(value: Record<string, unknown>): string {
+  const type = value.type;
+  if (typeof type === "string" && /^[A-Za-z]+$/.test(type)) {
+    const text = typeof value.text === "string" ? ` (${JSON.stringify(value.text)})` : "";
+    return `${/^[AEIOU]/.test(type) ? "an" : "a"} ${type} value${text}`;
+  }
+  return "an object that is not a cell value";
 }
 
 /** The cells of a range row by row, or the value itself. */

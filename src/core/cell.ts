@@ -4,7 +4,7 @@
  * through as is. A blank cell is the empty string: Excel shows `null` inside a
  * spilled array as 0, which would read as a value.
  */
-export type ErrorCellCode = "#N/A" | "#VALUE!" | "#DIV/0!" | "#NUM!";
+export type ErrorCellCode = "#N/A" | "#VALUE!" | "#DIV/0!" | "#NUM!" | "#NULL!";
 
 export interface ErrorCell {
   error: ErrorCellCode;

@@ -1,8 +1,10 @@
 /**
  * The errors the pure core raises. Each carries the text the user reads in the
  * cell's error tooltip; the Office layer maps them to Excel error codes
- * (ArgumentError and ResultTooLargeError → #VALUE!, NoDataError → #N/A).
+ * (ArgumentError and ResultTooLargeError → #VALUE!, NoDataError → #N/A,
+ * ErrorArgumentError → the code it carries).
  */
+import type { ErrorCellCode } from "./cell";
 
 /** A bad argument. The message starts with the argument's name and lists the accepted forms. */
 export class ArgumentError extends Error {
@@ -37,3 +39,18 @@ export class MessageSeriesError extends NoDataError {
 
 /** A symbol or metric the service's catalogs do not know: the formula must change (#VALUE!), the message says what exists. */
 export class UnknownNameError extends ArgumentError {}
+
+/**
+ * An argument that holds an Excel error value (a #N/A passed in): the call
+ * fails with the matching error (`code`), the message naming what came in.
+ */
+export class ErrorArgumentError extends Error {
+  override readonly name = "ErrorArgumentError";
+  constructor(
+    readonly argument: string,
+    readonly code: ErrorCellCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

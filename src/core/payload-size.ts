@@ -3,6 +3,9 @@
  * it shows then says nothing useful. We estimate the serialized size first and
  * refuse with advice instead. The estimate follows JSON text (the runtime sends
  * results to Excel as JSON): numbers by their digits, strings by length.
+ * These are the plain cells; a formatted number travels as a data-type object
+ * several times larger, which the Office edge adds before sending
+ * (src/office/cell-values.ts, `toExcelValuesWithinLimit`).
  */
 import { type CellValue } from "./cell";
 import { ResultTooLargeError } from "./errors";
@@ -76,12 +79,12 @@ export function estimatePayloadBytes(table: readonly (readonly CellValue[])[]): 
  */
 export function assertShapeFitsExcel(rows: number, columns: number, advice: string): void {
   refuseBeyondSheet(rows, columns, advice);
-  refuseOver(rows * columns * 3, rows, columns, advice);
+  assertBytesFitExcel(rows * columns * 3, rows, columns, advice);
 }
 
 export function assertFitsExcel(table: readonly (readonly CellValue[])[], advice: string): void {
   refuseBeyondSheet(table.length, table[0]?.length ?? 0, advice);
-  refuseOver(estimatePayloadBytes(table), table.length, table[0]?.length ?? 0, advice);
+  assertBytesFitExcel(estimatePayloadBytes(table), table.length, table[0]?.length ?? 0, advice);
 }
 
 /** A spill cannot be wider or taller than a worksheet, whatever its size in bytes. */
@@ -99,10 +102,15 @@ function refuseBeyondSheet(rows: number, columns: number, advice: string): void 
   }
 }
 
-function refuseOver(bytes: number, rows: number, columns: number, advice: string): void {
+/** Refuses a result whose size in bytes (estimated, or measured as sent) is over the limit, stating the size. */
+export function assertBytesFitExcel(bytes: number, rows: number, columns: number, advice: string): void {
   if (bytes <= EXCEL_RESULT_LIMIT_BYTES) return;
-  const megabytes = (bytes / (1024 * 1024)).toFixed(1);
   throw new ResultTooLargeError(
-    `The result would be about ${megabytes} MB (${rows.toLocaleString("en-US")} rows × ${columns.toLocaleString("en-US")} columns), over Excel's 5 MB limit for one formula. ${advice}`,
+    `The result would be about ${megabytesText(bytes)} (${rows.toLocaleString("en-US")} rows × ${columns.toLocaleString("en-US")} columns), over Excel's 5 MB limit for one formula. ${advice}`,
   );
+}
+
+/** A size as the messages say it: "6.3 MB". */
+export function megabytesText(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

@@ -8,7 +8,12 @@
  * a parameter typed as a 2-D array receives a range, or a single value wrapped
  * as [[value]]; dates arrive as serial numbers. Descriptions must not contain
  * the at sign: the metadata generator cuts a description there.
+ *
+ * Every argument is read once, as it enters, by plainArguments: Excel hands
+ * these `any` parameters a cell's data type (a formatted number, an entity, an
+ * error value) rather than its plain value (src/core/excel-input.ts).
  */
+import { plainArguments } from "../core/excel-input";
 import { BUILD_INFO } from "../office/build-info";
 import { getRuntime } from "../office/runtime";
 import { formattedAggregateValue } from "./agg";
@@ -58,7 +63,7 @@ export function series(
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   return invokeTable(invocation, (ctx) =>
-    formattedSeriesTable(ctx, { symbols, metrics, start, end, granularity, options }),
+    formattedSeriesTable(ctx, plainArguments({ symbols, metrics, start, end, granularity, options })),
   );
 }
 
@@ -77,9 +82,10 @@ export function latest(
   as_of: number | string | null,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<number | Excel.DoubleCellValue> {
-  return invokeValue(invocation, (ctx) => formattedLatestValue(ctx, { symbol, metric, asOf: as_of })) as Promise<
-    number | Excel.DoubleCellValue
-  >;
+  return invokeValue(invocation, (ctx) => {
+    const { as_of: asOf, ...args } = plainArguments({ symbol, metric, as_of });
+    return formattedLatestValue(ctx, { ...args, asOf });
+  }) as Promise<number | Excel.DoubleCellValue>;
 }
 
 /**
@@ -101,9 +107,10 @@ export function agg(
   as_of: number | string | null,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<number | Excel.DoubleCellValue> {
-  return invokeValue(invocation, (ctx) =>
-    formattedAggregateValue(ctx, { symbol, metric, window, stat, asOf: as_of }),
-  ) as Promise<number | Excel.DoubleCellValue>;
+  return invokeValue(invocation, (ctx) => {
+    const { as_of: asOf, ...args } = plainArguments({ symbol, metric, window, stat, as_of });
+    return formattedAggregateValue(ctx, { ...args, asOf });
+  }) as Promise<number | Excel.DoubleCellValue>;
 }
 
 /**
@@ -127,9 +134,21 @@ export function flows(
   options: unknown[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) =>
-    formattedFlowsTable(ctx, { sourceChains: source_chains, start, end, granularity, flowType: flow_type, options }),
-  );
+  return invokeTable(invocation, (ctx) => {
+    const {
+      source_chains: sourceChains,
+      flow_type: flowType,
+      ...args
+    } = plainArguments({
+      source_chains,
+      start,
+      end,
+      granularity,
+      flow_type,
+      options,
+    });
+    return formattedFlowsTable(ctx, { ...args, sourceChains, flowType });
+  });
 }
 
 /**
@@ -145,7 +164,7 @@ export function assets(
   type: string | number | null,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) => assetsTable(ctx, { search, type }));
+  return invokeTable(invocation, (ctx) => assetsTable(ctx, plainArguments({ search, type })));
 }
 
 /**
@@ -161,7 +180,7 @@ export function metrics(
   search: string | number | null,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) => metricsTable(ctx, { symbol, search }));
+  return invokeTable(invocation, (ctx) => metricsTable(ctx, plainArguments({ symbol, search })));
 }
 
 /**
@@ -180,7 +199,7 @@ export function insights(
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   // Its own deadline (58 s): the cell says the feed is still being prepared while the load carries on.
-  return invokeTable(invocation, (ctx) => formattedInsightsTable(ctx, { feed, search, flag }), null);
+  return invokeTable(invocation, (ctx) => formattedInsightsTable(ctx, plainArguments({ feed, search, flag })), null);
 }
 
 /**
@@ -200,7 +219,9 @@ export function supply(
   granularity: string | number | null,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) => formattedSupplyTable(ctx, { symbol, start, end, granularity }));
+  return invokeTable(invocation, (ctx) =>
+    formattedSupplyTable(ctx, plainArguments({ symbol, start, end, granularity })),
+  );
 }
 
 /**
@@ -220,5 +241,8 @@ export function snapshot(
   options: unknown[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) => formattedSnapshotTable(ctx, { symbols, metrics, asOf: as_of, options }));
+  return invokeTable(invocation, (ctx) => {
+    const { as_of: asOf, ...args } = plainArguments({ symbols, metrics, as_of, options });
+    return formattedSnapshotTable(ctx, { ...args, asOf });
+  });
 }

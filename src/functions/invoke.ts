@@ -14,7 +14,7 @@ import {
   dataTypeSupport,
   type ExcelValue,
   toExcelValue,
-  toExcelValues,
+  toExcelValuesWithinLimit,
 } from "../office/cell-values";
 import { isExcelError, toCustomFunctionsError } from "../office/errors";
 import { getClient, getRuntime } from "../office/runtime";
@@ -100,9 +100,11 @@ export async function invokeTable(
   try {
     const support = dataTypeSupport();
     const result = await withinDeadline(invocation, support, work, deadlineMs);
-    return isFormattedTable(result)
-      ? toExcelValues(result.rows, result.formatAt, support)
-      : toExcelValues(result, undefined, support);
+    const sent = isFormattedTable(result)
+      ? toExcelValuesWithinLimit(result.rows, result.formatAt, support)
+      : toExcelValuesWithinLimit(result, undefined, support);
+    if (sent.note) noteResult(invocation, sent.note);
+    return sent.values;
   } catch (error) {
     throw toCustomFunctionsError(error);
   } finally {
@@ -130,6 +132,18 @@ export async function invokeValue(
   }
   if (isExcelError(cell)) throw cell;
   return cell;
+}
+
+/**
+ * Something the user should know about a result that the cell cannot say (a
+ * table sent without its formats): a console line, and a note in the runtime's
+ * call tracker, which the pane reads (getRuntime().calls.notes()).
+ */
+function noteResult(invocation: CustomFunctions.CancelableInvocation | undefined, note: string): void {
+  const name = invocation?.functionName ? `MD.${invocation.functionName.replace(/^MD\./i, "")}` : "An MD function";
+  const text = `${name}: ${note}`;
+  console.warn(`[Market Data] ${text}`);
+  getRuntime().calls.note(text);
 }
 
 /** A synchronous function's call, counted like the others so a refresh sees it run. */

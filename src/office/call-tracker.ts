@@ -9,7 +9,20 @@
  * function runs, so a cell that is not #BUSY! may not have been recalculated
  * at all. One tracker lives in the runtime registry, shared by functions.js
  * and the pane's page.
+ *
+ * It also keeps the last few notes about results, what a cell cannot say
+ * itself (a table sent without its formats to stay within Excel's limit), for
+ * the pane to show.
  */
+
+/** A note about one result: when, and what the user should know. */
+export interface CallNote {
+  at: number;
+  text: string;
+}
+
+/** Notes kept: the most recent only, so a sheet of thousands of cells cannot grow the list. */
+export const MAX_CALL_NOTES = 20;
 
 /** Calls since the runtime started. Those running now: `started - settled`. */
 export interface CallCounts {
@@ -20,6 +33,7 @@ export interface CallCounts {
 export class CallTracker {
   private started = 0;
   private settled = 0;
+  private readonly recent: CallNote[] = [];
 
   /** Starts one call; the returned function settles it (once, however often it is called). */
   begin(): () => void {
@@ -34,6 +48,17 @@ export class CallTracker {
 
   counts(): CallCounts {
     return { started: this.started, settled: this.settled };
+  }
+
+  /** Records a note about a result (the oldest is dropped past MAX_CALL_NOTES). */
+  note(text: string, at = Date.now()): void {
+    this.recent.push({ at, text });
+    if (this.recent.length > MAX_CALL_NOTES) this.recent.shift();
+  }
+
+  /** The recent notes, oldest first. */
+  notes(): readonly CallNote[] {
+    return [...this.recent];
   }
 
   get inFlight(): number {

@@ -19,6 +19,12 @@
  */
 import type { CellValue } from "../core/cell";
 import type { FormatAt, NumberFormat } from "../core/number-format";
+import {
+  assertBytesFitExcel,
+  EXCEL_RESULT_LIMIT_BYTES,
+  estimatePayloadBytes,
+  megabytesText,
+} from "../core/payload-size";
 import { type ExcelCell, toExcelCell, toExcelTable } from "./errors";
 
 /** `none`: plain numbers. `formatted-number`: ExcelApi 1.16's FormattedNumber. `double`: ExcelApi 1.19's Double with numberFormat. */
@@ -77,4 +83,67 @@ export function toExcelValues(
       return format === null ? cell : formatted(cell, format, support);
     }),
   );
+}
+
+/**
+ * The bytes a formatted number adds, as JSON, to the plain number it wraps:
+ * measured on the object the add-in sends (`formatted`), with 0 for the value
+ * (whose digits the plain estimate counts), once per type and format.
+ * `{"type":"Double","basicValue":2553.26,"numberFormat":"$#,##0.00"}` is 65
+ * bytes where the plain number is 7.
+ */
+const wrapperBytes = new Map<string, number>();
+function formattedExtraBytes(cell: FormattedNumberCell): number {
+  const key = `${cell.type} ${cell.numberFormat}`;
+  let bytes = wrapperBytes.get(key);
+  if (bytes === undefined) {
+    bytes = JSON.stringify({ type: cell.type, basicValue: 0, numberFormat: cell.numberFormat }).length - 1;
+    wrapperBytes.set(key, bytes);
+  }
+  return bytes;
+}
+
+function isFormattedNumberCell(cell: ExcelValue): cell is FormattedNumberCell {
+  return typeof cell === "object" && cell !== null && "numberFormat" in cell;
+}
+
+/** A table as it will be sent, and what was changed to keep it within Excel's limit. */
+export interface SentTable {
+  values: ExcelValue[][];
+  /** Set when the formats were dropped to fit: what happened, sizes stated. */
+  note?: string;
+}
+
+export const SIZE_ADVICE = "Ask for fewer symbols or metrics, a shorter window, or a coarser granularity.";
+
+/**
+ * The table as toExcelValues makes it, measured as Excel will receive it.
+ * Excel refuses a custom function's result over 5 MB, and on the web such a
+ * result can leave the cell #BUSY! for good (office-js issues #2786, #4654), so
+ * nothing over the limit is ever sent: a formatted table over it goes as plain
+ * numbers with its formats dropped (a `note` says so); a table still over it
+ * as plain numbers is refused (ResultTooLargeError, the size stated).
+ */
+export function toExcelValuesWithinLimit(
+  table: readonly (readonly CellValue[])[],
+  formatAt: FormatAt | undefined,
+  support: DataTypeSupport,
+): SentTable {
+  const rows = table.length;
+  const columns = table[0]?.length ?? 0;
+  const plainBytes = estimatePayloadBytes(table);
+  assertBytesFitExcel(plainBytes, rows, columns, SIZE_ADVICE);
+  const values = toExcelValues(table, formatAt, support);
+  if (support === "none" || !formatAt) return { values };
+  let sentBytes = plainBytes;
+  for (const row of values)
+    for (const cell of row) if (isFormattedNumberCell(cell)) sentBytes += formattedExtraBytes(cell);
+  if (sentBytes <= EXCEL_RESULT_LIMIT_BYTES) return { values };
+  return {
+    values: toExcelValues(table, undefined, support),
+    note:
+      `the formatted result (${rows.toLocaleString("en-US")} rows × ${columns.toLocaleString("en-US")} columns) would reach Excel as about ${megabytesText(sentBytes)}, ` +
+      `over its 5 MB limit for one formula, so it was sent as plain numbers (about ${megabytesText(plainBytes)}) with its formats dropped: ` +
+      "format the date and value columns in Excel, or ask for fewer symbols or metrics, a shorter window, or a coarser granularity.",
+  };
 }

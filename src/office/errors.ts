@@ -14,7 +14,7 @@
  */
 import { isMarketDataError, type MarketDataError, redact } from "../api";
 import { type CellValue, type ErrorCell, errorCell, type ErrorCellCode, isErrorCell, numberCell } from "../core/cell";
-import { ArgumentError, NoDataError, ResultTooLargeError } from "../core/errors";
+import { ArgumentError, ErrorArgumentError, NoDataError, ResultTooLargeError } from "../core/errors";
 
 export type ExcelCell = number | string | boolean | CustomFunctions.Error;
 
@@ -40,6 +40,8 @@ function errorCode(code: ErrorCellCode): CustomFunctions.ErrorCode {
       return CustomFunctions.ErrorCode.divisionByZero;
     case "#NUM!":
       return CustomFunctions.ErrorCode.invalidNumber;
+    case "#NULL!":
+      return CustomFunctions.ErrorCode.nullReference;
   }
 }
 
@@ -79,6 +81,7 @@ export function toCustomFunctionsError(error: unknown): CustomFunctions.Error {
  * the cell will read, for the task pane's preview as for the cell itself.
  */
 export function failureCell(error: unknown): ErrorCell {
+  if (error instanceof ErrorArgumentError) return errorCell(error.code, error.message);
   if (error instanceof ArgumentError || error instanceof ResultTooLargeError)
     return errorCell("#VALUE!", error.message);
   if (error instanceof NoDataError) return errorCell("#N/A", error.message);

@@ -4,7 +4,8 @@ import type { SeriesRequest } from "../../src/api/types";
 import { errorCell } from "../../src/core/cell";
 import { NoDataError } from "../../src/core/errors";
 import { isoToSerial } from "../../src/core/excel-date";
-import { assetsTable, metricsTable } from "../../src/functions/catalogs";
+import { NetworkError } from "../../src/api/errors";
+import { assetsTable, KIND_WAIT_MS, metricsTable } from "../../src/functions/catalogs";
 import { flowsTable } from "../../src/functions/flows";
 import { CLIENT_DEFAULTS } from "../../src/api/client";
 import { INSIGHTS_CELL_DEADLINE_MS, insightsTable } from "../../src/functions/insights";
@@ -107,6 +108,57 @@ describe("MD.ASSETS and MD.METRICS orchestration", () => {
     const table = await metricsTable(ctx, { symbol: "EQ-AAPL", search: "revenue" });
     expect(ctx.client.otherCalls[0].args).toEqual(["eq-aapl"]);
     expect(table.map((row) => row[0])).toEqual(["Metric", "TOTAL_REVENUE"]);
+  });
+});
+
+describe("MD.ASSETS never waits on series for its kind column", () => {
+  const catalog = [
+    { platform_id: "ethereum", symbol: "eth", title: "Ethereum", aggregator_id: "ethereum", color: "#111111" },
+    { platform_id: "usd_coin", symbol: "usdc", title: "USD Coin", aggregator_id: null, color: "#333333" },
+    { platform_id: "eq-aapl", symbol: "eq-aapl", title: "Apple", aggregator_id: null, color: "#222222" },
+  ];
+  const kinds = (table: unknown[][]) => table.slice(1).map((row) => [row[1], row[5]]);
+
+  it("series that never answer: the catalog answers after KIND_WAIT_MS with the kinds blank, but a kind filter waits", async () => {
+    jest.useFakeTimers();
+    try {
+      const ctx = fakeContext();
+      ctx.client.assets.answer(() => catalog);
+      ctx.client.answerSeries = () => new Promise(() => undefined);
+      const table = assetsTable(ctx, { search: null, type: null });
+      const filtered = assetsTable(ctx, { search: null, type: "CHAIN" });
+      let filteredSettled = false;
+      filtered.then(
+        () => (filteredSettled = true),
+        () => (filteredSettled = true),
+      );
+      await jest.advanceTimersByTimeAsync(KIND_WAIT_MS);
+      expect(kinds(await table)).toEqual([
+        ["eth", ""],
+        ["usdc", ""],
+        ["eq-aapl", "equity"],
+      ]);
+      expect(filteredSettled).toBe(false);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it("series that fail (network): blank kinds, and only a kind filter fails the formula", async () => {
+    const ctx = fakeContext();
+    ctx.client.assets.answer(() => catalog);
+    ctx.client.answerSeries = (req) => {
+      if (req.symbol === "eth") throw new NetworkError("The market-data service could not be reached.");
+      return req.metric === "STABLECOIN_SUPPLY_TOTAL"
+        ? { kind: "points", points: [] }
+        : { kind: "message", message: "no" };
+    };
+    expect(kinds(await assetsTable(ctx, { search: null, type: "ALL" }))).toEqual([
+      ["eth", ""],
+      ["usdc", "stablecoin"],
+      ["eq-aapl", "equity"],
+    ]);
+    await expect(assetsTable(ctx, { search: null, type: "STABLECOIN" })).rejects.toThrow(NetworkError);
   });
 });
 
