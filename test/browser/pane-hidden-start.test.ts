@@ -6,21 +6,14 @@
  * shown with a visibilitychange event.
  */
 import { describeBrowser, usePaneBrowser } from "../support/browser";
+import { showPane, startHidden } from "../support/pane-page";
 
 describeBrowser("a runtime started with the pane hidden (headless Chromium)", () => {
   const browser = usePaneBrowser();
 
   it("loads no UI chunk until the pane is shown, then renders it", async () => {
     const page = await browser.session.context.newPage();
-    await page.addInitScript(() => {
-      const state = { visibility: "hidden" as DocumentVisibilityState };
-      (window as unknown as { __pane: typeof state }).__pane = state;
-      Object.defineProperty(Document.prototype, "visibilityState", { get: () => state.visibility, configurable: true });
-      Object.defineProperty(Document.prototype, "hidden", {
-        get: () => state.visibility === "hidden",
-        configurable: true,
-      });
-    });
+    await startHidden(page);
     const scripts: string[] = [];
     page.on("request", (r) => {
       if (r.resourceType() === "script") scripts.push(new URL(r.url()).pathname);
@@ -34,10 +27,7 @@ describeBrowser("a runtime started with the pane hidden (headless Chromium)", ()
     expect(whileHidden.filter((p) => /^\/(pane-ui|\d+)\.[0-9a-f]{8}\.js$/.test(p))).toEqual([]);
     expect(await page.locator("#boot").textContent()).toBe("Loading Market Data…");
 
-    await page.evaluate(() => {
-      (window as unknown as { __pane: { visibility: DocumentVisibilityState } }).__pane.visibility = "visible";
-      document.dispatchEvent(new Event("visibilitychange"));
-    });
+    await showPane(page);
     await page.getByRole("heading", { name: "Market Data" }).waitFor();
     expect(scripts.some((p) => /^\/pane-ui\.[0-9a-f]{8}\.js$/.test(p))).toBe(true);
     await page.close();

@@ -10,7 +10,7 @@ import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
 import { compsWorkbook, type LabelledWorkbook } from "../support/recordings";
 import type { StandInLog, WorkbookRecording } from "../support/workbook-stand-in";
 import { describeBrowser, usePaneBrowser } from "../support/browser";
-import { addWorkbookStandIn, gotoPane, type PageWorkbook } from "../support/pane-page";
+import { addWorkbookStandIn, gotoPane, startHidden, type PageWorkbook } from "../support/pane-page";
 
 /** Retries `read` until it equals `expected` (or the time runs out, then fails showing the last value). */
 async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 5000): Promise<void> {
@@ -124,14 +124,33 @@ describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)
 
   it("opening a workbook set to refresh on open, with the user's key, refreshes it without a click", async () => {
     const fixture = compsWorkbook();
-    // Office saved the startup behaviour "Load" with the document: it loads the add-in as the workbook opens.
+    // Office saved the startup behaviour "Load" with the document: it loads the add-in, with no UI, as the
+    // workbook opens — the runtime's page starts hidden, and that is the runtime's evidence of an open.
+    const recording = {
+      ...fixture.recording,
+      documentSettings: { [REFRESH_ON_OPEN_SETTING]: true },
+      startupBehavior: "Load" as const,
+    };
+    const page = await browser.session.context.newPage();
+    await startHidden(page);
+    await addWorkbookStandIn(page, recording, "user-entered-key");
+    await page.goto(`${browser.pane.url}/taskpane.html`);
+    await eventually(() => ran(page), refreshable(fixture));
+    await page.close();
+  });
+
+  it("opening the pane later in a workbook set to refresh on open refreshes nothing, and says why", async () => {
+    const fixture = compsWorkbook();
+    // getStartupBehavior() still reads "Load" (it reports the next open), but the page started on screen.
     const recording = {
       ...fixture.recording,
       documentSettings: { [REFRESH_ON_OPEN_SETTING]: true },
       startupBehavior: "Load" as const,
     };
     const { page } = await open(recording, "user-entered-key");
-    await eventually(() => ran(page), refreshable(fixture));
+    await openSettings(page);
+    await page.getByText(/Excel did not load the add-in when the workbook opened/).waitFor();
+    expect((await log(page)).calculations).toEqual([]);
     await page.close();
   });
 

@@ -216,3 +216,29 @@ export async function addWorkbookStandIn(
 }
 
 export type PageWorkbook = { __workbook: WorkbookStandIn };
+
+/**
+ * Starts the page hidden, as Excel starts the shared runtime's web view for a
+ * document set to load the add-in ("Load the add-in but do not show UI",
+ * Office.StartupBehavior) or for a ribbon command; `showPane(page)` then
+ * shows it with a visibilitychange event, as opening the pane does.
+ */
+export async function startHidden(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const state = { visibility: "hidden" as DocumentVisibilityState };
+    (window as unknown as { __pane: typeof state }).__pane = state;
+    Object.defineProperty(Document.prototype, "visibilityState", { get: () => state.visibility, configurable: true });
+    Object.defineProperty(Document.prototype, "hidden", {
+      get: () => state.visibility === "hidden",
+      configurable: true,
+    });
+  });
+}
+
+/** Shows a page started with `startHidden`. */
+export async function showPane(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    (window as unknown as { __pane: { visibility: DocumentVisibilityState } }).__pane.visibility = "visible";
+    document.dispatchEvent(new Event("visibilitychange"));
+  });
+}
