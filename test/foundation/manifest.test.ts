@@ -25,6 +25,15 @@ describe("manifest.xml", () => {
     expect(checkStructure(manifest, { host: HOST, distDir: dist })).toEqual([]);
   });
 
+  it("points SupportUrl and the ribbon's LearnMoreUrl at the help page the build emits, not the task pane", () => {
+    const support = /<SupportUrl DefaultValue="([^"]+)"/.exec(manifest)?.[1];
+    const learnMore = /<bt:Url id="GetStarted.LearnMoreUrl" DefaultValue="([^"]+)"/.exec(manifest)?.[1];
+    expect([support, learnMore]).toEqual([`${HOST}/docs/help.html`, `${HOST}/docs/help.html`]);
+    const page = readFileSync(path.join(dist, "docs", "help.html"), "utf8");
+    expect(page).toContain("<title>Market Data for Excel: help</title>");
+    expect(page).toMatch(/<a href="?functions\.html"?>/); // minified: quotes may go
+  });
+
   it("is emitted into dist/ with the add-in host substituted", () => {
     const built = readFileSync(path.join(dist, "manifest.xml"), "utf8");
     const host = (process.env.MD_ADDIN_URL || HOST).replace(/\/+$/, "");

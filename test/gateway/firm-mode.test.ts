@@ -239,6 +239,12 @@ describeGateway("gateway, firm key mode (nginx + sandbox + built bundle)", () =>
     for (const chunk of hashed) {
       expect((await get(`/${chunk}`)).headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     }
+    // Images: no Cache-Control at all, or Office shows a generic icon (Microsoft Learn, manifest "Image element").
+    for (const icon of ["/assets/icon-16.png", "/assets/icon-32.png", "/assets/icon-80.png"]) {
+      const response = await get(icon);
+      expect([icon, response.status, response.headers.get("cache-control")]).toEqual([icon, 200, null]);
+      expect(response.headers.get("etag")).toBeTruthy();
+    }
     expect((await get("/functions.js")).headers.get("content-encoding")).toBe("gzip");
     const csp = (await get("/taskpane.html")).headers.get("content-security-policy") ?? "";
     expect(csp).toMatch(/(^|; )connect-src 'self'(;|$)/);
