@@ -11,6 +11,13 @@
  * minute" in production) and a year of daily PRICE/FEES for 10 symbols.
  *
  *   npx tsx bench/gateway.ts [--latency <ms>] [--json <file>]
+ *
+ * The cost of sign-in: requests/s through two firm-mode gateways on this
+ * machine, one checking an OpenID Connect access token on every request (a
+ * real provider, test/support/identity.ts) and one not, both answering one
+ * cached series (so what is measured is the gateway's own work per request):
+ *
+ *   npx tsx bench/gateway.ts --sign-in [--seconds <n>] [--clients <n>]
  */
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,6 +26,8 @@ import path from "node:path";
 import { createClient } from "../src/api/client";
 import { startSandbox, type SandboxHandle } from "../sandbox/server";
 import { findNginx, ROOT, startGateway, type GatewayHandle } from "../scripts/lib/gateway";
+import { Agent, request } from "node:http";
+import { startIdentityProvider, TEST_AUDIENCE } from "../test/support/identity";
 import { lookups, SYMBOLS } from "./run";
 
 const DAY_MS = 86_400_000;
@@ -216,7 +225,92 @@ export function printGatewayBench(result: GatewayBench | { skipped: string }): v
   console.log(`\nFormulas that failed in any open: ${failures}.`);
 }
 
-if (require.main === module) {
+/** Requests/s that `clients` keep-alive connections get for `url` in `seconds`, and how many were not 200. */
+async function requestsPerSecond(url: string, headers: Record<string, string>, seconds: number, clients: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: clients });
+  const target = new URL(url);
+  const until = Date.now() + seconds * 1000;
+  let done = 0;
+  let failed = 0;
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const req = request(
+        { host: target.hostname, port: target.port, path: target.pathname + target.search, headers, agent },
+        (res) => {
+          if (res.statusCode !== 200) failed++;
+          res.resume();
+          res.on("end", resolve);
+        },
+      );
+      req.on("error", () => {
+        failed++;
+        resolve();
+      });
+      req.end();
+    });
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (Date.now() < until) {
+        await one();
+        done++;
+      }
+    }),
+  );
+  agent.destroy();
+  return { perSecond: Math.round(done / seconds), failed };
+}
+
+export async function runSignInCost(seconds: number, clients: number): Promise<void> {
+  if (!findNginx()) return console.log("skipped: no nginx installed");
+  const key = `md-bench-${randomUUID()}`;
+  const sandbox = await startSandbox({ port: 0, apiKey: key });
+  const idp = await startIdentityProvider();
+  const secrets = mkdtempSync(path.join(os.tmpdir(), "md-bench-key-"));
+  const keyFile = path.join(secrets, "firm.key");
+  writeFileSync(keyFile, key, { mode: 0o600 });
+  const common = { upstream: sandbox.url, port: 0, keyFile, rate: 1_000_000, burst: 1_000_000 };
+  const plain = await startGateway(common);
+  const signed = await startGateway({
+    ...common,
+    identity: { issuer: idp.issuer, audience: TEST_AUDIENCE, clientId: "md-bench" },
+  });
+  try {
+    const series = "/api/data/api/PRICE/?symbols=eth&startDate=2024-01-01&endDate=2024-01-31";
+    const auth = { Authorization: `Bearer ${await idp.token()}` };
+    // Warm both caches, then measure each in turn on the same machine.
+    for (const [gateway, headers] of [
+      [plain, {}],
+      [signed, auth],
+    ] as const) {
+      const warm = await fetch(`${gateway.url}${series}`, { headers });
+      if (warm.status !== 200) throw new Error(`warming ${gateway.url}: HTTP ${warm.status}`);
+    }
+    const without = await requestsPerSecond(`${plain.url}${series}`, {}, seconds, clients);
+    const withCheck = await requestsPerSecond(`${signed.url}${series}`, auth, seconds, clients);
+    console.log(
+      `Cached series through the gateway, ${clients} keep-alive clients, ${seconds} s each, ${os.cpus().length} cores:\n` +
+        `  without sign-in:            ${without.perSecond} requests/s (${without.failed} not 200)\n` +
+        `  with token verification:    ${withCheck.perSecond} requests/s (${withCheck.failed} not 200)\n` +
+        `  cost of verification:       ${Math.round((1 - withCheck.perSecond / without.perSecond) * 100)} %`,
+    );
+  } finally {
+    await plain.stop();
+    await signed.stop();
+    await idp.close();
+    await sandbox.close();
+    rmSync(secrets, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module && process.argv.includes("--sign-in")) {
+  const argv = process.argv.slice(2);
+  const seconds = argv.includes("--seconds") ? Number(argv[argv.indexOf("--seconds") + 1]) : 5;
+  const clients = argv.includes("--clients") ? Number(argv[argv.indexOf("--clients") + 1]) : 16;
+  runSignInCost(seconds, clients).catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
+} else if (require.main === module) {
   const argv = process.argv.slice(2);
   const latency = argv.includes("--latency") ? Number(argv[argv.indexOf("--latency") + 1]) : 100;
   const json = argv.includes("--json") ? argv[argv.indexOf("--json") + 1] : undefined;

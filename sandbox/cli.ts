@@ -41,6 +41,12 @@ const HELP = `Sandbox market-data API (synthetic data for development, demos and
   --tricky-json <s>      s's series come back with values as hexadecimal text or dates
                          with a time; flows name chains __proto__ and constructor (repeatable)
   --huge-body <bytes>    pad every answer to this many bytes (streamed)
+  --location-key         answer 201 with a Location holding the request's path and query (key included)
+  --echo-request-url     add x-request-url with the request's path and query (key included)
+  --gzip-body            gzip every answer, whatever Accept-Encoding says
+  --escaped-key          quote the key in every JSON answer in JSON escapes (\\/, \\uXXXX)
+  --chunked-empty        answer every request 200 with an empty chunked body
+  --reflect-header <h>   copy request header h into every JSON answer (repeatable)
   --quiet                do not print one line per request
   --help                 show this text`;
 
@@ -86,6 +92,12 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
       "echo-key": { type: "boolean" },
       "tricky-json": { type: "string", multiple: true },
       "huge-body": { type: "string" },
+      "location-key": { type: "boolean" },
+      "echo-request-url": { type: "boolean" },
+      "gzip-body": { type: "boolean" },
+      "escaped-key": { type: "boolean" },
+      "chunked-empty": { type: "boolean" },
+      "reflect-header": { type: "string", multiple: true },
       quiet: { type: "boolean" },
       help: { type: "boolean" },
     },
@@ -112,6 +124,12 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
     echoKey: values["echo-key"],
     trickyJson: values["tricky-json"],
     hugeBodyBytes: number("huge-body", values["huge-body"], (n) => whole(n) && n > 0, "a whole number of bytes > 0"),
+    locationKey: values["location-key"],
+    echoRequestUrl: values["echo-request-url"],
+    gzipBody: values["gzip-body"],
+    escapedKey: values["escaped-key"],
+    chunkedEmpty: values["chunked-empty"],
+    reflectHeaders: values["reflect-header"],
   };
   return {
     port: number("port", values.port, (n) => whole(n) && n <= 65535, "a port number from 0 to 65535") ?? 3001,

@@ -20,7 +20,22 @@
  *   hexadecimal text (`"0x1F"`, first, third… metric) or dates with a time
  *   (second, fourth… metric), and flows name chains `__proto__` and
  *   `constructor`;
- * - `hugeBodyBytes`: every answer is padded to that many bytes, streamed.
+ * - `hugeBodyBytes`: every answer is padded to that many bytes, streamed;
+ *
+ * and a service that leaks the key or varies its answers in ways a shared
+ * cache must not pass on (the team gateway's tests):
+ * - `locationKey`: every answer is a 201 whose `Location` is the request's
+ *   own path and query, the key included;
+ * - `echoRequestUrl`: every answer carries `x-request-url` with the request's
+ *   path and query, the key included;
+ * - `gzipBody`: every answer is gzip-compressed (`Content-Encoding: gzip`),
+ *   whatever the request's `Accept-Encoding` says;
+ * - `escapedKey`: every JSON answer gains a `note` quoting the key in JSON
+ *   escapes (`\/` for each `/`, `\uXXXX` for its first character);
+ * - `chunkedEmpty`: every answer is a 200 with an empty chunked body (no
+ *   `Content-Length`);
+ * - `reflectHeaders`: the listed request headers are copied into every JSON
+ *   answer (`"reflected": {…}`), as a service that varies on them would.
  */
 import { errorBody } from "./http-error";
 
@@ -33,6 +48,12 @@ export interface HostileOptions {
   echoKey: boolean;
   trickyJson: string[];
   hugeBodyBytes: number | null;
+  locationKey: boolean;
+  echoRequestUrl: boolean;
+  gzipBody: boolean;
+  escapedKey: boolean;
+  chunkedEmpty: boolean;
+  reflectHeaders: string[];
 }
 
 export const NOT_HOSTILE: HostileOptions = {
@@ -43,9 +64,25 @@ export const NOT_HOSTILE: HostileOptions = {
   echoKey: false,
   trickyJson: [],
   hugeBodyBytes: null,
+  locationKey: false,
+  echoRequestUrl: false,
+  gzipBody: false,
+  escapedKey: false,
+  chunkedEmpty: false,
+  reflectHeaders: [],
 };
 
-export type HostileKind = "poison" | "url-too-long" | "redirect" | "endless-body" | "tricky-json" | "huge-body";
+export type HostileKind =
+  | "poison"
+  | "url-too-long"
+  | "redirect"
+  | "endless-body"
+  | "tricky-json"
+  | "huge-body"
+  | "leaky-headers"
+  | "gzip-body"
+  | "escaped-key"
+  | "chunked-empty";
 
 export function hostileOptions(partial: Partial<HostileOptions> = {}): HostileOptions {
   const options = { ...NOT_HOSTILE, ...partial };
@@ -55,6 +92,9 @@ export function hostileOptions(partial: Partial<HostileOptions> = {}): HostileOp
   options.poisonSymbols = options.poisonSymbols.map((s) => s.trim().toLowerCase());
   if (!Array.isArray(options.trickyJson)) throw new RangeError("hostile.trickyJson must be a list of symbols");
   options.trickyJson = options.trickyJson.map((s) => String(s).trim().toLowerCase());
+  if (!Array.isArray(options.reflectHeaders))
+    throw new RangeError("hostile.reflectHeaders must be a list of header names");
+  options.reflectHeaders = options.reflectHeaders.map((s) => String(s).trim().toLowerCase());
   if (options.hugeBodyBytes !== null && !(Number.isInteger(options.hugeBodyBytes) && options.hugeBodyBytes > 0)) {
     throw new RangeError(`hostile.hugeBodyBytes must be a whole number > 0, got ${options.hugeBodyBytes}`);
   }
@@ -216,4 +256,46 @@ export function echoKeyInto(path: string, body: string, key: string): string {
     }
   }
   return JSON.stringify(json);
+}
+
+/** The key as a JSON string's content with every `/` written `\/` and its first character as `\uXXXX`. */
+export function jsonEscapedKey(key: string): string {
+  if (!key) return "";
+  const first = `\\u${key.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  return first + key.slice(1).replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\//g, "\\/");
+}
+
+/** Headers and body changes of the leaking switches (see the header); the body is JSON text. */
+export function leakyReply(
+  options: HostileOptions,
+  rawUrl: string,
+  key: string,
+  requestHeaders: Record<string, string | string[] | undefined>,
+  status: number,
+  body: string,
+): { status: number; body: string; headers: Record<string, string>; quirk?: HostileKind } {
+  const headers: Record<string, string> = {};
+  let quirk: HostileKind | undefined;
+  if (options.locationKey) {
+    headers.Location = rawUrl;
+    if (status === 200) status = 201;
+    quirk = "leaky-headers";
+  }
+  if (options.echoRequestUrl) {
+    headers["x-request-url"] = rawUrl;
+    quirk = "leaky-headers";
+  }
+  if (body.startsWith("{") && options.escapedKey && key) {
+    body = `{"note":"requested with ${jsonEscapedKey(key)}",${body.slice(1)}`;
+    quirk = "escaped-key";
+  }
+  if (body.startsWith("{") && options.reflectHeaders.length > 0) {
+    const reflected: Record<string, string> = {};
+    for (const name of options.reflectHeaders) {
+      const value = requestHeaders[name];
+      if (value !== undefined) reflected[name] = Array.isArray(value) ? value.join(", ") : value;
+    }
+    body = `{"reflected":${JSON.stringify(reflected)},${body.slice(1)}`;
+  }
+  return { status, body, headers, ...(quirk ? { quirk } : {}) };
 }

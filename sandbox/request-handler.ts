@@ -8,7 +8,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type FaultDraw, faultAnswer, type FaultInjector, type FaultKind } from "./faults";
-import { type HostileOptions, hostileReply, intercept } from "./hostile";
+import { gzipSync } from "node:zlib";
+import { type HostileOptions, hostileReply, intercept, leakyReply } from "./hostile";
 import { errorBody, HttpError } from "./http-error";
 import type { InsightFeeds } from "./insight-feeds";
 import type { OpenTimers } from "./open-timers";
@@ -107,7 +108,7 @@ async function answer(
   if (intercepted) return intercepted;
   const routed = await answerRoute(parts, res, path, params);
   if ("answered" in routed) return routed.answered;
-  return answerReply(parts, res, path, params, routed.reply, draw);
+  return answerReply(parts, req, res, { path, raw }, params, routed.reply, draw);
 }
 
 function answerFault(
@@ -167,8 +168,9 @@ async function answerRoute(
 
 async function answerReply(
   { state }: RequestHandlerParts,
+  req: IncomingMessage,
   res: ServerResponse,
-  path: string,
+  { path, raw }: { path: string; raw: string },
   params: URLSearchParams,
   endpointReply: Reply,
   draw: FaultDraw,
@@ -178,7 +180,30 @@ async function answerReply(
     sendJson(res, 200, "");
     return { status: 200, quirk: "empty-body" };
   }
+  const { hostile } = state;
+  if (hostile.chunkedEmpty) {
+    // No Content-Length: Node sends "Transfer-Encoding: chunked" and the empty last chunk.
+    res.writeHead(200, { "Content-Type": "application/json; charset=utf-8" });
+    res.end();
+    return { status: 200, quirk: "chunked-empty" };
+  }
   const { reply, quirk } = hostileReply(state.hostile, path, params, endpointReply);
+  const leaky = leakyReply(hostile, raw, params.get("APIKey") ?? "", req.headers, reply.status, reply.body);
+  if (hostile.gzipBody) {
+    const zipped = gzipSync(leaky.body);
+    res.writeHead(leaky.status, {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Encoding": "gzip",
+      "Content-Length": String(zipped.length),
+      ...leaky.headers,
+    });
+    res.end(zipped);
+    return { status: leaky.status, points: reply.points, quirk: "gzip-body" };
+  }
+  if (leaky.quirk || hostile.reflectHeaders.length > 0) {
+    sendJson(res, leaky.status, leaky.body, leaky.headers);
+    return { status: leaky.status, points: reply.points, quirk: leaky.quirk ?? quirk };
+  }
   if (state.hostile.hugeBodyBytes !== null && reply.body.startsWith("{")) {
     await sendPadded(res, reply.status, reply.body, state.hostile.hugeBodyBytes);
     return { status: reply.status, quirk: "huge-body" };

@@ -8,8 +8,21 @@
  * nothing is cached. Installs Debian's nginx when it is missing and it can
  * (root with apt-get), or says what to install. Ctrl-C stops nginx.
  *
+ * Sign-in (firm mode; required off this machine, see deploy/nginx/README.md):
+ *   --issuer <url>         the access tokens' issuer (iss), e.g. https://login.microsoftonline.com/<tenant id>/v2.0
+ *   --audience <aud>       the access tokens' audience (aud)
+ *   --client-id <id>       the add-in's client id (told to the add-in by /api/_gateway)
+ *   --authority <url>      where the add-in signs in (default: the issuer without /v2.0)
+ *   --scope <scope>        what the add-in asks for (repeatable; default <audience>/.default)
+ *   --tenant <tid>         required tenant id (tid)
+ *   --group <id>           a value the groups or roles claim must hold
+ *   --jwks-uri <url>       the issuer's keys (default: from its discovery document)
+ *   --trusted-network      firm mode off this machine without sign-in: everyone who can reach
+ *                          the address may spend the firm's key (see the README)
+ *
  * Other options:
  *   --host <addr>          listen address (default 127.0.0.1; 0.0.0.0 for a team)
+ *   --server-name <name>   a host name analysts use (repeatable; required with 0.0.0.0): any other Host is refused
  *   --state-dir <dir>      logs and cache (default <tmp>/md-gateway-<port>, kept across restarts)
  *   --rate <n> --burst <n> per-client request limit (default 20 r/s, burst 200)
  *   --tls-cert <pem> --tls-key <pem>   serve HTTPS (Excel loads add-ins only over HTTPS)
@@ -21,7 +34,18 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ensureNginx, paneCspFromDist, renderGatewayConfig, ROOT, startGateway } from "./lib/gateway";
+import {
+  checkExposure,
+  discoverJwksUri,
+  ensureNginx,
+  findNjsModule,
+  type IdentitySettings,
+  paneCspFromDist,
+  renderGatewayConfig,
+  ROOT,
+  serverNamesFor,
+  startGateway,
+} from "./lib/gateway";
 
 function fail(message: string): never {
   console.error(message);
@@ -42,6 +66,16 @@ const { values } = parseArgs({
     "tls-key": { type: "string" },
     "write-config": { type: "string" },
     "key-include": { type: "string" },
+    issuer: { type: "string" },
+    audience: { type: "string" },
+    "client-id": { type: "string" },
+    authority: { type: "string" },
+    scope: { type: "string", multiple: true },
+    tenant: { type: "string" },
+    group: { type: "string" },
+    "jwks-uri": { type: "string" },
+    "trusted-network": { type: "boolean" },
+    "server-name": { type: "string", multiple: true },
     help: { type: "boolean" },
   },
 });
@@ -52,7 +86,7 @@ if (values.help) {
 }
 
 function readUsage(): string {
-  return "npm run gateway -- --upstream <service url> --port <port> [--key-file <file>] [--dist <dir>] [--host <addr>] [--state-dir <dir>] [--rate <n>] [--burst <n>] [--tls-cert <pem> --tls-key <pem>] [--write-config <dir> [--key-include <file>]]";
+  return "npm run gateway -- --upstream <service url> --port <port> [--key-file <file>] [--issuer <url> --audience <aud> --client-id <id> [--authority <url>] [--scope <s>]… [--tenant <tid>] [--group <id>] [--jwks-uri <url>] | --trusted-network] [--dist <dir>] [--host <addr>] [--server-name <name>]… [--state-dir <dir>] [--rate <n>] [--burst <n>] [--tls-cert <pem> --tls-key <pem>] [--write-config <dir> [--key-include <file>]]";
 }
 
 if (!values.upstream) fail(`--upstream <service url> is required.\n${readUsage()}`);
@@ -69,6 +103,24 @@ const tls =
     ? { cert: path.resolve(values["tls-cert"]), key: path.resolve(values["tls-key"]) }
     : null;
 if (values["key-file"] && !existsSync(values["key-file"])) fail(`The key file ${values["key-file"]} does not exist.`);
+
+const identityGiven = ["issuer", "audience", "client-id"].filter((name) => values[name as "issuer"] !== undefined);
+if (identityGiven.length > 0 && identityGiven.length < 3)
+  fail("Sign-in needs --issuer, --audience and --client-id together.");
+const identity: IdentitySettings | null = values.issuer
+  ? {
+      issuer: values.issuer,
+      audience: values.audience!,
+      clientId: values["client-id"]!,
+      ...(values.authority ? { authority: values.authority } : {}),
+      ...(values.scope?.length ? { scopes: values.scope } : {}),
+      ...(values.tenant ? { tenant: values.tenant } : {}),
+      ...(values.group ? { group: values.group } : {}),
+      ...(values["jwks-uri"] ? { jwksUri: values["jwks-uri"] } : {}),
+    }
+  : null;
+if (identity && !values["key-file"] && !values["key-include"])
+  fail("Sign-in protects the firm's key: it goes with --key-file (firm mode).");
 
 /** A fresh clone has no build: make one whose service address is the gateway's /api. */
 function ensureBuild(): void {
@@ -87,16 +139,25 @@ function ensureBuild(): void {
   if (result.status !== 0) fail("The build failed.");
 }
 
-function writeConfig(dir: string): void {
+async function writeConfig(dir: string): Promise<void> {
   const confDir = path.resolve(dir);
   const stateDir = path.resolve(values["state-dir"] ?? path.join(confDir, "state"));
   mkdirSync(confDir, { recursive: true });
   const keyInclude = values["key-include"]
     ? path.resolve(values["key-include"])
     : path.join(confDir, "key-pass-through.conf");
+  checkExposure({
+    host,
+    keyMode: values["key-include"] ? "firm" : "pass-through",
+    identity,
+    trustedNetwork: values["trusted-network"],
+  });
   const files = renderGatewayConfig({
     upstream: values.upstream!,
     listen: `${host}:${port}`,
+    jsModule: findNjsModule() ?? "/usr/lib/nginx/modules/ngx_http_js_module.so",
+    serverNames: serverNamesFor(host, values["server-name"]),
+    identity: identity ? { ...identity, jwksUri: identity.jwksUri ?? (await discoverJwksUri(identity.issuer)) } : null,
     distDir,
     confDir,
     stateDir,
@@ -109,7 +170,7 @@ function writeConfig(dir: string): void {
   });
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(confDir, name), text, { mode: 0o644 });
   console.log(`Wrote ${Object.keys(files).join(", ")} to ${confDir}.
-Create ${stateDir}/{logs,cache,temp} (cache and temp writable by the workers' user), then:
+Create ${stateDir}/{logs,cache,temp,jwks} (cache, temp and jwks writable by the workers' user), then:
   nginx -t -p ${stateDir}/ -c ${path.join(confDir, "nginx.conf")}
 ${values["key-include"] ? `Firm mode: ${keyInclude} must exist (0600, owned by root): see deploy/nginx/README.md.` : "Pass-through mode (no --key-include): each analyst's key passes through, nothing is cached."}`);
 }
@@ -117,7 +178,7 @@ ${values["key-include"] ? `Firm mode: ${keyInclude} must exist (0600, owned by r
 async function main(): Promise<void> {
   ensureBuild();
   if (values["write-config"]) {
-    writeConfig(values["write-config"]);
+    await writeConfig(values["write-config"]);
     return;
   }
   const nginx = ensureNginx();
@@ -130,6 +191,10 @@ async function main(): Promise<void> {
     distDir,
     stateDir,
     nginx: nginx.path,
+    jsModule: nginx.jsModule,
+    identity,
+    trustedNetwork: values["trusted-network"] ?? false,
+    ...(values["server-name"] ? { serverNames: values["server-name"] } : {}),
     ...(values["key-file"] ? { keyFile: path.resolve(values["key-file"]) } : {}),
     ...(rate !== undefined ? { rate } : {}),
     ...(burst !== undefined ? { burst } : {}),
@@ -141,6 +206,7 @@ Market Data gateway (nginx ${gateway.pid}) on ${gateway.url}
   • the add-in:   ${gateway.url}/taskpane.html   (manifest: ${gateway.url}/manifest.xml)
   • the service:  ${gateway.url}/api/…  →  ${values.upstream}
   • key mode:     ${gateway.keyMode === "firm" ? "firm (the gateway adds the key; analysts enter none; answers cached for everyone)" : "pass-through (each analyst's own key; nothing cached)"}
+  • sign-in:      ${identity ? `every /api/ request needs an access token from ${identity.issuer} for ${identity.audience}` : values["trusted-network"] ? "none: the network is trusted (--trusted-network)" : "none (this machine only)"}
   • health:       ${gateway.url}/healthz
   • logs, cache:  ${gateway.logsDir}, ${gateway.cacheDir}
 The add-in's service address must be /api (build with MD_BASE_URL=/api, or set it in Settings → Advanced).

@@ -61,7 +61,8 @@ function ensureChromium(): void {
 }
 
 /**
- * The gateway tests need nginx: installed the same way, under the same
+ * The gateway tests need nginx and its JavaScript module (njs, which checks
+ * sign-ins and cleans the service's answers): installed the same way, under the same
  * conditions (MD_NO_NGINX_INSTALL=1 turns it off); otherwise they report as
  * skipped with the reason.
  */

@@ -5,11 +5,13 @@
  * What is on disk while it runs, and where:
  *   run dir   (private, 0700; on /dev/shm, i.e. memory, when there is one)
  *             nginx.conf, api-proxy.conf, series-calendar.conf, mime.types,
- *             key-pass-through.conf, nginx.pid; in firm mode firm-key.conf
+ *             gateway.js, key-pass-through.conf, nginx.pid; in firm mode firm-key.conf
  *             (0600, the key in nginx syntax) exists only until nginx has
  *             read its configuration, then it is deleted. Removed at stop.
  *   state dir (the nginx prefix): logs/access.log, logs/error.log, cache/,
- *             temp/. No key in any of them (see gateway.conf.template).
+ *             jwks/ (the identity provider's keys), temp/ (and the service
+ *             tier's socket, temp/service-tier.sock). No key in any of them
+ *             (see gateway.conf.template).
  * The key is never on a command line (nginx's -g would show it in ps).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -44,6 +46,10 @@ export interface GatewayTimes {
   /** proxy_read_timeout (and cache-lock wait) for catalogs and insight feeds. */
   slowTimeout: string;
   timeout: string;
+  /** How long the identity provider's keys are kept. */
+  jwks: string;
+  /** How long a refetch on an unknown kid is kept: at most one refetch per this time. */
+  jwksRefresh: string;
 }
 
 export const DEFAULT_TIMES: GatewayTimes = {
@@ -52,7 +58,145 @@ export const DEFAULT_TIMES: GatewayTimes = {
   recent: "5m",
   slowTimeout: "180s",
   timeout: "60s",
+  jwks: "1h",
+  jwksRefresh: "10s",
 };
+
+/** The largest answer of the service the gateway passes on and caches (bytes). */
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Who may use the gateway (firm mode's sign-in): every /api/ request needs an
+ * OpenID Connect access token from `issuer` for `audience`.
+ */
+export interface IdentitySettings {
+  /** The tokens' `iss`, exactly (Entra ID: https://login.microsoftonline.com/<tenant id>/v2.0). */
+  issuer: string;
+  /** The tokens' `aud` (Entra ID, v2 tokens: the API's application (client) id). */
+  audience: string;
+  /** The add-in's client id (told to the add-in by /api/_gateway). */
+  clientId: string;
+  /** Where the add-in signs in (MSAL's authority); default: the issuer without a trailing /v2.0. */
+  authority?: string;
+  /** What the add-in asks for; default [`<audience>/.default`]. */
+  scopes?: string[];
+  /** Required `tid` (Entra ID tenant id). */
+  tenant?: string;
+  /** A value the `groups` or `roles` claim must hold. */
+  group?: string;
+  /** The issuer's keys; default: read from <issuer>/.well-known/openid-configuration at start. */
+  jwksUri?: string;
+  /** Tolerance for `exp` and `nbf`, seconds; default 60. */
+  clockSkewSeconds?: number;
+}
+
+/** What /api/_gateway tells the add-in about signing in (read by src/office's gateway probe). */
+export interface GatewayAuthAnswer {
+  authority: string;
+  clientId: string;
+  scopes: string[];
+}
+
+/** Characters the identity settings may hold: they go into nginx strings and a JSON literal. */
+const IDENTITY_SAFE = /^[A-Za-z0-9._~:/?#@!&()*+,;=%[\]-]+$/;
+
+export function checkIdentity(identity: IdentitySettings): Required<Omit<IdentitySettings, "jwksUri">> & {
+  jwksUri?: string;
+} {
+  const fields: [string, string | undefined][] = [
+    ["issuer", identity.issuer],
+    ["audience", identity.audience],
+    ["client id", identity.clientId],
+    ["authority", identity.authority],
+    ["tenant", identity.tenant],
+    ["group", identity.group],
+    ["JWKS address", identity.jwksUri],
+    ...(identity.scopes ?? []).map((scope): [string, string] => ["scope", scope]),
+  ];
+  for (const [name, value] of fields) {
+    if (value === undefined) continue;
+    if (!value || !IDENTITY_SAFE.test(value) || value.includes(";"))
+      throw new Error(
+        `The ${name} "${value}" is empty or holds a character the gateway cannot pass on (quotes, $, spaces, ;).`,
+      );
+  }
+  for (const [name, value] of [
+    ["issuer", identity.issuer],
+    ["authority", identity.authority],
+    ["JWKS address", identity.jwksUri],
+  ] as const) {
+    if (value === undefined) continue;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw new Error(`The ${name} "${value}" is not an address.`);
+    }
+    if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname)))
+      throw new Error(`The ${name} must be an https:// address (http:// only on this machine), not ${value}.`);
+  }
+  const skew = identity.clockSkewSeconds ?? 60;
+  if (!Number.isInteger(skew) || skew < 0 || skew > 600)
+    throw new Error(`The clock skew must be 0 to 600 seconds, not ${skew}.`);
+  return {
+    issuer: identity.issuer,
+    audience: identity.audience,
+    clientId: identity.clientId,
+    authority: identity.authority ?? identity.issuer.replace(/\/v2\.0\/?$/, ""),
+    scopes: identity.scopes?.length ? identity.scopes : [`${identity.audience}/.default`],
+    tenant: identity.tenant ?? "",
+    group: identity.group ?? "",
+    clockSkewSeconds: skew,
+    ...(identity.jwksUri ? { jwksUri: identity.jwksUri } : {}),
+  };
+}
+
+/** The answer of /api/_gateway; `$md_key_mode` is filled by nginx from the key include. */
+export function gatewayAnswer(identity: ReturnType<typeof checkIdentity> | null): string {
+  const auth: GatewayAuthAnswer | undefined = identity
+    ? { authority: identity.authority, clientId: identity.clientId, scopes: identity.scopes }
+    : undefined;
+  return JSON.stringify({ keyMode: "$md_key_mode", ...(auth ? { auth } : {}) });
+}
+
+/** 127.0.0.0/8, ::1, localhost. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+}
+
+/**
+ * Firm mode spends the firm's key for whoever reaches the gateway. On this
+ * machine only (loopback) that is one person; anywhere else it must know who
+ * asks (identity settings) — unless whoever runs it says the network itself
+ * is trusted (every machine that can reach the address may use the key).
+ */
+export function checkExposure(options: {
+  host: string;
+  keyMode: KeyMode;
+  identity: IdentitySettings | null | undefined;
+  trustedNetwork?: boolean;
+}): void {
+  if (options.keyMode !== "firm" || options.identity || options.trustedNetwork || isLoopback(options.host)) return;
+  throw new Error(
+    `Firm mode on ${options.host} (reachable from other machines) needs sign-in: give the identity settings ` +
+      "(--issuer, --audience, --client-id; see deploy/nginx/README.md), or --trusted-network if every machine " +
+      "that can reach this address may spend the firm's key.",
+  );
+}
+
+/** The host names the gateway answers for: this machine's names, the listen address, and the given ones. */
+export function serverNamesFor(host: string, names: readonly string[] = []): string[] {
+  const all = ["localhost", "127.0.0.1", "[::1]"];
+  const listen = host.includes(":") ? `[${host.replace(/^\[|\]$/g, "")}]` : host;
+  if (host !== "0.0.0.0" && host !== "::" && !all.includes(listen)) all.push(listen);
+  for (const name of names) {
+    if (!/^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])$/.test(name))
+      throw new Error(`"${name}" is not a host name (give names without scheme or port, e.g. md.example.com).`);
+    if (!all.includes(name.toLowerCase())) all.push(name.toLowerCase());
+  }
+  return all;
+}
 
 export interface GatewayConfigInput {
   /** The service's base address: http(s)://host[:port][/path]. */
@@ -68,6 +212,14 @@ export interface GatewayConfigInput {
   keyInclude: string;
   /** `user` directive (only when nginx starts as root). */
   workerUser?: { user: string; group: string } | null;
+  /** nginx's JavaScript module (load_module); null when nginx has it built in. */
+  jsModule: string | null;
+  /** Host names the gateway answers for (serverNamesFor); any other Host is refused. */
+  serverNames: string[];
+  /** Sign-in (firm mode); null or absent: none. `jwksUri` must be known (startGateway discovers it). */
+  identity?: (IdentitySettings & { jwksUri: string }) | null;
+  /** The largest service answer passed on and cached, bytes (default DEFAULT_MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
   paneCsp: string;
   rate?: number;
   burst?: number;
@@ -106,6 +258,12 @@ export function renderGatewayConfig(input: GatewayConfigInput): GatewayFiles {
   }
 
   const listen = input.tls ? `${input.listen} ssl` : input.listen;
+  const identity = input.identity ? { ...checkIdentity(input.identity), jwksUri: input.identity.jwksUri } : null;
+  const maxBody = input.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isInteger(maxBody) || maxBody < 1024)
+    throw new Error(`The body cap must be ≥ 1024 bytes, not ${maxBody}.`);
+  if (input.jsModule) assertConfigSafe("jsModule", input.jsModule);
+  if (input.serverNames.length === 0) throw new Error("The gateway needs at least one host name.");
   const values: Record<string, string> = {
     MD_USER_LINE: input.workerUser
       ? `user ${input.workerUser.user} ${input.workerUser.group};`
@@ -118,9 +276,25 @@ export function renderGatewayConfig(input: GatewayConfigInput): GatewayFiles {
     MD_CACHE_DIR: path.join(input.stateDir, "cache"),
     MD_CACHE_MAX_SIZE: input.cacheMaxSize ?? "1g",
     MD_CALENDAR_FILE: path.join(input.confDir, "series-calendar.conf"),
-    MD_LISTEN: input.tls
-      ? `${listen};\n        ssl_certificate ${input.tls.cert};\n        ssl_certificate_key ${input.tls.key};\n        ssl_protocols TLSv1.2 TLSv1.3`
-      : listen,
+    MD_LISTEN: listen,
+    MD_TLS: input.tls
+      ? `ssl_certificate ${input.tls.cert};\n        ssl_certificate_key ${input.tls.key};\n        ssl_protocols TLSv1.2 TLSv1.3;`
+      : "# (plain HTTP: TLS ends in front of the gateway)",
+    MD_JS_MODULE_LINE: input.jsModule
+      ? `load_module ${input.jsModule};`
+      : "# (nginx's JavaScript module is built in: no load_module)",
+    MD_JS_FILE: path.join(input.confDir, "gateway.js"),
+    MD_SERVER_NAMES: input.serverNames.join(" "),
+    MD_INNER_SOCKET: path.join(input.stateDir, "temp", "service-tier.sock"),
+    MD_MAX_BODY: String(maxBody),
+    // One byte more than the cap, so that a longer body shows as longer (and is refused), not cut.
+    MD_SUBREQUEST_BUFFER: String(maxBody + 1),
+    MD_GATEWAY_JSON: gatewayAnswer(identity),
+    MD_AUTH_REQUEST: identity ? "auth_request /_md_auth;" : "# (no sign-in: no identity settings)",
+    MD_AUTH_HTTP: identity
+      ? `    proxy_cache_path ${path.join(input.stateDir, "jwks")} levels=1 keys_zone=md_jwks:1m max_size=10m inactive=7d use_temp_path=off;\n`
+      : "",
+    MD_AUTH_LOCATIONS: identity ? authLocations(identity, times) : "",
     MD_DIST: input.distDir,
     MD_KEY_INCLUDE: input.keyInclude,
     MD_PANE_CSP: input.paneCsp,
@@ -143,8 +317,58 @@ export function renderGatewayConfig(input: GatewayConfigInput): GatewayFiles {
     "api-proxy.conf": fill(readFileSync(path.join(TEMPLATE_DIR, "api-proxy.conf.template"), "utf8"), values),
     "mime.types": readFileSync(path.join(TEMPLATE_DIR, "mime.types"), "utf8"),
     "key-pass-through.conf": readFileSync(path.join(TEMPLATE_DIR, "key-pass-through.conf"), "utf8"),
+    "gateway.js": readFileSync(path.join(TEMPLATE_DIR, "gateway.js"), "utf8"),
     "series-calendar.conf": seriesCalendar(input.today ?? new Date(), input.calendarDays ?? 400),
   };
+}
+
+/**
+ * The sign-in locations: the check (gateway.js) and the issuer's keys, kept
+ * by nginx's own cache (njs 0.7.9 has no shared memory between requests).
+ * On a kid it does not know, gateway.js asks /_md_jwks_refresh, whose own
+ * short-lived entry bounds how often the issuer is asked again.
+ */
+function authLocations(identity: ReturnType<typeof checkIdentity> & { jwksUri: string }, times: GatewayTimes): string {
+  const jwks = new URL(identity.jwksUri);
+  const tls =
+    jwks.protocol === "https:"
+      ? upstreamTlsLines(jwks.hostname.replace(/^\[|\]$/g, "")).replace(/\n/g, "\n            ")
+      : "# (plain-HTTP issuer on this machine)";
+  const port = jwks.port || (jwks.protocol === "https:" ? "443" : "80");
+  const target = `${jwks.protocol}//${jwks.hostname}:${port}${jwks.pathname}${jwks.search}`;
+  const keysLocation = (name: string, cacheKey: string, lifetime: string) => `
+        location = ${name} {
+            internal;
+            proxy_pass ${target};
+            proxy_http_version 1.1;
+            proxy_pass_request_headers off;
+            proxy_pass_request_body off;
+            proxy_set_header Host "${jwks.host}";
+            proxy_set_header Accept "application/json";
+            proxy_set_header Accept-Encoding "identity";
+            ${tls}
+            proxy_connect_timeout 5s;
+            proxy_read_timeout 10s;
+            proxy_cache md_jwks;
+            proxy_cache_key "${cacheKey}";
+            proxy_cache_valid 200 ${lifetime};
+            proxy_cache_lock on;
+            proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;
+            proxy_ignore_headers Cache-Control Expires Set-Cookie Vary X-Accel-Expires;
+            subrequest_output_buffer_size 256k;
+        }`;
+  return `
+        # ------------------------------------------------------------ sign-in
+        location = /_md_auth {
+            internal;
+            set $md_oidc_issuer "${identity.issuer}";
+            set $md_oidc_audience "${identity.audience}";
+            set $md_oidc_tenant "${identity.tenant}";
+            set $md_oidc_group "${identity.group}";
+            set $md_oidc_clock_skew ${identity.clockSkewSeconds};
+            js_content gateway.verifyAccessToken;
+        }${keysLocation("/_md_jwks", "jwks", times.jwks)}${keysLocation("/_md_jwks_refresh", "jwks-refresh", times.jwksRefresh)}
+`;
 }
 
 function fill(template: string, values: Record<string, string>): string {
@@ -334,7 +558,23 @@ export function findNginx(): string | null {
 }
 
 export const INSTALL_HINT =
-  "Install nginx: `sudo apt-get install nginx` (Debian, Ubuntu), `sudo dnf install nginx` (Fedora, RHEL), `brew install nginx` (macOS); or set MD_NGINX to its path.";
+  "Install nginx and its JavaScript module: `sudo apt-get install nginx libnginx-mod-http-js` (Debian, Ubuntu), `sudo dnf install nginx nginx-mod-njs` (Fedora, RHEL), `brew install nginx` (macOS, njs built from source); or set MD_NGINX and MD_NGINX_JS_MODULE to their paths.";
+
+/** nginx's JavaScript module (njs) as a loadable module, or null. */
+export function findNjsModule(): string | null {
+  if (process.env.MD_NGINX_JS_MODULE && existsSync(process.env.MD_NGINX_JS_MODULE))
+    return process.env.MD_NGINX_JS_MODULE;
+  for (const candidate of [
+    "/usr/lib/nginx/modules/ngx_http_js_module.so",
+    "/usr/lib64/nginx/modules/ngx_http_js_module.so",
+    "/usr/local/nginx/modules/ngx_http_js_module.so",
+    "/etc/nginx/modules/ngx_http_js_module.so",
+    "/opt/homebrew/lib/nginx/modules/ngx_http_js_module.so",
+  ]) {
+    if (existsSync(candidate)) return candidate;
+  }
+  return null;
+}
 
 /**
  * nginx's path, installing Debian's package first when it is missing and this
@@ -343,27 +583,31 @@ export const INSTALL_HINT =
  */
 export function ensureNginx(
   options: { install?: boolean; log?: (line: string) => void } = {},
-): { path: string } | { missing: string } {
+): { path: string; jsModule: string } | { missing: string } {
   const log = options.log ?? console.log;
   const existing = findNginx();
-  if (existing) return { path: existing };
+  const jsModule = findNjsModule();
+  if (existing && jsModule) return { path: existing, jsModule };
+  const what = existing ? "nginx's JavaScript module (njs)" : "nginx";
   const hasAptGet = spawnSync("sh", ["-c", "command -v apt-get"]).status === 0;
   if (options.install === false || process.env.MD_NO_NGINX_INSTALL === "1")
-    return { missing: `nginx is not installed (installing it is turned off). ${INSTALL_HINT}` };
-  if (!hasAptGet) return { missing: `nginx is not installed and this machine has no apt-get. ${INSTALL_HINT}` };
+    return { missing: `${what} is not installed (installing it is turned off). ${INSTALL_HINT}` };
+  if (!hasAptGet) return { missing: `${what} is not installed and this machine has no apt-get. ${INSTALL_HINT}` };
   if (process.getuid?.() !== 0)
-    return { missing: `nginx is not installed, and installing it needs root. ${INSTALL_HINT}` };
-  log("▶ installing Debian nginx (once): apt-get update -qq && apt-get install -y -qq nginx");
+    return { missing: `${what} is not installed, and installing it needs root. ${INSTALL_HINT}` };
+  log("▶ installing Debian nginx and its JavaScript module (once): apt-get install -y -qq nginx libnginx-mod-http-js");
   const result = spawnSync(
     "sh",
-    ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null"],
-    {
-      stdio: "inherit",
-    },
+    [
+      "-c",
+      "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx libnginx-mod-http-js >/dev/null",
+    ],
+    { stdio: "inherit" },
   );
   const installed = findNginx();
-  if (result.status === 0 && installed) return { path: installed };
-  return { missing: `apt-get could not install nginx (exit ${result.status}). ${INSTALL_HINT}` };
+  const installedModule = findNjsModule();
+  if (result.status === 0 && installed && installedModule) return { path: installed, jsModule: installedModule };
+  return { missing: `apt-get could not install ${what} (exit ${result.status}). ${INSTALL_HINT}` };
 }
 
 // ------------------------------------------------------------------ running it
@@ -383,6 +627,15 @@ export interface GatewayOptions {
   times?: Partial<GatewayTimes>;
   tls?: { cert: string; key: string } | null;
   nginx?: string;
+  /** nginx's JavaScript module; default findNjsModule(). */
+  jsModule?: string | null;
+  /** Host names analysts reach the gateway by (besides this machine's own); any other Host is refused. */
+  serverNames?: string[];
+  /** Sign-in: every /api/ request needs an access token from this issuer. */
+  identity?: IdentitySettings | null;
+  /** Firm mode off this machine without sign-in: the network itself decides who may use the key. */
+  trustedNetwork?: boolean;
+  maxBodyBytes?: number;
   /** Lines about what happens (start, stop); default silent. */
   log?: (line: string) => void;
 }
@@ -391,6 +644,8 @@ export interface GatewayHandle {
   url: string;
   port: number;
   keyMode: KeyMode;
+  /** Whether every /api/ request needs an access token. */
+  signIn: boolean;
   stateDir: string;
   confDir: string;
   logsDir: string;
@@ -511,8 +766,20 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   if (!existsSync(path.join(distDir, "taskpane.html")) || !existsSync(path.join(distDir, "functions.js"))) {
     throw new Error(`${distDir} holds no built add-in (taskpane.html, functions.js): run npm run build first.`);
   }
+  const jsModule = options.jsModule === undefined ? findNjsModule() : options.jsModule;
+  if (options.jsModule === undefined && !jsModule)
+    throw new Error(`nginx's JavaScript module (njs) is not installed. ${INSTALL_HINT}`);
   const host = options.host ?? "127.0.0.1";
   const keyMode: KeyMode = options.keyFile ? "firm" : "pass-through";
+  checkExposure({ host, keyMode, identity: options.identity, trustedNetwork: options.trustedNetwork });
+  const serverNames = serverNamesFor(host, options.serverNames);
+  if (!isLoopback(host) && (host === "0.0.0.0" || host === "::") && !options.serverNames?.length)
+    throw new Error(
+      `On ${host} say which host names analysts use (--server-name md.example.com): requests for any other name are refused.`,
+    );
+  const identity = options.identity
+    ? { ...options.identity, jwksUri: options.identity.jwksUri ?? (await discoverJwksUri(options.identity.issuer)) }
+    : null;
   const rawKey = options.keyFile ? readFileSync(options.keyFile, "utf8") : null;
   const secret = rawKey === null ? null : keyInclude(rawKey);
 
@@ -525,12 +792,15 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
   const logsDir = path.join(stateDir, "logs");
   const cacheDir = path.join(stateDir, "cache");
   const tempDir = path.join(stateDir, "temp");
-  for (const dir of [logsDir, cacheDir, tempDir]) {
+  const jwksDir = path.join(stateDir, "jwks");
+  for (const dir of [logsDir, cacheDir, tempDir, jwksDir]) {
     mkdirSync(dir, { recursive: true });
     chmodSync(dir, 0o700);
   }
+  // A socket left by a gateway that did not stop cleanly would stop nginx from listening.
+  rmSync(path.join(tempDir, "service-tier.sock"), { force: true });
   if (worker && worker.uid !== 0) {
-    for (const dir of [cacheDir, tempDir]) chownTree(dir, worker.uid, worker.gid);
+    for (const dir of [cacheDir, tempDir, jwksDir]) chownTree(dir, worker.uid, worker.gid);
   }
 
   const paneCsp = paneCspFromDist(distDir);
@@ -547,6 +817,10 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       stateDir,
       keyInclude: keyIncludePath,
       workerUser: worker ? { user: worker.user, group: worker.group } : null,
+      jsModule,
+      serverNames,
+      identity,
+      ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
       paneCsp,
       ...(options.rate !== undefined ? { rate: options.rate } : {}),
       ...(options.burst !== undefined ? { burst: options.burst } : {}),
@@ -583,7 +857,9 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     }
     // nginx has read its configuration: the key now lives only in its memory.
     if (secret) unlinkSync(keyIncludePath);
-    log(`nginx ${child.pid} serving ${distDir} on ${url} (${keyMode} key mode); logs in ${logsDir}`);
+    log(
+      `nginx ${child.pid} serving ${distDir} on ${url} (${keyMode} key mode${identity ? ", sign-in required" : ""}); logs in ${logsDir}`,
+    );
 
     let stopping: Promise<void> | undefined;
     const stop = () =>
@@ -597,11 +873,43 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
         rmSync(confDir, { recursive: true, force: true });
         if (tempState) rmSync(stateDir, { recursive: true, force: true });
       })());
-    return { url, port, keyMode, stateDir, confDir, logsDir, cacheDir, pid: child.pid ?? 0, exited, stop };
+    return {
+      url,
+      port,
+      keyMode,
+      signIn: identity !== null,
+      stateDir,
+      confDir,
+      logsDir,
+      cacheDir,
+      pid: child.pid ?? 0,
+      exited,
+      stop,
+    };
   }
   rmSync(confDir, { recursive: true, force: true });
   if (tempState) rmSync(stateDir, { recursive: true, force: true });
   throw lastError instanceof Error ? lastError : new Error(String(lastError));
+}
+
+/** The issuer's key set address, from its OpenID Connect discovery document. */
+export async function discoverJwksUri(issuer: string): Promise<string> {
+  const address = `${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`;
+  let document: { issuer?: unknown; jwks_uri?: unknown };
+  try {
+    const response = await fetch(address, { signal: AbortSignal.timeout(10_000) });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    document = (await response.json()) as typeof document;
+  } catch (error) {
+    throw new Error(
+      `Could not read the issuer's discovery document ${address} (${error instanceof Error ? error.message : String(error)}); give --jwks-uri.`,
+      { cause: error },
+    );
+  }
+  if (document.issuer !== issuer)
+    throw new Error(`${address} names the issuer "${String(document.issuer)}", not "${issuer}": check --issuer.`);
+  if (typeof document.jwks_uri !== "string") throw new Error(`${address} gives no jwks_uri; give --jwks-uri.`);
+  return document.jwks_uri;
 }
 
 function chownTree(dir: string, uid: number, gid: number): void {

@@ -16,9 +16,10 @@ import {
   parseUpstream,
   renderGatewayConfig,
   seriesCalendar,
+  serverNamesFor,
   SETTLED_AFTER_DAYS,
 } from "../../scripts/lib/gateway";
-import { NGINX } from "../support/gateway";
+import { NGINX, NJS_MODULE } from "../support/gateway";
 
 const isoDate = fc
   .date({ min: new Date("1990-01-01T00:00:00Z"), max: new Date("2099-12-31T00:00:00Z"), noInvalidDate: true })
@@ -121,6 +122,8 @@ describe("the rendered configuration", () => {
       confDir: path.join(dir, "conf"),
       stateDir: path.join(dir, "state"),
       keyInclude: path.join(dir, "conf", "key-pass-through.conf"),
+      jsModule: NJS_MODULE,
+      serverNames: serverNamesFor("127.0.0.1"),
       paneCsp: "default-src 'self'; connect-src 'self'",
     });
   }
@@ -129,13 +132,17 @@ describe("the rendered configuration", () => {
     const files = render("https://api.example.com/v1");
     for (const [name, text] of Object.entries(files))
       expect([name, /\$\{MD_[A-Z_]+\}/.test(text)]).toEqual([name, false]);
-    expect(files["api-proxy.conf"]).toContain("proxy_pass https://md_service/v1$md_api_path?$md_upstream_query;");
-    expect(files["api-proxy.conf"]).toContain('proxy_set_header Host "api.example.com";');
-    expect(files["api-proxy.conf"]).toContain("proxy_ssl_server_name on;");
+    // The service tier (nginx.conf) asks the service; the cache locations (api-proxy.conf) ask the service tier.
+    expect(files["api-proxy.conf"]).toContain(
+      "proxy_pass http://md_service_tier/_md_fetch$md_api_path?$md_upstream_query;",
+    );
+    expect(files["nginx.conf"]).toContain("proxy_pass https://md_service/v1$md_service_path$is_args$args;");
+    expect(files["nginx.conf"]).toContain('proxy_set_header Host "api.example.com";');
+    expect(files["nginx.conf"]).toContain("proxy_ssl_server_name on;");
     expect(files["nginx.conf"]).toContain("server api.example.com:443;");
   });
 
-  (NGINX ? it : it.skip)("passes nginx -t (with an HTTPS upstream)", () => {
+  (NGINX && NJS_MODULE ? it : it.skip)("passes nginx -t (with an HTTPS upstream)", () => {
     const files = render("https://localhost:8443/v1");
     mkdirSync(path.join(dir, "conf"), { recursive: true });
     for (const sub of ["logs", "cache", "temp"]) mkdirSync(path.join(dir, "state", sub), { recursive: true });

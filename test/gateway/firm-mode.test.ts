@@ -273,6 +273,7 @@ describeGateway("gateway, firm key mode (nginx + sandbox + built bundle)", () =>
         .sort(),
     ).toEqual([
       "api-proxy.conf",
+      "gateway.js",
       "key-pass-through.conf",
       "mime.types",
       "nginx.conf",

@@ -10,21 +10,30 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import os from "node:os";
 import path from "node:path";
 import { startSandbox, type SandboxHandle, type SandboxOptions } from "../../sandbox/server";
-import { findNginx, startGateway, type GatewayHandle, type GatewayOptions } from "../../scripts/lib/gateway";
+import {
+  findNginx,
+  findNjsModule,
+  startGateway,
+  type GatewayHandle,
+  type GatewayOptions,
+} from "../../scripts/lib/gateway";
 import { DIST } from "../../harness/bundle";
 
 export const NGINX = findNginx();
+export const NJS_MODULE = findNjsModule();
 
-const NO_NGINX =
-  "no nginx found (npm test installs Debian's nginx when it runs as root with apt-get; or install it, or set MD_NGINX)";
+const NO_NGINX = NGINX
+  ? "no nginx JavaScript module (njs) found (npm test installs Debian's libnginx-mod-http-js when it runs as root with apt-get; or install it, or set MD_NGINX_JS_MODULE)"
+  : "no nginx found (npm test installs Debian's nginx when it runs as root with apt-get; or install it, or set MD_NGINX)";
 
-/** `describe`, or `describe.skip` with the reason printed when there is no nginx. */
-export const describeGateway: jest.Describe = NGINX
-  ? describe
-  : (((name: string, fn: jest.EmptyFunction) => {
-      console.warn(`SKIPPED gateway suite "${name}": ${NO_NGINX}.`);
-      return describe.skip(name, fn);
-    }) as unknown as jest.Describe);
+/** `describe`, or `describe.skip` with the reason printed when there is no nginx or no njs. */
+export const describeGateway: jest.Describe =
+  NGINX && NJS_MODULE
+    ? describe
+    : (((name: string, fn: jest.EmptyFunction) => {
+        console.warn(`SKIPPED gateway suite "${name}": ${NO_NGINX}.`);
+        return describe.skip(name, fn);
+      }) as unknown as jest.Describe);
 
 export interface GatewayRig {
   sandbox: SandboxHandle;

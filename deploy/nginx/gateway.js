@@ -1,0 +1,327 @@
+/*
+ * The gateway's two pieces of JavaScript, run by nginx's own module (njs,
+ * Debian's libnginx-mod-http-js; written for njs 0.7.9, Debian 12's). njs is
+ * not Node: no classes, no destructuring, no optional chaining; a fresh VM per
+ * request, so nothing is kept between requests here (nginx's cache keeps the
+ * identity provider's keys instead, see gateway.conf.template).
+ *
+ * verifyAccessToken  (auth_request /_md_auth): the OpenID Connect access token
+ *   of every /api/ request, checked against the issuer's published keys.
+ * fetchService       (the service tier, /_md_fetch/): asks the service, then
+ *   hands nginx's cache only what may be shared — allowlisted headers, a body
+ *   with no key in it, and "do not store" unless the body is a complete JSON
+ *   object within the size cap.
+ */
+/* global Buffer, crypto */
+/* eslint-disable @typescript-eslint/no-unused-vars -- njs 0.7.9 has no "catch {" without a binding */
+
+// ------------------------------------------------------------------ access tokens
+
+/*
+ * Accepted signature algorithms. Never "none", never HMAC (HS256 signed with
+ * the public key as a shared secret is the classic forgery). njs 0.7.9 imports
+ * public keys as "spki" only ("jwk" is 0.7.10+), so each JWK is turned into an
+ * SPKI DER structure below.
+ */
+const ALGORITHMS = {
+  RS256: { kty: "RSA", hash: "SHA-256" },
+  RS384: { kty: "RSA", hash: "SHA-384" },
+  RS512: { kty: "RSA", hash: "SHA-512" },
+  ES256: { kty: "EC", hash: "SHA-256", crv: "P-256", size: 32 },
+  ES384: { kty: "EC", hash: "SHA-384", crv: "P-384", size: 48 },
+};
+
+const CURVE_OIDS = { "P-256": "06082a8648ce3d030107", "P-384": "06052b81040022" };
+const RSA_ALGORITHM_ID = "300d06092a864886f70d0101010500";
+const EC_PUBLIC_KEY_OID = "06072a8648ce3d0201";
+
+function derLength(n) {
+  if (n < 0x80) return Buffer.from([n]);
+  const bytes = [];
+  while (n > 0) {
+    bytes.unshift(n & 0xff);
+    n = n >> 8;
+  }
+  return Buffer.from([0x80 | bytes.length].concat(bytes));
+}
+
+function der(tag, content) {
+  return Buffer.concat([Buffer.from([tag]), derLength(content.length), content]);
+}
+
+function derInteger(bytes) {
+  let i = 0;
+  while (i < bytes.length - 1 && bytes[i] === 0) i++;
+  let value = bytes.slice(i);
+  if (value[0] & 0x80) value = Buffer.concat([Buffer.from([0]), value]);
+  return der(0x02, value);
+}
+
+function base64url(text) {
+  if (typeof text !== "string" || !/^[A-Za-z0-9_-]*$/.test(text)) throw new Error("not base64url");
+  return Buffer.from(text, "base64url");
+}
+
+/** A JWK public key as SubjectPublicKeyInfo DER (RFC 5280), the form njs 0.7.9 imports. */
+function spkiOf(jwk) {
+  if (jwk.kty === "RSA") {
+    const rsaKey = der(0x30, Buffer.concat([derInteger(base64url(jwk.n)), derInteger(base64url(jwk.e))]));
+    const bits = der(0x03, Buffer.concat([Buffer.from([0]), rsaKey]));
+    return der(0x30, Buffer.concat([Buffer.from(RSA_ALGORITHM_ID, "hex"), bits]));
+  }
+  const curve = CURVE_OIDS[jwk.crv];
+  if (jwk.kty !== "EC" || !curve) throw new Error("unsupported key type");
+  const algorithm = der(0x30, Buffer.from(EC_PUBLIC_KEY_OID + curve, "hex"));
+  const point = Buffer.concat([Buffer.from([0, 4]), base64url(jwk.x), base64url(jwk.y)]);
+  return der(0x30, Buffer.concat([algorithm, der(0x03, point)]));
+}
+
+function importParams(spec) {
+  return spec.kty === "RSA" ? { name: "RSASSA-PKCS1-v1_5", hash: spec.hash } : { name: "ECDSA", namedCurve: spec.crv };
+}
+
+function verifyParams(spec) {
+  return spec.kty === "RSA" ? { name: "RSASSA-PKCS1-v1_5" } : { name: "ECDSA", hash: spec.hash };
+}
+
+function refuse(r, reason) {
+  // auth_request answers the client 401; the description goes in WWW-Authenticate (see gateway.conf.template).
+  r.headersOut["X-MD-Auth-Error"] = reason;
+  r.return(401);
+}
+
+/** The issuer's keys: nginx's cache first; on an unknown kid once more from the issuer (rate-bounded there). */
+async function keysFor(r, kid, refresh) {
+  const reply = await r.subrequest(refresh ? "/_md_jwks_refresh" : "/_md_jwks", { method: "GET" });
+  if (reply.status !== 200) throw new Error(`the issuer's keys answered HTTP ${reply.status}`);
+  const set = JSON.parse(reply.responseText);
+  const keys = Array.isArray(set.keys) ? set.keys : [];
+  return keys.filter((k) => k && k.kid === kid && (k.use === undefined || k.use === "sig"));
+}
+
+function audienceMatches(aud, expected) {
+  return Array.isArray(aud) ? aud.indexOf(expected) >= 0 : aud === expected;
+}
+
+/** What names the user in the access log and keys the rate limit: printable, short, no spaces. */
+function label(value) {
+  return typeof value === "string" ? value.replace(/[^A-Za-z0-9@._:+-]/g, "_").slice(0, 128) : "";
+}
+
+function claimsProblem(r, claims) {
+  const v = r.variables;
+  const now = Date.now() / 1000;
+  const skew = Number(v.md_oidc_clock_skew);
+  if (typeof claims.exp !== "number") return "the token has no expiry";
+  if (claims.exp + skew < now) return "the token has expired";
+  if (typeof claims.nbf === "number" && claims.nbf - skew > now) return "the token is not valid yet";
+  if (claims.iss !== v.md_oidc_issuer) return "the token is from another issuer";
+  if (!audienceMatches(claims.aud, v.md_oidc_audience)) return "the token is for another audience";
+  if (v.md_oidc_tenant && claims.tid !== v.md_oidc_tenant) return "the token is from another tenant";
+  const group = v.md_oidc_group;
+  if (group) {
+    const groups = Array.isArray(claims.groups) ? claims.groups : [];
+    const roles = Array.isArray(claims.roles) ? claims.roles : [];
+    if (groups.indexOf(group) < 0 && roles.indexOf(group) < 0) return "the user lacks the required group or role";
+  }
+  if (!label(claims.oid) && !label(claims.sub)) return "the token names no user";
+  return null;
+}
+
+async function verifyAccessToken(r) {
+  const authorization = r.headersIn.Authorization || "";
+  const match = /^Bearer +([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]*)$/.exec(authorization);
+  if (!match) return refuse(r, authorization ? "the token is malformed" : "sign-in required");
+  let header;
+  let claims;
+  try {
+    header = JSON.parse(base64url(match[1]).toString());
+    claims = JSON.parse(base64url(match[2]).toString());
+  } catch (e) {
+    return refuse(r, "the token is malformed");
+  }
+  if (!header || typeof header !== "object" || !claims || typeof claims !== "object")
+    return refuse(r, "the token is malformed");
+  const spec = Object.prototype.hasOwnProperty.call(ALGORITHMS, header.alg) ? ALGORITHMS[header.alg] : null;
+  if (!spec) return refuse(r, "the token's algorithm is not accepted");
+  if (typeof header.kid !== "string" || !header.kid) return refuse(r, "the token names no key");
+
+  let candidates;
+  try {
+    candidates = await keysFor(r, header.kid, false);
+    if (candidates.length === 0) candidates = await keysFor(r, header.kid, true);
+  } catch (e) {
+    r.error(`identity provider keys unavailable: ${e.message}`);
+    r.return(503);
+    return;
+  }
+  candidates = candidates.filter((k) => k.kty === spec.kty && (k.alg === undefined || k.alg === header.alg));
+  if (candidates.length === 0) return refuse(r, "the token is signed with an unknown key");
+
+  let signature = base64url(match[3]);
+  if (spec.kty === "EC" && signature.length !== 2 * spec.size) return refuse(r, "the token's signature is invalid");
+  const signed = Buffer.from(`${match[1]}.${match[2]}`);
+  let valid;
+  try {
+    const key = await crypto.subtle.importKey("spki", spkiOf(candidates[0]), importParams(spec), false, ["verify"]);
+    valid = await crypto.subtle.verify(verifyParams(spec), key, signature, signed);
+  } catch (e) {
+    valid = false;
+  }
+  if (!valid) return refuse(r, "the token's signature is invalid");
+
+  const problem = claimsProblem(r, claims);
+  if (problem) return refuse(r, problem);
+  r.headersOut["X-MD-User"] = label(claims.oid) || label(claims.sub);
+  r.headersOut["X-MD-User-Name"] = label(claims.preferred_username) || label(claims.upn) || "-";
+  r.return(204);
+}
+
+// ------------------------------------------------------------------ the service tier
+
+/** Headers of the service's answer that reach nginx's cache and browsers; nothing else does. */
+const CONTENT_TYPE = /^(?:application\/json|text\/plain)(?:; *charset=[A-Za-z0-9_-]+)?$/i;
+
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
+/** Every form of a secret that could stand for it in a body: as written, %-encoded either case. */
+function secretForms(secrets) {
+  const forms = [];
+  secrets.forEach((secret) => {
+    if (!secret) return;
+    const encoded = encodeURIComponent(secret);
+    [secret, encoded, encoded.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())].forEach((form) => {
+      if (forms.indexOf(form) < 0) forms.push(form);
+    });
+  });
+  return forms;
+}
+
+function redactText(text, forms) {
+  let out = text;
+  forms.forEach((form) => {
+    out = out.split(form).join("[redacted]");
+  });
+  return out;
+}
+
+/**
+ * The body with every secret replaced. A JSON body is read, so `\/` and
+ * `\uXXXX` escapes are decoded before looking, and written back only when a
+ * secret was found; any other body is searched for each character either as
+ * written or as a JSON escape.
+ */
+function redact(body, forms) {
+  if (forms.length === 0 || body === "") return body;
+  let json;
+  try {
+    json = JSON.parse(body);
+  } catch (e) {
+    json = undefined;
+  }
+  if (json !== undefined) {
+    let found = false;
+    const clean = (value) => {
+      if (typeof value === "string") {
+        const out = redactText(value, forms);
+        if (out !== value) found = true;
+        return out;
+      }
+      if (Array.isArray(value)) return value.map(clean);
+      if (value && typeof value === "object") {
+        const copy = {};
+        Object.keys(value).forEach((k) => {
+          copy[clean(k)] = clean(value[k]);
+        });
+        return copy;
+      }
+      return value;
+    };
+    const cleaned = clean(json);
+    return found ? JSON.stringify(cleaned) : body;
+  }
+  let out = body;
+  forms.forEach((form) => {
+    const pattern = form
+      .split("")
+      .map((c) => {
+        const hex = `000${c.charCodeAt(0).toString(16)}`.slice(-4);
+        return `(?:${escapeRegExp(c)}${c === "/" ? "|\\\\/" : ""}|\\\\u${hex.replace(/[a-f]/g, (h) => `[${h}${h.toUpperCase()}]`)})`;
+      })
+      .join("");
+    out = out.replace(new RegExp(pattern, "g"), "[redacted]");
+  });
+  return out;
+}
+
+function answer(r, status, headers, body) {
+  Object.keys(headers).forEach((name) => {
+    r.headersOut[name] = headers[name];
+  });
+  r.return(status, body);
+}
+
+function gatewayMessage(r, status, message) {
+  answer(r, status, { "Content-Type": "application/json", "X-MD-No-Store": "1" }, `${JSON.stringify({ message })}\n`);
+}
+
+/** The keys in this request: the firm's (firm mode) or the analyst's (pass-through mode). */
+function secretsOf(r) {
+  const secrets = [r.variables.md_firm_key_text, decodeURIComponent(r.variables.md_firm_key || "")];
+  const args = r.args;
+  Object.keys(args).forEach((name) => {
+    if (!/^apikey$/i.test(name)) return;
+    const values = Array.isArray(args[name]) ? args[name] : [args[name]];
+    values.forEach((v) => secrets.push(String(v)));
+  });
+  return secrets.filter((s) => s && s.length >= 4);
+}
+
+async function fetchService(r) {
+  const maxBytes = Number(r.variables.md_max_body_bytes);
+  const reply = await r.subrequest("/_md_service", { args: r.variables.args, method: "GET" });
+  const type = reply.headersOut["Content-Type"];
+  const typed = Boolean(type && CONTENT_TYPE.test(type));
+  if ((reply.status === 502 || reply.status === 504) && !typed) {
+    // nginx's own page: the service refused the connection (502) or did not answer in time (504).
+    const what = reply.status === 504 ? "did not answer in time" : "could not be reached";
+    return gatewayMessage(r, reply.status, `The market-data service ${what} (HTTP ${reply.status}).`);
+  }
+  if (reply.status >= 300 && reply.status < 400) {
+    // Its Location may carry the query, key included: neither it nor the status goes on.
+    return gatewayMessage(
+      r,
+      502,
+      "The market-data service answered with a redirect, which the gateway does not follow: its upstream address needs updating.",
+    );
+  }
+  const encoding = reply.headersOut["Content-Encoding"];
+  if (encoding && encoding !== "identity")
+    return gatewayMessage(r, 502, "The market-data service answered in an encoding the gateway does not read.");
+  const body = reply.responseText || "";
+  if (body.length > maxBytes)
+    return gatewayMessage(r, 502, "The market-data service's answer is larger than the gateway passes on.");
+  const headers = {};
+  headers["Content-Type"] = typed ? type : "application/json";
+  const retryAfter = reply.headersOut["Retry-After"];
+  if (retryAfter && /^[0-9A-Za-z ,:]{1,40}$/.test(retryAfter)) headers["Retry-After"] = retryAfter;
+  const cacheControl = reply.headersOut["Cache-Control"];
+  if (cacheControl && /^[A-Za-z0-9=, -]{1,80}$/.test(cacheControl)) headers["Cache-Control"] = cacheControl;
+
+  const clean = redact(body, secretForms(secretsOf(r)));
+  let shareable = false;
+  if (reply.status === 200 && clean.length > 0) {
+    try {
+      const json = JSON.parse(clean);
+      shareable = json !== null && typeof json === "object" && !Array.isArray(json);
+    } catch (e) {
+      shareable = false;
+    }
+  }
+  if (!shareable) headers["X-MD-No-Store"] = "1";
+  answer(r, reply.status, headers, clean);
+}
+
+export default { verifyAccessToken, fetchService, redact, spkiOf };
