@@ -1,7 +1,7 @@
 /**
  * Values in and out of a sheet: what ranges hold, what a formula cell shows
- * with its whole spill, and values written over ranges. Chunked by
- * MAX_CELLS_PER_SYNC (sync-chunks.ts).
+ * with its whole spill and the format of each cell, and values written over
+ * ranges with their formats. Chunked by MAX_CELLS_PER_SYNC (sync-chunks.ts).
  */
 import { withoutSheet } from "../refresh/a1";
 import type { CellResult, RangeValues, ValueBlock, ValueType } from "../refresh/workbook-adapter";
@@ -25,19 +25,28 @@ export async function loadValues(
   }));
 }
 
+/** What this Excel can tell about a result, by requirement set. */
+export interface ResultReading {
+  /** `getSpillingToRangeOrNullObject`, ExcelApi 1.12. */
+  spills(): boolean;
+  /** `Range.valuesAsJson`, ExcelApi 1.16. */
+  valuesAsJson(): boolean;
+}
+
 /**
  * What each formula cell shows, with the range it fills. First where each
- * result is (a spill's size is unknown until loaded), then its values in
- * chunks. Without spills (ExcelApi 1.12) every result is its own cell.
+ * result is (a spill's size is unknown until loaded), then its values and
+ * formats in chunks. Without spills (ExcelApi 1.12) every result is its own
+ * cell.
  */
 export async function loadResults(
   context: Excel.RequestContext,
   sheet: Excel.Worksheet,
   addresses: readonly string[],
-  spillsSupported: () => boolean,
+  reading: ResultReading,
 ): Promise<CellResult[]> {
   let ranges = [...addresses];
-  if (spillsSupported()) {
+  if (reading.spills()) {
     const spills = addresses.map((address) => {
       const spill = sheet.getRange(address).getSpillingToRangeOrNullObject();
       spill.load("address");
@@ -46,16 +55,94 @@ export async function loadResults(
     await context.sync();
     ranges = spills.map((spill, i) => (spill.isNullObject ? addresses[i] : withoutSheet(spill.address)));
   }
-  const values = await loadValues(context, sheet, ranges);
-  return values.map((result, i): CellResult => ({ ...result, address: addresses[i], range: ranges[i] }));
+  const loaded: Excel.Range[] = [];
+  await inAddressChunks(context, ranges, (address) => {
+    const range = sheet.getRange(address);
+    range.load("values,valueTypes,numberFormat");
+    loaded.push(range);
+  });
+  const carried = reading.valuesAsJson() ? await loadCarriedFormats(context, loaded, ranges) : loaded.map(() => null);
+  return loaded.map((range, i): CellResult => {
+    const own = range.numberFormat as unknown[][];
+    return {
+      address: addresses[i],
+      range: ranges[i],
+      values: range.values,
+      types: range.valueTypes as ValueType[][],
+      formats: own.map((line, r) => line.map((format, c) => carried[i]?.[r]?.[c] ?? String(format ?? "General"))),
+    };
+  });
 }
 
+/**
+ * The number format carried in each value, where Excel can say.
+ *
+ * A custom function's formatted result is a data type (Microsoft Learn, "Use
+ * data types with custom functions in Excel"): `Range.values` returns only its
+ * basic value ("the value that would be returned by `Range.values` for a cell
+ * with this value", Excel.DoubleCellValue.basicValue in @types/office-js) and
+ * the cell's own `Range.numberFormat` is typically "General". `Range.valuesAsJson`
+ * (ExcelApi 1.16: "Unlike `Range.values`, `Range.valuesAsJson` supports all data
+ * types which can be in a cell. Examples include formatted number values")
+ * returns the object with its `numberFormat`: Excel.DoubleCellValue (ExcelApi
+ * 1.19) or Excel.FormattedNumberCellValue (1.16, deprecated since 1.19), in the
+ * en-US locale like `Range.numberFormat` (not `numberFormatLocal`).
+ *
+ * Loaded in a second pass and only for ranges that hold a number: a format
+ * matters only there, and the JSON of an entity card (MD.ASSET) carries all its
+ * properties, which would swell a request past Excel's 5 MB limit.
+ *
+ * Without ExcelApi 1.16 (Excel 2019/2021) the cells' own formats are what is
+ * kept. Those Excels return no data types from custom functions, so a format
+ * the user sees there is on the cell; but a workbook calculated by a newer
+ * Excel and frozen in an older one loses a format carried in a value (its
+ * cell's own format says "General"), which no API of that Excel can read
+ * (docs/excel-checklist.md asks a person to look).
+ */
+async function loadCarriedFormats(
+  context: Excel.RequestContext,
+  ranges: readonly Excel.Range[],
+  addresses: readonly string[],
+): Promise<((string | null)[][] | null)[]> {
+  const withNumbers = ranges.map((range) =>
+    (range.valueTypes as string[][]).some((line) => line.some((type) => type === "Double" || type === "Integer")),
+  );
+  const jsons: (Excel.Range | null)[] = [];
+  await inChunks(
+    context,
+    ranges.flatMap((range, i) => (withNumbers[i] ? [{ address: addresses[i], range, i }] : [])),
+    ({ range, i }) => {
+      range.load("valuesAsJson");
+      jsons[i] = range;
+    },
+  );
+  return ranges.map((_, i) => jsons[i]?.valuesAsJson.map((line) => line.map(carriedFormat)) ?? null);
+}
+
+/** The format a cell value carries (Double with numberFormat, or FormattedNumber), or null. */
+export function carriedFormat(value: unknown): string | null {
+  if (typeof value !== "object" || value === null) return null;
+  const { type, numberFormat } = value as { type?: unknown; numberFormat?: unknown };
+  if (type !== "Double" && type !== "FormattedNumber") return null;
+  return typeof numberFormat === "string" && numberFormat !== "" ? numberFormat : null;
+}
+
+/**
+ * Writes each block's values, then its formats. `Range.valuesAsJson` is
+ * settable in the typings (ExcelApi 1.16), but a format written that way stays
+ * inside the value, as a data type an older Excel may not show; `Range.numberFormat`
+ * (ExcelApi 1.1) puts it on the cell, where every Excel shows it, a frozen
+ * value keeps it, and the user can change it as usual. Values first, so each
+ * is entered as today and then shown in its format.
+ */
 export function writeValues(
   context: Excel.RequestContext,
   sheet: Excel.Worksheet,
   blocks: readonly ValueBlock[],
 ): Promise<void> {
   return inChunks(context, blocks, (block) => {
-    sheet.getRange(block.address).values = block.values as Excel.Range["values"];
+    const range = sheet.getRange(block.address);
+    range.values = block.values as Excel.Range["values"];
+    if (block.formats) range.numberFormat = block.formats;
   });
 }

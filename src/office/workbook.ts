@@ -10,7 +10,9 @@
  * parts), 1.9 (getSpecialCellsOrNullObject, getSelectedRanges; without them
  * every used cell is read), 1.12 (getSpillingToRangeOrNullObject,
  * getSpillParentOrNullObject; without them every formula counts as one cell,
- * which is right for an Excel without dynamic arrays), SharedRuntime 1.1
+ * which is right for an Excel without dynamic arrays), 1.16 (valuesAsJson: the
+ * format a value carries, kept by a freeze; without it the cells' own
+ * formats), SharedRuntime 1.1
  * (setStartupBehavior).
  *
  * The factory only composes: each method is one `Excel.run` (or one Office
@@ -96,7 +98,12 @@ export function createExcelWorkbook(
       run((context) => rewriteFormulaBlocks(context, name, blocks, spillsSupported), oneUndo()),
     readValues: (name, addresses) => run((context) => loadValues(context, sheetOf(context, name), addresses)),
     readResults: (name, addresses) =>
-      run((context) => loadResults(context, sheetOf(context, name), addresses, spillsSupported)),
+      run((context) =>
+        loadResults(context, sheetOf(context, name), addresses, {
+          spills: spillsSupported,
+          valuesAsJson: () => supports("1.16"),
+        }),
+      ),
     writeValues: (name, blocks: readonly ValueBlock[]) =>
       run((context) => writeValues(context, sheetOf(context, name), blocks)),
     getSelection: () => run(readSelection),

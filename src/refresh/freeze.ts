@@ -7,6 +7,10 @@
  * the formulas back. The log is written before the values: a log that cannot
  * be read, parsed or saved stops the freeze, so no formula is ever replaced
  * without its record.
+ *
+ * A frozen cell keeps the format it showed: dates stay dates, prices keep
+ * `$#,##0.00`, percentages stay percentages (the adapter reads the format
+ * each cell shows and writes it onto the cell with the value).
  */
 import { intersects, parseRange, qualifiedAddress, type Rect } from "./a1";
 import { isCalculating } from "./cell-errors";
@@ -121,7 +125,9 @@ export async function freezeToValues(
       report.stillCalculating.push(result.address);
       continue;
     }
-    blocks.push({ address: result.range, values: frozenValues(result) });
+    // The format each cell shows goes with its value: a format carried in the value (a date, $, %) does not
+    // survive `Range.values`, so it is put on the cell, where a colleague's Excel of any version shows it.
+    blocks.push({ address: result.range, values: frozenValues(result), formats: result.formats });
     report.records.push({
       sheet,
       address: result.address,

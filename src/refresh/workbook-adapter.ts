@@ -57,6 +57,11 @@ export interface FormulaBlock {
 export interface ValueBlock {
   address: string;
   values: unknown[][];
+  /**
+   * Number formats put on the cells with the values (`Range.numberFormat`),
+   * one per cell; absent: the cells' formats are left as they are.
+   */
+  formats?: string[][];
 }
 
 /** Excel's `Range.valueTypes` names. */
@@ -72,6 +77,13 @@ export interface RangeValues {
 export interface CellResult extends RangeValues {
   /** The whole result: the spill range, or the formula cell itself. */
   range: string;
+  /**
+   * The number format each cell shows its value in, as `values`: the format
+   * carried in the value (a formatted number or date the function returned
+   * as an Excel data type, which `Range.values` drops) where Excel can say,
+   * otherwise the cell's own number format.
+   */
+  formats: string[][];
 }
 
 export interface SelectionInfo {
@@ -152,8 +164,9 @@ export interface WorkbookAdapter {
   recalculate(sheet: string, addresses: readonly string[]): Promise<void>;
   /** What each range shows now, in the order asked. */
   readValues(sheet: string, addresses: readonly string[]): Promise<RangeValues[]>;
-  /** The whole current result of each formula cell, with its spill, in the order asked. */
+  /** The whole current result of each formula cell, with its spill and the format each cell shows, in the order asked. */
   readResults(sheet: string, addresses: readonly string[]): Promise<CellResult[]>;
+  /** Writes each block's values, then its formats where given, in one `Excel.run`. */
   writeValues(sheet: string, blocks: readonly ValueBlock[]): Promise<void>;
   getSelection(): Promise<SelectionInfo>;
   getActiveSheet(): Promise<string>;

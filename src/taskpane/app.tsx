@@ -165,6 +165,7 @@ export async function mountApp(element: HTMLElement, context: PaneContext): Prom
     refresh: getRefreshActions(),
     today: () => localToday(),
     dateSystem: () => runtime.dateSystem(),
+    resultNotes: () => runtime.calls.notes(),
     host,
     version: runtime.version,
   };

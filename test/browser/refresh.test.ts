@@ -7,7 +7,7 @@
 import type { Page } from "playwright-core";
 import { REFRESH_ALL_COMMAND } from "../../src/office/commands";
 import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
-import { compsWorkbook, type LabelledWorkbook } from "../support/recordings";
+import { build, compsWorkbook, latest, type LabelledWorkbook } from "../support/recordings";
 import type { StandInLog, WorkbookRecording } from "../support/workbook-stand-in";
 import { describeBrowser, usePaneBrowser } from "../support/browser";
 import { addWorkbookStandIn, gotoPane, startHidden, type PageWorkbook } from "../support/pane-page";
@@ -206,6 +206,51 @@ describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)
     expect(parts).toHaveLength(1);
     for (const c of fixture.md.filter((x) => x.sheet === "Comps"))
       expect(parts[0].xml).toContain(`address="${c.address}"`);
+    await page.close();
+  });
+
+  it("Freeze sheet to values keeps each cell's format: dates, $ and % carried in the values", async () => {
+    const series = '=MD.SERIES("eth","PRICE","-1D",,,"transform=pct")';
+    const spill = [
+      ["Date", "eth PRICE"],
+      [
+        { type: "Double", basicValue: 45719, numberFormat: "yyyy-mm-dd" },
+        { type: "Double", basicValue: 0.0123, numberFormat: "0.00%" },
+      ],
+    ];
+    const fixture = build(
+      [{ name: "Report" }],
+      [
+        { sheet: "Report", address: "A1", cell: { formula: series, spill }, md: true },
+        {
+          sheet: "Report",
+          address: "D1",
+          cell: { formula: latest("eth"), value: { type: "Double", basicValue: 2553.26, numberFormat: "$#,##0.00" } },
+          md: true,
+        },
+      ],
+    );
+    const { page } = await open(fixture.recording, "user-entered-key");
+    await openSettings(page);
+    await page.getByRole("button", { name: "Freeze sheet to values" }).click();
+    await page.getByTestId("refresh-outcome").waitFor();
+    const shown = await page.evaluate(() =>
+      ["A1", "A2", "B2", "D1"].map((a) => {
+        const workbook = (window as unknown as PageWorkbook).__workbook;
+        return [
+          a,
+          workbook.cell("Report", a).formula,
+          workbook.cell("Report", a).value,
+          workbook.display("Report", a).format,
+        ];
+      }),
+    );
+    expect(shown).toEqual([
+      ["A1", null, "Date", "General"],
+      ["A2", null, 45719, "yyyy-mm-dd"],
+      ["B2", null, 0.0123, "0.00%"],
+      ["D1", null, 2553.26, "$#,##0.00"],
+    ]);
     await page.close();
   });
 

@@ -85,4 +85,19 @@ describe("Excel adapter (office-addin-mock)", () => {
     await workbook.writeValues("Comps", [{ address: "A4:B5", values }]);
     expect(range("A4:B5").values).toEqual(values);
   });
+
+  it("puts each cell's format on the cells with the values, when the block carries formats", async () => {
+    const { workbook, range } = excelMock({ "A4:B5": {} });
+    const values = [
+      ["Date", "'eth PRICE"],
+      [45000, 1800],
+    ];
+    const formats = [
+      ["General", "General"],
+      ["yyyy-mm-dd", "$#,##0.00"],
+    ];
+    await workbook.writeValues("Comps", [{ address: "A4:B5", values, formats }]);
+    expect(range("A4:B5").values).toEqual(values);
+    expect(range("A4:B5").numberFormat).toEqual(formats);
+  });
 });

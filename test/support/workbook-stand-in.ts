@@ -48,7 +48,19 @@
  *   `ChartAxis.setCategoryNames(range)` (1.7) are recorded, not drawn
  *   (https://learn.microsoft.com/en-us/javascript/api/excel/excel.chartcollection);
  *   with `Range.getOffsetRange` / `getResizedRange` (1.1 / 1.2) to name the cells.
- * - `Range.clear("Contents")` empties the cells (a spill anchor's spill too).
+ * - `Range.clear("Contents")` empties the cells (a spill anchor's spill too)
+ *   and keeps their formats; `clear("All")` resets the formats too.
+ * - Formats carried in values (Microsoft Learn, "Use data types with custom
+ *   functions in Excel"; Excel.DoubleCellValue / FormattedNumberCellValue in
+ *   @types/office-js): a cell's value may be a data-type object such as
+ *   `{ type: "Double", basicValue, numberFormat }`. `Range.values` and
+ *   `valueTypes` return its basic value and type ("the value that would be
+ *   returned by `Range.values` for a cell with this value"), dropping the
+ *   format; `Range.valuesAsJson` (ExcelApi 1.16) returns the object (a plain
+ *   value as `{ type, basicValue }`); `Range.numberFormat` (1.1) is the
+ *   cell's own format, "General" unless set, which stays on the cell when its
+ *   contents change. What the user sees is the carried format, else the
+ *   cell's own (`cell().format`).
  *
  * `installWorkbookStandIn` is self-contained (no imports, no outer helpers) so
  * the browser test can hand it to `page.addInitScript` as is.
@@ -69,6 +81,8 @@ export interface RecordedSheet {
   cells: Record<string, RecordedCell>;
   /** The far corner of cells that hold only formatting ("Z1048576"): the used range reaches it unless values only are asked for. */
   formattedTo?: string;
+  /** Cells' own number formats (`Range.numberFormat`) by cell or range ("A5:A9"); "General" elsewhere. */
+  numberFormats?: Record<string, string>;
 }
 
 /** What a formula evaluates to when (re)calculated. */
@@ -126,6 +140,8 @@ export interface StandInLog {
   runOptions: Record<string, unknown>[];
   formulaWrites: { sheet: string; address: string; formula: string }[];
   valueWrites: { sheet: string; address: string; value: unknown }[];
+  /** Cells whose own number format was set (`Range.numberFormat`). */
+  formatWrites: { sheet: string; address: string; format: string }[];
   /** Cells whose formulas, values or valueTypes were loaded, counted once per property. */
   cellsLoaded: number;
   /** Custom function runs Excel started ("Sheet!A1"), by recalculation or by (re)entering a formula. */
@@ -157,13 +173,26 @@ export interface RecordedChart {
 
 export interface CellView {
   formula: string | null;
+  /** What `Range.values` reads: a data type's basic value. */
   value: unknown;
   type: string;
+}
+
+/** How a cell shows its value. */
+export interface CellDisplay {
+  /** The number format the user sees: the one carried in the value, else the cell's own. */
+  format: string;
+  /** The cell's own number format (`Range.numberFormat`). */
+  own: string;
+  /** What `Range.valuesAsJson` reads. */
+  json: Record<string, unknown>;
 }
 
 export interface WorkbookStandIn {
   log: StandInLog;
   cell(sheet: string, address: string): CellView;
+  /** The format the cell shows its value in, and the value as `valuesAsJson` reads it. */
+  display(sheet: string, address: string): CellDisplay;
   settings: Record<string, unknown>;
   customXmlParts(): { namespace: string; xml: string }[];
   /** Calls a ribbon command the add-in associated, with an event whose completion is observed. */
@@ -194,7 +223,14 @@ export function installWorkbookStandIn(
     spill: { rows: number; cols: number } | null;
     dirty?: boolean;
   };
-  type Sheet = { name: string; protected: boolean; cells: Map<string, Cell>; formattedTo: string | null };
+  type Sheet = {
+    name: string;
+    protected: boolean;
+    cells: Map<string, Cell>;
+    formattedTo: string | null;
+    /** The cells' own number formats, apart from their contents: a cleared or rewritten cell keeps its format. */
+    formats: Map<string, string>;
+  };
   type Rect = { top: number; left: number; bottom: number; right: number };
 
   const ERRORS = [
@@ -218,6 +254,7 @@ export function installWorkbookStandIn(
     runOptions: [],
     formulaWrites: [],
     valueWrites: [],
+    formatWrites: [],
     cellsLoaded: 0,
     calculations: [],
     unsupportedCalls: [],
@@ -310,7 +347,13 @@ export function installWorkbookStandIn(
   // ---- the workbook ----
   const sheets: Sheet[] = recording.sheets.map((s) => {
     const cells = new Map<string, Cell>();
-    const sheet: Sheet = { name: s.name, protected: !!s.protected, cells, formattedTo: s.formattedTo ?? null };
+    const formats = new Map<string, string>();
+    const sheet: Sheet = { name: s.name, protected: !!s.protected, cells, formattedTo: s.formattedTo ?? null, formats };
+    for (const [where, format] of Object.entries(s.numberFormats ?? {})) {
+      const r = parseRect(where);
+      for (let row = r.top; row <= r.bottom; row += 1)
+        for (let col = r.left; col <= r.right; col += 1) formats.set(key(row, col), format);
+    }
     for (const [address, rec] of Object.entries(s.cells)) {
       const { row, col } = parseCell(address);
       const anchor = key(row, col);
@@ -338,7 +381,27 @@ export function installWorkbookStandIn(
   };
   const read = (sheet: Sheet, row: number, col: number): Cell =>
     sheet.cells.get(key(row, col)) ?? { formula: null, value: "", spillOf: null, spill: null };
-  const typeOf = (value: unknown) => {
+  /** A data type's basic value (what `Range.values` returns); a plain value as it is. */
+  const basic = (value: unknown): unknown =>
+    typeof value === "object" && value !== null && "basicValue" in value
+      ? (value as { basicValue: unknown }).basicValue
+      : value;
+  /** The number format a data-type value carries, if any. */
+  const carriedFormat = (value: unknown): string | null => {
+    const format =
+      typeof value === "object" && value !== null ? (value as { numberFormat?: unknown }).numberFormat : null;
+    return typeof format === "string" ? format : null;
+  };
+  const ownFormat = (sheet: Sheet, address: string) => sheet.formats.get(address) ?? "General";
+  /** `Range.valuesAsJson`: a data type as it is, a plain value as `{ type, basicValue }`. */
+  const asJson = (value: unknown): Record<string, unknown> => {
+    if (typeof value === "object" && value !== null && "type" in value)
+      return { ...(value as Record<string, unknown>) };
+    const type = typeOf(value);
+    return type === "Empty" ? { type, basicValue: "" } : { type, basicValue: value };
+  };
+  const typeOf = (raw: unknown) => {
+    const value = basic(raw);
     if (value === "" || value === null || value === undefined) return "Empty";
     if (typeof value === "number") return "Double";
     if (typeof value === "boolean") return "Boolean";
@@ -353,7 +416,7 @@ export function installWorkbookStandIn(
       const anchor = sheet.cells.get(cell.spillOf);
       if (anchor?.formula) return shownFormula(anchor.formula);
     }
-    return cell.value;
+    return basic(cell.value);
   };
   const isFormulaCell = (cell: Cell) =>
     cell.formula !== null || (cell.spillOf !== null && recording.specialCellsIncludeSpills !== false);
@@ -689,8 +752,19 @@ export function installWorkbookStandIn(
           return r ? `${sheetPrefix(sheet.name)}!${rectText(r)}` : null;
         },
         formulas: () => cells((cell) => formulaOf(sheet, cell)),
-        values: () => cells((cell) => cell.value),
+        values: () => cells((cell) => basic(cell.value)),
         valueTypes: () => cells((cell) => typeOf(cell.value)),
+        valuesAsJson: () => {
+          if (!supports("ExcelApi", "1.16")) {
+            log.unsupportedCalls.push("Range.valuesAsJson");
+            throw officeError("ApiNotFound", `Range.valuesAsJson needs ExcelApi 1.16; this host has ${excelApi}.`);
+          }
+          return cells((cell) => asJson(cell.value));
+        },
+        numberFormat: () => {
+          const r = locate();
+          return r ? grid(r, (row, col) => ownFormat(sheet, key(row, col))) : null;
+        },
       },
       {
         getSpillingToRangeOrNullObject: () =>
@@ -745,6 +819,7 @@ export function installWorkbookStandIn(
             for (let row = r.top; row <= r.bottom; row += 1)
               for (let col = r.left; col <= r.right; col += 1) {
                 const address = key(row, col);
+                if (applyTo !== "Contents") sheet.formats.delete(address);
                 const cell = sheet.cells.get(address);
                 if (!cell) continue;
                 breakSpillAt(sheet, address);
@@ -768,6 +843,20 @@ export function installWorkbookStandIn(
           guardWrite(sheet, r);
           const rows = value as unknown[][];
           rows.forEach((line, i) => line.forEach((v, j) => enterValue(sheet, key(r.top + i, r.left + j), v)));
+        },
+        numberFormat: (value) => {
+          const r = rect();
+          guardWrite(sheet, r);
+          const rows = value as unknown[][];
+          rows.forEach((line, i) =>
+            line.forEach((format, j) => {
+              // "A null input within two-dimensional array (for values, number-format, formula) is ignored
+              // in the update API" (Microsoft Learn, Excel JavaScript API, "null-input").
+              if (format === null) return;
+              log.formatWrites.push({ sheet: sheet.name, address: key(r.top + i, r.left + j), format: String(format) });
+              sheet.formats.set(key(r.top + i, r.left + j), String(format));
+            }),
+          );
         },
       },
       () => {
@@ -1084,7 +1173,14 @@ export function installWorkbookStandIn(
       const sheet = sheetNamed(sheetName);
       const { row, col } = parseCell(address);
       const cell = read(sheet, row, col);
-      return { formula: cell.formula, value: cell.value, type: typeOf(cell.value) };
+      return { formula: cell.formula, value: basic(cell.value), type: typeOf(cell.value) };
+    },
+    display(sheetName, address) {
+      const sheet = sheetNamed(sheetName);
+      const { row, col } = parseCell(address);
+      const value = read(sheet, row, col).value;
+      const own = ownFormat(sheet, key(row, col));
+      return { format: carriedFormat(value) ?? own, own, json: asJson(value) };
     },
     customXmlParts: () => parts.map(({ namespace, xml }) => ({ namespace, xml })),
     async runCommand(id) {

@@ -1,14 +1,16 @@
 /**
- * The shared client's counters, and the data stored on this computer (warm
- * workbooks). They change with every calculation in the workbook, not only
+ * The shared client's counters, the data stored on this computer (warm
+ * workbooks), and notes about recent results (a table sent without its
+ * formats). They change with every calculation in the workbook, not only
  * with what the pane does, so they are polled — once a second, and only while
  * the Settings view is showing.
  */
 import { Button, Caption1, makeStyles, MessageBar, MessageBarBody, tokens } from "@fluentui/react-components";
 import { useEffect, useState } from "react";
 import type { ClientCounters, StoreStatus } from "../../api";
-import { useServices } from "../shared/pane-services";
+import { useServices, type ResultNote } from "../shared/pane-services";
 import { formatBytes } from "../shared/value-format";
+import { ResultNotes } from "./result-notes";
 
 export const COUNTER_POLL_MS = 1000;
 
@@ -55,21 +57,26 @@ export function storedDataText(store: StoreStatus): string {
 
 export function CountersPanel({ active }: { active: boolean }) {
   const styles = useStyles();
-  const { client } = useServices();
+  const { client, resultNotes } = useServices();
   const [counters, setCounters] = useState<ClientCounters>(() => client.counters());
   const [store, setStore] = useState<StoreStatus>(() => client.storage());
   const [cleared, setCleared] = useState<string | null>(null);
+  const [notes, setNotes] = useState<readonly ResultNote[]>(() => resultNotes?.() ?? []);
+  /** Notes up to this time were dismissed; the tracker keeps them, the pane stops showing them. */
+  const [dismissedAt, setDismissedAt] = useState(Number.NEGATIVE_INFINITY);
 
   useEffect(() => {
     if (!active) return;
     const poll = () => {
       setCounters(client.counters());
       setStore(client.storage());
+      setNotes(resultNotes?.() ?? []);
     };
     poll();
     const timer = setInterval(poll, COUNTER_POLL_MS);
     return () => clearInterval(timer);
-  }, [active, client]);
+  }, [active, client, resultNotes]);
+  const shownNotes = notes.filter((note) => note.at > dismissedAt);
 
   return (
     <>
@@ -115,6 +122,10 @@ export function CountersPanel({ active }: { active: boolean }) {
           Clear stored data
         </Button>
       </div>
+      <ResultNotes
+        notes={shownNotes}
+        onDismiss={() => setDismissedAt(Math.max(...shownNotes.map((note) => note.at)))}
+      />
       <div role="status" aria-live="polite">
         {cleared && (
           <MessageBar intent="success">

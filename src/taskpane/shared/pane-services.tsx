@@ -20,6 +20,13 @@ export interface PaneSettings {
   setBaseUrl(value: string): Promise<void>;
 }
 
+/** A note about a result the cell cannot show itself (the runtime's call tracker, src/office/call-tracker.ts). */
+export interface ResultNote {
+  /** Milliseconds since the epoch. */
+  at: number;
+  text: string;
+}
+
 export interface PaneServices {
   client: MarketDataClient;
   settings: PaneSettings;
@@ -35,6 +42,8 @@ export interface PaneServices {
   dateSystem?(): Promise<DateSystem>;
   /** Locale whose numeric date order (01/15/2025 or 15/01/2025 …) typed dates follow; undefined: the browser's. */
   dateLocale?: string;
+  /** The runtime's recent notes about results, oldest first; absent: none are kept. */
+  resultNotes?(): readonly ResultNote[];
   /** Office host, or null in a plain browser. */
   host: string | null;
   version: string;

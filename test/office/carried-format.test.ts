@@ -1,0 +1,22 @@
+/**
+ * The number format a cell value carries, as `Range.valuesAsJson` returns it:
+ * Excel.DoubleCellValue.numberFormat (ExcelApi 1.19) or
+ * Excel.FormattedNumberCellValue.numberFormat (1.16); nothing for any other value.
+ */
+import { carriedFormat } from "../../src/office/range-values";
+
+describe("carriedFormat", () => {
+  it.each([
+    ["a Double with its format", { type: "Double", basicValue: 45000, numberFormat: "yyyy-mm-dd" }, "yyyy-mm-dd"],
+    ["a FormattedNumber", { type: "FormattedNumber", basicValue: 0.0123, numberFormat: "0.00%" }, "0.00%"],
+    ["a plain Double", { type: "Double", basicValue: 1800.5 }, null],
+    ["a Double with an empty format", { type: "Double", basicValue: 1, numberFormat: "" }, null],
+    ["text", { type: "String", basicValue: "00123" }, null],
+    ["an error", { type: "Error", basicValue: "#N/A", errorType: "NotAvailable" }, null],
+    ["an entity", { type: "Entity", text: "Ether", properties: {}, numberFormat: "0" }, null],
+    ["a bare number", 1800.5, null],
+    ["null", null, null],
+  ])("%s", (_, value, format) => {
+    expect(carriedFormat(value)).toBe(format);
+  });
+});
