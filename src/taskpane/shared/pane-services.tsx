@@ -8,6 +8,8 @@ import type { MarketDataClient } from "../../api";
 import type { DateSystem } from "../../core/excel-date";
 import type { WorkbookActions } from "../../office/pane-workbook";
 import type { StoredSettings } from "../../office/settings";
+import type { GatewaySignIn } from "../../office/gateway";
+import type { SignInState } from "../../office/sign-in";
 import type { PaneRefreshActions } from "../../refresh/pane-actions";
 
 /**
@@ -18,6 +20,16 @@ export interface PaneSettings {
   read(): Promise<StoredSettings>;
   setApiKey(value: string): Promise<void>;
   setBaseUrl(value: string): Promise<void>;
+}
+
+/** The pane's sign-in for a gateway that asks for one (src/office/sign-in.ts); tests hand a stand-in. */
+export interface PaneSignIn {
+  state(): SignInState;
+  subscribe(listener: () => void): () => void;
+  /** The gateway's sign-in settings as last read (undefined: none asked); the same again changes nothing. */
+  configure(config: GatewaySignIn | undefined): Promise<void>;
+  signIn(): Promise<void>;
+  signOut(): Promise<void>;
 }
 
 export interface PaneServices {
@@ -35,6 +47,8 @@ export interface PaneServices {
   dateSystem?(): Promise<DateSystem>;
   /** Locale whose numeric date order (01/15/2025 or 15/01/2025 …) typed dates follow; undefined: the browser's. */
   dateLocale?: string;
+  /** Sign-in for a gateway that lets in only signed-in people; absent: the pane never shows it. */
+  signIn?: PaneSignIn;
   /** Office host, or null in a plain browser. */
   host: string | null;
   version: string;
