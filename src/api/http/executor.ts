@@ -105,6 +105,8 @@ export async function sendWithRetries(
           false,
         );
       }
+      // The gateway may quote what it was sent; no token reaches a message, a log line or a cell.
+      if (token) error.message = error.message.split(token).join("***");
       deps.log(
         redact(
           `GET ${shown} → ${error.status ?? error.kind}, ${deps.now() - started} ms: ${error.message}`,
@@ -116,8 +118,6 @@ export async function sendWithRetries(
     }
 
     if (token) {
-      // The gateway may quote what it was sent; no token reaches a message, a log line or a cell.
-      error.message = error.message.split(token).join("***");
       if (error.status === 401) {
         // One silent renewal and one more attempt, never a loop: a second 401 means the sign-in itself is refused.
         if (renewedAfter401) {
