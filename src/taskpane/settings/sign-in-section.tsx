@@ -1,5 +1,5 @@
 import { Button, Spinner, Text } from "@fluentui/react-components";
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
 import type { GatewaySignIn } from "../../office/gateway";
 import { useServices, type PaneSignIn } from "../shared/pane-services";
 import { useSettingsStyles } from "./settings-styles";
@@ -14,7 +14,8 @@ import { StatusNotice, type Notice } from "./status-notice";
 export function SignInSection({ config, signIn }: { config: GatewaySignIn; signIn: PaneSignIn }) {
   const styles = useSettingsStyles();
   const { refresh } = useServices();
-  const state = useSyncExternalStore(signIn.subscribe, signIn.state);
+  const subscribe = useCallback((listener: () => void) => signIn.subscribe(listener), [signIn]);
+  const state = useSyncExternalStore(subscribe, () => signIn.state());
   const [notice, setNotice] = useState<Notice>(null);
 
   useEffect(() => {
@@ -55,7 +56,9 @@ export function SignInSection({ config, signIn }: { config: GatewaySignIn; signI
           </div>
         </>
       ) : (
-        state.status !== "starting" && (
+        // "off" only until the settings just read reach the controller (the effect above).
+        state.status !== "starting" &&
+        state.status !== "off" && (
           <>
             <Text>Your firm&apos;s gateway lets in only signed-in people: sign in to fill MD cells.</Text>
             <div className={styles.buttons}>
