@@ -4,6 +4,7 @@
  *   dist/functions.json  metadata generated from JSDoc in src/functions/functions.ts
  *   dist/taskpane.html   the shared page: office.js, then functions.js, then the UI chunk
  *   dist/taskpane.js     the task pane UI (React + Fluent UI)
+ *   dist/auth-redirect.html  where the sign-in popup lands (MSAL's redirect bridge, for a gateway that asks for sign-in)
  *   dist/manifest.xml    the manifest with the add-in's host substituted
  *
  * Targets (`--env target=…`, default from --mode):
@@ -165,6 +166,7 @@ module.exports = (env = {}, argv = {}) => {
     entry: {
       functions: "./src/functions/functions.ts",
       taskpane: "./src/taskpane/index.tsx",
+      "auth-redirect": "./src/taskpane/auth-redirect.ts",
     },
     output: {
       path: path.resolve(__dirname, "dist"),
@@ -206,6 +208,18 @@ module.exports = (env = {}, argv = {}) => {
           officeJsUrl: localOfficeJs ? "office-js/office.js" : OFFICE_JS_CDN,
           csp: paneCsp({ production: target === "production", evalSourceMaps: mode !== "production" }),
         },
+      }),
+      new HtmlWebpackPlugin({
+        filename: "auth-redirect.html",
+        chunks: ["auth-redirect"],
+        scriptLoading: "defer",
+        templateContent: ({ htmlWebpackPlugin }) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${paneCsp({ production: target === "production", evalSourceMaps: mode !== "production" })}">
+<title>Signing in to Market Data</title>${htmlWebpackPlugin.tags.headTags}</head>
+<body><p>Signing in to Market Data…</p></body></html>
+`,
+        inject: false,
       }),
       new CopyWebpackPlugin({
         patterns: [

@@ -7,11 +7,17 @@ import { UNSETTLED_DAYS } from "../core/readings";
 import type { SeriesStore } from "./store/types";
 import type { Timers } from "./http/timers";
 import { MAX_RESPONSE_BYTES, type FetchLike } from "./http/transport";
-import type { SettingsSource } from "./types";
+import type { AccessTokenSource, SettingsSource } from "./types";
 
 export interface ClientOptions {
   /** Read before every flush and every catalog call: a new key or base URL applies on the next calculation (and empties the cache). */
   settings: SettingsSource;
+  /**
+   * The access token for a gateway that asks for sign-in (settings' `signInRequired`); asked before every request
+   * to it, and once more with `forceRefresh` after a 401. Default none: such a gateway's calls fail with a
+   * SignInRequiredError.
+   */
+  accessToken?: AccessTokenSource;
   /** Default `globalThis.fetch`. */
   fetch?: FetchLike;
   /** Milliseconds since the epoch; default `Date.now`. Drives TTLs, Retry-After dates and "today" for open windows. */

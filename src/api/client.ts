@@ -82,7 +82,7 @@ export function createClient(options: ClientOptions): Client {
 
 class BatchingClient implements Client {
   private readonly o: Required<
-    Omit<ClientOptions, "logger" | "fetch" | "now" | "timers" | "random" | "settings" | "store">
+    Omit<ClientOptions, "logger" | "fetch" | "now" | "timers" | "random" | "settings" | "store" | "accessToken">
   >;
   private readonly now: () => number;
   private readonly cache: LruCache<unknown>;
@@ -138,6 +138,7 @@ class BatchingClient implements Client {
       counters: this.stats,
       log: this.log,
       maxResponseBytes: this.o.maxResponseBytes,
+      ...(options.accessToken ? { accessToken: options.accessToken } : {}),
     };
     this.catalogDeps = { ...this.deps, semaphore: new Semaphore(this.o.catalogConcurrency) };
     this.batcher = new SeriesBatcher({

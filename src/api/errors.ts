@@ -143,6 +143,21 @@ export class ConfigError extends MarketDataError {
   }
 }
 
+/** What a cell without a usable sign-in shows: the pane, not the cell, signs in. */
+export const SIGN_IN_MESSAGE = "Sign in to Market Data (pane ▸ Settings)";
+
+/**
+ * The gateway lets in only signed-in people and there is no usable token: nobody signed in yet, the sign-in
+ * expired and could not be renewed silently, or the gateway refused the renewed token too. Not retried: after
+ * signing in, Refresh all asks again.
+ */
+export class SignInRequiredError extends MarketDataError {
+  constructor(message: string = SIGN_IN_MESSAGE, details?: MarketDataErrorDetails) {
+    super("auth", message, false, details);
+    this.name = "SignInRequiredError";
+  }
+}
+
 /**
  * One symbol the service fails every request for (an HTTP 5xx for any request
  * naming it, while the same request without it is answered): found by

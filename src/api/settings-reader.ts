@@ -26,7 +26,7 @@ export class SettingsReader {
 
   /** Reads and checks the settings; anything unusable is a ConfigError telling the user what to enter. */
   async read(): Promise<ResolvedSettings> {
-    let raw: { apiKey?: string; baseUrl?: string; keyManagedByGateway?: boolean };
+    let raw: { apiKey?: string; baseUrl?: string; keyManagedByGateway?: boolean; signInRequired?: boolean };
     try {
       raw = await this.source();
     } catch (error) {
@@ -38,10 +38,15 @@ export class SettingsReader {
     // A gateway holding the firm's key adds it upstream: the add-in sends none and asks for none.
     if (!apiKey && !raw?.keyManagedByGateway)
       throw new ConfigError("No API key is set. Enter your market-data API key in the Market Data pane.");
+    const signInRequired = raw?.signInRequired === true;
     const previous = this.current;
-    if (previous && previous.baseUrl === baseUrl && previous.apiKey === apiKey) return previous;
+    if (previous && previous.baseUrl === baseUrl && previous.apiKey === apiKey) {
+      // The gateway starting or stopping to ask for sign-in changes who may ask, not the answers: the cache stays.
+      if ((previous.signInRequired === true) === signInRequired) return previous;
+      return (this.current = { ...previous, signInRequired });
+    }
     if (previous) this.generation += 1;
-    this.current = { baseUrl, apiKey, generation: this.generation };
+    this.current = { baseUrl, apiKey, generation: this.generation, signInRequired };
     if (previous) this.onChange(previous.baseUrl !== baseUrl ? "base URL" : "API key");
     return this.current;
   }

@@ -53,8 +53,23 @@ export interface ClientSettings {
   baseUrl: string;
   /** The base URL is a gateway that adds the firm's key: send none, ask for none. */
   keyManagedByGateway?: boolean;
+  /**
+   * The base URL is a gateway that lets in only signed-in people: every request to it carries an access token
+   * (`Authorization: Bearer`) from the client's `accessToken` source. Set only for a gateway on the add-in's own
+   * host (src/office/gateway.ts), so the token never goes to another host.
+   */
+  signInRequired?: boolean;
 }
 export type SettingsSource = () => Promise<ClientSettings>;
+
+/**
+ * Where the client gets an access token for a gateway that asks for one: injected (src/office wires it), so the
+ * client knows nothing of how people sign in. Answers null when nobody is signed in (the call fails with a
+ * SignInRequiredError, and nothing is sent); `forceRefresh` asks for a new token, not the one held, after the
+ * gateway refused `rejected` with a 401 (a source that already holds a newer token may answer that one: a burst of
+ * cells refused together renews once). It must never open a window: cells call it.
+ */
+export type AccessTokenSource = (options: { forceRefresh: boolean; rejected?: string }) => Promise<string | null>;
 
 export interface ClientCounters {
   requests: number; // HTTP requests sent (each attempt counts)

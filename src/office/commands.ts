@@ -12,6 +12,7 @@ import { RefreshController, type RuntimeStart } from "../refresh/refresh-control
 import { paneShownNow } from "./pane-visibility";
 import { sharedRuntime } from "./runtime-registry";
 import { recheckKeyOnSettingsChange } from "./settings-changes";
+import { paneSignIn } from "./sign-in";
 import { createExcelWorkbook, excelWorkbookAvailable } from "./workbook";
 
 /** The ribbon buttons' <FunctionName>s in manifest.xml. */
@@ -23,6 +24,19 @@ let actions: PaneRefreshActions | null = null;
 /** A ribbon command ran in this runtime (evidence for refresh on open: see RuntimeStart). */
 let commandRan = false;
 
+/**
+ * What the refresh feature calls the key. Behind a gateway that asks for sign-in, nobody signed in is no key: a
+ * refresh (on open, before the silent sign-in or the user's) would turn every saved value into the sign-in error.
+ */
+async function keyForRefresh() {
+  const runtime = sharedRuntime();
+  const settings = await runtime.settings.read();
+  if (!settings.signIn) return settings;
+  await paneSignIn(runtime.accessTokens).configure(settings.signIn);
+  if (await runtime.accessTokens?.get()) return settings;
+  return { apiKey: "", usingDefaultKey: false, keyManagedByGateway: false };
+}
+
 /** The page's one controller; it hears every key change in the settings. Outside Excel (a plain browser) it has no workbook and says so. */
 export function getRefreshController(): RefreshController {
   if (!controller) {
@@ -31,7 +45,7 @@ export function getRefreshController(): RefreshController {
       workbook: excelWorkbookAvailable() ? createExcelWorkbook() : null,
       clearCache: () => runtime.client.clear(),
       clearStored: () => runtime.client.clearStored(),
-      readKey: () => runtime.settings.read(),
+      readKey: () => keyForRefresh(),
       calls: runtime.calls,
     });
     recheckKeyOnSettingsChange(runtime.settings, controller);

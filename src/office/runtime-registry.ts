@@ -1,5 +1,6 @@
 import type { MarketDataClient } from "../api";
 import type { DateSystem } from "../core/excel-date";
+import type { AccessTokens } from "./access-tokens";
 import type { CallTracker } from "./call-tracker";
 import type { SettingsStore } from "./settings";
 
@@ -16,6 +17,8 @@ import type { SettingsStore } from "./settings";
 export interface MarketDataRuntime {
   client: MarketDataClient;
   settings: SettingsStore;
+  /** The signed-in user's access tokens for a gateway that asks for them; filled by the pane's sign-in (absent in stand-ins). */
+  accessTokens?: AccessTokens;
   /** Every MD function call, counted as it starts and settles (src/functions/invoke.ts). */
   calls: CallTracker;
   /** The workbook's date system, asked of Excel once (src/office/date-system.ts). */

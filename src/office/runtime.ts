@@ -1,4 +1,5 @@
 import { createClient, openSeriesStore, type MarketDataClient } from "../api";
+import { AccessTokens } from "./access-tokens";
 import { BUILD_INFO } from "./build-info";
 import { CallTracker } from "./call-tracker";
 import { GatewayProbe } from "./gateway";
@@ -17,14 +18,21 @@ export function getRuntime(): MarketDataRuntime {
   const settings = new SettingsStore(
     defaultStorage(),
     { baseUrl: BUILD_INFO.defaultBaseUrl, apiKey: BUILD_INFO.defaultApiKey },
-    (baseUrl) => gateway.keyMode(baseUrl),
+    (baseUrl) => gateway.describe(baseUrl),
   );
+  // Tokens come from the pane's sign-in (src/office/sign-in.ts) through this holder: the client never sees MSAL.
+  const accessTokens = new AccessTokens();
   // Warm workbooks: series and catalogs kept in the webview's IndexedDB (memory only where it is missing or fails).
-  const client = createClient({ settings: () => settings.read(), store: openSeriesStore() });
+  const client = createClient({
+    settings: () => settings.read(),
+    store: openSeriesStore(),
+    accessToken: (options) => accessTokens.get(options),
+  });
   clearCacheOnSettingsChange(settings, client);
   return registerRuntime({
     client,
     settings,
+    accessTokens,
     calls: new CallTracker(),
     dateSystem: dateSystemOfWorkbook(),
     version: BUILD_INFO.version,

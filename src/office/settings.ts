@@ -1,5 +1,5 @@
 import { normalizeBaseUrl, type ClientSettings } from "../api";
-import type { GatewayKeyMode } from "./gateway";
+import type { GatewayInfo, GatewayKeyMode, GatewaySignIn } from "./gateway";
 import { officeReady, type OfficeReadyGlobals } from "./office-ready";
 
 /** The storage keys; shared with the task pane, never written to the workbook. */
@@ -106,6 +106,8 @@ export interface StoredSettings extends ClientSettings {
   usingDefaultBaseUrl: boolean;
   /** The base address is the team gateway holding the firm's key: no key is sent or asked for. */
   keyManagedByGateway: boolean;
+  /** Present when the gateway lets in only signed-in people: with whom they sign in (the pane does; src/office/sign-in.ts). */
+  signIn?: GatewaySignIn;
 }
 
 /** Which setting a write changed. */
@@ -128,8 +130,11 @@ export class SettingsStore {
   constructor(
     private readonly storage: KeyValueStorage,
     private readonly defaults: SettingsDefaults,
-    /** Asks a same-origin base address whether it is a gateway (see gateway.ts); none: never. */
-    private readonly gatewayKeyMode?: (baseUrl: string) => Promise<GatewayKeyMode | null>,
+    /**
+     * Asks a same-origin base address whether it is a gateway (see gateway.ts): its key mode, or all it says of
+     * itself (GatewayProbe.describe, with sign-in); none: never.
+     */
+    private readonly gateway?: (baseUrl: string) => Promise<GatewayKeyMode | GatewayInfo | null>,
   ) {}
 
   async read(): Promise<StoredSettings> {
@@ -140,8 +145,11 @@ export class SettingsStore {
     const key = apiKey?.trim() ?? "";
     const url = baseUrl?.trim() ?? "";
     const effectiveUrl = url || this.defaults.baseUrl;
-    const firm = this.gatewayKeyMode && effectiveUrl ? (await this.gatewayKeyMode(effectiveUrl)) === "firm" : false;
+    const answer = this.gateway && effectiveUrl ? await this.gateway(effectiveUrl) : null;
+    const info: GatewayInfo | null = typeof answer === "string" ? { keyMode: answer } : answer;
+    const firm = info?.keyMode === "firm";
     return {
+      ...(info?.signIn ? { signIn: info.signIn, signInRequired: true } : {}),
       // The firm's gateway adds its key; one stored here is kept for other addresses, but not sent.
       apiKey: firm ? "" : key || this.defaults.apiKey,
       baseUrl: effectiveUrl,

@@ -24,6 +24,7 @@ import { getRefreshActions } from "../office/commands";
 import { readOfficeTheme, type OfficeTheme } from "../office/host";
 import { workbookForHost } from "../office/pane-workbook";
 import { sharedRuntime } from "../office/runtime-registry";
+import { paneSignIn } from "../office/sign-in";
 import { copyText } from "./shared/clipboard";
 import { InsightsView } from "./insights/insights-view";
 import { useThemeMode } from "./shared/office-theme";
@@ -166,6 +167,7 @@ export async function mountApp(element: HTMLElement, context: PaneContext): Prom
     today: () => localToday(),
     dateSystem: () => runtime.dateSystem(),
     resultNotes: () => runtime.calls.notes(),
+    signIn: paneSignIn(runtime.accessTokens),
     host,
     version: runtime.version,
   };
@@ -173,6 +175,7 @@ export async function mountApp(element: HTMLElement, context: PaneContext): Prom
   try {
     const stored = await runtime.settings.read();
     if (!stored.apiKey && !stored.keyManagedByGateway) initialView = "settings";
+    if (stored.signIn && !(await runtime.accessTokens?.get())) initialView = "settings";
   } catch {
     initialView = "settings";
   }

@@ -13,10 +13,13 @@
 import { startRefreshFeature } from "../office/commands";
 import { officeReady } from "../office/host";
 import { whenPaneShown } from "../office/pane-visibility";
+import { startPaneSignIn } from "../office/sign-in";
 
 async function boot(): Promise<void> {
   void startRefreshFeature();
   const { host } = await officeReady();
+  // A gateway that asks for sign-in: Office's own account is tried silently now (MSAL loads only then).
+  void startPaneSignIn();
   await whenPaneShown();
   const { mountApp } = await import(/* webpackChunkName: "pane-ui" */ "./app");
   await mountApp(document.getElementById("root") as HTMLElement, { host });

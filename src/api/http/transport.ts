@@ -30,7 +30,7 @@ import { raceAbort, type Timers } from "./timers";
 /** The part of `fetch` the client uses; `globalThis.fetch` fits, and so does a test double. */
 export type FetchLike = (
   url: string,
-  init: { signal: AbortSignal; method: "GET"; redirect: "manual" },
+  init: { signal: AbortSignal; method: "GET"; redirect: "manual"; headers?: Record<string, string> },
 ) => Promise<Response>;
 
 /** The default cap on one response body: far above any answer the client asks for (250 series × 1,000 points is about 10 MB). */
@@ -51,6 +51,8 @@ export interface AttemptOptions {
   apiKey: string;
   /** Largest body read; a longer one is abandoned with a clear error. Default MAX_RESPONSE_BYTES. */
   maxBytes?: number;
+  /** Request headers (the gateway's `Authorization`); sent on same-origin redirects too, the only ones followed. */
+  headers?: Record<string, string>;
 }
 
 export interface AttemptResult {
@@ -105,7 +107,12 @@ export async function attempt(url: string, o: AttemptOptions): Promise<AttemptRe
       let target = url;
       for (let hop = 0; ; hop += 1) {
         response = await raceAbort(
-          o.fetch(target, { signal: controller.signal, method: "GET", redirect: "manual" }),
+          o.fetch(target, {
+            signal: controller.signal,
+            method: "GET",
+            redirect: "manual",
+            ...(o.headers ? { headers: o.headers } : {}),
+          }),
           controller.signal,
           aborted,
         );

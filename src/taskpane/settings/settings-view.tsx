@@ -1,5 +1,5 @@
 /**
- * Settings: the API key (masked, testable), the service address (advanced),
+ * Settings: sign-in (behind a gateway that asks for it), the API key (masked, testable), the service address (advanced),
  * the client's cache and counters, and the workbook refresh controls.
  *
  * Settings live in OfficeRuntime.storage through the shared SettingsStore —
@@ -22,16 +22,26 @@ import { CountersPanel } from "./counters-panel";
 import { KeyForm } from "./key-form";
 import { KeyStatusBadge } from "./key-status";
 import { ServiceAddressForm } from "./service-address-form";
+import { SignInSection } from "./sign-in-section";
 import { useSettingsStyles } from "./settings-styles";
 import { useStoredSettings } from "./use-stored-settings";
 
 export function SettingsView({ active }: { active: boolean }) {
   const styles = useSettingsStyles();
-  const { defaults } = useServices();
+  const { defaults, signIn } = useServices();
   const { stored, reload, readError } = useStoredSettings();
 
   return (
     <div className={styles.root}>
+      {stored?.signIn && signIn && (
+        <section className={styles.section} aria-labelledby="settings-sign-in-heading">
+          <Subtitle2 as="h2" id="settings-sign-in-heading" className={styles.heading}>
+            Sign-in
+          </Subtitle2>
+          <SignInSection config={stored.signIn} signIn={signIn} />
+        </section>
+      )}
+
       <section className={styles.section} aria-labelledby="settings-key-heading">
         <Subtitle2 as="h2" id="settings-key-heading" className={styles.heading}>
           API key
@@ -43,6 +53,12 @@ export function SettingsView({ active }: { active: boolean }) {
           </Caption1>
         )}
         <KeyForm stored={stored} reload={reload} readError={readError} />
+        {stored && !stored.keyManagedByGateway && (
+          <Caption1 data-testid="key-storage-note">
+            Your key is stored unencrypted on this computer, for this add-in only (in Excel on the web: in this browser,
+            for this site). It is never saved in the workbook.
+          </Caption1>
+        )}
       </section>
 
       <section className={styles.section} aria-labelledby="settings-cache-heading">

@@ -8,6 +8,8 @@ import type { MarketDataClient } from "../../api";
 import type { DateSystem } from "../../core/excel-date";
 import type { WorkbookActions } from "../../office/pane-workbook";
 import type { StoredSettings } from "../../office/settings";
+import type { GatewaySignIn } from "../../office/gateway";
+import type { SignInState } from "../../office/sign-in";
 import type { PaneRefreshActions } from "../../refresh/pane-actions";
 
 /**
@@ -27,6 +29,16 @@ export interface ResultNote {
   text: string;
 }
 
+/** The pane's sign-in for a gateway that asks for one (src/office/sign-in.ts); tests hand a stand-in. */
+export interface PaneSignIn {
+  state(): SignInState;
+  subscribe(listener: () => void): () => void;
+  /** The gateway's sign-in settings as last read (undefined: none asked); the same again changes nothing. */
+  configure(config: GatewaySignIn | undefined): Promise<void>;
+  signIn(): Promise<void>;
+  signOut(): Promise<void>;
+}
+
 export interface PaneServices {
   client: MarketDataClient;
   settings: PaneSettings;
@@ -44,6 +56,8 @@ export interface PaneServices {
   dateLocale?: string;
   /** The runtime's recent notes about results, oldest first; absent: none are kept. */
   resultNotes?(): readonly ResultNote[];
+  /** Sign-in for a gateway that lets in only signed-in people; absent: the pane never shows it. */
+  signIn?: PaneSignIn;
   /** Office host, or null in a plain browser. */
   host: string | null;
   version: string;

@@ -1,0 +1,194 @@
+/**
+ * The pane's side of sign-in for a gateway that lets in only signed-in people
+ * (the gateway's `/_gateway` answer names the identity provider: gateway.ts).
+ * Cells never sign in: they ask the shared token holder (access-tokens.ts),
+ * which this controller fills once someone is signed in and empties on Sign
+ * out.
+ *
+ * The MSAL code (msal-sign-in.ts) is its own chunk, loaded only when a gateway
+ * asks for sign-in, so neither functions.js nor the pane's first load carries
+ * it. Where Office signs the user in itself (nested app authentication), the
+ * first, silent attempt is enough; elsewhere the user clicks Sign in once and
+ * a popup asks the provider.
+ */
+import type { AccessTokens, TokenProvider } from "./access-tokens";
+import type { GatewaySignIn } from "./gateway";
+import { findRuntime } from "./runtime-registry";
+
+export interface SignedInUser {
+  /** The display name, or the user name when the provider gives none. */
+  name: string;
+  /** The sign-in name (e-mail or UPN), as the provider gives it. */
+  username: string;
+}
+
+/** One identity provider's sign-in, as msal-sign-in.ts opens it (tests open a stand-in). */
+export interface SignInSession {
+  /** Office signs the user in (nested app authentication): Sign out stops this add-in using the account only. */
+  readonly nested: boolean;
+  /** Tokens without any window; null when the user must sign in. */
+  readonly provider: TokenProvider;
+  /** Whoever a token can be had for without asking the user, or null. */
+  trySilent(): Promise<SignedInUser | null>;
+  /** Asks the user (a popup, or Office's own prompt with nested app authentication). */
+  signInInteractive(): Promise<SignedInUser>;
+  /** Forgets the account on this computer for this add-in. */
+  signOut(): Promise<void>;
+}
+
+export type OpenSession = (config: GatewaySignIn) => Promise<SignInSession>;
+
+export type SignInState =
+  | { status: "off" }
+  | { status: "starting" }
+  | { status: "signed-out"; error?: string }
+  | { status: "signing-in" }
+  | { status: "signed-in"; user: SignedInUser; nested: boolean };
+
+/** The MSAL session, in its own chunk. */
+const openMsalSession: OpenSession = async (config) => {
+  const { openMsalSession: open } = await import(/* webpackChunkName: "sign-in" */ "./msal-sign-in");
+  return open(config);
+};
+
+export class SignInController {
+  private current: SignInState = { status: "off" };
+  private readonly listeners = new Set<(state: SignInState) => void>();
+  private config: GatewaySignIn | undefined;
+  private configuring: Promise<void> = Promise.resolve();
+  private session: Promise<SignInSession> | null = null;
+  /** The user signed out in this runtime: no silent sign-in brings them back until they click Sign in. */
+  private signedOutByUser = false;
+
+  constructor(
+    private readonly tokens: AccessTokens | undefined,
+    private readonly open: OpenSession = openMsalSession,
+  ) {}
+
+  state(): SignInState {
+    return this.current;
+  }
+
+  subscribe(listener: (state: SignInState) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /**
+   * The gateway's sign-in settings, as the settings read them (undefined: the gateway asks for none). A new
+   * provider starts over with a silent attempt; the same one again waits for that attempt. Never rejects.
+   */
+  configure(config: GatewaySignIn | undefined): Promise<void> {
+    if (sameConfig(config, this.config)) return this.configuring;
+    this.config = config;
+    return (this.configuring = this.start(config));
+  }
+
+  private async start(config: GatewaySignIn | undefined): Promise<void> {
+    this.session = null;
+    this.tokens?.use(null);
+    if (!config) return this.set({ status: "off" });
+    if (!config.clientId) {
+      return this.set({
+        status: "signed-out",
+        error:
+          "The gateway asks for sign-in but does not say with whom (its auth settings are incomplete). Tell your administrator.",
+      });
+    }
+    if (this.signedOutByUser) return this.set({ status: "signed-out" });
+    this.set({ status: "starting" });
+    try {
+      const session = await this.sessionFor(config);
+      const user = await session.trySilent();
+      if (this.config !== config) return;
+      if (user) this.signedIn(session, user);
+      else this.set({ status: "signed-out" });
+    } catch (error) {
+      if (this.config === config) this.set({ status: "signed-out", error: signInFailure(error) });
+    }
+  }
+
+  /** The user's Sign in: a popup (or Office's prompt). Never rejects; a failure is said in the state. */
+  async signIn(): Promise<void> {
+    const config = this.config;
+    if (!config || !config.clientId) return;
+    this.signedOutByUser = false;
+    this.set({ status: "signing-in" });
+    try {
+      const session = await this.sessionFor(config);
+      const user = await session.signInInteractive();
+      if (this.config === config) this.signedIn(session, user);
+    } catch (error) {
+      if (this.config === config) this.set({ status: "signed-out", error: signInFailure(error) });
+    }
+  }
+
+  /** Stops every request carrying the account's tokens at once, then forgets the account. Never rejects. */
+  async signOut(): Promise<void> {
+    this.signedOutByUser = true;
+    this.tokens?.use(null);
+    const session = this.session;
+    this.set({ status: "signed-out" });
+    try {
+      await (await session)?.signOut();
+    } catch {
+      // The tokens are already out of use; a cache MSAL failed to clear is cleared on the next sign-out.
+    }
+  }
+
+  private signedIn(session: SignInSession, user: SignedInUser): void {
+    this.tokens?.use(session.provider);
+    this.set({ status: "signed-in", user, nested: session.nested });
+  }
+
+  private sessionFor(config: GatewaySignIn): Promise<SignInSession> {
+    const session = (this.session ??= this.open(config));
+    session.catch(() => {
+      if (this.session === session) this.session = null; // a failed load is tried again on the next click
+    });
+    return session;
+  }
+
+  private set(state: SignInState): void {
+    this.current = state;
+    for (const listener of [...this.listeners]) listener(state);
+  }
+}
+
+function sameConfig(a: GatewaySignIn | undefined, b: GatewaySignIn | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.authority === b.authority && a.clientId === b.clientId && a.scopes.join(" ") === b.scopes.join(" ");
+}
+
+/** What the pane says when signing in failed: MSAL's error code in words where it has a remedy. */
+export function signInFailure(error: unknown): string {
+  const code = (error as { errorCode?: unknown })?.errorCode;
+  if (code === "user_cancelled") return "Sign-in was cancelled.";
+  if (code === "popup_window_error" || code === "empty_window_error")
+    return "The sign-in window could not open: allow pop-ups for this add-in's site, then click Sign in again.";
+  if (code === "interaction_in_progress") return "A sign-in is already open: finish it, or close it and try again.";
+  const message = error instanceof Error ? error.message : String(error);
+  return `Could not sign in: ${message.split("\n")[0]}`;
+}
+
+let pane: SignInController | undefined;
+
+/** The pane's one controller, over the shared runtime's token holder. */
+export function paneSignIn(tokens: AccessTokens | undefined): SignInController {
+  return (pane ??= new SignInController(tokens));
+}
+
+/**
+ * At the page's start, before the pane is shown (it may never be): where Office signs the user in, the silent
+ * attempt fills the token holder, so cells and refresh on open work without the pane. Never rejects.
+ */
+export async function startPaneSignIn(): Promise<void> {
+  const runtime = findRuntime();
+  if (!runtime) return;
+  try {
+    const settings = await runtime.settings.read();
+    if (settings.signIn) await paneSignIn(runtime.accessTokens).configure(settings.signIn);
+  } catch {
+    // The settings view reads them again and says what is wrong.
+  }
+}
