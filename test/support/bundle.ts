@@ -5,7 +5,8 @@
  * settings. `useBundle(sandboxOptions)` starts the sandbox before the suite
  * (or describe block) and closes it after; `bundle` is one bundle for the
  * block, loaded when a test first calls it; `load()` loads a fresh one (more
- * settings, a host's requirement sets, extra globals).
+ * settings, a host's requirement sets, extra globals). `useBundleOver` does
+ * the same over a sandbox another world brings (the pane rig's).
  */
 import { DEMO_API_KEY, type SandboxHandle, type SandboxOptions } from "../../sandbox/server";
 import { loadFunctionsBundle, type LoadedBundle, type LoadOptions } from "../../harness/bundle";
@@ -27,8 +28,18 @@ export interface BundleWorld {
 
 export function useBundle(sandboxOptions: SandboxOptions = {}): BundleWorld {
   const sandbox = useSandbox(sandboxOptions);
+  return useBundleOver(() => sandbox);
+}
+
+/**
+ * The bundle world over a sandbox another set-up of the same block starts and
+ * closes (usePaneRig's: `useBundleOver(() => rig.sandbox)`), called after that
+ * set-up so its sandbox is up first. A bundle has nothing to close.
+ */
+export function useBundleOver(current: () => SandboxHandle): BundleWorld {
   let bundle: LoadedBundle | undefined;
   let started = false;
+  const sandbox = lateBound("the bundle's sandbox (useBundle)", () => (started ? current() : undefined));
   beforeAll(() => {
     started = true;
   });
