@@ -1,6 +1,8 @@
 /**
  * Browser test support: headless Chromium (Debian's package) driven by
- * playwright-core, and a static server for dist/ on 127.0.0.1.
+ * playwright-core, and a static server for dist/ on 127.0.0.1. The browser
+ * world's set-up is `usePaneBrowser()` (the built pane served and a fresh
+ * profile); `useBrowserSession()` is the profile alone, for other pages.
  *
  * Chromium is found through CHROMIUM_PATH, or on the PATH. Without it the
  * browser suites are declared with describe.skip and say why, so they show as
@@ -75,6 +77,24 @@ export async function launchBrowser(): Promise<BrowserSession> {
       rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A fresh headless Chromium profile for the suite or describe block this is
+ * called in, for pages that are not the built pane's (the dev server's):
+ * launched in a beforeAll (`timeoutMs`: jest's default unless given), closed
+ * in an afterAll.
+ */
+export function useBrowserSession(timeoutMs?: number): BrowserSession {
+  let session: BrowserSession | undefined;
+  beforeAll(async () => {
+    session = await launchBrowser();
+  }, timeoutMs);
+  afterAll(async () => {
+    await session?.close();
+    session = undefined;
+  });
+  return lateBound("the browser session (useBrowserSession)", () => session);
 }
 
 const TYPES: Record<string, string> = {
