@@ -15,7 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
 import { DIST } from "../../harness/bundle";
-import { lateBound } from "./late-bound";
+import { useWorld } from "./use-world";
 import { listenLocal, type LocalServer } from "./local-server";
 
 function which(name: string): string | null {
@@ -86,15 +86,7 @@ export async function launchBrowser(): Promise<BrowserSession> {
  * in an afterAll.
  */
 export function useBrowserSession(timeoutMs?: number): BrowserSession {
-  let session: BrowserSession | undefined;
-  beforeAll(async () => {
-    session = await launchBrowser();
-  }, timeoutMs);
-  afterAll(async () => {
-    await session?.close();
-    session = undefined;
-  });
-  return lateBound("the browser session (useBrowserSession)", () => session);
+  return useWorld("the browser session (useBrowserSession)", launchBrowser, timeoutMs);
 }
 
 const TYPES: Record<string, string> = {
@@ -148,15 +140,7 @@ export async function startPaneBrowser(): Promise<PaneBrowser> {
 
 /** The browser world for a suite or describe block: started in a beforeAll, closed in an afterAll. */
 export function usePaneBrowser(): PaneBrowser {
-  let browser: PaneBrowser | undefined;
-  beforeAll(async () => {
-    browser = await startPaneBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    browser = undefined;
-  });
-  return lateBound("the pane browser (usePaneBrowser)", () => browser);
+  return useWorld("the pane browser (usePaneBrowser)", startPaneBrowser);
 }
 
 /** True when a URL stays on this machine (loopback, or a browser-internal scheme). */

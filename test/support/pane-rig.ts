@@ -8,8 +8,8 @@
 import { DEMO_API_KEY, startSandbox, type SandboxHandle, type SandboxOptions } from "../../sandbox/server";
 import type { WorkbookRecording } from "./workbook-stand-in";
 import { isLocalUrl, startPaneBrowser, type BrowserSession, type StaticServer } from "./browser";
-import { lateBound } from "./late-bound";
 import { openPane, type PaneWatch } from "./pane-page";
+import { useWorld } from "./use-world";
 
 export interface PaneRig {
   sandbox: SandboxHandle;
@@ -65,15 +65,7 @@ export async function startPaneRig(options: SandboxOptions = {}): Promise<PaneRi
  * loaded machine, hence `timeoutMs` for the beforeAll.
  */
 export function usePaneRig(options: SandboxOptions = {}, timeoutMs = 60_000): PaneRig {
-  let rig: PaneRig | undefined;
-  beforeAll(async () => {
-    rig = await startPaneRig(options);
-  }, timeoutMs);
-  afterAll(async () => {
-    await rig?.close();
-    rig = undefined;
-  });
-  return lateBound("the pane rig (usePaneRig)", () => rig);
+  return useWorld("the pane rig (usePaneRig)", () => startPaneRig(options), timeoutMs);
 }
 
 /** The requests that went anywhere but this machine. */
