@@ -1,7 +1,9 @@
 /**
  * The gateway suites' world: the in-process sandbox behind a real nginx run
  * with the generated configuration (scripts/lib/gateway.ts), and ways to look
- * at everything nginx wrote. Without nginx the suites are declared with
+ * at everything nginx wrote. `useGatewayRig(options)` sets it up for a suite
+ * or describe block and stops it after; `useGateway(upstream)` is nginx alone
+ * in front of another address. Without nginx the suites are declared with
  * describe.skip and print why, so they show as skipped, never as passed;
  * `npm test` installs Debian's nginx when it can (root with apt-get).
  */
@@ -10,8 +12,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import os from "node:os";
 import path from "node:path";
 import { startSandbox, type SandboxHandle, type SandboxOptions } from "../../sandbox/server";
-import { findNginx, startGateway, type GatewayHandle, type GatewayOptions } from "../../scripts/lib/gateway";
+import {
+  findNginx,
+  startGateway as startNginxGateway,
+  type GatewayHandle,
+  type GatewayOptions,
+} from "../../scripts/lib/gateway";
 import { DIST } from "../../harness/bundle";
+import { useWorld } from "./use-world";
 
 export const NGINX = findNginx();
 
@@ -26,32 +34,41 @@ export const describeGateway: jest.Describe = NGINX
       return describe.skip(name, fn);
     }) as unknown as jest.Describe);
 
-export interface GatewayRig {
-  sandbox: SandboxHandle;
+export interface GatewayRigOptions {
+  /** Firm mode (default): the key is in a file the gateway reads; false: pass-through, the analyst's key is sent on. */
+  firm?: boolean;
+  /** The key (default a fresh md-firm-…): the sandbox accepts only this one. */
+  key?: string;
+  sandbox?: SandboxOptions;
+  gateway?: Partial<GatewayOptions>;
+}
+
+/** The gateway alone, in front of an upstream the test chose. */
+export interface GatewayAlone {
   gateway: GatewayHandle;
-  /** The firm's key (firm mode) — the sandbox accepts only this key. */
+  /** The firm's key (firm mode). */
   key: string;
   keyFile: string | null;
   close(): Promise<void>;
 }
 
-export async function startGatewayRig(
-  options: {
-    firm?: boolean;
-    key?: string;
-    sandbox?: SandboxOptions;
-    gateway?: Partial<GatewayOptions>;
-  } = {},
-): Promise<GatewayRig> {
+export interface GatewayRig extends GatewayAlone {
+  sandbox: SandboxHandle;
+}
+
+/** nginx run with the generated configuration in front of `upstream`, with the firm's key in a file of its own (firm mode). */
+export async function startGatewayAlone(
+  upstream: string,
+  options: Omit<GatewayRigOptions, "sandbox"> = {},
+): Promise<GatewayAlone> {
   const key = options.key ?? `md-firm-${randomUUID()}`;
-  const sandbox = await startSandbox({ quiet: true, insightFirstCallDelayMs: 10, apiKey: key, ...options.sandbox });
   const secrets = mkdtempSync(path.join(os.tmpdir(), "md-gateway-key-"));
   const keyFile = options.firm === false ? null : path.join(secrets, "firm.key");
   if (keyFile) writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
   let gateway: GatewayHandle;
   try {
-    gateway = await startGateway({
-      upstream: sandbox.url,
+    gateway = await startNginxGateway({
+      upstream,
       port: 0,
       distDir: DIST,
       nginx: NGINX ?? undefined,
@@ -59,21 +76,57 @@ export async function startGatewayRig(
       ...options.gateway,
     });
   } catch (error) {
-    await sandbox.close();
     rmSync(secrets, { recursive: true, force: true });
     throw error;
   }
   return {
-    sandbox,
     gateway,
     key,
     keyFile,
     async close() {
       await gateway.stop();
-      await sandbox.close();
       rmSync(secrets, { recursive: true, force: true });
     },
   };
+}
+
+export async function startGatewayRig(options: GatewayRigOptions = {}): Promise<GatewayRig> {
+  const key = options.key ?? `md-firm-${randomUUID()}`;
+  const sandbox = await startSandbox({ quiet: true, insightFirstCallDelayMs: 10, apiKey: key, ...options.sandbox });
+  let alone: GatewayAlone;
+  try {
+    alone = await startGatewayAlone(sandbox.url, { ...options, key });
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
+  return {
+    ...alone,
+    sandbox,
+    async close() {
+      await alone.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/**
+ * The gateway world for the suite or describe block this is called in: the
+ * sandbox behind nginx, started in a beforeAll (nginx and the sandbox can
+ * outlast jest's default timeout on a loaded machine, hence `timeoutMs`),
+ * stopped in an afterAll.
+ */
+export function useGatewayRig(options: GatewayRigOptions = {}, timeoutMs = 60_000): GatewayRig {
+  return useWorld("the gateway rig (useGatewayRig)", () => startGatewayRig(options), timeoutMs);
+}
+
+/** The gateway alone in front of the address `upstream` gives when the block starts (a service that is down, say). */
+export function useGateway(
+  upstream: () => Promise<string>,
+  options: Omit<GatewayRigOptions, "sandbox"> = {},
+  timeoutMs = 60_000,
+): GatewayAlone {
+  return useWorld("the gateway (useGateway)", async () => startGatewayAlone(await upstream(), options), timeoutMs);
 }
 
 /** Every regular file under `dir`. */
