@@ -7,7 +7,6 @@
  * window carries explicit dates, so the sandbox answers the same whatever the
  * client's clock says.
  */
-import { IDBFactory } from "fake-indexeddb";
 import { createClient, type Client, type ClientOptions } from "../../src/api/client";
 import { NetworkError } from "../../src/api/errors";
 import { openSeriesStore } from "../../src/api/store/persistent-store";
@@ -18,6 +17,7 @@ import type { SeriesResult } from "../../src/core/domain";
 import { DEMO_API_KEY } from "../../sandbox/server";
 import { dumpStore, failing } from "../support/failing-idb";
 import { useSandbox } from "../support/sandbox";
+import { freshIndexedDb } from "../support/fake-idb";
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;
@@ -115,7 +115,7 @@ async function calculate(client: Client, requests: SeriesRequest[]): Promise<Ser
 
 describe("warm workbooks: a second runtime over the same store", () => {
   it("sends no series request for settled data, and none at all within the unsettled days' freshness", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     const first = runtime(factory, NOON);
     const answers = await calculate(first.client, workbook(D));
     expect(seriesRequests().length).toBeGreaterThan(0);
@@ -137,7 +137,7 @@ describe("warm workbooks: a second runtime over the same store", () => {
   });
 
   it("a simulated next day fetches only the new days (and the ones still unsettled)", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     const first = runtime(factory, NOON);
     await calculate(first.client, workbook(D));
     await first.close();
@@ -156,7 +156,7 @@ describe("warm workbooks: a second runtime over the same store", () => {
   });
 
   it("the settling window is configurable: with seven unsettled days, the next day fetches the newest eight", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     const first = runtime(factory, NOON, { unsettledDays: 7 });
     await calculate(first.client, workbook(D));
     await first.close();
@@ -171,7 +171,7 @@ describe("warm workbooks: a second runtime over the same store", () => {
   });
 
   it("a window reaching further back than the store fetches only the missing head", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     const first = runtime(factory, NOON);
     await first.client.getSeries({ symbol: "eth", metric: "PRICE", start: "2024-06-01", end: "2024-12-31" });
     await first.close();
@@ -183,7 +183,7 @@ describe("warm workbooks: a second runtime over the same store", () => {
   });
 
   it("settled data older than the revalidation age is fetched again", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     const first = runtime(factory, NOON);
     await first.client.getSeries({ symbol: "eth", metric: "PRICE", start: "2024-01-01", end: "2024-12-31" });
     await first.close();
@@ -194,7 +194,7 @@ describe("warm workbooks: a second runtime over the same store", () => {
   });
 
   it("a refresh (clear) asks again for the unsettled days, not the settled ones", async () => {
-    const r = runtime(new IDBFactory(), NOON);
+    const r = runtime(freshIndexedDb(), NOON);
     await calculate(r.client, workbook(D));
     sandbox.reset();
     r.client.clear();
@@ -203,7 +203,7 @@ describe("warm workbooks: a second runtime over the same store", () => {
   });
 
   it("weekly series, the free-cash-flow ratios and windows without a start are fetched as before", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     const requests: SeriesRequest[] = [
       { symbol: "eth", metric: "PRICE", start: "2024-01-01", end: "2024-12-31", granularity: "WEEK" },
       { symbol: "eq-aapl", metric: "FCF_YIELD", start: "2024-01-01", end: "2024-12-31" },
@@ -222,7 +222,7 @@ describe("warm workbooks: a second runtime over the same store", () => {
 
 describe("a pair the service answers with a message", () => {
   it("is answered with it again within the hour, like the catalogs it belongs with, then asked again", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     const req = { symbol: "defi", metric: "PRICE", start: "2025-05-01", end: "2025-05-31" };
     const first = runtime(factory, NOON);
     const said = await first.client.getSeries(req);
@@ -243,7 +243,7 @@ describe("a pair the service answers with a message", () => {
 
 describe("Reload everything: a revised history", () => {
   it("is kept from the store on reopen, and picked up once the stored data is dropped", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     const req = { symbol: "eth", metric: "PRICE", start: "2024-01-01", end: "2024-03-31" };
     const first = runtime(factory, NOON);
     const original = points(await first.client.getSeries(req));
@@ -271,17 +271,17 @@ describe("a full or failing store never fails a cell", () => {
 
   it.each<[string, () => { factory: IDBFactory | null; store?: Partial<SeriesStoreOptions> }]>([
     ["no IndexedDB at all", () => ({ factory: null })],
-    ["a store too small for one series", () => ({ factory: new IDBFactory(), store: { maxBytes: 100 } })],
+    ["a store too small for one series", () => ({ factory: freshIndexedDb(), store: { maxBytes: 100 } })],
     [
       "a store at the browser's quota on every write",
-      () => ({ factory: failing(new IDBFactory(), { writes: "quota" }) }),
+      () => ({ factory: failing(freshIndexedDb(), { writes: "quota" }) }),
     ],
-    ["a store whose writes fail", () => ({ factory: failing(new IDBFactory(), { writes: "error" }) })],
-    ["a store whose reads fail", () => ({ factory: failing(new IDBFactory(), { reads: true }) })],
-    ["a store that refuses to open", () => ({ factory: failing(new IDBFactory(), { open: "throw" }) })],
+    ["a store whose writes fail", () => ({ factory: failing(freshIndexedDb(), { writes: "error" }) })],
+    ["a store whose reads fail", () => ({ factory: failing(freshIndexedDb(), { reads: true }) })],
+    ["a store that refuses to open", () => ({ factory: failing(freshIndexedDb(), { open: "throw" }) })],
     [
       "a store that never opens",
-      () => ({ factory: failing(new IDBFactory(), { open: "hang" }), store: { openWaitMs: 20 } }),
+      () => ({ factory: failing(freshIndexedDb(), { open: "hang" }), store: { openWaitMs: 20 } }),
     ],
   ])("%s", async (_name, make) => {
     const { factory, store } = make();
@@ -299,7 +299,7 @@ describe("a full or failing store never fails a cell", () => {
 
 describe("offline: the service cannot be reached", () => {
   it("cells whose data is in the store still calculate, and the client says from when", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     const first = runtime(factory, NOON);
     const answers = await calculate(first.client, workbook(D));
     const assets = await first.client.getAssets();
@@ -337,7 +337,7 @@ describe("offline: the service cannot be reached", () => {
 
 describe("catalogs and insight feeds keep their one-hour freshness across runtimes", () => {
   it("are answered from the store within the hour and fetched again after it", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     const first = runtime(factory, NOON);
     const assets = await first.client.getAssets();
     const feed = await first.client.getInsights("streaks");
@@ -356,7 +356,7 @@ describe("catalogs and insight feeds keep their one-hour freshness across runtim
   });
 
   it("a refresh fetches them again even within the hour", async () => {
-    const r = runtime(new IDBFactory(), NOON);
+    const r = runtime(freshIndexedDb(), NOON);
     await r.client.getAssets();
     r.client.clear();
     sandbox.reset();
@@ -367,7 +367,7 @@ describe("catalogs and insight feeds keep their one-hour freshness across runtim
 
 describe("value preview answers from the store", () => {
   it("a stored window is previewed without a request, even one whose unsettled days are stale", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     const first = runtime(factory, NOON);
     const answers = await calculate(first.client, workbook(D));
     const assets = await first.client.getAssets();
@@ -390,7 +390,7 @@ describe("value preview answers from the store", () => {
 
 describe("what the store holds", () => {
   it("never the API key, whatever was fetched", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     const r = runtime(factory, NOON);
     await calculate(r.client, workbook(D));
     await r.client.getAssets();

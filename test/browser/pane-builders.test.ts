@@ -9,9 +9,10 @@
 import type { Page } from "playwright-core";
 import { DEMO_API_KEY } from "../../sandbox/server";
 import { describeBrowser } from "../support/browser";
-import { isExcelError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
+import { isExcelError } from "../../harness/bundle";
+import { useBundleOver } from "../support/bundle";
 import { emptyWorkbook, type PageWorkbook, type PaneWatch, showView } from "../support/pane-page";
-import { offMachine, startPaneRig, type PaneRig } from "../support/pane-rig";
+import { offMachine, usePaneRig } from "../support/pane-rig";
 import type { StandInLog } from "../support/workbook-stand-in";
 
 /** `=MD.AGG("eth","FEES",,"x")` → ["AGG", ["eth", "FEES", null, "x"]]: the arguments Excel passes for the formula's text. */
@@ -48,19 +49,14 @@ function formulaCall(formula: string): [string, (string | null)[]] {
 const asData = (value: unknown) => JSON.stringify(isExcelError(value) ? value.code : value);
 
 describeBrowser("formula builders in the built pane (headless Chromium, sandbox, recorded workbook)", () => {
-  let rig: PaneRig;
+  const rig = usePaneRig({ assetCount: 2000 });
+  const { bundle } = useBundleOver(() => rig.sandbox);
   let watch: PaneWatch;
-  let bundle: LoadedBundle;
 
   beforeAll(async () => {
-    rig = await startPaneRig({ assetCount: 2000 });
-    bundle = loadFunctionsBundle({ storage: { "md.baseUrl": rig.sandbox.url, "md.apiKey": DEMO_API_KEY } });
     watch = await rig.openPane(DEMO_API_KEY, { workbook: emptyWorkbook("B2") });
     await showView(watch.page, "Picker");
   }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
 
   const page = () => watch.page;
   const log = () => page().evaluate(() => (window as unknown as PageWorkbook).__workbook.log) as Promise<StandInLog>;

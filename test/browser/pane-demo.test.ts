@@ -9,7 +9,7 @@ import { DEFAULT_ASSET_COUNT } from "../../sandbox/asset-catalog";
 import { DEMO_API_KEY } from "../../sandbox/server";
 import { describeBrowser } from "../support/browser";
 import { openPane, type PaneWatch, showView } from "../support/pane-page";
-import { offMachine, startPaneRig, type PaneRig } from "../support/pane-rig";
+import { offMachine, usePaneRig } from "../support/pane-rig";
 
 interface Asset {
   symbol: string;
@@ -44,19 +44,15 @@ async function allListedOptions(page: Page): Promise<Map<string, string>> {
 }
 
 describeBrowser("the pane against npm start's sandbox (headless Chromium)", () => {
-  let rig: PaneRig;
+  // The sandbox as npm start runs it: no assetCount, no hostile fixtures.
+  const rig = usePaneRig({ assetCount: undefined, hostileFixtures: false });
   let watch: PaneWatch;
   let catalog: Asset[];
 
   beforeAll(async () => {
-    // The sandbox as npm start runs it: no assetCount, no hostile fixtures.
-    rig = await startPaneRig({ assetCount: undefined, hostileFixtures: false });
     catalog = (await rig.fetchJson<{ assets: Asset[] }>("/asset/symbols/")).assets;
     watch = await openPane(rig.session, rig.pane.url, { baseUrl: rig.sandbox.url, apiKey: DEMO_API_KEY });
   }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
 
   it("the picker lists the demo catalog, every asset, none with a fixture-like title", async () => {
     const { page } = watch;

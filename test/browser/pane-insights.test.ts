@@ -10,7 +10,7 @@ import type { Page } from "playwright-core";
 import { DEMO_API_KEY } from "../../sandbox/server";
 import { describeBrowser } from "../support/browser";
 import { emptyWorkbook, type PageWorkbook, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
-import { offMachine, startPaneRig, type PaneRig } from "../support/pane-rig";
+import { offMachine, usePaneRig } from "../support/pane-rig";
 
 interface Card {
   ENTITY_ID: string;
@@ -52,18 +52,14 @@ async function expectSlowLoad(page: Page): Promise<void> {
 }
 
 describeBrowser("task pane Insights with slow first calls (headless Chromium, sandbox)", () => {
-  let rig: PaneRig;
+  // 3 s: long enough for the progress to be seen on a loaded machine.
+  const rig = usePaneRig({ insightFirstCallDelayMs: 3000 });
   let watch: PaneWatch;
 
   beforeAll(async () => {
-    // 3 s: long enough for the progress to be seen on a loaded machine.
-    rig = await startPaneRig({ insightFirstCallDelayMs: 3000 });
     watch = await rig.openPane(DEMO_API_KEY, { workbook: EMPTY_WORKBOOK });
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
 
   it("growth streaks: the progress indicator shows while the first call runs, then every card", async () => {
     const { page } = watch;

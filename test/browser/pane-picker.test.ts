@@ -11,7 +11,7 @@ import type { Page } from "playwright-core";
 import { OUTSIDE_EXCEL_COPIED } from "../../src/taskpane/shared/place-formula";
 import { describeBrowser } from "../support/browser";
 import { emptyWorkbook, layout, type PageWorkbook, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
-import { offMachine, startPaneRig, type PaneRig } from "../support/pane-rig";
+import { offMachine, usePaneRig } from "../support/pane-rig";
 import { DEMO_API_KEY } from "../../sandbox/server";
 
 interface Asset {
@@ -67,20 +67,16 @@ async function previewRows(page: Page): Promise<number> {
 }
 
 describeBrowser("task pane Picker over 20,000 assets (headless Chromium, sandbox)", () => {
-  let rig: PaneRig;
+  // The 20,000-asset catalog, with the markup-like titles the rendering case needs.
+  const rig = usePaneRig({ hostileFixtures: true });
   let watch: PaneWatch;
   let catalog: Asset[];
 
   beforeAll(async () => {
-    // The 20,000-asset catalog, with the markup-like titles the rendering case needs.
-    rig = await startPaneRig({ hostileFixtures: true });
     catalog = (await rig.fetchJson<{ assets: Asset[] }>("/asset/symbols/")).assets;
     watch = await rig.openPane(DEMO_API_KEY, { workbook: EMPTY_WORKBOOK });
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
 
   it("runs as Excel with the stand-in, and lists the whole catalog", async () => {
     const { page } = watch;

@@ -11,7 +11,7 @@ import type { Page } from "playwright-core";
 import { describeBrowser } from "../support/browser";
 import { closedPortUrl } from "../support/local-server";
 import { pageTextOutsideInputs, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
-import { offMachine, startPaneRig, type PaneRig } from "../support/pane-rig";
+import { offMachine, usePaneRig } from "../support/pane-rig";
 
 const GOOD_KEY = `md-browser-${randomUUID()}`;
 const BAD_KEY = `md-wrong-${randomUUID()}`;
@@ -28,19 +28,15 @@ async function expectKeyOnlyInMaskedInput(page: Page, key: string): Promise<void
 }
 
 describeBrowser("task pane Settings view (headless Chromium, sandbox)", () => {
-  let rig: PaneRig;
+  // The catalog npm start serves (no filler): the counters in settings.png are a first run's.
+  const rig = usePaneRig({ apiKey: GOOD_KEY, assetCount: undefined });
   let watch: PaneWatch;
 
   beforeAll(async () => {
-    // The catalog npm start serves (no filler): the counters in settings.png are a first run's.
-    rig = await startPaneRig({ apiKey: GOOD_KEY, assetCount: undefined });
     // No key of the user's own (the test build's default is the sandbox demo key).
     watch = await rig.openPane(null);
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
 
   const keyInput = () => watch.page.locator('input[data-testid="api-key-input"]');
   const result = () => watch.page.getByTestId("connection-result");

@@ -15,13 +15,8 @@ import type { Page } from "playwright-core";
 import { addDays } from "../../src/core/calendar";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
 import { DIST } from "../../harness/bundle";
-import {
-  describeBrowser,
-  launchBrowser,
-  serveStatic,
-  type BrowserSession,
-  type StaticServer,
-} from "../support/browser";
+import { describeBrowser, launchBrowser, usePaneBrowser } from "../support/browser";
+import { useSandbox } from "../support/sandbox";
 
 type Formula = [name: string, ...args: unknown[]];
 
@@ -40,24 +35,14 @@ const SERIES_HELD = 5;
 const SERIES_CALLS = 8;
 
 describeBrowser("warm workbooks: the built bundle's IndexedDB store across a page reload (headless Chromium)", () => {
-  let session: BrowserSession;
-  let server: StaticServer;
-  let sandbox: SandboxHandle;
-
-  beforeAll(async () => {
+  beforeAll(() => {
     expect(existsSync(path.join(DIST, "functions.js"))).toBe(true);
-    server = await serveStatic();
-    sandbox = await startSandbox({ port: 0, insightFirstCallDelayMs: 0 });
-    session = await launchBrowser();
   });
-  afterAll(async () => {
-    await session?.close();
-    await server?.close();
-    await sandbox?.close();
-  });
+  const sandbox = useSandbox({ port: 0, insightFirstCallDelayMs: 0 });
+  const browser = usePaneBrowser();
 
   async function open(page: Page): Promise<void> {
-    await page.goto(`${server.url}/taskpane.html`);
+    await page.goto(`${browser.pane.url}/taskpane.html`);
     await page.getByRole("heading", { name: "Market Data" }).waitFor();
   }
 
@@ -141,7 +126,7 @@ describeBrowser("warm workbooks: the built bundle's IndexedDB store across a pag
   }
 
   it("the second load sends no series request for settled data, and the cells are the same", async () => {
-    const page = await session.context.newPage();
+    const page = await browser.session.context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
     await prepare(page, sandbox.url);
@@ -260,7 +245,7 @@ describeBrowser("warm workbooks: the built bundle's IndexedDB store across a pag
   }, 120_000);
 
   it("an IndexedDB that refuses to open (a private window) fails no cell, and the pane says the data is kept for this session only", async () => {
-    const page = await session.context.newPage();
+    const page = await browser.session.context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
     try {
@@ -269,7 +254,7 @@ describeBrowser("warm workbooks: the built bundle's IndexedDB store across a pag
       const cells = await calculate(page);
       expect(errorsIn(cells)).toEqual([]);
       // The same answers as the page whose store works (the first test's page, or the service now).
-      const reference = await session.context.newPage();
+      const reference = await browser.session.context.newPage();
       await prepare(reference, sandbox.url);
       await open(reference);
       expect(await calculate(reference)).toEqual(cells);

@@ -5,19 +5,11 @@
  * catalog still answers, its kind column blank where unknown (equities keep
  * theirs: their kind is their prefix).
  */
-import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { cellValue, isExcelError, loadFunctionsBundle } from "../../harness/bundle";
+import { cellValue, isExcelError } from "../../harness/bundle";
+import { useBundle } from "../support/bundle";
 import { rawGet } from "../support/raw-sandbox";
 
-let sandbox: SandboxHandle;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ quiet: true, hostile: { endlessBody: ["/data/api/"] } });
-});
-
-afterAll(async () => {
-  await sandbox.close();
-});
+const { sandbox, load } = useBundle({ quiet: true, hostile: { endlessBody: ["/data/api/"] } });
 
 /** The value, or "no answer" once `ms` have passed: the test waits with a bound rather than timing the call. */
 function within<T>(work: Promise<T>, ms: number): Promise<T | "no answer"> {
@@ -34,7 +26,7 @@ describe("MD.ASSETS while series bodies never end", () => {
     ["eth", "CRYPTO"],
     [null, "ALL"],
   ])("MD.ASSETS(%p, %p) answers within 5 s, the kinds it could not read blank", async (search, type) => {
-    const bundle = loadFunctionsBundle({ storage: { "md.baseUrl": sandbox.url, "md.apiKey": DEMO_API_KEY } });
+    const bundle = load();
     const cancel = new AbortController();
     const answer = await within(cellValue(bundle, "ASSETS", [search, type], { cancel: cancel.signal }), 5_000);
     // The kind lookups carry on in the background (for the next call); Excel closing the workbook ends them.

@@ -7,26 +7,13 @@
  * range parameters) and must answer exactly as it does for the plain value;
  * an error value passed in fails the call with the matching error.
  */
-import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { CustomFunctionsError, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
+import { CustomFunctionsError, isExcelError } from "../../harness/bundle";
+import { useBundle } from "../support/bundle";
 import { serial } from "../support/raw-sandbox";
-
-let sandbox: SandboxHandle;
-let bundle: LoadedBundle;
 
 const EXCEL_1_19 = { CustomFunctionsRuntime: "1.4", ExcelApi: "1.19" };
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ quiet: true, insightFirstCallDelayMs: 10 });
-  bundle = loadFunctionsBundle({
-    storage: { "md.baseUrl": sandbox.url, "md.apiKey": DEMO_API_KEY },
-    requirements: EXCEL_1_19,
-  });
-});
-
-afterAll(async () => {
-  await sandbox.close();
-});
+const { bundle } = useBundle({ quiet: true, insightFirstCallDelayMs: 10 }, { requirements: EXCEL_1_19 });
 
 /** What a cell shows: a value, or an error as its code and message. */
 async function shown(id: string, args: unknown[]): Promise<unknown> {

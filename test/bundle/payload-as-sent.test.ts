@@ -7,18 +7,16 @@
  * gets the same numbers as always.
  */
 import vm from "node:vm";
-import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
+import type { LoadedBundle } from "../../harness/bundle";
+import { useBundle } from "../support/bundle";
 
-let sandbox: SandboxHandle;
+// Filler tokens ("sbx…") have prices: 40 columns of them.
+const world = useBundle({ quiet: true, assetCount: 200 });
 const LIMIT = 5 * 1024 * 1024;
 const EXCEL_1_19 = { CustomFunctionsRuntime: "1.4", ExcelApi: "1.19" };
 
 function load(requirements?: Record<string, string>): LoadedBundle {
-  return loadFunctionsBundle({
-    storage: { "md.baseUrl": sandbox.url, "md.apiKey": DEMO_API_KEY },
-    ...(requirements ? { requirements } : {}),
-  });
+  return world.load(requirements ? { requirements } : {});
 }
 
 /** The runtime functions.js registered in its page (src/office/runtime-registry.ts). */
@@ -28,15 +26,6 @@ function notesOf(bundle: LoadedBundle): string[] {
   };
   return runtime.calls.notes().map((note) => note.text);
 }
-
-beforeAll(async () => {
-  // Filler tokens ("sbx…") have prices: 40 columns of them.
-  sandbox = await startSandbox({ quiet: true, assetCount: 200 });
-});
-
-afterAll(async () => {
-  await sandbox.close();
-});
 
 const SYMBOLS = Array.from({ length: 40 }, (_, i) => `sbx${String(i + 1).padStart(5, "0")}`).join(",");
 const ARGS = [SYMBOLS, "PRICE", "2018-01-01", "2024-12-31"];

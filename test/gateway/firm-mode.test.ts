@@ -20,7 +20,7 @@ import {
   localToday,
   recordingFetch,
   sandboxRequests,
-  startGatewayRig,
+  useGatewayRig,
   type Fetched,
   type GatewayRig,
 } from "../support/gateway";
@@ -54,18 +54,12 @@ function serial(iso: string): number {
 }
 
 describeGateway("gateway, firm key mode (nginx + sandbox + built bundle)", () => {
-  beforeAll(async () => {
-    // recent answers live 2 s here (5 min by default) so expiry and stale serving can be watched.
-    rig = await startGatewayRig({
-      firm: true,
-      sandbox: { insightFirstCallDelayMs: 1500 },
-      gateway: { times: { recent: "2s" } },
-    });
-  }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
+  // recent answers live 2 s here (5 min by default) so expiry and stale serving can be watched.
+  rig = useGatewayRig({
+    firm: true,
+    sandbox: { insightFirstCallDelayMs: 1500 },
+    gateway: { times: { recent: "2s" } },
   });
-
   it("says it holds the key; a runtime with no key asks for none and sends none", async () => {
     expect(await (await fetch(`${rig.gateway.url}/api/_gateway`)).json()).toEqual({ keyMode: "firm" });
     expect(await (await fetch(`${rig.gateway.url}/healthz`)).json()).toEqual({ status: "ok", keyMode: "firm" });

@@ -10,7 +10,7 @@ import { readFileSync, statSync } from "node:fs";
 import { request } from "node:http";
 import { jsonEscapedKey } from "../../sandbox/hostile";
 import type { HostileOptions } from "../../sandbox/server";
-import { describeGateway, filesContaining, filesUnder, startGatewayRig, type GatewayRig } from "../support/gateway";
+import { describeGateway, filesContaining, filesUnder, useGatewayRig, type GatewayRig } from "../support/gateway";
 
 let rig: GatewayRig;
 let day = 0;
@@ -71,13 +71,8 @@ function getWithHost(pathAndQuery: string, host: string): Promise<{ status: numb
 }
 
 describeGateway("gateway against a leaking service and probing clients (nginx + njs + sandbox)", () => {
-  beforeAll(async () => {
-    // A key with "/" and "+", so JSON's \/ escape and URL encoding both change how it looks.
-    rig = await startGatewayRig({ firm: true, key: `md-firm/${Date.now()}+k3y` });
-  }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
+  // A key with "/" and "+", so JSON's \/ escape and URL encoding both change how it looks.
+  rig = useGatewayRig({ firm: true, key: `md-firm/${Date.now()}+k3y` });
 
   it.each<[string, Partial<HostileOptions>]>([
     ["a Location carrying the key on a 201", { locationKey: true }],

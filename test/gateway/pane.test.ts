@@ -6,9 +6,9 @@
  * request it makes stays on the gateway's origin under the gateway's CSP.
  */
 import type { Page } from "playwright-core";
-import { describeBrowser, launchBrowser, type BrowserSession } from "../support/browser";
+import { describeBrowser, useBrowserSession } from "../support/browser";
 import { openPane, showView, type PaneWatch } from "../support/pane-page";
-import { describeGateway, NGINX, startGatewayRig, type GatewayRig } from "../support/gateway";
+import { describeGateway, NGINX, useGatewayRig } from "../support/gateway";
 
 /** office.js, outside Office, adds its telemetry frame a few seconds after load; wait past that. */
 const OFFICE_JS_SETTLE_MS = 6_000;
@@ -16,16 +16,14 @@ const OFFICE_JS_SETTLE_MS = 6_000;
 const describeBoth = NGINX ? describeBrowser : describeGateway;
 
 describeBoth("the pane served by the gateway (nginx, firm mode, headless Chromium)", () => {
-  let rig: GatewayRig;
-  let session: BrowserSession;
+  const rig = useGatewayRig({ firm: true, sandbox: { assetCount: 500 } }, 90_000);
+  const session = useBrowserSession(90_000);
   let watch: PaneWatch;
   let page: Page;
   const requests: string[] = [];
   const violations: string[] = [];
 
   beforeAll(async () => {
-    rig = await startGatewayRig({ firm: true, sandbox: { assetCount: 500 } });
-    session = await launchBrowser();
     session.context.on("request", (request) => requests.push(request.url()));
     session.context.on("console", (message) => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
@@ -33,10 +31,6 @@ describeBoth("the pane served by the gateway (nginx, firm mode, headless Chromiu
     watch = await openPane(session, rig.gateway.url, { baseUrl: "/api", apiKey: null });
     page = watch.page;
   }, 90_000);
-  afterAll(async () => {
-    await session?.close();
-    await rig?.close();
-  });
 
   it("opens on the Picker and fills the asset list through /api with no key in the page", async () => {
     expect(await page.getByRole("tab", { name: "Picker", selected: true }).count()).toBe(1);

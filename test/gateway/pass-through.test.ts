@@ -12,24 +12,17 @@ import {
   filesContaining,
   filesUnder,
   recordingFetch,
-  startGatewayRig,
   type Fetched,
-  type GatewayRig,
+  useGatewayRig,
 } from "../support/gateway";
 
-let rig: GatewayRig;
 const ANALYST_KEY = `md-analyst-${randomUUID()}`;
 const OTHER_KEY = `md-other-${randomUUID()}`;
 
 type Series = { data: { symbols: Record<string, Record<string, { date: string; val: number }[]>> } };
 
 describeGateway("gateway, pass-through key mode (nginx + sandbox + built bundle)", () => {
-  beforeAll(async () => {
-    rig = await startGatewayRig({ firm: false, key: ANALYST_KEY, gateway: { rate: 2, burst: 5 } });
-  }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
+  const rig = useGatewayRig({ firm: false, key: ANALYST_KEY, gateway: { rate: 2, burst: 5 } });
 
   it("says so, and the analyst's own key reaches the service: values exact", async () => {
     expect(await (await fetch(`${rig.gateway.url}/api/_gateway`)).json()).toEqual({ keyMode: "pass-through" });

@@ -14,15 +14,10 @@
  * request's worst chain of retries stays near 6 s and the whole run well
  * under a minute on two cores; the printed figures show how long it took.
  */
-import {
-  DEMO_API_KEY,
-  type SandboxFaults,
-  type SandboxHandle,
-  type SandboxStats,
-  startSandbox,
-} from "../../sandbox/server";
+import type { SandboxFaults, SandboxStats } from "../../sandbox/server";
 import type { ClientCounters } from "../../src/api/types";
-import { CustomFunctionsError, loadFunctionsBundle } from "../../harness/bundle";
+import { CustomFunctionsError } from "../../harness/bundle";
+import { type BundleWorld, useBundle } from "../support/bundle";
 import {
   bundleCounters,
   type Cell,
@@ -122,10 +117,10 @@ interface Run {
 }
 
 /** Counters, log and fault sequence from the start; then the given faults (none for the reference). */
-async function run(sandbox: SandboxHandle, cells: Cell[], faults: Partial<SandboxFaults> = {}): Promise<Run> {
+async function run({ sandbox, load }: BundleWorld, cells: Cell[], faults: Partial<SandboxFaults> = {}): Promise<Run> {
   sandbox.reset();
   sandbox.setFaults(faults);
-  const bundle = loadFunctionsBundle({ storage: { "md.baseUrl": sandbox.url, "md.apiKey": DEMO_API_KEY } });
+  const bundle = load();
   const started = Date.now();
   const outcomes = await runCells(bundle, cells, started + PENDING_BOUND_MS);
   return {
@@ -233,14 +228,13 @@ function examples(outcomes: Outcome[], limit = 3): string[] {
 }
 
 describe("fault soak: 2,000 cells through the built bundle", () => {
-  let sandbox: SandboxHandle;
+  // Grown with filler tokens: the workload uses sbx00001 … sbx00090.
+  const world = useBundle({ quiet: true, seed: 7, insightFirstCallDelayMs: 0, assetCount: 2000 });
   let reference: Run;
   const cells = workload();
 
   beforeAll(async () => {
-    // Grown with filler tokens: the workload uses sbx00001 … sbx00090.
-    sandbox = await startSandbox({ quiet: true, seed: 7, insightFirstCallDelayMs: 0, assetCount: 2000 });
-    reference = await run(sandbox, cells);
+    reference = await run(world, cells);
     const counts = tally(reference.outcomes);
     console.log(
       `Fault soak workload: ${cells.filter((x) => x.id === "LATEST").length} MD.LATEST, ` +
@@ -252,9 +246,6 @@ describe("fault soak: 2,000 cells through the built bundle", () => {
           .join("\n"),
     );
   }, 60_000);
-  afterAll(async () => {
-    await sandbox?.close();
-  });
 
   it("the fault-free reference is sound: settled, no raw throws, mostly values", () => {
     const counts = tally(reference.outcomes);
@@ -266,7 +257,7 @@ describe("fault soak: 2,000 cells through the built bundle", () => {
   });
 
   it("20% 5xx, 10% 429, 5% dropped, 5% truncated: every cell is its fault-free value or a clear error, none pending", async () => {
-    const faulty = await run(sandbox, cells, FAULTS);
+    const faulty = await run(world, cells, FAULTS);
     const verdict = judge(cells, reference, faulty);
     report("Faulty run (20% 5xx, 10% 429 with Retry-After 1 s, 5% dropped, 5% truncated JSON)", faulty, verdict);
 
@@ -284,7 +275,7 @@ describe("fault soak: 2,000 cells through the built bundle", () => {
   }, 120_000);
 
   it("at rates that exhaust the retries, the cells that fail say why", async () => {
-    const faulty = await run(sandbox, cells, HARSH_FAULTS);
+    const faulty = await run(world, cells, HARSH_FAULTS);
     const verdict = judge(cells, reference, faulty);
     report("Harsh run (50% 5xx, 10% 429, 15% dropped, 10% truncated JSON)", faulty, verdict);
 
@@ -308,21 +299,14 @@ describe("fault soak: 2,000 cells through the built bundle", () => {
 describe("fault soak: the realistic service with one poisoned symbol", () => {
   const POISON = "sbx00042";
   const cells = workload();
-  let healthy: SandboxHandle;
-  let poisoned: SandboxHandle;
+  const base = { quiet: true, seed: 7, insightFirstCallDelayMs: 0, assetCount: 2000, realistic: true } as const;
+  const healthy = useBundle(base);
+  const poisoned = useBundle({ ...base, hostile: { poisonSymbols: [POISON] } });
   let reference: Run;
 
   beforeAll(async () => {
-    const base = { quiet: true, seed: 7, insightFirstCallDelayMs: 0, assetCount: 2000, realistic: true } as const;
-    [healthy, poisoned] = await Promise.all([
-      startSandbox(base),
-      startSandbox({ ...base, hostile: { poisonSymbols: [POISON] } }),
-    ]);
     reference = await run(healthy, cells);
   }, 90_000);
-  afterAll(async () => {
-    await Promise.all([healthy?.close(), poisoned?.close()]);
-  });
 
   it("every other cell is its value, the poisoned symbol's cells name it, none pending", async () => {
     const names = (cell: Cell) => JSON.stringify(cell.args).toLowerCase().includes(POISON);

@@ -15,10 +15,11 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { DEMO_API_KEY, type SandboxHandle, startSandbox } from "../../sandbox/server";
-import { describeBrowser, startPaneBrowser, type PaneBrowser } from "../support/browser";
-import { HOSTILE, HOSTILE_ASSET, type HostileServer, PWNED, startHostileServer } from "../support/hostile-server";
+import { DEMO_API_KEY } from "../../sandbox/server";
+import { describeBrowser, usePaneBrowser } from "../support/browser";
+import { HOSTILE, HOSTILE_ASSET, PWNED, useHostileServer } from "../support/hostile-server";
 import { layout, openPane, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
+import { useSandbox } from "../support/sandbox";
 
 /** What a hostile payload would leave behind if it had been parsed as markup or run as script. */
 async function injected(
@@ -91,23 +92,15 @@ async function visibleText(page: Page): Promise<string> {
 }
 
 describeBrowser("pane hardening: hostile catalog and insight text renders inert", () => {
-  let browser: PaneBrowser;
-  let sandbox: SandboxHandle;
-  let hostile: HostileServer;
+  const sandbox = useSandbox({ quiet: true, insightFirstCallDelayMs: 0 });
+  const hostile = useHostileServer(() => sandbox.url);
+  const browser = usePaneBrowser();
   let watch: PaneWatch;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ quiet: true, insightFirstCallDelayMs: 0 });
-    hostile = await startHostileServer(sandbox.url);
-    browser = await startPaneBrowser();
     watch = await openPane(browser.session, browser.pane.url, { baseUrl: hostile.url, apiKey: DEMO_API_KEY });
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await hostile?.close();
-    await sandbox?.close();
-  });
 
   it("the asset catalog: markup, long words and right-to-left titles are text", async () => {
     const { page } = watch;

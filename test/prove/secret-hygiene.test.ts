@@ -12,14 +12,14 @@
  * masked key input's value, where the user typed it.
  */
 import type { Page } from "playwright-core";
-import { type SandboxHandle, startSandbox } from "../../sandbox/server";
 import { compsWorkbook } from "../support/recordings";
 import { installWorkbookStandIn, type WorkbookStandIn } from "../support/workbook-stand-in";
 import { CustomFunctionsError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
-import { describeBrowser, startPaneBrowser, type PaneBrowser } from "../support/browser";
+import { describeBrowser, usePaneBrowser } from "../support/browser";
 import { closedPortUrl } from "../support/local-server";
-import { type EchoServer, startEchoServer } from "../support/echo-server";
+import { useEchoServer } from "../support/echo-server";
 import { gotoPane, installWorkbookInPage, type PaneWatch, showView, watchPage } from "../support/pane-page";
+import { useSandbox } from "../support/sandbox";
 
 const SENTINEL = "SENTINEL-KEY-7f3a9c";
 /** A key with characters a URL must encode, so every encoded form is checked too. */
@@ -94,18 +94,9 @@ async function runBundle(baseUrl: string, key: string): Promise<{ bundle: Loaded
 }
 
 describe("secret hygiene: the functions bundle", () => {
-  let accepting: SandboxHandle;
-  let rejecting: SandboxHandle;
-  let echo: EchoServer;
-
-  beforeAll(async () => {
-    accepting = await startSandbox({ quiet: true, apiKey: SENTINEL, insightFirstCallDelayMs: 0 });
-    rejecting = await startSandbox({ quiet: true, apiKey: "a-different-key", insightFirstCallDelayMs: 0 });
-    echo = await startEchoServer();
-  });
-  afterAll(async () => {
-    await Promise.all([accepting?.close(), rejecting?.close(), echo?.close()]);
-  });
+  const accepting = useSandbox({ quiet: true, apiKey: SENTINEL, insightFirstCallDelayMs: 0 });
+  const rejecting = useSandbox({ quiet: true, apiKey: "a-different-key", insightFirstCallDelayMs: 0 });
+  const echo = useEchoServer();
 
   const scenarios: [string, () => Promise<string>, string][] = [
     ["a sandbox that accepts the key", async () => accepting.url, SENTINEL],
@@ -187,17 +178,13 @@ async function paneSurfaces(page: Page): Promise<Record<string, string>> {
 }
 
 describeBrowser("secret hygiene: the task pane in headless Chromium", () => {
-  let browser: PaneBrowser;
-  let accepting: SandboxHandle;
-  let rejecting: SandboxHandle;
-  let echo: EchoServer;
+  const accepting = useSandbox({ quiet: true, apiKey: SENTINEL, insightFirstCallDelayMs: 0 });
+  const rejecting = useSandbox({ quiet: true, apiKey: "a-different-key", insightFirstCallDelayMs: 0 });
+  const echo = useEchoServer();
+  const browser = usePaneBrowser();
   let watch: PaneWatch;
 
   beforeAll(async () => {
-    accepting = await startSandbox({ quiet: true, apiKey: SENTINEL, insightFirstCallDelayMs: 0 });
-    rejecting = await startSandbox({ quiet: true, apiKey: "a-different-key", insightFirstCallDelayMs: 0 });
-    echo = await startEchoServer();
-    browser = await startPaneBrowser();
     const page = await browser.session.context.newPage();
     watch = watchPage(page);
     // The recorded workbook plays Excel (so the pane inserts formulas, refreshes and
@@ -210,10 +197,6 @@ describeBrowser("secret hygiene: the task pane in headless Chromium", () => {
     });
     await gotoPane(page, browser.pane.url);
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await Promise.all([accepting?.close(), rejecting?.close(), echo?.close()]);
-  });
 
   async function expectNoLeak(where: string): Promise<void> {
     const surfaces = await paneSurfaces(watch.page);

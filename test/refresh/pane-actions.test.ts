@@ -4,10 +4,8 @@ import { qualifiedAddress } from "../../src/refresh/a1";
 import { createPaneRefreshActions, paneRefreshResult, type PaneRefreshActions } from "../../src/refresh/pane-actions";
 import type { RefreshReport } from "../../src/refresh/refresh-all";
 import { RefreshController, SIGN_IN_TO_REFRESH } from "../../src/refresh/refresh-controller";
-import { CallTracker } from "../../src/office/call-tracker";
-import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
 import { compsWorkbook, OPENED_WITH_DOCUMENT } from "../support/recordings";
-import { installWorkbookStandIn } from "../support/workbook-stand-in";
+import { openRecordedWorkbook } from "../support/open-workbook";
 
 const report = (patch: Partial<RefreshReport>): RefreshReport => ({
   startedAt: "2025-03-03T09:30:00.000Z",
@@ -51,11 +49,9 @@ describe("the pane's refresh actions", () => {
 
   function actionsFor(key: { apiKey: string; usingDefaultKey: boolean }) {
     const fixture = compsWorkbook({ afterMs: 2 });
-    const globals: Record<string, unknown> = {};
-    const calls = new CallTracker();
-    const standIn = installWorkbookStandIn(globals, fixture.recording, { calls });
+    const { standIn, workbook, calls } = openRecordedWorkbook(fixture.recording);
     const controller = new RefreshController({
-      workbook: createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals),
+      workbook,
       clearCache: () => {},
       readKey: async () => key,
       calls,
@@ -83,13 +79,15 @@ describe("the pane's refresh actions", () => {
 
   it("rejects with the reason when the workbook refuses the setting", async () => {
     const fixture = compsWorkbook();
-    const globals: Record<string, unknown> = {};
-    installWorkbookStandIn(globals, { ...fixture.recording, startupBehaviorFails: "not supported here" });
+    const { workbook, calls } = openRecordedWorkbook({
+      ...fixture.recording,
+      startupBehaviorFails: "not supported here",
+    });
     const controller = new RefreshController({
-      workbook: createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals),
+      workbook,
       clearCache: () => {},
       readKey: async () => ({ apiKey: "k", usingDefaultKey: false }),
-      calls: new CallTracker(),
+      calls,
     });
     await expect(createPaneRefreshActions(controller).setRefreshOnOpen(true)).rejects.toThrow(/not supported here/);
   });
@@ -99,13 +97,15 @@ describe("sign in to refresh", () => {
   it("clears once the user's own key is saved and the pane asks again", async () => {
     let key = { apiKey: "md-sandbox-demo", usingDefaultKey: true };
     const fixture = compsWorkbook();
-    const globals: Record<string, unknown> = {};
-    installWorkbookStandIn(globals, { ...fixture.recording, documentSettings: { "md.refreshOnOpen": true } });
+    const { workbook, calls } = openRecordedWorkbook({
+      ...fixture.recording,
+      documentSettings: { "md.refreshOnOpen": true },
+    });
     const controller = new RefreshController({
-      workbook: createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals),
+      workbook,
       clearCache: () => {},
       readKey: async () => key,
-      calls: new CallTracker(),
+      calls,
     });
     const actions = createPaneRefreshActions(controller);
     await controller.runOnOpen(OPENED_WITH_DOCUMENT);
@@ -119,14 +119,15 @@ describe("sign in to refresh", () => {
 describe("a failed refresh after an on-open sign-in notice", () => {
   it("reports the failure, not the sign-in note", async () => {
     const fixture = compsWorkbook();
-    const globals: Record<string, unknown> = {};
-    installWorkbookStandIn(globals, { ...fixture.recording, documentSettings: { "md.refreshOnOpen": true } });
-    const workbook = createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals);
+    const { workbook, calls } = openRecordedWorkbook({
+      ...fixture.recording,
+      documentSettings: { "md.refreshOnOpen": true },
+    });
     const controller = new RefreshController({
       workbook: { ...workbook, listSheets: () => Promise.reject(new Error("Excel is busy editing a cell.")) },
       clearCache: () => {},
       readKey: async () => ({ apiKey: "md-sandbox-demo", usingDefaultKey: true }),
-      calls: new CallTracker(),
+      calls,
     });
     await controller.runOnOpen(OPENED_WITH_DOCUMENT);
     expect(controller.getState().signInRequired).toBe(true);

@@ -5,7 +5,6 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { IDBFactory } from "fake-indexeddb";
 import { createClient } from "../../src/api/client";
 import { openSeriesStore } from "../../src/api/store/persistent-store";
 import {
@@ -15,23 +14,21 @@ import {
   getRefreshController,
 } from "../../src/office/commands";
 import { getRuntime } from "../../src/office/runtime";
-import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
 import { createPaneRefreshActions } from "../../src/refresh/pane-actions";
 import { RefreshController } from "../../src/refresh/refresh-controller";
 import { DEMO_API_KEY, startSandbox } from "../../sandbox/server";
-import { CallTracker } from "../../src/office/call-tracker";
 import { compsWorkbook } from "../support/recordings";
 import { installWorkbookStandIn, type WorkbookStandIn } from "../support/workbook-stand-in";
+import { openRecordedWorkbook } from "../support/open-workbook";
 import { TEST_TODAY } from "../support/today";
+import { freshIndexedDb } from "../support/fake-idb";
 
 function controllerWith(events: string[], standIn?: { current?: WorkbookStandIn }) {
   const fixture = compsWorkbook({ afterMs: 2 });
-  const globals: Record<string, unknown> = {};
-  const calls = new CallTracker();
-  const installed = installWorkbookStandIn(globals, fixture.recording, { calls });
+  const { standIn: installed, workbook, calls } = openRecordedWorkbook(fixture.recording);
   if (standIn) standIn.current = installed;
   const controller = new RefreshController({
-    workbook: createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals),
+    workbook,
     clearCache: () => void events.push(`clear cache after ${installed.log.calculations.length} calculations`),
     clearStored: async () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -85,14 +82,12 @@ describe("Reload everything", () => {
   it("picks up a history the service revised, which a refresh keeps from the store", async () => {
     const sandbox = await startSandbox({ port: 0, today: TEST_TODAY });
     try {
-      const store = openSeriesStore({ indexedDB: new IDBFactory() });
+      const store = openSeriesStore({ indexedDB: freshIndexedDb() });
       const client = createClient({ settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }), store });
       const fixture = compsWorkbook({ afterMs: 2 });
-      const globals: Record<string, unknown> = {};
-      const calls = new CallTracker();
-      installWorkbookStandIn(globals, fixture.recording, { calls });
+      const { workbook, calls } = openRecordedWorkbook(fixture.recording);
       const controller = new RefreshController({
-        workbook: createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals),
+        workbook,
         clearCache: () => client.clear(),
         clearStored: () => client.clearStored(),
         readKey: async () => ({ apiKey: "user-entered-key", usingDefaultKey: false }),

@@ -7,10 +7,11 @@
  * (Range.getSpecialCellsOrNullObject("Formulas"), ExcelApi 1.9) and reads only
  * those.
  */
-import { createExcelWorkbook, MAX_CELLS_PER_SYNC, type ExcelWorkbookGlobals } from "../../src/office/workbook";
+import { MAX_CELLS_PER_SYNC } from "../../src/office/workbook";
 import { findMdCells } from "../../src/refresh/formula-cells";
 import { build, latest, type LabelledCell } from "../support/recordings";
-import { installWorkbookStandIn, type WorkbookRecording } from "../support/workbook-stand-in";
+import type { WorkbookRecording } from "../support/workbook-stand-in";
+import { openRecordedWorkbook } from "../support/open-workbook";
 
 /** `md` MD cells in column B, `other` plain formulas in column D, constants around them, every 7th row. */
 function sheetWith(md: number, other: number, formattedTo?: string): WorkbookRecording {
@@ -29,9 +30,7 @@ function sheetWith(md: number, other: number, formattedTo?: string): WorkbookRec
 }
 
 function scan(recording: WorkbookRecording) {
-  const globals: Record<string, unknown> = {};
-  const standIn = installWorkbookStandIn(globals, recording);
-  const workbook = createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals);
+  const { standIn, workbook } = openRecordedWorkbook(recording);
   return { standIn, read: () => workbook.readFormulaCells("Model") };
 }
 

@@ -2,15 +2,14 @@
  * The sandbox's knobs for the persistent-cache tests: history revised as a
  * methodology change would, and the last day with data moved on (the next day).
  */
-import type { SandboxHandle } from "../../sandbox/server";
-import { series, startTestSandbox } from "../support/sandbox";
+import { SANDBOX_SUITE, series, useSandbox } from "../support/sandbox";
 
 describe("sandbox revision", () => {
-  let sandbox: SandboxHandle;
-  afterEach(() => sandbox?.close());
+  // One sandbox for the three cases (each puts back what it changes, with reset()),
+  // started on the day the setToday case moves on from; the revision cases read 2023.
+  const sandbox = useSandbox({ ...SANDBOX_SUITE, today: "2025-06-15" });
 
   it("scales every series value by 1 + revision, old days included; reset() restores the start-up revision", async () => {
-    sandbox = await startTestSandbox();
     const window = { startDate: "2023-01-01", endDate: "2023-01-10" };
     const before = await series(sandbox, "eth", "PRICE", window);
     sandbox.setRevision(1);
@@ -22,7 +21,6 @@ describe("sandbox revision", () => {
   });
 
   it("setToday moves the last day with data; reset() restores the start-up day", async () => {
-    sandbox = await startTestSandbox({ today: "2025-06-15" });
     const lastDay = async () => (await series(sandbox, "eth", "PRICE", { startDate: "2025-06-01" })).at(-1)?.date;
     expect(await lastDay()).toBe("2025-06-15");
     sandbox.setToday("2025-06-16");
@@ -33,7 +31,6 @@ describe("sandbox revision", () => {
   });
 
   it("refuses a negative revision", async () => {
-    sandbox = await startTestSandbox();
     expect(() => sandbox.setRevision(-1)).toThrow(RangeError);
   });
 });

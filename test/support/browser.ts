@@ -1,6 +1,8 @@
 /**
  * Browser test support: headless Chromium (Debian's package) driven by
- * playwright-core, and a static server for dist/ on 127.0.0.1.
+ * playwright-core, and a static server for dist/ on 127.0.0.1. The browser
+ * world's set-up is `usePaneBrowser()` (the built pane served and a fresh
+ * profile); `useBrowserSession()` is the profile alone, for other pages.
  *
  * Chromium is found through CHROMIUM_PATH, or on the PATH. Without it the
  * browser suites are declared with describe.skip and say why, so they show as
@@ -13,7 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
 import { DIST } from "../../harness/bundle";
-import { lateBound } from "./late-bound";
+import { useWorld } from "./use-world";
 import { listenLocal, type LocalServer } from "./local-server";
 
 function which(name: string): string | null {
@@ -77,6 +79,16 @@ export async function launchBrowser(): Promise<BrowserSession> {
   };
 }
 
+/**
+ * A fresh headless Chromium profile for the suite or describe block this is
+ * called in, for pages that are not the built pane's (the dev server's):
+ * launched in a beforeAll (`timeoutMs`: jest's default unless given), closed
+ * in an afterAll.
+ */
+export function useBrowserSession(timeoutMs?: number): BrowserSession {
+  return useWorld("the browser session (useBrowserSession)", launchBrowser, timeoutMs);
+}
+
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
@@ -128,15 +140,7 @@ export async function startPaneBrowser(): Promise<PaneBrowser> {
 
 /** The browser world for a suite or describe block: started in a beforeAll, closed in an afterAll. */
 export function usePaneBrowser(): PaneBrowser {
-  let browser: PaneBrowser | undefined;
-  beforeAll(async () => {
-    browser = await startPaneBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    browser = undefined;
-  });
-  return lateBound("the pane browser (usePaneBrowser)", () => browser);
+  return useWorld("the pane browser (usePaneBrowser)", startPaneBrowser);
 }
 
 /** True when a URL stays on this machine (loopback, or a browser-internal scheme). */

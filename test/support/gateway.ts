@@ -1,23 +1,26 @@
 /**
  * The gateway suites' world: the in-process sandbox behind a real nginx run
  * with the generated configuration (scripts/lib/gateway.ts), and ways to look
- * at everything nginx wrote. Without nginx the suites are declared with
+ * at everything nginx wrote. `useGatewayRig(options)` sets it up for a suite
+ * or describe block and stops it after; `useGateway(upstream)` is nginx alone
+ * in front of another address. Without nginx the suites are declared with
  * describe.skip and print why, so they show as skipped, never as passed;
  * `npm test` installs Debian's nginx when it can (root with apt-get).
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, watch, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startSandbox, type SandboxHandle, type SandboxOptions } from "../../sandbox/server";
 import {
   findNginx,
   findNjsModule,
-  startGateway,
+  startGateway as startNginxGateway,
   type GatewayHandle,
   type GatewayOptions,
 } from "../../scripts/lib/gateway";
 import { DIST } from "../../harness/bundle";
+import { useWorld } from "./use-world";
 
 export const NGINX = findNginx();
 export const NJS_MODULE = findNjsModule();
@@ -35,32 +38,41 @@ export const describeGateway: jest.Describe =
         return describe.skip(name, fn);
       }) as unknown as jest.Describe);
 
-export interface GatewayRig {
-  sandbox: SandboxHandle;
+export interface GatewayRigOptions {
+  /** Firm mode (default): the key is in a file the gateway reads; false: pass-through, the analyst's key is sent on. */
+  firm?: boolean;
+  /** The key (default a fresh md-firm-…): the sandbox accepts only this one. */
+  key?: string;
+  sandbox?: SandboxOptions;
+  gateway?: Partial<GatewayOptions>;
+}
+
+/** The gateway alone, in front of an upstream the test chose. */
+export interface GatewayAlone {
   gateway: GatewayHandle;
-  /** The firm's key (firm mode) — the sandbox accepts only this key. */
+  /** The firm's key (firm mode). */
   key: string;
   keyFile: string | null;
   close(): Promise<void>;
 }
 
-export async function startGatewayRig(
-  options: {
-    firm?: boolean;
-    key?: string;
-    sandbox?: SandboxOptions;
-    gateway?: Partial<GatewayOptions>;
-  } = {},
-): Promise<GatewayRig> {
+export interface GatewayRig extends GatewayAlone {
+  sandbox: SandboxHandle;
+}
+
+/** nginx run with the generated configuration in front of `upstream`, with the firm's key in a file of its own (firm mode). */
+export async function startGatewayAlone(
+  upstream: string,
+  options: Omit<GatewayRigOptions, "sandbox"> = {},
+): Promise<GatewayAlone> {
   const key = options.key ?? `md-firm-${randomUUID()}`;
-  const sandbox = await startSandbox({ quiet: true, insightFirstCallDelayMs: 10, apiKey: key, ...options.sandbox });
   const secrets = mkdtempSync(path.join(os.tmpdir(), "md-gateway-key-"));
   const keyFile = options.firm === false ? null : path.join(secrets, "firm.key");
   if (keyFile) writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
   let gateway: GatewayHandle;
   try {
-    gateway = await startGateway({
-      upstream: sandbox.url,
+    gateway = await startNginxGateway({
+      upstream,
       port: 0,
       distDir: DIST,
       nginx: NGINX ?? undefined,
@@ -68,21 +80,62 @@ export async function startGatewayRig(
       ...options.gateway,
     });
   } catch (error) {
-    await sandbox.close();
     rmSync(secrets, { recursive: true, force: true });
     throw error;
   }
   return {
-    sandbox,
     gateway,
     key,
     keyFile,
     async close() {
       await gateway.stop();
-      await sandbox.close();
       rmSync(secrets, { recursive: true, force: true });
     },
   };
+}
+
+export async function startGatewayRig(options: GatewayRigOptions = {}): Promise<GatewayRig> {
+  const key = options.key ?? `md-firm-${randomUUID()}`;
+  const sandbox = await startSandbox({ quiet: true, insightFirstCallDelayMs: 10, apiKey: key, ...options.sandbox });
+  let alone: GatewayAlone;
+  try {
+    alone = await startGatewayAlone(sandbox.url, { ...options, key });
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
+  return {
+    ...alone,
+    sandbox,
+    async close() {
+      await alone.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/**
+ * The gateway world for the suite or describe block this is called in: the
+ * sandbox behind nginx, started in a beforeAll (nginx and the sandbox can
+ * outlast jest's default timeout on a loaded machine, hence `timeoutMs`),
+ * stopped in an afterAll.
+ */
+export function useGatewayRig(
+  options: GatewayRigOptions | (() => GatewayRigOptions) = {},
+  timeoutMs = 60_000,
+): GatewayRig {
+  // A function when the options depend on another world started before it (an identity provider's issuer).
+  const resolve = typeof options === "function" ? options : () => options;
+  return useWorld("the gateway rig (useGatewayRig)", () => startGatewayRig(resolve()), timeoutMs);
+}
+
+/** The gateway alone in front of the address `upstream` gives when the block starts (a service that is down, say). */
+export function useGateway(
+  upstream: () => Promise<string>,
+  options: Omit<GatewayRigOptions, "sandbox"> = {},
+  timeoutMs = 60_000,
+): GatewayAlone {
+  return useWorld("the gateway (useGateway)", async () => startGatewayAlone(await upstream(), options), timeoutMs);
 }
 
 /** Every regular file under `dir`. */
@@ -111,6 +164,50 @@ export function filesContaining(dirs: string[], needle: string): string[] {
 
 export function accessLog(gateway: GatewayHandle): string[] {
   return readFileSync(path.join(gateway.logsDir, "access.log"), "utf8").split("\n").filter(Boolean);
+}
+
+/**
+ * The access log once a line matching `matches` is in it: nginx writes a
+ * request's line after it has sent the answer (the log phase), so a test that
+ * reads the log right after its response arrived can miss it. Waits for the
+ * file to change (fs.watch), checking again on each change; rejects after
+ * `timeoutMs` naming `what`.
+ */
+export function accessLogWith(
+  gateway: GatewayHandle,
+  matches: RegExp,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<string[]> {
+  const file = path.join(gateway.logsDir, "access.log");
+  const found = () => {
+    const lines = existsSync(file) ? accessLog(gateway) : [];
+    return lines.some((line) => matches.test(line)) ? lines : null;
+  };
+  return new Promise((resolve, reject) => {
+    const now = found();
+    if (now) return resolve(now);
+    const watcher = watch(gateway.logsDir, () => {
+      const lines = found();
+      if (!lines) return;
+      finish();
+      resolve(lines);
+    });
+    const timer = setTimeout(() => {
+      finish();
+      reject(new Error(`No access log line for ${what} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const finish = () => {
+      clearTimeout(timer);
+      watcher.close();
+    };
+    // A write between the first check and the watch starting: check once more.
+    const late = found();
+    if (late) {
+      finish();
+      resolve(late);
+    }
+  });
 }
 
 export interface Fetched {

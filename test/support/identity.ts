@@ -6,6 +6,7 @@
  * signed here with the provider's own private key where the case needs a
  * valid signature.
  */
+import { useWorld } from "./use-world";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHmac, generateKeyPairSync, randomUUID, sign, type KeyObject } from "node:crypto";
 import path from "node:path";
@@ -177,4 +178,9 @@ export function hmacForgery(provider: IdentityProvider): string {
   const body = b64({ iss: provider.issuer, aud: TEST_AUDIENCE, sub: "x", oid: "x", exp: now + 600 });
   const signature = createHmac("sha256", provider.publicPem).update(`${head}.${body}`).digest("base64url");
   return `${head}.${body}.${signature}`;
+}
+
+/** The identity provider for the suite or describe block this is called in (started before, stopped after). */
+export function useIdentityProvider(timeoutMs = 60_000): IdentityProvider {
+  return useWorld("the identity provider (useIdentityProvider)", startIdentityProvider, timeoutMs);
 }

@@ -2,12 +2,14 @@
  * One browser suite's world: the in-process sandbox (20,000 assets and a slow
  * first insight call by default), dist/ served on 127.0.0.1, a fresh headless
  * Chromium profile, and every request any page or frame of it makes, so a
- * suite can show that nothing left this machine.
+ * suite can show that nothing left this machine. `usePaneRig(options)` starts
+ * it before the suite (or describe block) and closes it after.
  */
 import { DEMO_API_KEY, startSandbox, type SandboxHandle, type SandboxOptions } from "../../sandbox/server";
 import type { WorkbookRecording } from "./workbook-stand-in";
 import { isLocalUrl, startPaneBrowser, type BrowserSession, type StaticServer } from "./browser";
 import { openPane, type PaneWatch } from "./pane-page";
+import { useWorld } from "./use-world";
 
 export interface PaneRig {
   sandbox: SandboxHandle;
@@ -54,6 +56,16 @@ export async function startPaneRig(options: SandboxOptions = {}): Promise<PaneRi
       await sandbox.close();
     },
   };
+}
+
+/**
+ * The rig for the suite or describe block this is called in: started in a
+ * beforeAll (in the order of the block's other hooks), closed in an afterAll.
+ * Starting it (20,000 assets, Chromium) can outlast jest's default timeout on a
+ * loaded machine, hence `timeoutMs` for the beforeAll.
+ */
+export function usePaneRig(options: SandboxOptions = {}, timeoutMs = 60_000): PaneRig {
+  return useWorld("the pane rig (usePaneRig)", () => startPaneRig(options), timeoutMs);
 }
 
 /** The requests that went anywhere but this machine. */

@@ -6,7 +6,7 @@
  * a short first insight call.
  */
 import { DEMO_API_KEY, type SandboxHandle, type SandboxOptions, startSandbox } from "../../sandbox/server";
-import { lateBound } from "./late-bound";
+import { useWorld } from "./use-world";
 
 /**
  * The sandbox suites' "today", not the tests' TEST_TODAY (test/support/today.ts):
@@ -25,15 +25,7 @@ export const SANDBOX_SUITE: SandboxOptions = { today: TODAY, insightFirstCallDel
  * The handle it returns reads the running sandbox once started.
  */
 export function useSandbox(options: SandboxOptions = {}): SandboxHandle {
-  let sandbox: SandboxHandle | undefined;
-  beforeAll(async () => {
-    sandbox = await startSandbox(options);
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-    sandbox = undefined;
-  });
-  return lateBound("the sandbox (useSandbox)", () => sandbox);
+  return useWorld("the sandbox (useSandbox)", () => startSandbox(options));
 }
 
 /** A sandbox a test starts and closes itself, with the sandbox suites' options. */

@@ -4,7 +4,6 @@
  * the size cap with least-recently-used eviction, and the memory-only fallback
  * whenever IndexedDB is missing, slow or failing.
  */
-import { IDBFactory } from "fake-indexeddb";
 import { addDays } from "../../../src/core/calendar";
 import { openSeriesStore } from "../../../src/api/store/persistent-store";
 import {
@@ -17,6 +16,7 @@ import {
 } from "../../../src/api/store/types";
 import type { FetchedRange, StoredPoint } from "../../../src/api/store/window-plan";
 import { dumpStore, failing } from "../../support/failing-idb";
+import { freshIndexedDb } from "../../support/fake-idb";
 
 const BASE = "https://md.example.test/api";
 const AT = Date.parse("2025-06-15T12:00:00Z");
@@ -45,7 +45,7 @@ afterEach(() => {
 
 describe("series store over IndexedDB", () => {
   it("keeps what a first session stored for a second one, key by (base address, symbol, metric, granularity)", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     const first = open({ indexedDB: factory });
     expect(await first.read(id("eth"))).toBeUndefined();
     first.write(id("eth"), answer("2025-06-01", "2025-06-15"));
@@ -69,7 +69,7 @@ describe("series store over IndexedDB", () => {
   });
 
   it("merges a later answer into the stored record rather than replacing it", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     const first = open({ indexedDB: factory });
     first.write(id("eth"), answer("2025-06-01", "2025-06-15"));
     await first.flush();
@@ -86,7 +86,7 @@ describe("series store over IndexedDB", () => {
   });
 
   it("keeps catalog answers for offline reading", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     const first = open({ indexedDB: factory });
     first.writeAnswer(`${BASE} ["assets"]`, [{ symbol: "eth" }], AT, 100);
     await first.flush();
@@ -101,7 +101,7 @@ describe("series store over IndexedDB", () => {
   });
 
   it("record keys never carry credentials typed into the base address", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     const store = open({ indexedDB: factory });
     store.write(
       { ...id("eth"), baseUrl: "https://user:s3cr3t-pass@md.example.test/api" },
@@ -117,7 +117,7 @@ describe("series store over IndexedDB", () => {
   });
 
   it("clear() empties memory and IndexedDB", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     const store = open({ indexedDB: factory });
     store.write(id("eth"), answer("2025-06-01", "2025-06-15"));
     store.writeAnswer("k", 1, AT, 10);
@@ -132,7 +132,7 @@ describe("series store over IndexedDB", () => {
   });
 
   it("over the size cap, the least recently used series go first", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     let now = AT;
     const tick = () => (now += 1000);
     // One 31-day record is about 1 KB; the cap holds about three.
@@ -158,7 +158,7 @@ describe("series store over IndexedDB", () => {
   });
 
   it("drops a store of another layout and starts over", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     await new Promise<void>((resolve) => {
       const request = factory.open(STORE_DB_NAME, STORE_DB_VERSION);
       request.onupgradeneeded = () => request.result.createObjectStore("legacy");
@@ -176,7 +176,7 @@ describe("series store over IndexedDB", () => {
   });
 
   it("a store written by a newer version of the add-in leaves this one memory only, saying why", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     await new Promise<void>((resolve) => {
       const request = factory.open(STORE_DB_NAME, STORE_DB_VERSION + 1);
       request.onsuccess = () => {
@@ -215,7 +215,7 @@ describe("series store: memory only where IndexedDB is missing or fails, never a
   });
 
   it("IndexedDB refusing to open (a private window): memory only", async () => {
-    const store = open({ indexedDB: failing(new IDBFactory(), { open: "throw" }) });
+    const store = open({ indexedDB: failing(freshIndexedDb(), { open: "throw" }) });
     expect(await store.read(id("eth"))).toBeUndefined();
     expect(store.info()).toMatchObject({
       backend: "memory",
@@ -224,7 +224,7 @@ describe("series store: memory only where IndexedDB is missing or fails, never a
   });
 
   it("IndexedDB that never opens: the first read waits the bounded time once, later ones not at all", async () => {
-    const store = open({ indexedDB: failing(new IDBFactory(), { open: "hang" }), openWaitMs: 100 });
+    const store = open({ indexedDB: failing(freshIndexedDb(), { open: "hang" }), openWaitMs: 100 });
     const started = performance.now();
     expect(await store.read(id("eth"))).toBeUndefined();
     const first = performance.now() - started;
@@ -240,7 +240,7 @@ describe("series store: memory only where IndexedDB is missing or fails, never a
   });
 
   it("the browser's quota once: evicts and writes again", async () => {
-    const factory = new IDBFactory();
+    const factory = freshIndexedDb();
     const store = open({ indexedDB: failing(factory, { writes: "quota-once" }) });
     store.write(id("eth"), answer("2025-06-01", "2025-06-02"));
     await store.flush();
@@ -251,7 +251,7 @@ describe("series store: memory only where IndexedDB is missing or fails, never a
 
   it("writes that keep failing: memory only after the second failure, answers kept in memory", async () => {
     const logs: string[] = [];
-    const store = open({ indexedDB: failing(new IDBFactory(), { writes: "error" }), log: (l) => logs.push(l) });
+    const store = open({ indexedDB: failing(freshIndexedDb(), { writes: "error" }), log: (l) => logs.push(l) });
     store.write(id("eth"), answer("2025-06-01", "2025-06-02"));
     await store.flush();
     store.write(id("btc"), answer("2025-06-01", "2025-06-03"));
@@ -263,7 +263,7 @@ describe("series store: memory only where IndexedDB is missing or fails, never a
   });
 
   it("reads that fail: a miss, then memory only", async () => {
-    const store = open({ indexedDB: failing(new IDBFactory(), { reads: true }) });
+    const store = open({ indexedDB: failing(freshIndexedDb(), { reads: true }) });
     expect(await store.read(id("eth"))).toBeUndefined();
     expect(store.info()).toMatchObject({ backend: "memory", reason: expect.stringMatching(/reading failed/) });
   });

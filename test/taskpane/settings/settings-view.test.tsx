@@ -1,16 +1,14 @@
 /** @jest-environment jsdom */
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { AuthError, NetworkError, ServerError, TimeoutError, type MarketDataError } from "../../../src/api/errors";
-import { CallTracker } from "../../../src/office/call-tracker";
 import { SETTING_KEYS } from "../../../src/office/settings";
-import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../../src/office/workbook";
 import { createPaneRefreshActions } from "../../../src/refresh/pane-actions";
 import { RefreshController } from "../../../src/refresh/refresh-controller";
 import { REFRESH_ON_OPEN_SETTING } from "../../../src/refresh/refresh-on-open";
 import { SettingsView } from "../../../src/taskpane/settings/settings-view";
 import { formatBytes } from "../../../src/taskpane/shared/value-format";
 import { compsWorkbook, OPENED_WITH_DOCUMENT } from "../../support/recordings";
-import { installWorkbookStandIn } from "../../support/workbook-stand-in";
+import { openRecordedWorkbook } from "../../support/open-workbook";
 import { fakeRefresh, isDisabled, makeHarness, renderWith, type HarnessOptions } from "../../support/pane-fakes";
 
 const SECRET = "sk-live-7f3a9c1e22";
@@ -125,17 +123,16 @@ describe("Settings view: a saved key reaches the refresh logic", () => {
   it("after a refresh on open skipped for want of a key, saving the user's key takes “Sign in to refresh” away", async () => {
     // The real controller over a recorded workbook set to refresh on open, reading the key from the view's own store.
     const harness = makeHarness({ defaults: { apiKey: DEMO, baseUrl: "http://127.0.0.1:3001" } });
-    const globals: Record<string, unknown> = {};
     const fixture = compsWorkbook();
-    const standIn = installWorkbookStandIn(globals, {
+    const { standIn, workbook, calls } = openRecordedWorkbook({
       ...fixture.recording,
       documentSettings: { [REFRESH_ON_OPEN_SETTING]: true },
     });
     const controller = new RefreshController({
-      workbook: createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals),
+      workbook,
       clearCache: () => harness.client.clear(),
       readKey: () => harness.settings.read(),
-      calls: new CallTracker(),
+      calls,
     });
     harness.services.refresh = createPaneRefreshActions(controller);
     // The workbook opened with only the build's demo key: nothing refreshed, the pane asks the user to sign in.
