@@ -41,6 +41,9 @@ const HELP = `Sandbox market-data API (synthetic data for development, demos and
   --tricky-json <s>      s's series come back with values as hexadecimal text or dates
                          with a time; flows name chains __proto__ and constructor (repeatable)
   --huge-body <bytes>    pad every answer to this many bytes (streamed)
+  --big-series <n>       every series is n daily points from its startDate on
+  --deep-insights <n>    every insight card gets a field nested n objects deep
+  --data-everywhere      every series has a point for every day asked for, centuries back
   --quiet                do not print one line per request
   --help                 show this text`;
 
@@ -86,6 +89,9 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
       "echo-key": { type: "boolean" },
       "tricky-json": { type: "string", multiple: true },
       "huge-body": { type: "string" },
+      "big-series": { type: "string" },
+      "deep-insights": { type: "string" },
+      "data-everywhere": { type: "boolean" },
       quiet: { type: "boolean" },
       help: { type: "boolean" },
     },
@@ -112,6 +118,9 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
     echoKey: values["echo-key"],
     trickyJson: values["tricky-json"],
     hugeBodyBytes: number("huge-body", values["huge-body"], (n) => whole(n) && n > 0, "a whole number of bytes > 0"),
+    bigSeries: number("big-series", values["big-series"], (n) => whole(n) && n > 0, "a whole number of points > 0"),
+    deepInsights: number("deep-insights", values["deep-insights"], (n) => whole(n) && n > 0, "a whole number > 0"),
+    dataEverywhere: values["data-everywhere"],
   };
   return {
     port: number("port", values.port, (n) => whole(n) && n <= 65535, "a port number from 0 to 65535") ?? 3001,
