@@ -121,7 +121,7 @@ const hostileAnswer: fc.Arbitrary<Partial<HostileOptions>> = fc.oneof(
   fc.record({ bigSeries: fc.constantFrom(1, 1001, 5_000, 20_000) }),
   fc.record({ deepInsights: fc.constantFrom(1, 58, 65, 2_000, 20_000) }),
   fc.record({ dataEverywhere: fc.constant(true) }),
-  fc.record({ trickyJson: fc.constant(["eth", "sol", "usdc-eth"]) }),
+  fc.record({ trickyJson: fc.constant<string[]>(["eth", "sol", "usdc-eth"]) }),
   fc.record({ echoKey: fc.constant(true) }),
 );
 
