@@ -21,6 +21,7 @@ import type { CallContext } from "../src/functions/call-context";
 import { invokeTable, invokeValue, CELL_DEADLINE_MS } from "../src/functions/invoke";
 import { formattedLatestValue, latestValue } from "../src/functions/latest";
 import { formattedSeriesTable } from "../src/functions/series";
+import { aggregateValue } from "../src/functions/agg";
 import { CallTracker } from "../src/office/call-tracker";
 import { registerRuntime } from "../src/office/runtime-registry";
 import type { SettingsStore } from "../src/office/settings";
@@ -192,6 +193,27 @@ async function runEndless(sandbox: SandboxHandle, symbols: string[]): Promise<En
   };
 }
 
+/** (g): the requests of one MD.AGG(symbol, metric, "-1900Y") cell, and what it showed, against data in every window. */
+async function aggHistoryRequests(
+  sandbox: SandboxHandle,
+  today: string,
+  symbol: string,
+  metric: string,
+): Promise<{ requests: number; value: unknown }> {
+  sandbox.setHostile({ dataEverywhere: true });
+  try {
+    const client = newClient(sandbox);
+    const before = sandbox.stats().byEndpoint["/data/api/"] ?? 0;
+    const ctx: CallContext = { client, today, call: {} };
+    const value = await aggregateValue(ctx, { symbol, metric, window: "-1900Y", stat: "SUM" }).catch(
+      (error: Error) => `${error.name}: ${error.message}`,
+    );
+    return { requests: (sandbox.stats().byEndpoint["/data/api/"] ?? 0) - before, value };
+  } finally {
+    sandbox.setHostile({ dataEverywhere: false });
+  }
+}
+
 async function main(): Promise<void> {
   const latencyMs = parseLatency(process.argv.slice(2));
   const today = iso(Math.floor(Date.now() / DAY_MS) * DAY_MS);
@@ -202,6 +224,19 @@ async function main(): Promise<void> {
       .filter((a) => !a.symbol.startsWith("eq-"))
       .slice(0, 200)
       .map((a) => a.symbol);
+
+    console.log(
+      `\n### One MD.AGG(…,"-1900Y") cell against a service with data for any date (DESIGN.md "Budgets": ≤ 12 requests)\n`,
+    );
+    console.log("| cell | series requests | value |");
+    console.log("|---|---:|---:|");
+    for (const [symbol, metric] of [
+      ["eth", "FEES"],
+      ["eq-coin", "PRICE"],
+    ] as const) {
+      const g = await aggHistoryRequests(sandbox, today, symbol, metric);
+      console.log(`| MD.AGG("${symbol}","${metric}","-1900Y","SUM") | ${g.requests} | ${String(g.value)} |`);
+    }
 
     const p = await runPoison(sandbox, symbols, today);
     console.log(

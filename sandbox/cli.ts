@@ -47,6 +47,9 @@ const HELP = `Sandbox market-data API (synthetic data for development, demos and
   --escaped-key          quote the key in every JSON answer in JSON escapes (\\/, \\uXXXX)
   --chunked-empty        answer every request 200 with an empty chunked body
   --reflect-header <h>   copy request header h into every JSON answer (repeatable)
+  --big-series <n>       every series is n daily points from its startDate on
+  --deep-insights <n>    every insight card gets a field nested n objects deep
+  --data-everywhere      every series has a point for every day asked for, centuries back
   --quiet                do not print one line per request
   --help                 show this text`;
 
@@ -98,6 +101,9 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
       "escaped-key": { type: "boolean" },
       "chunked-empty": { type: "boolean" },
       "reflect-header": { type: "string", multiple: true },
+      "big-series": { type: "string" },
+      "deep-insights": { type: "string" },
+      "data-everywhere": { type: "boolean" },
       quiet: { type: "boolean" },
       help: { type: "boolean" },
     },
@@ -130,6 +136,9 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
     escapedKey: values["escaped-key"],
     chunkedEmpty: values["chunked-empty"],
     reflectHeaders: values["reflect-header"],
+    bigSeries: number("big-series", values["big-series"], (n) => whole(n) && n > 0, "a whole number of points > 0"),
+    deepInsights: number("deep-insights", values["deep-insights"], (n) => whole(n) && n > 0, "a whole number > 0"),
+    dataEverywhere: values["data-everywhere"],
   };
   return {
     port: number("port", values.port, (n) => whole(n) && n <= 65535, "a port number from 0 to 65535") ?? 3001,

@@ -21,6 +21,14 @@
  *   (second, fourth… metric), and flows name chains `__proto__` and
  *   `constructor`;
  * - `hugeBodyBytes`: every answer is padded to that many bytes, streamed;
+ * - `bigSeries`: every series in a `/data/api/` answer is that many daily
+ *   points, one a day from the request's `startDate` on (most of them after
+ *   its `endDate`: no window holds 150,000 days), valued 1, 2, 3…;
+ * - `deepInsights`: every insight card gets a `DETAIL` field nested that many
+ *   objects deep (`{"next":{"next":…}}`);
+ * - `dataEverywhere`: every series in a `/data/api/` answer is a point for
+ *   every day of the window asked for (at most 1,000), valued 1, whatever the
+ *   asset's history: a service with data in every window, centuries back.
  *
  * and a service that leaks the key or varies its answers in ways a shared
  * cache must not pass on (the team gateway's tests):
@@ -54,6 +62,9 @@ export interface HostileOptions {
   escapedKey: boolean;
   chunkedEmpty: boolean;
   reflectHeaders: string[];
+  bigSeries: number | null;
+  deepInsights: number | null;
+  dataEverywhere: boolean;
 }
 
 export const NOT_HOSTILE: HostileOptions = {
@@ -70,6 +81,9 @@ export const NOT_HOSTILE: HostileOptions = {
   escapedKey: false,
   chunkedEmpty: false,
   reflectHeaders: [],
+  bigSeries: null,
+  deepInsights: null,
+  dataEverywhere: false,
 };
 
 export type HostileKind =
@@ -82,7 +96,10 @@ export type HostileKind =
   | "leaky-headers"
   | "gzip-body"
   | "escaped-key"
-  | "chunked-empty";
+  | "chunked-empty"
+  | "big-series"
+  | "deep-insights"
+  | "data-everywhere";
 
 export function hostileOptions(partial: Partial<HostileOptions> = {}): HostileOptions {
   const options = { ...NOT_HOSTILE, ...partial };
@@ -98,6 +115,13 @@ export function hostileOptions(partial: Partial<HostileOptions> = {}): HostileOp
   if (options.hugeBodyBytes !== null && !(Number.isInteger(options.hugeBodyBytes) && options.hugeBodyBytes > 0)) {
     throw new RangeError(`hostile.hugeBodyBytes must be a whole number > 0, got ${options.hugeBodyBytes}`);
   }
+  for (const field of ["bigSeries", "deepInsights"] as const) {
+    const value = options[field];
+    if (value !== null && !(Number.isInteger(value) && value > 0 && value <= 5_000_000)) {
+      throw new RangeError(`hostile.${field} must be a whole number from 1 to 5,000,000, got ${value}`);
+    }
+  }
+  if (typeof options.dataEverywhere !== "boolean") throw new RangeError("hostile.dataEverywhere must be true or false");
   if (options.maxUrlLength !== null && !(Number.isInteger(options.maxUrlLength) && options.maxUrlLength > 0)) {
     throw new RangeError(`hostile.maxUrlLength must be a whole number > 0, got ${options.maxUrlLength}`);
   }
@@ -208,6 +232,8 @@ export function hostileReply<R extends { body: string }>(
   reply: R,
 ): { reply: R; quirk?: HostileKind } {
   if (options.echoKey) reply = { ...reply, body: echoKeyInto(path, reply.body, params.get("APIKey") ?? "") };
+  const sized = sizedInto(options, path, params, reply.body);
+  if (sized) return { reply: { ...reply, body: sized.body }, quirk: sized.quirk };
   if (options.trickyJson.length > 0 && (path === "/flows/top/" || path.startsWith("/data/api/"))) {
     const tricky = trickyInto(path, reply.body, options.trickyJson);
     if (tricky !== reply.body) return { reply: { ...reply, body: tricky }, quirk: "tricky-json" };
@@ -298,4 +324,74 @@ export function leakyReply(
     body = `{"reflected":${JSON.stringify(reflected)},${body.slice(1)}`;
   }
   return { status, body, headers, ...(quirk ? { quirk } : {}) };
+}
+
+const DAY_MS = 86_400_000;
+
+/** `count` daily points from `start` on, as JSON text (built as text: a million objects would be slow to stringify). */
+function dailyPointsJson(start: string, count: number, value: (i: number) => number): string {
+  const first = Date.parse(`${start}T00:00:00Z`);
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const date = new Date(first + i * DAY_MS).toISOString().slice(0, 10);
+    out.push(`{"date":"${date}","val":${value(i)}}`);
+  }
+  return `[${out.join(",")}]`;
+}
+
+/**
+ * The body as `bigSeries`, `dataEverywhere` or `deepInsights` shape it (see
+ * the header), or null when none applies. Series are spliced in as text after
+ * the rest of the answer is serialised.
+ */
+const DEEP_PLACEHOLDER = "\u0000DEEP";
+
+function sizedInto(
+  options: HostileOptions,
+  path: string,
+  params: URLSearchParams,
+  body: string,
+): { body: string; quirk: HostileKind } | null {
+  if (body === "") return null;
+  if (path.startsWith("/insights/") && options.deepInsights !== null) {
+    let json: unknown;
+    try {
+      json = JSON.parse(body);
+    } catch {
+      return null;
+    }
+    if (!isObject(json) || !Array.isArray(json.rows)) return null;
+    const depth = options.deepInsights;
+    const deep = `${'{"next":'.repeat(depth)}1${"}".repeat(depth)}`;
+    for (const row of json.rows) if (isObject(row)) row.DETAIL = DEEP_PLACEHOLDER;
+    return { body: JSON.stringify(json).split(JSON.stringify(DEEP_PLACEHOLDER)).join(deep), quirk: "deep-insights" };
+  }
+  if (!path.startsWith("/data/api/") || (options.bigSeries === null && !options.dataEverywhere)) return null;
+  const start = params.get("startDate");
+  const end = params.get("endDate");
+  if (start === null || !/^\d{4}-\d{2}-\d{2}$/.test(start)) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (!isObject(json) || !isObject(json.data)) return null;
+  const metrics = decodeURIComponent(path.slice("/data/api/".length).replace(/\/$/, "")).split(",");
+  const symbols = (params.get("symbols") ?? "").split(",");
+  let points: string;
+  if (options.bigSeries !== null) {
+    points = dailyPointsJson(start, options.bigSeries, (i) => i + 1);
+  } else {
+    const days = end === null ? 1 : Math.floor((Date.parse(end) - Date.parse(start)) / DAY_MS) + 1;
+    points = dailyPointsJson(start, Math.max(0, Math.min(1000, days)), () => 1);
+  }
+  const placeholder = "\u0000SERIES";
+  const table: Record<string, Record<string, string>> = {};
+  for (const symbol of symbols) table[symbol] = Object.fromEntries(metrics.map((metric) => [metric, placeholder]));
+  json.data.symbols = table;
+  return {
+    body: JSON.stringify(json).split(JSON.stringify(placeholder)).join(points),
+    quirk: options.bigSeries !== null ? "big-series" : "data-everywhere",
+  };
 }

@@ -52,7 +52,7 @@ import {
 } from "./http/responses";
 import { Semaphore } from "./http/semaphore";
 import { SeriesBatcher } from "./series/batcher";
-import { HISTORY_FLOOR, walkBackwards } from "./series/history-walk";
+import { beforeHistoryMessage, earliestDataDate, walkBackwards } from "./series/history-walk";
 import { splitWindow } from "./series/windows";
 import { SettingsReader } from "./settings-reader";
 import { SingleLoads } from "./single-loads";
@@ -218,7 +218,7 @@ class BatchingClient implements Client {
 
   /**
    * A checked window, with explicit dates (an omitted start is the whole
-   * history, an omitted end today: the service answers a request without
+   * history from the asset kind's earliest data, an omitted end today: the service answers a request without
    * dates with bare latest numbers), split into parts the service answers
    * whole, each loaded by the batcher, read newest part first until the data
    * ends (series/history-walk.ts).
@@ -228,7 +228,10 @@ class BatchingClient implements Client {
     try {
       const today = utcDateOf(this.now());
       const end = window.end ?? today;
-      const start = window.start ?? (end < HISTORY_FLOOR ? end : HISTORY_FLOOR);
+      // Nothing is asked about before the asset kind's earliest data (series/history-walk.ts): a bounded cost.
+      const floor = earliestDataDate(symbol);
+      if (end < floor) return Promise.resolve({ kind: "message", message: beforeHistoryMessage(symbol, end) });
+      const start = window.start === undefined || window.start < floor ? floor : window.start;
       parts = splitWindow({ start, end }, window.granularity, today, this.o.maxPointsPerRequest).map((part) => ({
         start: part.start ?? start,
         end: part.end ?? end,

@@ -206,26 +206,47 @@ export function isMarketDataError(value: unknown): value is MarketDataError {
 const REDACTED = "***";
 
 /**
- * Removes the API key from text: the key itself in every encoding a URL or a
- * message may carry it, and any `APIKey=` query value whatever it is (a key
- * from an earlier setting, or one the service echoes back).
+ * The shortest API key Settings accepts (src/office/settings.ts). A shorter
+ * one is refused: it is not a whole key, and a key as short as a word would
+ * make `redact` star that word wherever a message says it.
+ */
+export const MIN_API_KEY_LENGTH = 8;
+
+function keyForms(apiKey: string): string[] {
+  return [...new Set([apiKey, encodeURIComponent(apiKey), new URLSearchParams({ k: apiKey }).toString().slice(2)])];
+}
+
+/**
+ * An `APIKey=` query value, whatever it is: it ends at `&`, `#`, white space,
+ * a quote or bracket, `)`, or a `.`, `,` or `;` that ends a sentence (followed
+ * by white space, `)` or the end), so "(…?APIKey=abc)." keeps its ")." and a
+ * key with a dot inside stays whole.
+ */
+const APIKEY_VALUE = /(apikey=)(?:[^&\s#"'<>()[\],;.]|[.,;](?![\s)\]]|$))*/gi;
+
+/**
+ * Removes the API key from text: any `APIKey=` query value whatever it is (a
+ * key from an earlier setting, or one the service echoes back), and the key
+ * itself, in every encoding a URL or a message may carry it. Only the key's
+ * own characters are replaced, so the text around it is never touched. A key
+ * shorter than MIN_API_KEY_LENGTH (Settings refuses those; one may be left
+ * from an older version) is removed only as an `APIKey=` value: matched
+ * anywhere, a one-letter key would star that letter in every word.
  */
 export function redact(text: string, apiKey?: string): string {
   let out = text;
-  if (apiKey) {
-    const forms = new Set([apiKey, encodeURIComponent(apiKey), new URLSearchParams({ k: apiKey }).toString().slice(2)]);
-    for (const form of forms) if (form) out = out.split(form).join(REDACTED);
+  // The key first: an APIKey= value stops at a "," or ")" a key may hold, which would leave the key's rest.
+  if (apiKey && apiKey.length >= MIN_API_KEY_LENGTH) {
+    for (const form of keyForms(apiKey)) out = out.split(form).join(REDACTED);
   }
-  return out.replace(/(apikey=)[^&\s#"'<>]*/gi, `$1${REDACTED}`);
+  return out.replace(APIKEY_VALUE, `$1${REDACTED}`);
 }
 
 /** Whether `text` holds the key in a form `redact` removes, or any `APIKey=` value: a cheap test before walking a whole body. */
 export function mentionsKey(text: string, apiKey?: string): boolean {
   if (/apikey=/i.test(text)) return true;
-  if (!apiKey) return false;
-  return [apiKey, encodeURIComponent(apiKey), new URLSearchParams({ k: apiKey }).toString().slice(2)].some(
-    (form) => form !== "" && text.includes(form),
-  );
+  if (!apiKey || apiKey.length < MIN_API_KEY_LENGTH) return false;
+  return keyForms(apiKey).some((form) => form !== "" && text.includes(form));
 }
 
 /**

@@ -158,10 +158,21 @@ export interface DateAnchors {
   span?: boolean;
   /** The workbook's date system, for a date given as a serial (1900 when not said). */
   dateSystem?: DateSystem;
+  /**
+   * An end date or as_of: a date after today is read as today. No data is
+   * dated after today, and the day after 9999-12-31 (Excel's last date, a
+   * window's end plus one) is no date at all.
+   */
+  upToToday?: boolean;
 }
 
 /** An Excel date serial, YYYY-MM-DD text, TODAY or a relative date → YYYY-MM-DD; omitted → undefined. */
 export function parseDate(value: unknown, argument: string, anchors: DateAnchors): string | undefined {
+  const date = parseAnyDate(value, argument, anchors);
+  return anchors.upToToday && date !== undefined && date > anchors.today ? anchors.today : date;
+}
+
+function parseAnyDate(value: unknown, argument: string, anchors: DateAnchors): string | undefined {
   // 0 is a blank cell from an older Excel, never a market-data date (1900-01-00, or 1904-01-01).
   if (isOmitted(blankIfZero(value))) return undefined;
   if (typeof value === "number") {
@@ -207,8 +218,9 @@ function inExcelRange(iso: string, argument: string, original: unknown, system: 
 
 /**
  * A cell's start and end as the domain's DateWindow (core/domain.ts), what
- * the cell cannot mean refused in the cell's own words. The end counts back
- * from today; a relative start covers that many periods ending on the end
+ * the cell cannot mean refused in the cell's own words. An end after today is
+ * today, a start after today is refused (no data is dated after today). The
+ * end counts back from today; a relative start covers that many periods ending on the end
  * date (or today when no end is given), both included: `-30D` is 30 days, `-1M` ending 2024-03-31 is 2024-03-01 … 2024-03-31 — the
  * days MD.AGG's window `-1M` covers.
  */
@@ -218,8 +230,11 @@ export function parseDateWindow(
   today: string,
   dateSystem: DateSystem = 1900,
 ): DateWindow {
-  const last = parseDate(end, "end", { today, anchor: today, dateSystem });
+  const last = parseDate(end, "end", { today, anchor: today, dateSystem, upToToday: true });
   const first = parseDate(start, "start", { today, anchor: last ?? today, span: true, dateSystem });
+  if (first && first > today) {
+    throw new ArgumentError("start", `${first} is after today (${today}): no data is dated after today.`);
+  }
   if (first && last && first > last) {
     throw new ArgumentError("start", `${first} is after the end date ${last}. Give a start on or before the end.`);
   }

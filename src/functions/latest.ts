@@ -39,7 +39,7 @@ export const LATEST_LOOKBACKS: Readonly<Record<"DAY" | "QUARTER", readonly { cou
 };
 
 export function parseAsOf(value: unknown, today: string, dateSystem?: DateSystem): string {
-  return parseDate(value, "as_of", { today, anchor: today, dateSystem }) ?? today;
+  return parseDate(value, "as_of", { today, anchor: today, dateSystem, upToToday: true }) ?? today;
 }
 
 export async function latestValue(ctx: CallContext, args: LatestArgs): Promise<number> {

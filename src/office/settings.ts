@@ -1,4 +1,4 @@
-import { normalizeBaseUrl, type ClientSettings } from "../api";
+import { ConfigError, MIN_API_KEY_LENGTH, normalizeBaseUrl, type ClientSettings } from "../api";
 import type { GatewayInfo, GatewayKeyMode, GatewaySignIn } from "./gateway";
 import { officeReady, type OfficeReadyGlobals } from "./office-ready";
 
@@ -165,9 +165,20 @@ export class SettingsStore {
     return () => void this.listeners.delete(listener);
   }
 
-  /** Trimmed, as pasted keys often carry a space or a newline; an empty value removes the stored one, returning to the build's default. */
+  /**
+   * Trimmed, as pasted keys often carry a space or a newline; an empty value
+   * removes the stored one, returning to the build's default. A key shorter
+   * than MIN_API_KEY_LENGTH (8) is refused (ConfigError): it is not a whole
+   * key, and messages could not hide it without starring ordinary words.
+   */
   async setApiKey(value: string): Promise<void> {
-    await this.write("apiKey", value.trim());
+    const key = value.trim();
+    if (key && key.length < MIN_API_KEY_LENGTH) {
+      throw new ConfigError(
+        `An API key has at least ${MIN_API_KEY_LENGTH} characters; this one has ${key.length}. Paste the whole key from your market-data account.`,
+      );
+    }
+    await this.write("apiKey", key);
   }
 
   /**

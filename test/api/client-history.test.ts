@@ -2,7 +2,8 @@
  * Item 3 over real HTTP, against the realistic sandbox (which answers a
  * request without dates with bare numbers): every series request carries
  * both dates; an omitted start is the whole history, read 1,000 points at a
- * time from the newest until the service has no more; a window reaching
+ * time from the newest until the service has no more, and never before the
+ * asset kind's earliest data (2009-01-03 for crypto); a window reaching
  * centuries before any data costs what the data holds.
  */
 import { createClient, type Client } from "../../src/api/client";
@@ -63,16 +64,18 @@ describe("no date-less requests, no silent caps", () => {
       expect(q.get("startDate")).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(q.get("endDate")).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     }
-    // The parts with data, then the first part before 2018-01-01, which is empty: the walk stops there.
-    expect(sent).toHaveLength(Math.ceil(expected.length / 1000) + 1);
+    // The parts with data (cut from 2009-01-03 on, so the newest may be short), then the first empty part
+    // before 2018-01-01: the walk stops there.
+    expect(sent.length).toBeGreaterThanOrEqual(Math.ceil(expected.length / 1000) + 1);
+    expect(sent.length).toBeLessThanOrEqual(Math.ceil(expected.length / 1000) + 2);
     expect(sent[0]!.get("endDate")).toBe(TODAY);
     const ends = sent.map((q) => q.get("endDate")!);
     expect([...ends].sort().reverse()).toEqual(ends);
   });
 
   it.each([
-    // 999 weeks reach back to 2006: one part with data, then the empty one before it.
-    ["weekly", "WEEK" as const, "btc", "FEES", 2],
+    // 999 weeks from 2009-01-03, the earliest crypto data, reach past today: one part.
+    ["weekly", "WEEK" as const, "btc", "FEES", 1],
     // 1,000 quarters reach back past 1900: the whole history is one part.
     ["quarterly financials", "QUARTER" as const, "eq-aapl", "TOTAL_REVENUE", 1],
   ])(
@@ -88,8 +91,9 @@ describe("no date-less requests, no silent caps", () => {
     const expected = await history("eth", "FEES");
     const result = await client().getSeries({ symbol: "eth", metric: "FEES", start: "0125-06-16", end: TODAY });
     expect(result).toEqual({ kind: "points", points: expected });
-    // 694 parts of 1,000 days; the data fills 3 of them.
-    expect(seriesRequests()).toHaveLength(Math.ceil(expected.length / 1000) + 1);
+    // Read from 2009-01-03 on (not 0125): 7 parts of 1,000 days, the data in 3 or 4 of them, then one empty.
+    expect(seriesRequests().length).toBeLessThanOrEqual(Math.ceil(expected.length / 1000) + 2);
+    expect(seriesRequests()[0]!.get("endDate")).toBe(TODAY);
   });
 
   it("a long window without any data costs two requests: its newest part, then one over everything older", async () => {
@@ -102,10 +106,39 @@ describe("no date-less requests, no silent caps", () => {
     expect(result).toEqual({ kind: "points", points: [] });
     const sent = seriesRequests();
     expect(sent).toHaveLength(2);
+    // Everything older reaches back to 2009-01-03, the earliest crypto data, not to 1980.
     expect([sent[1]!.get("startDate"), sent[1]!.get("endDate")]).toEqual([
-      "1980-01-01",
+      "2009-01-03",
       sent[0]!.get("startDate") && expect.any(String),
     ]);
+  });
+
+  it.each([
+    // 2009-01-03 … 2025-06-15: 6,008 days, 7 parts; every one holds data, so the walk reads them all.
+    ["eth", "FEES", "2009-01-03", 7],
+    // 2000-01-01 … 2025-06-15: 9,298 days, 10 parts.
+    ["eq-coin", "PRICE", "2000-01-01", 10],
+  ])(
+    "against a service with data for any date, -1900Y of %s %s is read from its kind's earliest date (%s): %i requests",
+    async (symbol, metric, earliest, parts) => {
+      sandbox.setHostile({ dataEverywhere: true });
+      const result = await client().getSeries({ symbol, metric, start: "0125-06-16", end: TODAY });
+      const sent = seriesRequests();
+      expect(sent).toHaveLength(parts);
+      expect(sent.length).toBeLessThanOrEqual(12);
+      expect(sent.map((q) => q.get("startDate")).sort()[0]).toBe(earliest);
+      expect(result.kind === "points" && result.points[0]!.date).toBe(earliest);
+    },
+  );
+
+  it("a window that ends before any crypto data is answered without a request", async () => {
+    sandbox.setHostile({ dataEverywhere: true });
+    const result = await client().getSeries({ symbol: "eth", metric: "PRICE", start: "1950-01-01", end: "2008-12-31" });
+    expect(result).toEqual({
+      kind: "message",
+      message: "No data before 2009-01-03 for a crypto asset (Bitcoin's first block): the window ends 2008-12-31.",
+    });
+    expect(seriesRequests()).toHaveLength(0);
   });
 
   it("a pair the service answers with a sentence costs one request, and keeps the sentence", async () => {

@@ -105,13 +105,13 @@ describe("the key is redacted from every text the service sends", () => {
       c.getFlows({ sourceChains: ["ethereum", "solana"], flowTypes: ["netflow", "inflow"], ...WINDOW }),
       c.getSeries({ symbol: "base", metric: "PRICE", ...WINDOW }),
     ]);
-    // Any APIKey= value goes, up to the next separator (the closing parenthesis with it).
-    expect(assets.find((a) => a.symbol === "eth")!.title).toBe("Ethereum (requested with APIKey=***");
+    // Any APIKey= value goes, up to the next separator; the closing parenthesis stays.
+    expect(assets.find((a) => a.symbol === "eth")!.title).toBe("Ethereum (requested with APIKey=***)");
     expect(metrics[0]!.description).toMatch(/Served to key \*\*\*\.$/);
     expect(metrics[0]!.methodology).toBe("See https://example.com/sandbox/methodology?APIKey=***");
     expect(insights[0]!.ENTITY_ID).toMatch(/-\*\*\*$/);
     expect(Object.keys(flows.netflow!)).toContain("bridge-of-***");
-    expect(series).toEqual({ kind: "message", message: expect.stringMatching(/Requested with APIKey=\*\*\*$/) });
+    expect(series).toEqual({ kind: "message", message: expect.stringMatching(/Requested with APIKey=\*\*\*\.$/) });
     expectNoKey([assets, metrics, insights, flows, series, logs, c.state()], KEY);
     // The texts were really there to redact.
     const text = await (await fetch(`${sandbox.url}/asset/symbols/?APIKey=${encodeURIComponent(KEY)}`)).text();

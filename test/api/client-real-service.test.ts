@@ -79,13 +79,13 @@ describe("the client against the realistic service", () => {
     const result = await client(real).getSeries({
       symbol: "eth",
       metric: "PRICE",
-      start: "1995-01-01",
-      end: "1995-01-31",
+      start: "2010-01-01",
+      end: "2010-01-31",
     });
     expect(result).toEqual({ kind: "points", points: [] });
     // It was asked, and the service answered its sentence.
     const raw = await fetch(
-      `${real.url}/data/api/PRICE/?symbols=eth&startDate=1995-01-01&endDate=1995-01-31&APIKey=${DEMO_API_KEY}`,
+      `${real.url}/data/api/PRICE/?symbols=eth&startDate=2010-01-01&endDate=2010-01-31&APIKey=${DEMO_API_KEY}`,
     );
     expect(((await raw.json()) as { data: { symbols: unknown } }).data.symbols).toBe(SENTENCES.latestNotAvailable);
     expect(real.stats().byEndpoint["/data/api/"]).toBe(2);

@@ -1,6 +1,7 @@
 import { BadRequestError } from "../../src/api/errors";
 import type { DateWindow } from "../../src/core/domain";
 import { isIsoDate } from "../../src/core/calendar";
+import { CRYPTO_EARLIEST } from "../../src/api/series/history-walk";
 import { harness, seriesCalls } from "../support/client-harness";
 
 /** A window's dates are checked once, where they enter the client; past the door (the builders too) they are trusted. */
@@ -44,9 +45,16 @@ describe("a window's dates, checked where they enter the client", () => {
     const answer = asks.series(h, { start: date, end: isIsoDate(date) ? date : "2024-05-01" });
     answer.catch(() => undefined);
     await h.clock.runAll();
-    if (isIsoDate(date)) {
+    if (isIsoDate(date) && date >= CRYPTO_EARLIEST) {
       await expect(answer).resolves.toMatchObject({ kind: "points" });
       expect(seriesCalls(h.service).map((c) => c.params.get("startDate"))).toEqual([date]);
+    } else if (isIsoDate(date)) {
+      // Accepted, and answered without asking: no crypto asset has data before Bitcoin's first block.
+      await expect(answer).resolves.toEqual({
+        kind: "message",
+        message: `No data before 2009-01-03 for a crypto asset (Bitcoin's first block): the window ends ${date}.`,
+      });
+      expect(h.service.calls).toHaveLength(0);
     } else {
       await expect(answer).rejects.toBeInstanceOf(BadRequestError);
       expect(h.service.calls).toHaveLength(0);

@@ -11,6 +11,7 @@ import {
   NotCachedError,
   NotFoundError,
   RateLimitError,
+  MIN_API_KEY_LENGTH,
   redact,
   ServerError,
   TimeoutError,
@@ -73,6 +74,40 @@ describe("redact", () => {
 
   it("still hides APIKey values without a known key", () => {
     expect(redact("GET /x/?APIKey=abc")).toBe("GET /x/?APIKey=***");
+  });
+
+  it.each([
+    // The text around an APIKey= value is kept: a closing bracket, a sentence's full stop, a comma.
+    [
+      "a bracket and full stop after the value",
+      "failed (GET /p/?APIKey=abc123). Check it.",
+      "failed (GET /p/?APIKey=***). Check it.",
+    ],
+    ["a full stop at the end", "Requested with APIKey=abc123.", "Requested with APIKey=***."],
+    ["a comma then more", "APIKey=abc123, then more", "APIKey=***, then more"],
+    ["a dot inside the value", "x?APIKey=ab.cd.ef&y=1", "x?APIKey=***&y=1"],
+    ["a fragment", "x?APIKey=abc#top", "x?APIKey=***#top"],
+    ["quoted", 'url "x?APIKey=abc" sent', 'url "x?APIKey=***" sent'],
+  ])("stops an APIKey= value where the value ends: %s", (_what, input, expected) => {
+    expect(redact(input)).toBe(expected);
+  });
+
+  it.each([
+    // A one-letter (or any too short) key is never starred where it stands as a word or inside one.
+    ["a", "Metric not available for a crypto asset; APIKey=a.", "Metric not available for a crypto asset; APIKey=***."],
+    ["eth", "eth PRICE: no data (key eth)", "eth PRICE: no data (key eth)"],
+  ])("a key shorter than the minimum (%j) is removed only as an APIKey= value", (shortKey, input, expected) => {
+    expect(shortKey.length).toBeLessThan(MIN_API_KEY_LENGTH);
+    expect(redact(input, shortKey)).toBe(expected);
+  });
+
+  it.each([
+    // A whole key glued to other text is still the key: only its own characters go.
+    ["inside a longer word", "tokenABCDEFGH12x and ABCDEFGH12", "token***x and ***"],
+    ["glued to punctuation", "(ABCDEFGH12).", "(***)."],
+    ["in a chain name", "bridge-of-ABCDEFGH12", "bridge-of-***"],
+  ])("removes the key's own characters and nothing around them: %s", (_what, input, expected) => {
+    expect(redact(input, "ABCDEFGH12")).toBe(expected);
   });
 });
 

@@ -187,8 +187,12 @@ describe("dates", () => {
     ["-1D", null, { start: TODAY }],
     ["-12W", "2024-03-31", { start: "2024-01-08", end: "2024-03-31" }],
     ["-1M", "2024-03-31", { start: "2024-03-01", end: "2024-03-31" }],
-    ["-6M", "2024-08-31", { start: "2024-03-01", end: "2024-08-31" }],
-    ["-2Q", "2024-06-30", { start: "2024-01-01", end: "2024-06-30" }],
+    ["-6M", "2023-08-31", { start: "2023-03-01", end: "2023-08-31" }],
+    ["-2Q", "2023-12-31", { start: "2023-07-01", end: "2023-12-31" }],
+    // An end after today is today (docs/functions.md, "Dates"): 9999-12-31 too, Excel's last date.
+    ["-30D", "2030-01-01", { start: "2024-04-11", end: TODAY }],
+    ["2024-05-01", 2958465, { start: "2024-05-01", end: TODAY }],
+    ["-1Y", "9999-12-31", { start: "2023-05-11", end: TODAY }],
     ["-1Y", "2024-02-29", { start: "2023-03-01", end: "2024-02-29" }],
     ["-1M", "-1M", { start: "2024-03-11", end: "2024-04-10" }],
     ["2024-01-01", "TODAY", { start: "2024-01-01", end: TODAY }],
@@ -196,6 +200,16 @@ describe("dates", () => {
     [null, "-7D", { end: "2024-05-03" }],
   ])("window start=%j end=%j: the start counts back from the end", (start, end, expected) => {
     expect(parseDateWindow(start, end, TODAY)).toEqual({ start: undefined, end: undefined, ...expected });
+  });
+
+  it.each([
+    ["2024-05-11", null],
+    [2958465, null],
+    ["9999-12-31", "9999-12-31"],
+  ])("a start after today is refused, naming today (start=%j end=%j)", (start, end) => {
+    const error = argumentError(() => parseDateWindow(start, end, TODAY));
+    expect(error.argument).toBe("start");
+    expect(error.message).toMatch(/is after today \(2024-05-10\): no data is dated after today\.$/);
   });
 
   it("a relative start covers the same days as MD.AGG's window of the same text", () => {

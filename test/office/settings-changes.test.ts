@@ -60,12 +60,29 @@ describe("the settings store publishes each write", () => {
     storage.setItem = async () => {
       throw new Error("storage is unavailable");
     };
-    await expect(store.setApiKey("k")).rejects.toThrow("storage is unavailable");
+    await expect(store.setApiKey("key-12345")).rejects.toThrow("storage is unavailable");
     expect(heard).toEqual([]);
     stop();
     await store.setApiKey("");
     expect(heard).toEqual([]);
   });
+
+  it.each(["k", "1234567", "  abcdefg  "])(
+    "a key shorter than 8 characters (%j) is refused, not stored, not published",
+    async (short) => {
+      const storage = memoryStorage();
+      const store = new SettingsStore(storage, { apiKey: "", baseUrl: "" });
+      const heard: SettingsChange[] = [];
+      store.onChange((c) => heard.push(c));
+      await expect(store.setApiKey(short)).rejects.toThrow(
+        `An API key has at least 8 characters; this one has ${short.trim().length}.`,
+      );
+      expect(storage.data.size).toBe(0);
+      expect(heard).toEqual([]);
+      await store.setApiKey("12345678");
+      expect(storage.data.get(SETTING_KEYS.apiKey)).toBe("12345678");
+    },
+  );
 
   it("every listener hears the change even if one fails, and the write reports that failure", async () => {
     const store = new SettingsStore(memoryStorage(), { apiKey: "", baseUrl: "" });
@@ -74,7 +91,7 @@ describe("the settings store publishes each write", () => {
       throw new Error("listener failed");
     });
     store.onChange((c) => heard.push(c.setting));
-    await expect(store.setApiKey("k")).rejects.toThrow("listener failed");
+    await expect(store.setApiKey("key-12345")).rejects.toThrow("listener failed");
     expect(heard).toEqual(["apiKey"]);
   });
 });

@@ -23,6 +23,58 @@ describe("failure switches", () => {
     expect(sandbox.stats().quirks.poison).toBe(2);
   });
 
+  it("bigSeries: every series asked is N daily points from the start, valued 1, 2, 3…", async () => {
+    sandbox.setHostile({ bigSeries: 1500 });
+    type Series = { date: string; val: number }[];
+    const answer = await getJson<{ data: { symbols: Record<string, Record<string, Series>> } }>(
+      sandbox,
+      "/data/api/PRICE,FEES/",
+      { symbols: "eth,sol", ...window },
+    );
+    expect(answer.status).toBe(200);
+    for (const symbol of ["eth", "sol"])
+      for (const metric of ["PRICE", "FEES"]) {
+        const series = answer.body.data.symbols[symbol]![metric]!;
+        expect(series).toHaveLength(1500);
+        expect(series[0]).toEqual({ date: "2024-06-01", val: 1 });
+        expect(series[1499]).toEqual({ date: "2028-07-09", val: 1500 });
+      }
+    expect(sandbox.stats().quirks["big-series"]).toBe(1);
+  });
+
+  it("dataEverywhere: a point valued 1 for every day asked, however far back, at most 1,000", async () => {
+    sandbox.setHostile({ dataEverywhere: true });
+    type Body = { data: { symbols: Record<string, Record<string, { date: string; val: number }[]>> } };
+    const old = await getJson<Body>(sandbox, "/data/api/PRICE/", {
+      symbols: "eth",
+      startDate: "1900-01-01",
+      endDate: "1900-01-03",
+    });
+    expect(old.body.data.symbols.eth!.PRICE).toEqual(
+      ["1900-01-01", "1900-01-02", "1900-01-03"].map((date) => ({ date, val: 1 })),
+    );
+    const long = await getJson<Body>(sandbox, "/data/api/PRICE/", {
+      symbols: "eth",
+      startDate: "1900-01-01",
+      endDate: "1999-12-31",
+    });
+    expect(long.body.data.symbols.eth!.PRICE).toHaveLength(1000);
+  });
+
+  it("deepInsights: every card gets a DETAIL field nested N objects deep", async () => {
+    sandbox.setHostile({ deepInsights: 3 });
+    const feed = await getJson<{ rows: { DETAIL: unknown }[] }>(sandbox, "/insights/streaks/");
+    expect(feed.body.rows.length).toBeGreaterThan(0);
+    for (const row of feed.body.rows) expect(row.DETAIL).toEqual({ next: { next: { next: 1 } } });
+  });
+
+  it.each([
+    [{ bigSeries: 0 }, "hostile.bigSeries must be a whole number from 1 to 5,000,000, got 0"],
+    [{ deepInsights: 1.5 }, "hostile.deepInsights must be a whole number from 1 to 5,000,000, got 1.5"],
+  ])("refuses %j", (hostile, message) => {
+    expect(() => sandbox.setHostile(hostile)).toThrow(message);
+  });
+
   it("a request line longer than maxUrlLength is refused with 414", async () => {
     sandbox.setHostile({ maxUrlLength: 120 });
     const short = await getJson(sandbox, "/data/api/PRICE/", { symbols: "eth", ...window });

@@ -142,6 +142,8 @@ export async function attempt(url: string, o: AttemptOptions): Promise<AttemptRe
         bytes,
       );
     }
+    const depth = jsonDepthOver(text, MAX_JSON_DEPTH);
+    if (depth !== null) throw failure(tooDeepError(o), bytes);
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -255,6 +257,43 @@ export function isAttemptFailure(value: unknown): value is AttemptFailure {
  * means the base URL points at a web page (a login portal, the add-in's own
  * host), and asking again will get the same page.
  */
+/**
+ * How deeply a service answer may nest arrays and objects. The deepest answer
+ * the interface describes is a series (`data.symbols.<s>.<m>[i]`, 5 levels);
+ * everything after the read (redaction, checks, shaping, the pane) may then
+ * walk an answer without counting its depth.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The first nesting depth above `max` that JSON text reaches, or null: one
+ * pass over the characters, before parsing, so no later walk of a hostile
+ * answer (20,000 objects deep) can run out of stack. Brackets inside strings
+ * do not count.
+ */
+export function jsonDepthOver(text: string, max: number): number | null {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \\ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > max) return depth;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return null;
+}
+
+function tooDeepError(o: AttemptOptions): BadResponseError {
+  return new BadResponseError(
+    `The market-data service sent an answer nested more than ${MAX_JSON_DEPTH} levels deep (${o.display}); no answer it describes is, so it was refused.`,
+    { retryable: false },
+  );
+}
+
 function badJson(text: string, cause: unknown, o: AttemptOptions): BadResponseError {
   const looksLikeHtml = /^\s*</.test(text);
   if (looksLikeHtml) {

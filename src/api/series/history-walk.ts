@@ -17,8 +17,36 @@ import type { DatedWindow, SeriesResult } from "../../core/domain";
 import { hasValue } from "../../core/readings";
 import { mergeParts } from "./windows";
 
-/** Where the whole history starts when no start date is given: nothing Excel can show is older. */
-export const HISTORY_FLOOR = "1900-01-01";
+/**
+ * The earliest day the client asks the service about, by kind of asset; a
+ * window reaching further back (no start: the whole history; MD.AGG's
+ * "-1900Y") is read from there. The walk below stops where the data ends, but
+ * only a floor bounds it against a service that answers data for any date
+ * (the parts of a window centuries long would each cost a request):
+ *
+ * - crypto assets: 2009-01-03, the day of Bitcoin's first block. No crypto
+ *   asset has a market, a chain or a stablecoin before it.
+ * - equities (`eq-…`): 2000-01-01. The service's equities are crypto-related
+ *   companies, most listed long after; a daily walk from here is at most
+ *   ⌈days since 2000 / 1,000⌉ requests (10 in 2026).
+ *
+ * From the floors, the whole daily history is 7 requests for a crypto asset
+ * in 2026 (one more every 2.7 years), and MD.AGG(…,"-1900Y") the same: well
+ * within the budget of 12 (DESIGN.md, "Budgets").
+ */
+export const CRYPTO_EARLIEST = "2009-01-03";
+export const EQUITY_EARLIEST = "2000-01-01";
+
+export function earliestDataDate(symbol: string): string {
+  return symbol.startsWith("eq-") ? EQUITY_EARLIEST : CRYPTO_EARLIEST;
+}
+
+/** What a window that ends before any data the service can have is answered with, without asking. */
+export function beforeHistoryMessage(symbol: string, end: string): string {
+  const floor = earliestDataDate(symbol);
+  const kind = floor === CRYPTO_EARLIEST ? "crypto asset (Bitcoin's first block)" : "equity";
+  return `No data before ${floor} for a ${kind}: the window ends ${end}.`;
+}
 
 function holdsData(result: SeriesResult): boolean {
   return result.kind === "points" && result.points.some(hasValue);

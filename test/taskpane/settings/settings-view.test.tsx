@@ -66,6 +66,20 @@ describe("Settings view: API key", () => {
     expect(document.body.textContent).not.toContain(SECRET);
   });
 
+  it.each(["a", "abc1234"])(
+    "a key shorter than 8 characters (%j) is refused with the minimum, nothing stored",
+    async (short) => {
+      const { storage, client } = await renderSettings();
+      fireEvent.change(keyInput(), { target: { value: ` ${short} ` } });
+      fireEvent.click(screen.getByRole("button", { name: "Save key" }));
+      await screen.findByText(
+        `Could not save the key: An API key has at least 8 characters; this one has ${short.length}. Paste the whole key from your market-data account.`,
+      );
+      expect(storage.writes).toEqual([]);
+      expect(client.clears).toBe(0);
+    },
+  );
+
   it("removing the key returns to the demo key and says so", async () => {
     const { storage } = await renderSettings({
       stored: { [SETTING_KEYS.apiKey]: SECRET },
