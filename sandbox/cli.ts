@@ -41,6 +41,10 @@ const HELP = `Sandbox market-data API (synthetic data for development, demos and
   --tricky-json <s>      s's series come back with values as hexadecimal text or dates
                          with a time; flows name chains __proto__ and constructor (repeatable)
   --huge-body <bytes>    pad every answer to this many bytes (streamed)
+  --outside-window <s>   s's series end with a point dated 2099-01-01, outside the window (repeatable)
+  --duplicate-date <s>   s's series send their newest date twice, the second time with another value (repeatable)
+  --bad-values <s>       s's series carry "NaN", "Infinity", 1e999, "-Infinity" or "12.5" as every
+                         other value (repeatable)
   --quiet                do not print one line per request
   --help                 show this text`;
 
@@ -86,6 +90,9 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
       "echo-key": { type: "boolean" },
       "tricky-json": { type: "string", multiple: true },
       "huge-body": { type: "string" },
+      "outside-window": { type: "string", multiple: true },
+      "duplicate-date": { type: "string", multiple: true },
+      "bad-values": { type: "string", multiple: true },
       quiet: { type: "boolean" },
       help: { type: "boolean" },
     },
@@ -112,6 +119,9 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
     echoKey: values["echo-key"],
     trickyJson: values["tricky-json"],
     hugeBodyBytes: number("huge-body", values["huge-body"], (n) => whole(n) && n > 0, "a whole number of bytes > 0"),
+    outsideWindow: values["outside-window"],
+    duplicateDates: values["duplicate-date"],
+    badValues: values["bad-values"],
   };
   return {
     port: number("port", values.port, (n) => whole(n) && n <= 65535, "a port number from 0 to 65535") ?? 3001,

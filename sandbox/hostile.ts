@@ -20,7 +20,15 @@
  *   hexadecimal text (`"0x1F"`, first, third… metric) or dates with a time
  *   (second, fourth… metric), and flows name chains `__proto__` and
  *   `constructor`;
- * - `hugeBodyBytes`: every answer is padded to that many bytes, streamed.
+ * - `hugeBodyBytes`: every answer is padded to that many bytes, streamed;
+ * - `outsideWindow`: the listed symbols' series end with one more point,
+ *   dated 2099-01-01, outside any window asked for;
+ * - `duplicateDates`: the listed symbols' series end with their newest date
+ *   sent a second time, with a different value (the old one + 1);
+ * - `badValues`: the listed symbols' series carry, on every other point
+ *   (the second, fourth…), a value that is not a finite number: the texts
+ *   "NaN", "Infinity", "-Infinity" and "12.5" and the number 1e999 (which
+ *   JSON parsers read as Infinity), in turn.
  */
 import { errorBody } from "./http-error";
 
@@ -33,6 +41,9 @@ export interface HostileOptions {
   echoKey: boolean;
   trickyJson: string[];
   hugeBodyBytes: number | null;
+  outsideWindow: string[];
+  duplicateDates: string[];
+  badValues: string[];
 }
 
 export const NOT_HOSTILE: HostileOptions = {
@@ -43,9 +54,24 @@ export const NOT_HOSTILE: HostileOptions = {
   echoKey: false,
   trickyJson: [],
   hugeBodyBytes: null,
+  outsideWindow: [],
+  duplicateDates: [],
+  badValues: [],
 };
 
-export type HostileKind = "poison" | "url-too-long" | "redirect" | "endless-body" | "tricky-json" | "huge-body";
+export type HostileKind =
+  | "poison"
+  | "url-too-long"
+  | "redirect"
+  | "endless-body"
+  | "tricky-json"
+  | "huge-body"
+  | "outside-window"
+  | "duplicate-date"
+  | "bad-values";
+
+/** The switches that take a list of symbols whose series they change. */
+const SYMBOL_LISTS = ["trickyJson", "outsideWindow", "duplicateDates", "badValues"] as const;
 
 export function hostileOptions(partial: Partial<HostileOptions> = {}): HostileOptions {
   const options = { ...NOT_HOSTILE, ...partial };
@@ -53,8 +79,11 @@ export function hostileOptions(partial: Partial<HostileOptions> = {}): HostileOp
     throw new RangeError("hostile.poisonSymbols must be a list of symbols");
   }
   options.poisonSymbols = options.poisonSymbols.map((s) => s.trim().toLowerCase());
-  if (!Array.isArray(options.trickyJson)) throw new RangeError("hostile.trickyJson must be a list of symbols");
-  options.trickyJson = options.trickyJson.map((s) => String(s).trim().toLowerCase());
+  for (const field of SYMBOL_LISTS) {
+    const list = options[field];
+    if (!Array.isArray(list)) throw new RangeError(`hostile.${field} must be a list of symbols`);
+    options[field] = list.map((s) => String(s).trim().toLowerCase());
+  }
   if (options.hugeBodyBytes !== null && !(Number.isInteger(options.hugeBodyBytes) && options.hugeBodyBytes > 0)) {
     throw new RangeError(`hostile.hugeBodyBytes must be a whole number > 0, got ${options.hugeBodyBytes}`);
   }
@@ -172,7 +201,54 @@ export function hostileReply<R extends { body: string }>(
     const tricky = trickyInto(path, reply.body, options.trickyJson);
     if (tricky !== reply.body) return { reply: { ...reply, body: tricky }, quirk: "tricky-json" };
   }
+  if (path.startsWith("/data/api/")) {
+    const unsound = unsoundInto(reply.body, options);
+    if (unsound.quirk) return { reply: { ...reply, body: unsound.body }, quirk: unsound.quirk };
+  }
   return { reply };
+}
+
+/** The date `outsideWindow` adds: after any window a sandbox series can be asked for. */
+export const OUTSIDE_WINDOW_DATE = "2099-01-01";
+/** `badValues`' values, in turn; the marker is sent as the JSON number 1e999 (JSON.stringify cannot write Infinity). */
+const INFINITE_MARKER = "__1e999__";
+const BAD_VALUES: readonly string[] = ["NaN", "Infinity", INFINITE_MARKER, "-Infinity", "12.5"];
+
+/** A series answer with the `outsideWindow`, `duplicateDates` and `badValues` switches applied (see the header). */
+export function unsoundInto(body: string, options: HostileOptions): { body: string; quirk?: HostileKind } {
+  const { outsideWindow, duplicateDates, badValues } = options;
+  if (body === "" || outsideWindow.length + duplicateDates.length + badValues.length === 0) return { body };
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return { body };
+  }
+  if (!isObject(json) || !isObject(json.data) || !isObject(json.data.symbols)) return { body };
+  let quirk: HostileKind | undefined;
+  for (const [symbol, row] of Object.entries(json.data.symbols)) {
+    const name = symbol.toLowerCase();
+    if (!isObject(row)) continue;
+    for (const series of Object.values(row)) {
+      if (!Array.isArray(series)) continue;
+      if (badValues.includes(name)) {
+        series.forEach((point, i) => {
+          if (i % 2 === 1 && isObject(point)) point.val = BAD_VALUES[((i - 1) / 2) % BAD_VALUES.length];
+        });
+        if (series.length > 1) quirk = "bad-values";
+      }
+      if (duplicateDates.includes(name) && series.length > 0) {
+        const newest = series[series.length - 1] as Json;
+        series.push({ date: newest.date, val: typeof newest.val === "number" ? newest.val + 1 : 1 });
+        quirk = "duplicate-date";
+      }
+      if (outsideWindow.includes(name)) {
+        series.push({ date: OUTSIDE_WINDOW_DATE, val: 1 });
+        quirk = "outside-window";
+      }
+    }
+  }
+  return quirk ? { body: JSON.stringify(json).replaceAll(`"${INFINITE_MARKER}"`, "1e999"), quirk } : { body };
 }
 
 /** The body with the key quoted in the texts a careless service would quote it in. */
