@@ -62,6 +62,8 @@ export interface ClientCounters {
   retries: number;
   failures: number; // requests that finally failed
   bytes: number; // response bytes received
+  /** Points dropped from series answers for breaking a rule (outside the window, a date sent again, not a number or not a date: http/responses.ts `soundPoints`); never shown, never stored. */
+  dropped: number;
 }
 
 /** The persistent store behind warm workbooks, as the pane shows it (store/read-through.ts). */
