@@ -59,7 +59,15 @@ import { SingleLoads } from "./single-loads";
 import { globalTimers, type Timers } from "./http/timers";
 import { NO_STORE_STATUS, StoredSeries } from "./store/read-through";
 import type { ResolvedSettings } from "./http/executor";
-import type { CallOptions, ClientCounters, FlowsRequest, MarketDataClient, SeriesRequest, StoreStatus } from "./types";
+import type {
+  CallOptions,
+  ClearOptions,
+  ClientCounters,
+  FlowsRequest,
+  MarketDataClient,
+  SeriesRequest,
+  StoreStatus,
+} from "./types";
 
 export { CLIENT_DEFAULTS, type ClientOptions } from "./client-options";
 
@@ -345,10 +353,10 @@ class BatchingClient implements Client {
     return { ok: true, ms: this.now() - started };
   }
 
-  clear(): void {
+  clear(options: ClearOptions = {}): void {
     this.cache.clear();
-    this.stored?.refresh();
-    this.log("cache cleared");
+    this.stored?.refresh(options.recheckHistory === true);
+    this.log(options.recheckHistory ? "cache cleared; stored history to be rechecked" : "cache cleared");
   }
 
   async clearStored(): Promise<void> {

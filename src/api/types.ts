@@ -87,6 +87,11 @@ export interface StoreStatus {
   offlineSince: string | null;
 }
 
+export interface ClearOptions {
+  /** Settled days in the store are asked again on their next use, whatever their trust period. Default false. */
+  recheckHistory?: boolean;
+}
+
 export interface MarketDataClient {
   getSeries(req: SeriesRequest, opts?: CallOptions): Promise<SeriesResult>;
   getFlows(req: FlowsRequest, opts?: CallOptions): Promise<FlowsResult>;
@@ -98,10 +103,11 @@ export interface MarketDataClient {
   testConnection(opts?: CallOptions): Promise<{ ok: true; ms: number }>;
   /**
    * Drop every cached answer (refresh): the in-memory cache, and the
-   * freshness of stored days that may still change. Settled stored days stay.
-   * In-flight requests are left to finish.
+   * freshness of stored days that may still change. Settled stored days stay,
+   * unless `recheckHistory`: then they too are asked again on their next use
+   * (the service may have revised history). In-flight requests are left to finish.
    */
-  clear(): void;
+  clear(options?: ClearOptions): void;
   /** Drop the persistent store too ("Reload everything", "Clear stored data"). Never rejects. */
   clearStored(): Promise<void>;
   counters(): ClientCounters;

@@ -110,7 +110,13 @@ describe("each rule: what breaks it is dropped and counted, the rest is exact", 
   });
 
   it("a weekly row dated on its Monday before the window's start is inside; the 2099 point is not", async () => {
-    const weekly = { symbol: "eth", metric: "PRICE", start: "2024-06-05", end: "2024-06-30", granularity: "WEEK" };
+    const weekly: SeriesRequest = {
+      symbol: "eth",
+      metric: "PRICE",
+      start: "2024-06-05",
+      end: "2024-06-30",
+      granularity: "WEEK",
+    };
     const ok = await clean(weekly);
     expect(ok[0]!.date).toBe("2024-06-03");
     sandbox.setHostile({ outsideWindow: ["eth"] });
@@ -120,7 +126,7 @@ describe("each rule: what breaks it is dropped and counted, the rest is exact", 
   });
 
   it("financials dated on fiscal quarter ends are inside their window", async () => {
-    const revenue = {
+    const revenue: SeriesRequest = {
       symbol: "eq-aapl",
       metric: "TOTAL_REVENUE",
       start: "2023-01-01",

@@ -150,8 +150,10 @@ function coalesce(ranges: KnownRange[]): KnownRange[] {
 export interface PlanOptions {
   /** Milliseconds since the epoch. */
   now: number;
-  /** Settled days fetched longer ago than this are asked again (the service may have revised them). */
+  /** Settled days fetched longer ago than this are asked again (the service may have revised them): the series' trust period. */
   revalidateAfterMs: number;
+  /** Settled days fetched before this instant are asked again whatever their age (a refresh told to recheck history). Default 0. */
+  settledStaleBefore?: number;
   /** Unsettled days fetched less than this long ago are answered from the store. */
   recentFreshMs: number;
   /** Unsettled days fetched before this instant are stale whatever their age (a refresh asked for current data). */
@@ -178,7 +180,7 @@ export interface WindowPlan {
 function usable(range: KnownRange, options: PlanOptions): boolean {
   const age = options.now - range.fetchedAt;
   if (age < 0) return false; // fetched "in the future": a clock moved back; trust nothing
-  if (range.settled) return age < options.revalidateAfterMs;
+  if (range.settled) return age < options.revalidateAfterMs && range.fetchedAt >= (options.settledStaleBefore ?? 0);
   return range.fetchedAt >= options.staleBefore && age < options.recentFreshMs;
 }
 
