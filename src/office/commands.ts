@@ -29,7 +29,7 @@ export function getRefreshController(): RefreshController {
     const runtime = sharedRuntime();
     controller = new RefreshController({
       workbook: excelWorkbookAvailable() ? createExcelWorkbook() : null,
-      clearCache: () => runtime.client.clear(),
+      clearCache: (options) => runtime.client.clear(options),
       clearStored: () => runtime.client.clearStored(),
       readKey: () => runtime.settings.read(),
       calls: runtime.calls,
