@@ -11,7 +11,7 @@ import { createClient, type Client } from "../../src/api/client";
 import { CLIENT_DEFAULTS } from "../../src/api/client-options";
 import { openSeriesStore } from "../../src/api/store/persistent-store";
 import { trustPeriodMs } from "../../src/api/store/trust-period";
-import { seriesKey, type SeriesStore } from "../../src/api/store/types";
+import type { SeriesStore } from "../../src/api/store/types";
 import type { DataPoint, SeriesResult } from "../../src/core/domain";
 import { addDays } from "../../src/core/calendar";
 import { DEMO_API_KEY } from "../../sandbox/server";
@@ -71,11 +71,7 @@ function seriesRequests(): number {
 const doubled = (original: DataPoint[]) => original.map((p) => ({ ...p, val: p.val === null ? null : p.val * 2 }));
 
 describe("a settled day is trusted for its series' trust period, then asked again", () => {
-  const trust = () =>
-    trustPeriodMs(
-      seriesKey({ baseUrl: sandbox.url, symbol: "eth", metric: "PRICE", granularity: "DAY" }),
-      CLIENT_DEFAULTS.revalidateAfterMs,
-    );
+  const trust = () => trustPeriodMs(sandbox.url, "eth", CLIENT_DEFAULTS.revalidateAfterMs);
 
   it("the default trust period is at most 7 days, and this series' is within it", () => {
     expect(CLIENT_DEFAULTS.revalidateAfterMs).toBe(7 * DAY);

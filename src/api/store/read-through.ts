@@ -95,7 +95,7 @@ export class StoredSeries {
       { start, end },
       {
         now,
-        revalidateAfterMs: trustPeriodMs(seriesKey(id), this.o.revalidateAfterMs),
+        revalidateAfterMs: trustPeriodMs(id.baseUrl, symbol, this.o.revalidateAfterMs),
         recentFreshMs: this.o.recentFreshMs,
         staleBefore: this.staleBefore,
         settledStaleBefore: this.settledStaleBefore,

@@ -6,17 +6,21 @@
  *
  * Spread, so no single open pays for it all: a workbook's series are usually
  * fetched together (its first open), and one shared period would send them
- * all again on one morning. Each series is trusted for between half the
- * period and all of it instead, the share fixed by a hash of the series' key
- * (so the same every session, on every machine, and never longer than the
- * period): the rechecks of a workbook fetched at once fall over the second
- * half of the period, a few series per open, and stay spread afterwards (each
- * series keeps its own period from its own last fetch).
+ * all again on one morning. Each symbol's series are trusted for between
+ * half the period and all of it instead, the share fixed by a hash of the
+ * base address and the symbol (so the same every session, on every machine,
+ * and never longer than the period): the rechecks of a workbook fetched at
+ * once fall over the second half of the period, a few symbols per open, and
+ * stay spread afterwards (each stored stretch keeps its own fetch time).
+ *
+ * By symbol, not by series: a request asks for every metric of every symbol
+ * in it (symbols × metrics, series/batch-plan.ts), so the metrics of one
+ * symbol rechecked on different days would each bring the others along.
  */
 
-/** The trust period of the series with this key: in [maxMs / 2, maxMs). */
-export function trustPeriodMs(seriesKey: string, maxMs: number): number {
-  return maxMs * (0.5 + 0.5 * unitHash(seriesKey));
+/** The trust period of a symbol's stored series at this base address: in [maxMs / 2, maxMs). */
+export function trustPeriodMs(baseUrl: string, symbol: string, maxMs: number): number {
+  return maxMs * (0.5 + 0.5 * unitHash(JSON.stringify([baseUrl, symbol])));
 }
 
 /** FNV-1a over the key's UTF-16 code units, as a fraction in [0, 1). */

@@ -126,15 +126,24 @@ function cut(range: KnownRange, start: string, end: string): KnownRange[] {
 }
 
 /**
- * Joins neighbours of the same kind. The joined range takes the older fetch
- * time: revalidation then asks for the whole stretch at once, in one request,
- * rather than a day at a time.
+ * Joins neighbours of the same kind. Unsettled neighbours take the older
+ * fetch time (they are asked again within minutes anyway). Settled ones join
+ * only when fetched at the same time: each keeps its own trust period, so a
+ * stretch asked again is trusted again from then on — joined with an older
+ * neighbour it would take that neighbour's age and be asked again on every
+ * use. A settled range fetched on another day sits next to the unsettled
+ * tail that is fetched anyway, so its recheck joins that request.
  */
 function coalesce(ranges: KnownRange[]): KnownRange[] {
   const out: KnownRange[] = [];
   for (const range of ranges) {
     const previous = out[out.length - 1];
-    if (previous && previous.settled === range.settled && addDays(previous.end, 1) === range.start) {
+    if (
+      previous &&
+      previous.settled === range.settled &&
+      (!range.settled || previous.fetchedAt === range.fetchedAt) &&
+      addDays(previous.end, 1) === range.start
+    ) {
       out[out.length - 1] = {
         ...previous,
         end: range.end,
