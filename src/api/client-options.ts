@@ -93,9 +93,9 @@ export interface ClientOptions {
    * The trust period of stored settled days: after it they are asked again on
    * their next use, so a revision of history (a methodology change, a wrong
    * answer corrected) reaches the workbook without "Reload everything". Each
-   * series is trusted for between half of it and all of it, by a hash of the
-   * series (store/trust-period.ts), so the rechecks of a workbook fetched at
-   * once spread over several opens. Refresh all can recheck sooner
+   * symbol's series are trusted for between half of it and all of it, by a
+   * hash of the symbol (store/trust-period.ts), so the rechecks of a workbook
+   * fetched at once spread over several opens. Refresh all can recheck sooner
    * (`clear({ recheckHistory: true })`).
    * @default 7 days
    */
