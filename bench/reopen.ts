@@ -14,6 +14,12 @@
  *   same day      reopened a minute later (unsettled days still fresh: 5 min)
  *   later today   reopened three hours later (the unsettled days are asked again)
  *   next day      reopened the next day, windows moved on by a day
+ *   the week      reopened once a day for a week (days 2 to 7 after the next
+ *                 day's), with a correction of history from day 3 on (the
+ *                 sandbox revises every value by 1 %): each day's bytes
+ *                 include the stored series whose trust period ended
+ *                 (store/trust-period.ts: 3.5 to 7 days by default) and are
+ *                 asked again whole, so the week shows what corrections cost
  *
  * The history alone is run the same way for the DESIGN budget's "year of
  * daily data". The client's clock is its `now` option; the sandbox's data
@@ -49,6 +55,16 @@ export interface ReopenStep {
   failures: number;
 }
 
+/** The week of daily reopens: the day a correction of history starts, and its size. */
+export const WEEK_DAYS = 7;
+export const CORRECTION_FROM_DAY = 3;
+export const CORRECTION = 0.01;
+
+export interface WeekDay {
+  day: number;
+  step: ReopenStep;
+}
+
 export interface ReopenRun {
   date: string;
   latencyMs: number;
@@ -59,6 +75,10 @@ export interface ReopenRun {
   newDaysWindow: string;
   /** Next-day answers that differ from a client without a store (must be 0). */
   mismatches: number;
+  /** Day 1 (the next day) to day 7, one reopen a day. */
+  week: WeekDay[];
+  /** Day 7's answers that still differ from a client without a store (corrections not yet asked for). */
+  weekMismatches: number;
   store: { series: number; mb: number };
 }
 
@@ -74,8 +94,10 @@ async function step(
   factory: IDBFactory,
   startMs: number,
   requests: SeriesRequest[],
+  revision = 0,
 ): Promise<{ step: ReopenStep; results: PromiseSettledResult<SeriesResult>[]; series: number; bytes: number }> {
   sandbox.reset();
+  sandbox.setRevision(revision);
   const store = openSeriesStore({ indexedDB: factory });
   const began = Date.now();
   const client = createClient({
@@ -134,7 +156,20 @@ export async function runReopen(
   const next = addDays(today, 1);
   const noon = Date.parse(`${today}T12:00:00Z`);
   // The benchmark's catalog: its 200 symbols and the filler tokens the sandbox serves only when asked for them.
-  const sandbox = await startSandbox({ port: 0, today: next, latencyMs, insightFirstCallDelayMs: 0, assetCount: 2000 });
+  // Data runs to the last day of the week; every window has explicit dates, so that changes no answer.
+  const sandbox = await startSandbox({
+    port: 0,
+    today: addDays(today, WEEK_DAYS),
+    latencyMs,
+    insightFirstCallDelayMs: 0,
+    assetCount: 2000,
+  });
+  const reference = (requests: SeriesRequest[]) =>
+    Promise.allSettled(
+      requests.map((r) =>
+        createClient({ settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }) }).getSeries(r),
+      ),
+    );
   try {
     const catalog = await createClient({
       settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }),
@@ -168,12 +203,21 @@ export async function runReopen(
     const nextDay = await step("reopened the next day", sandbox, factory, noon + DAY_MS, workbook(next));
 
     // The same next-day workbook from a client without a store: the answers must be the same.
-    const reference = await Promise.allSettled(
-      workbook(next).map((r) =>
-        createClient({ settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }) }).getSeries(r),
-      ),
-    );
-    const mismatches = nextDay.results.filter((r, i) => JSON.stringify(r) !== JSON.stringify(reference[i])).length;
+    const nextReference = await reference(workbook(next));
+    const mismatches = nextDay.results.filter((r, i) => JSON.stringify(r) !== JSON.stringify(nextReference[i])).length;
+
+    // The rest of the week, on the same store: one reopen a day, history corrected from day 3 on.
+    const week: WeekDay[] = [{ day: 1, step: nextDay.step }];
+    let last = nextDay;
+    for (let day = 2; day <= WEEK_DAYS; day++) {
+      const revision = day >= CORRECTION_FROM_DAY ? CORRECTION : 0;
+      last = await step(`day ${day}`, sandbox, factory, noon + day * DAY_MS, workbook(addDays(today, day)), revision);
+      week.push({ day, step: last.step });
+    }
+    sandbox.setRevision(CORRECTION);
+    const lastReference = await reference(workbook(addDays(today, WEEK_DAYS)));
+    sandbox.setRevision(0);
+    const weekMismatches = last.results.filter((r, i) => JSON.stringify(r) !== JSON.stringify(lastReference[i])).length;
 
     const historyFactory = new IDBFactory();
     const historyCold = await step("a year of daily data, cold", sandbox, historyFactory, noon, history(tokens, today));
@@ -197,6 +241,8 @@ export async function runReopen(
       history: { cold: historyCold.step, nextDay: historyNext.step },
       newDaysWindow: `${addDays(today, -2)}…${next}`,
       mismatches,
+      week,
+      weekMismatches,
       store: { series: nextDay.series, mb: nextDay.bytes / (1024 * 1024) },
     };
   } finally {
@@ -233,5 +279,23 @@ export function reopenSummary(r: ReopenRun): string {
     `${r.calls.toLocaleString("en-US")} series calls (the 1,000 lookups, and a year of daily history for ${HISTORY_SYMBOLS} symbols × ${HISTORY_METRICS.length} metrics), sandbox latency ${r.latencyMs} ms.`,
     `Store after the next day: ${r.store.series.toLocaleString("en-US")} series, ${r.store.mb.toFixed(1)} MB (estimated, as the store counts it against its 200 MB cap).`,
     `Next-day answers identical to a client without a store: ${r.mismatches === 0 ? "yes" : `no, ${r.mismatches} differ`}.`,
+  ].join("\n");
+}
+
+/** The week of daily reopens, bytes per day against the cold open. */
+export function weekTable(r: ReopenRun): string {
+  const cold = r.workbook.cold;
+  const rows = r.week.map(({ day, step: s }) => {
+    const corrected = day >= CORRECTION_FROM_DAY ? "yes" : "no";
+    return `| ${day} | ${corrected} | ${s.requests} | ${s.kb.toFixed(1)} | ${(share(s, cold) * 100).toFixed(2)} % | ${s.windows.length} |`;
+  });
+  const total = r.week.reduce((sum, { step: s }) => sum + s.kb, 0);
+  return [
+    "| day | history corrected | requests | KB received | of cold | series windows fetched |",
+    "|---:|---|---:|---:|---:|---:|",
+    `| 0 (cold) | no | ${cold.requests} | ${cold.kb.toFixed(1)} | 100 % | ${cold.windows.length} |`,
+    ...rows,
+    "",
+    `The week (days 1 to ${WEEK_DAYS}): ${total.toFixed(1)} KB, ${((total / cold.kb) * 100).toFixed(1)} % of one cold open. Each symbol's stored series are trusted 3.5 to 7 days (a hash of the symbol), then asked again on their next use: days 4 to 7 carry those rechecks. Day ${WEEK_DAYS}'s answers that still differ from a client without a store (the ${CORRECTION * 100} % correction from day ${CORRECTION_FROM_DAY} not yet asked for): ${r.weekMismatches} of ${r.calls}.`,
   ].join("\n");
 }

@@ -32,7 +32,7 @@ import type { CallContext } from "../src/functions/call-context";
 import { latestValue as latestCell } from "../src/functions/latest";
 import { snapshotTable } from "../src/functions/snapshot";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../sandbox/server";
-import { NEXT_DAY_SHARE_LIMIT, reopenSummary, reopenTable, runReopen, share } from "./reopen";
+import { NEXT_DAY_SHARE_LIMIT, reopenSummary, reopenTable, runReopen, share, weekTable } from "./reopen";
 
 interface Args {
   json?: string;
@@ -408,6 +408,9 @@ async function main(): Promise<void> {
     printTable(report, batched, trickled, unbatched, shaping, comparison);
     console.log(
       `### Reopen: the benchmark workbook over the persistent store (cold, same day, next day)\n\n${reopenTable(reopen)}\n\n${reopenSummary(reopen)}\n`,
+    );
+    console.log(
+      `### A week of daily reopens of the benchmark workbook (bytes per day vs cold, corrections included)\n\n${weekTable(reopen)}\n`,
     );
     if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
     if (args.check && !report.ok) {

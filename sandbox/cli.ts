@@ -50,6 +50,10 @@ const HELP = `Sandbox market-data API (synthetic data for development, demos and
   --big-series <n>       every series is n daily points from its startDate on
   --deep-insights <n>    every insight card gets a field nested n objects deep
   --data-everywhere      every series has a point for every day asked for, centuries back
+  --outside-window <s>   s's series end with a point dated 2099-01-01, outside the window (repeatable)
+  --duplicate-date <s>   s's series send their newest date twice, the second time with another value (repeatable)
+  --bad-values <s>       s's series carry "NaN", "Infinity", 1e999, "-Infinity" or "12.5" as every
+                         other value (repeatable)
   --quiet                do not print one line per request
   --help                 show this text`;
 
@@ -104,6 +108,9 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
       "big-series": { type: "string" },
       "deep-insights": { type: "string" },
       "data-everywhere": { type: "boolean" },
+      "outside-window": { type: "string", multiple: true },
+      "duplicate-date": { type: "string", multiple: true },
+      "bad-values": { type: "string", multiple: true },
       quiet: { type: "boolean" },
       help: { type: "boolean" },
     },
@@ -139,6 +146,9 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
     bigSeries: number("big-series", values["big-series"], (n) => whole(n) && n > 0, "a whole number of points > 0"),
     deepInsights: number("deep-insights", values["deep-insights"], (n) => whole(n) && n > 0, "a whole number > 0"),
     dataEverywhere: values["data-everywhere"],
+    outsideWindow: values["outside-window"],
+    duplicateDates: values["duplicate-date"],
+    badValues: values["bad-values"],
   };
   return {
     port: number("port", values.port, (n) => whole(n) && n <= 65535, "a port number from 0 to 65535") ?? 3001,

@@ -29,6 +29,14 @@
  * - `dataEverywhere`: every series in a `/data/api/` answer is a point for
  *   every day of the window asked for (at most 1,000), valued 1, whatever the
  *   asset's history: a service with data in every window, centuries back.
+ * - `outsideWindow`: the listed symbols' series end with one more point,
+ *   dated 2099-01-01, outside any window asked for;
+ * - `duplicateDates`: the listed symbols' series end with their newest date
+ *   sent a second time, with a different value (the old one + 1);
+ * - `badValues`: the listed symbols' series carry, on every other point
+ *   (the second, fourth…), a value that is not a finite number: the texts
+ *   "NaN", "Infinity", "-Infinity" and "12.5" and the number 1e999 (which
+ *   JSON parsers read as Infinity), in turn.
  *
  * and a service that leaks the key or varies its answers in ways a shared
  * cache must not pass on (the team gateway's tests):
@@ -65,6 +73,9 @@ export interface HostileOptions {
   bigSeries: number | null;
   deepInsights: number | null;
   dataEverywhere: boolean;
+  outsideWindow: string[];
+  duplicateDates: string[];
+  badValues: string[];
 }
 
 export const NOT_HOSTILE: HostileOptions = {
@@ -84,6 +95,9 @@ export const NOT_HOSTILE: HostileOptions = {
   bigSeries: null,
   deepInsights: null,
   dataEverywhere: false,
+  outsideWindow: [],
+  duplicateDates: [],
+  badValues: [],
 };
 
 export type HostileKind =
@@ -99,7 +113,13 @@ export type HostileKind =
   | "chunked-empty"
   | "big-series"
   | "deep-insights"
-  | "data-everywhere";
+  | "data-everywhere"
+  | "outside-window"
+  | "duplicate-date"
+  | "bad-values";
+
+/** The switches that take a list of symbols whose series they change. */
+const SYMBOL_LISTS = ["trickyJson", "outsideWindow", "duplicateDates", "badValues"] as const;
 
 export function hostileOptions(partial: Partial<HostileOptions> = {}): HostileOptions {
   const options = { ...NOT_HOSTILE, ...partial };
@@ -107,8 +127,11 @@ export function hostileOptions(partial: Partial<HostileOptions> = {}): HostileOp
     throw new RangeError("hostile.poisonSymbols must be a list of symbols");
   }
   options.poisonSymbols = options.poisonSymbols.map((s) => s.trim().toLowerCase());
-  if (!Array.isArray(options.trickyJson)) throw new RangeError("hostile.trickyJson must be a list of symbols");
-  options.trickyJson = options.trickyJson.map((s) => String(s).trim().toLowerCase());
+  for (const field of SYMBOL_LISTS) {
+    const list = options[field];
+    if (!Array.isArray(list)) throw new RangeError(`hostile.${field} must be a list of symbols`);
+    options[field] = list.map((s) => String(s).trim().toLowerCase());
+  }
   if (!Array.isArray(options.reflectHeaders))
     throw new RangeError("hostile.reflectHeaders must be a list of header names");
   options.reflectHeaders = options.reflectHeaders.map((s) => String(s).trim().toLowerCase());
@@ -238,7 +261,54 @@ export function hostileReply<R extends { body: string }>(
     const tricky = trickyInto(path, reply.body, options.trickyJson);
     if (tricky !== reply.body) return { reply: { ...reply, body: tricky }, quirk: "tricky-json" };
   }
+  if (path.startsWith("/data/api/")) {
+    const unsound = unsoundInto(reply.body, options);
+    if (unsound.quirk) return { reply: { ...reply, body: unsound.body }, quirk: unsound.quirk };
+  }
   return { reply };
+}
+
+/** The date `outsideWindow` adds: after any window a sandbox series can be asked for. */
+export const OUTSIDE_WINDOW_DATE = "2099-01-01";
+/** `badValues`' values, in turn; the marker is sent as the JSON number 1e999 (JSON.stringify cannot write Infinity). */
+const INFINITE_MARKER = "__1e999__";
+const BAD_VALUES: readonly string[] = ["NaN", "Infinity", INFINITE_MARKER, "-Infinity", "12.5"];
+
+/** A series answer with the `outsideWindow`, `duplicateDates` and `badValues` switches applied (see the header). */
+export function unsoundInto(body: string, options: HostileOptions): { body: string; quirk?: HostileKind } {
+  const { outsideWindow, duplicateDates, badValues } = options;
+  if (body === "" || outsideWindow.length + duplicateDates.length + badValues.length === 0) return { body };
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return { body };
+  }
+  if (!isObject(json) || !isObject(json.data) || !isObject(json.data.symbols)) return { body };
+  let quirk: HostileKind | undefined;
+  for (const [symbol, row] of Object.entries(json.data.symbols)) {
+    const name = symbol.toLowerCase();
+    if (!isObject(row)) continue;
+    for (const series of Object.values(row)) {
+      if (!Array.isArray(series)) continue;
+      if (badValues.includes(name)) {
+        series.forEach((point, i) => {
+          if (i % 2 === 1 && isObject(point)) point.val = BAD_VALUES[((i - 1) / 2) % BAD_VALUES.length];
+        });
+        if (series.length > 1) quirk = "bad-values";
+      }
+      if (duplicateDates.includes(name) && series.length > 0) {
+        const newest = series[series.length - 1] as Json;
+        series.push({ date: newest.date, val: typeof newest.val === "number" ? newest.val + 1 : 1 });
+        quirk = "duplicate-date";
+      }
+      if (outsideWindow.includes(name)) {
+        series.push({ date: OUTSIDE_WINDOW_DATE, val: 1 });
+        quirk = "outside-window";
+      }
+    }
+  }
+  return quirk ? { body: JSON.stringify(json).replaceAll(`"${INFINITE_MARKER}"`, "1e999"), quirk } : { body };
 }
 
 /** The body with the key quoted in the texts a careless service would quote it in. */

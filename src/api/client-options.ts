@@ -95,7 +95,16 @@ export interface ClientOptions {
   store?: SeriesStore | null;
   /** The newest days that may still change (the service settles a day within about two days). Default 3: today and the two before. */
   unsettledDays?: number;
-  /** Stored settled days are asked again after this, in case the service revised them. Default 30 days. */
+  /**
+   * The trust period of stored settled days: after it they are asked again on
+   * their next use, so a revision of history (a methodology change, a wrong
+   * answer corrected) reaches the workbook without "Reload everything". Each
+   * symbol's series are trusted for between half of it and all of it, by a
+   * hash of the symbol (store/trust-period.ts), so the rechecks of a workbook
+   * fetched at once spread over several opens. Refresh all can recheck sooner
+   * (`clear({ recheckHistory: true })`).
+   * @default 7 days
+   */
   revalidateAfterMs?: number;
 }
 
@@ -123,5 +132,5 @@ export const CLIENT_DEFAULTS = {
   maxResponseBytes: MAX_RESPONSE_BYTES,
   testSymbol: "eth",
   unsettledDays: UNSETTLED_DAYS,
-  revalidateAfterMs: 30 * 86_400_000,
+  revalidateAfterMs: 7 * 86_400_000,
 } as const;

@@ -59,7 +59,15 @@ import { SingleLoads } from "./single-loads";
 import { globalTimers, type Timers } from "./http/timers";
 import { NO_STORE_STATUS, StoredSeries } from "./store/read-through";
 import type { ResolvedSettings } from "./http/executor";
-import type { CallOptions, ClientCounters, FlowsRequest, MarketDataClient, SeriesRequest, StoreStatus } from "./types";
+import type {
+  CallOptions,
+  ClearOptions,
+  ClientCounters,
+  FlowsRequest,
+  MarketDataClient,
+  SeriesRequest,
+  StoreStatus,
+} from "./types";
 
 export { CLIENT_DEFAULTS, type ClientOptions } from "./client-options";
 
@@ -89,7 +97,7 @@ class BatchingClient implements Client {
   private readonly pending: PendingLoads;
   private readonly settings: SettingsReader;
   private readonly batcher: SeriesBatcher;
-  private readonly stats: ClientCounters = { requests: 0, cacheHits: 0, retries: 0, failures: 0, bytes: 0 };
+  private readonly stats: ClientCounters = { requests: 0, cacheHits: 0, retries: 0, failures: 0, bytes: 0, dropped: 0 };
   /** Series and flows: the series lane. */
   private readonly deps: ExecutorDeps;
   /** Catalogs and insight feeds: their own lane, so neither kind of request ever waits behind the other. */
@@ -338,26 +346,21 @@ class BatchingClient implements Client {
     const symbol = this.o.testSymbol;
     // Explicit dates: the service answers a request without them with bare numbers, not a series.
     const today = utcDateOf(this.now());
-    const request = seriesRequest({
-      symbols: [symbol],
-      metrics: ["PRICE"],
-      start: addDays(today, -30),
-      end: today,
-      limit: 1,
-    });
+    const window = { start: addDays(today, -30), end: today };
+    const request = seriesRequest({ symbols: [symbol], metrics: ["PRICE"], ...window, limit: 1 });
     const { json } = await sendWithRetries(this.deps, request, settings, {
       timeoutMs: this.o.timeoutMs,
       retries: Math.min(1, this.o.retries),
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
-    parseSeriesResponse(json, [symbol], ["PRICE"]);
+    parseSeriesResponse(json, [symbol], ["PRICE"], window);
     return { ok: true, ms: this.now() - started };
   }
 
-  clear(): void {
+  clear(options: ClearOptions = {}): void {
     this.cache.clear();
-    this.stored?.refresh();
-    this.log("cache cleared");
+    this.stored?.refresh(options.recheckHistory === true);
+    this.log(options.recheckHistory ? "cache cleared; stored history to be rechecked" : "cache cleared");
   }
 
   async clearStored(): Promise<void> {

@@ -77,6 +77,8 @@ export interface ClientCounters {
   retries: number;
   failures: number; // requests that finally failed
   bytes: number; // response bytes received
+  /** Points dropped from series answers for breaking a rule (outside the window, a date sent again, not a number or not a date: http/responses.ts `soundPoints`); never shown, never stored. */
+  dropped: number;
 }
 
 /** The persistent store behind warm workbooks, as the pane shows it (store/read-through.ts). */
@@ -100,6 +102,11 @@ export interface StoreStatus {
   offlineSince: string | null;
 }
 
+export interface ClearOptions {
+  /** Settled days in the store are asked again on their next use, whatever their trust period. Default false. */
+  recheckHistory?: boolean;
+}
+
 export interface MarketDataClient {
   getSeries(req: SeriesRequest, opts?: CallOptions): Promise<SeriesResult>;
   getFlows(req: FlowsRequest, opts?: CallOptions): Promise<FlowsResult>;
@@ -111,10 +118,11 @@ export interface MarketDataClient {
   testConnection(opts?: CallOptions): Promise<{ ok: true; ms: number }>;
   /**
    * Drop every cached answer (refresh): the in-memory cache, and the
-   * freshness of stored days that may still change. Settled stored days stay.
-   * In-flight requests are left to finish.
+   * freshness of stored days that may still change. Settled stored days stay,
+   * unless `recheckHistory`: then they too are asked again on their next use
+   * (the service may have revised history). In-flight requests are left to finish.
    */
-  clear(): void;
+  clear(options?: ClearOptions): void;
   /** Drop the persistent store too ("Reload everything", "Clear stored data"). Never rejects. */
   clearStored(): Promise<void>;
   counters(): ClientCounters;

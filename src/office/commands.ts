@@ -43,7 +43,7 @@ export function getRefreshController(): RefreshController {
     const runtime = sharedRuntime();
     controller = new RefreshController({
       workbook: excelWorkbookAvailable() ? createExcelWorkbook() : null,
-      clearCache: () => runtime.client.clear(),
+      clearCache: (options) => runtime.client.clear(options),
       clearStored: () => runtime.client.clearStored(),
       readKey: () => keyForRefresh(),
       calls: runtime.calls,

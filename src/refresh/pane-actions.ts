@@ -8,7 +8,7 @@
  */
 import type { FreezeReport, FreezeScope, UndoFreezeReport } from "./freeze";
 import type { RefreshController, RefreshState } from "./refresh-controller";
-import type { RefreshReport } from "./refresh-all";
+import type { RecheckOptions, RefreshReport } from "./refresh-all";
 import { NO_WORKBOOK, SIGN_IN_TO_REFRESH } from "./refresh-controller";
 import { refreshSummary } from "./summary";
 import { qualifiedAddress } from "./a1";
@@ -35,8 +35,12 @@ export type PaneRefreshStatus = Pick<RefreshState, "busy" | "progress" | "signIn
 };
 
 export interface PaneRefreshActions {
-  /** Clears the client's cache and recalculates every MD. cell on every sheet. */
-  refreshAll(): Promise<PaneRefreshResult>;
+  /**
+   * Clears the client's cache and recalculates every MD. cell on every sheet;
+   * with `recheckHistory`, the history stored on this computer for those
+   * cells is asked again too.
+   */
+  refreshAll(options?: RecheckOptions): Promise<PaneRefreshResult>;
   /** Refresh all with the stored data dropped first ("Reload everything"). */
   reloadAll(): Promise<PaneRefreshResult>;
   /** Per workbook (document settings): whether opening the workbook refreshes it. */
@@ -124,8 +128,8 @@ export function createPaneRefreshActions(
     throw failure();
   };
   return {
-    async refreshAll() {
-      return result(await controller.refreshAll("pane"));
+    async refreshAll(options) {
+      return result(await controller.refreshAll("pane", options));
     },
     async reloadAll() {
       return result(await controller.reloadAll("pane"));

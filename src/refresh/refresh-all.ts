@@ -86,9 +86,20 @@ export interface RefreshProgress {
   total: number;
 }
 
+/** What a refresh can ask of the client's cache beyond emptying it. */
+export interface RecheckOptions {
+  recheckHistory?: boolean;
+}
+
 export interface RefreshOptions {
-  /** Drops the shared client's cached answers. */
-  clearCache(): void;
+  /** Drops the shared client's cached answers; with `recheckHistory`, stored settled days are asked again too. */
+  clearCache(options?: RecheckOptions): void;
+  /**
+   * Recheck history: the settled days stored on this computer are asked
+   * again for the formulas refreshed (the service may have revised them),
+   * rather than trusted until their trust period ends. Default false.
+   */
+  recheckHistory?: boolean;
   /** "Reload everything": drops the data stored on this computer too, before the cache. */
   clearStored?(): Promise<void>;
   /** The runtime's count of MD calls: how a refresh knows the functions have finished. */
@@ -150,7 +161,8 @@ export async function refreshAll(workbook: WorkbookAdapter, options: RefreshOpti
   const progress = (phase: RefreshPhase, done: number, total: number) => options.onProgress?.({ phase, done, total });
 
   if (options.clearStored) await options.clearStored();
-  options.clearCache();
+  if (options.recheckHistory) options.clearCache({ recheckHistory: true });
+  else options.clearCache();
 
   progress("scanning", 0, 0);
   let { planned, unregistered } = await scanWorkbook(workbook);

@@ -13,6 +13,7 @@ import { freezeToValues, type FreezeReport, type FreezeScope, undoLastFreeze, ty
 import {
   OPEN_REGISTRATION_RETRIES_MS,
   refreshAll,
+  type RecheckOptions,
   type RefreshOptions,
   type RefreshProgress,
   type RefreshReport,
@@ -56,7 +57,7 @@ export interface RefreshState {
 export interface RefreshControllerDeps {
   /** Null outside Excel. */
   workbook: WorkbookAdapter | null;
-  clearCache(): void;
+  clearCache(options?: RecheckOptions): void;
   /** Drops the persistent store too ("Reload everything"). */
   clearStored?(): Promise<void>;
   readKey(): Promise<KeySource>;
@@ -137,9 +138,11 @@ export class RefreshController {
   /**
    * Refreshes every MD cell. Needs some key: with none at all every cell
    * would turn into an authentication error and lose its saved value.
+   * `recheckHistory`: the stored settled days the formulas read are asked
+   * again too (refresh-all.ts). A refresh already running is joined as it is.
    */
-  refreshAll(trigger: RefreshTrigger = "pane"): Promise<RefreshReport | null> {
-    return this.refresh(trigger, {});
+  refreshAll(trigger: RefreshTrigger = "pane", options: RecheckOptions = {}): Promise<RefreshReport | null> {
+    return this.refresh(trigger, options.recheckHistory ? { recheckHistory: true } : {});
   }
 
   private refresh(trigger: RefreshTrigger, extra: Partial<RefreshOptions>): Promise<RefreshReport | null> {

@@ -29,7 +29,10 @@ function controllerWith(events: string[], standIn?: { current?: WorkbookStandIn 
   if (standIn) standIn.current = installed;
   const controller = new RefreshController({
     workbook,
-    clearCache: () => void events.push(`clear cache after ${installed.log.calculations.length} calculations`),
+    clearCache: (options) =>
+      void events.push(
+        `clear cache${options?.recheckHistory ? " and recheck history" : ""} after ${installed.log.calculations.length} calculations`,
+      ),
     clearStored: async () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
       events.push(`clear stored after ${installed.log.calculations.length} calculations`);
@@ -56,6 +59,15 @@ describe("Reload everything", () => {
     const { controller } = controllerWith(events);
     await controller.refreshAll("pane");
     expect(events).toEqual(["clear cache after 0 calculations"]);
+  });
+
+  it("Refresh all told to recheck history tells the cache so, before any cell is calculated", async () => {
+    const events: string[] = [];
+    const { controller, fixture, standIn } = controllerWith(events);
+    const report = await createPaneRefreshActions(controller).refreshAll({ recheckHistory: true });
+    expect(events).toEqual(["clear cache and recheck history after 0 calculations"]);
+    expect(report.cells).toBe(fixture.md.length);
+    expect(standIn.log.calculations.length).toBe(report.cells);
   });
 
   it("asked for while a refresh runs, follows it instead of joining it", async () => {

@@ -161,6 +161,45 @@ describe("failure switches", () => {
     expect(flows).toMatch(/^\{"netflow":\{"__proto__":5,"constructor":7,"ethereum":-?\d+\}\}$/);
   });
 
+  it("outsideWindow, duplicateDates and badValues change only the listed symbols' series, as documented", async () => {
+    const get = (symbols: string) =>
+      fetch(
+        `${sandbox.url}/data/api/PRICE/?symbols=${symbols}&startDate=2024-06-03&endDate=2024-06-13&APIKey=${DEMO_API_KEY}`,
+      ).then((r) => r.text());
+    const clean = JSON.parse(await get("eth,btc")) as {
+      data: { symbols: Record<string, { PRICE: { date: string; val: number }[] }> };
+    };
+    const eth = clean.data.symbols.eth!.PRICE;
+    expect(eth).toHaveLength(11); // crypto: every day
+    sandbox.setHostile({ outsideWindow: ["eth"], duplicateDates: ["eth"] });
+    const moved = JSON.parse(await get("eth,btc")) as typeof clean;
+    const newest = eth[eth.length - 1]!;
+    expect(moved.data.symbols.eth!.PRICE).toEqual([
+      ...eth,
+      { date: newest.date, val: newest.val + 1 },
+      { date: "2099-01-01", val: 1 },
+    ]);
+    expect(moved.data.symbols.btc).toEqual(clean.data.symbols.btc);
+
+    sandbox.setHostile({ outsideWindow: [], duplicateDates: [], badValues: ["eth"] });
+    const text = await get("eth");
+    expect(text).toContain('"val":1e999');
+    const bad = (JSON.parse(text) as typeof clean).data.symbols.eth!.PRICE.map((p) => p.val as unknown);
+    expect(bad).toEqual([
+      eth[0]!.val,
+      "NaN",
+      eth[2]!.val,
+      "Infinity",
+      eth[4]!.val,
+      Infinity,
+      eth[6]!.val,
+      "-Infinity",
+      eth[8]!.val,
+      "12.5",
+      eth[10]!.val,
+    ]);
+  });
+
   it("hugeBodyBytes pads the answer to that size, streamed, still valid JSON", async () => {
     sandbox.setHostile({ hugeBodyBytes: 3_000_000 });
     const response = await fetch(

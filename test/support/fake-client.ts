@@ -150,7 +150,7 @@ export class FakeClient implements MarketDataClient {
   /** When set, every data request (series, flows, catalogs, feeds) fails with it. */
   failWith?: unknown;
   clears = 0;
-  counterValues: ClientCounters = { requests: 0, cacheHits: 0, retries: 0, failures: 0, bytes: 0 };
+  counterValues: ClientCounters = { requests: 0, cacheHits: 0, retries: 0, failures: 0, bytes: 0, dropped: 0 };
 
   /** Answers at once: series from `fakePoints` (2018 on, up to TODAY), no flows, empty catalogs and feeds. */
   static answering(): FakeClient {

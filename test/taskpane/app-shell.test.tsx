@@ -140,6 +140,25 @@ describe("Settings: the Refresh section", () => {
     expect(asked).toEqual([]); // the override answered; nothing else was called
   });
 
+  it("Refresh all rechecks stored history only when the box is ticked", async () => {
+    const options: unknown[] = [];
+    const { actions } = fakeRefresh({
+      refreshAll: async (o) => {
+        options.push(o);
+        return { cells: 2, ms: 10 };
+      },
+    });
+    renderRefresh(actions);
+    const button = screen.getByRole("button", { name: "Refresh all MD formulas" });
+    fireEvent.click(button);
+    await outcome();
+    fireEvent.click(screen.getByRole("checkbox", { name: "Recheck stored history when refreshing" }));
+    await waitFor(() => expect(isDisabled(button)).toBe(false));
+    fireEvent.click(button);
+    await waitFor(() => expect(options).toHaveLength(2));
+    expect(options).toEqual([undefined, { recheckHistory: true }]);
+  });
+
   it("lists the cells that failed, by address, with their messages as text", async () => {
     const failures = [
       { address: "Sheet1!B4", message: "#N/A No data for <b>eth</b>" },

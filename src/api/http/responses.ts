@@ -12,8 +12,15 @@
  * whole `data.symbols`; a bare number or null in place of a series; `val:
  * null`; keys in any case; an absent metric; the catalog's `artemis_id` and
  * `coingecko_id` names; a null or upper-case catalog symbol.
+ *
+ * A series answer is also checked point by point against the window it was
+ * asked for (`parseSeriesResponse`'s `window`: the batcher hands it over, so
+ * every function's series pass here, and the store only ever merges what
+ * passed): see `soundPoints` for the rules. What breaks one is dropped and
+ * counted; only a pair none of whose points is sound fails, with the reason.
  */
 import { hasIsoDateShape, isIsoDate } from "../../core/calendar";
+import { periodStartOf } from "../../core/periods";
 import { BadResponseError } from "../errors";
 import type {
   AssetRecord,
@@ -23,6 +30,7 @@ import type {
   InsightCard,
   MetricDescriptor,
   SeriesResult,
+  SeriesWindow,
 } from "../../core/domain";
 
 type Json = Record<string, unknown>;
@@ -44,6 +52,15 @@ const EMPTY: SeriesResult = { kind: "points", points: [] };
  */
 export type SeriesTable = Map<string, Map<string, SeriesResult | BadResponseError>>;
 
+/** Why a point of a series answer was dropped (see `soundPoints`). */
+export type DropReason = "not a point" | "not a date" | "not a number" | "outside the window" | "a date sent again";
+
+/** Points dropped from one pair's answer, by reason. */
+export type DroppedPoints = Partial<Record<DropReason, number>>;
+
+/** Told of every pair some of whose points were dropped. */
+export type OnDropped = (symbol: string, metric: string, dropped: DroppedPoints) => void;
+
 /**
  * Reads a metric-data response (2.3) for the symbols × metrics that were
  * requested. Keys are matched case-insensitively (the real service answers
@@ -51,11 +68,17 @@ export type SeriesTable = Map<string, Map<string, SeriesResult | BadResponseErro
  * or metric is an empty series, as the description allows; so is every pair
  * when `data.symbols` is a sentence or null (the real service says "Latest
  * data not available for this asset." when the window holds no data).
+ *
+ * `window`: the window the request asked for; every point is checked against
+ * it (soundPoints), and `onDropped` hears of what was dropped. Without it the
+ * points are still checked, except for the window.
  */
 export function parseSeriesResponse(
   body: unknown,
   symbols: readonly string[],
   metrics: readonly string[],
+  window?: SeriesWindow,
+  onDropped?: OnDropped,
 ): SeriesTable {
   if (!isObject(body) || !isObject(body.data) || !("symbols" in body.data)) {
     throw malformed("expected { data: { symbols: { … } } }");
@@ -86,7 +109,7 @@ export function parseSeriesResponse(
     const byMetric = lowerKeys(entry);
     for (const metric of metrics) {
       try {
-        row.set(metric, parseSeries(byMetric.get(metric.toLowerCase()), symbol, metric));
+        row.set(metric, parseSeries(byMetric.get(metric.toLowerCase()), symbol, metric, window, onDropped));
       } catch (error) {
         if (!(error instanceof BadResponseError)) throw error;
         row.set(metric, error);
@@ -96,7 +119,13 @@ export function parseSeriesResponse(
   return table;
 }
 
-function parseSeries(value: unknown, symbol: string, metric: string): SeriesResult {
+function parseSeries(
+  value: unknown,
+  symbol: string,
+  metric: string,
+  window: SeriesWindow | undefined,
+  onDropped: OnDropped | undefined,
+): SeriesResult {
   if (value === undefined || value === null) return EMPTY;
   if (typeof value === "string") return { kind: "message", message: value };
   if (typeof value === "number") {
@@ -108,22 +137,99 @@ function parseSeries(value: unknown, symbol: string, metric: string): SeriesResu
   }
   if (!Array.isArray(value))
     throw malformed(`series ${symbol}/${metric} is ${describe(value)}, not an array of points`);
-  const points: DataPoint[] = [];
+  const { points, dropped, firstProblem } = soundPoints(value, `${symbol}/${metric}`, window);
+  if (firstProblem !== null) {
+    onDropped?.(symbol, metric, dropped);
+    // Nothing sound left: the pair fails and the cell says why, rather than showing "no data".
+    if (points.length === 0) throw malformed(firstProblem);
+  }
+  return { kind: "points", points };
+}
+
+/**
+ * The one check every series answer passes before anything shows or stores
+ * it. The rules, and what breaks them:
+ *
+ * - a point is an object with a `date` that is exactly `YYYY-MM-DD` and a real
+ *   calendar day, and a `val` that is a finite JSON number or null (absent is
+ *   null: no value that day, never a zero) — else the point is dropped: text
+ *   such as "NaN", "Infinity" or "0x1F" is not a number, and neither is 1e999
+ *   (parsed as Infinity);
+ * - its date is inside the window asked for: from the first day of the
+ *   period holding the window's start (a WEEK, MONTH, QUARTER or YEAR row is
+ *   dated on its period's first day, which can precede the start; daily rows
+ *   and the financials, dated on fiscal quarter ends, lie inside) to the
+ *   window's end — else dropped;
+ * - dates ascend, each once: an answer out of order is put in order (nothing
+ *   is lost), and of a date sent more than once **the last one the service
+ *   sent wins**, the earlier ones are dropped. The store merges only these
+ *   points, so a workbook reopened shows what it showed live.
+ *
+ * `firstProblem` describes the first dropped point (null when none was).
+ */
+export function soundPoints(
+  raw: readonly unknown[],
+  pair: string,
+  window?: SeriesWindow,
+): { points: DataPoint[]; dropped: DroppedPoints; firstProblem: string | null } {
+  const from = window?.start === undefined ? undefined : periodStartOf(window.start, window.granularity ?? "DAY");
+  const to = window?.end;
+  const dropped: DroppedPoints = {};
+  let firstProblem: string | null = null;
+  const drop = (reason: DropReason, problem: () => string) => {
+    dropped[reason] = (dropped[reason] ?? 0) + 1;
+    firstProblem ??= problem();
+  };
+  const kept: DataPoint[] = [];
   let sorted = true;
-  for (const item of value) {
-    if (!isObject(item)) throw malformed(`a point of ${symbol}/${metric} is ${describe(item)}`);
-    const date = strictDate(item.date, `a point of ${symbol}/${metric}`);
+  for (let i = 0; i < raw.length; i++) {
+    const item = raw[i];
+    if (!isObject(item)) {
+      drop("not a point", () => `a point of ${pair} is ${describe(item)}`);
+      continue;
+    }
+    const date = typeof item.date === "string" && isIsoDate(item.date) ? item.date : null;
+    if (date === null) {
+      drop("not a date", () => dateProblem(item.date, `a point of ${pair}`));
+      continue;
+    }
     // A null (or absent) reading is "no value on this date", never a zero.
     const val = item.val === null || item.val === undefined ? null : strictNumber(item.val);
     if (val === undefined) {
-      throw malformed(`the value of ${symbol}/${metric} on ${date} is ${describeValue(item.val)}, not a number`);
+      drop("not a number", () => `the value of ${pair} on ${date} is ${describeValue(item.val)}, not a number`);
+      continue;
     }
-    const previous = points[points.length - 1];
+    if ((from !== undefined && date < from) || (to !== undefined && date > to)) {
+      drop(
+        "outside the window",
+        () => `a point of ${pair} is dated ${date}, outside the window asked for (${from ?? "…"} to ${to ?? "…"})`,
+      );
+      continue;
+    }
+    const previous = kept[kept.length - 1];
     if (previous && previous.date > date) sorted = false;
-    points.push({ date, val });
+    kept.push({ date, val });
   }
-  if (!sorted) points.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  return { kind: "points", points };
+  // Stable: points of one date keep the order they were sent in, so the last sent is last.
+  if (!sorted) kept.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  const points: DataPoint[] = [];
+  for (const point of kept) {
+    const last = points[points.length - 1];
+    if (last && last.date === point.date) {
+      drop("a date sent again", () => `${pair} has ${point.date} more than once`);
+      points[points.length - 1] = point;
+    } else {
+      points.push(point);
+    }
+  }
+  return { points, dropped, firstProblem };
+}
+
+/** Why a point's date is not one: not YYYY-MM-DD, or not a calendar day. */
+function dateProblem(value: unknown, what: string): string {
+  const date = typeof value === "string" ? value : "";
+  if (hasIsoDateShape(date)) return `${what} is dated ${date}, which is not a calendar day`;
+  return `${what} has ${typeof value === "string" ? `the date ${JSON.stringify(value.slice(0, 40))}` : "no date"}, not YYYY-MM-DD`;
 }
 
 /**
@@ -259,16 +365,6 @@ function lowerKeys(obj: Json): Map<string, unknown> {
 /** A JSON number that fits a double; anything else (text such as "0x1F" or "1e3", booleans, 1e400) is undefined. */
 function strictNumber(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
-}
-
-/** Exactly `YYYY-MM-DD`, and a real calendar day: no time part, no trailing text. */
-function strictDate(value: unknown, what: string): string {
-  const date = typeof value === "string" ? value : "";
-  if (isIsoDate(date)) return date;
-  if (hasIsoDateShape(date)) throw malformed(`${what} is dated ${date}, which is not a calendar day`);
-  throw malformed(
-    `${what} has ${typeof value === "string" ? `the date ${JSON.stringify(value.slice(0, 40))}` : "no date"}, not YYYY-MM-DD`,
-  );
 }
 
 function str(value: unknown): string | undefined {

@@ -13,7 +13,7 @@ import { BadResponseError, CancelledError, MarketDataError, NotCachedError, reda
 import type { ResolvedSettings } from "../http/executor";
 import { answerKey, cacheKey, type Load, type Outcome, type PendingLoads } from "../pending-loads";
 import { listChars, requestUrl, seriesRequest, seriesUrlLength, type ApiRequest } from "../http/requests";
-import { parseSeriesResponse, type SeriesTable } from "../http/responses";
+import { parseSeriesResponse, type DroppedPoints, type SeriesTable } from "../http/responses";
 import { SeriesIsolation } from "./isolation";
 import type { SendOutcome, SeriesLoad } from "./batch-types";
 import type { Timers } from "../http/timers";
@@ -45,7 +45,7 @@ export interface SeriesBatcherDeps {
   ): Promise<{ json: unknown }>;
   timers: Timers;
   now: () => number;
-  /** The client's counters: the batcher counts cache hits and answers that arrived unusable. */
+  /** The client's counters: the batcher counts cache hits, answers that arrived unusable and the points it dropped. */
   counters: ClientCounters;
   log: (line: string) => void;
   limits: {
@@ -265,7 +265,10 @@ export class SeriesBatcher {
       const { json } = await this.deps.send(request, settings, signal, { serverErrorRetries });
       answered = true;
       if (await this.askedUnderOldSettings(settings, live)) return { ok: true };
-      const table = parseSeriesResponse(json, symbols, metrics);
+      // Checked against the window asked for (http/responses.ts soundPoints): only sound points are cached or stored.
+      const table = parseSeriesResponse(json, symbols, metrics, window, (symbol, metric, dropped) =>
+        this.noteDropped(symbol, metric, window, dropped),
+      );
       redactMessages(table, settings.apiKey);
       this.isolation.answered(settings, symbols, urlLength);
       for (const [symbol, row] of table) {
@@ -322,6 +325,20 @@ export class SeriesBatcher {
     }
     this.scheduleFlush();
     return true;
+  }
+
+  /** Points an answer held that broke a rule: counted for the pane, named in the log. */
+  private noteDropped(symbol: string, metric: string, window: SeriesWindow, dropped: DroppedPoints): void {
+    let total = 0;
+    const why: string[] = [];
+    for (const [reason, count] of Object.entries(dropped)) {
+      total += count;
+      why.push(`${count} ${reason}`);
+    }
+    this.deps.counters.dropped += total;
+    this.deps.log(
+      `${symbol} ${metric} ${window.start ?? ""}…${window.end ?? ""}: ${total} point(s) dropped (${why.join(", ")})`,
+    );
   }
 
   /** Back into the queue for the next window; they go with its flush whatever happens. */

@@ -22,6 +22,7 @@ import { addDays, utcDateOf } from "../../core/calendar";
 import type { DataPoint, DatedWindow, SeriesResult, SeriesWindow } from "../../core/domain";
 import { isFcfDerived } from "../../core/metric-knowledge";
 import { NotCachedError, isMarketDataError } from "../errors";
+import { trustPeriodMs } from "./trust-period";
 import { seriesKey, type SeriesStore, type StoredAnswer } from "./types";
 import { planWindow, type StoredPoint } from "./window-plan";
 import type { CallOptions, StoreStatus } from "../types";
@@ -35,7 +36,7 @@ export interface StoredSeriesOptions {
   fetchWindow: (symbol: string, metric: string, window: SeriesWindow, opts: CallOptions) => Promise<SeriesResult>;
   /** The newest days that may still change: with 3, today and the two days before it. */
   unsettledDays: number;
-  /** Settled days fetched longer ago than this are asked again. */
+  /** The longest trust period of settled days; each series' own is spread below it (trust-period.ts). */
   revalidateAfterMs: number;
   /** Unsettled days fetched less than this long ago are answered from the store. */
   recentFreshMs: number;
@@ -67,6 +68,8 @@ function asPoints(points: readonly StoredPoint[]): DataPoint[] {
 
 export class StoredSeries {
   private staleBefore = 0;
+  /** Settled days fetched before this are asked again on their next use (a refresh told to recheck history). */
+  private settledStaleBefore = 0;
   private hits = 0;
   private bytesSaved = 0;
   private offlineSince: number | null = null;
@@ -92,9 +95,10 @@ export class StoredSeries {
       { start, end },
       {
         now,
-        revalidateAfterMs: this.o.revalidateAfterMs,
+        revalidateAfterMs: trustPeriodMs(id.baseUrl, symbol, this.o.revalidateAfterMs),
         recentFreshMs: this.o.recentFreshMs,
         staleBefore: this.staleBefore,
+        settledStaleBefore: this.settledStaleBefore,
       },
     );
     if (plan.fetch.length === 0) {
@@ -210,9 +214,15 @@ export class StoredSeries {
     this.offlineSince = Math.min(this.offlineSince ?? Infinity, fetchedAt);
   }
 
-  /** A refresh: unsettled days fetched before now are asked again; the offline notice goes. */
-  refresh(): void {
+  /**
+   * A refresh: unsettled days fetched before now are asked again; the offline
+   * notice goes. With `recheckHistory`, settled days fetched before now are
+   * asked again too, on their next use: the series the refreshed formulas
+   * read are fetched whole once, the rest of the store is left alone.
+   */
+  refresh(recheckHistory = false): void {
     this.staleBefore = this.o.now();
+    if (recheckHistory) this.settledStaleBefore = this.staleBefore;
     this.offlineSince = null;
   }
 

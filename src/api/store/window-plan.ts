@@ -126,15 +126,24 @@ function cut(range: KnownRange, start: string, end: string): KnownRange[] {
 }
 
 /**
- * Joins neighbours of the same kind. The joined range takes the older fetch
- * time: revalidation then asks for the whole stretch at once, in one request,
- * rather than a day at a time.
+ * Joins neighbours of the same kind. Unsettled neighbours take the older
+ * fetch time (they are asked again within minutes anyway). Settled ones join
+ * only when fetched at the same time: each keeps its own trust period, so a
+ * stretch asked again is trusted again from then on — joined with an older
+ * neighbour it would take that neighbour's age and be asked again on every
+ * use. A settled range fetched on another day sits next to the unsettled
+ * tail that is fetched anyway, so its recheck joins that request.
  */
 function coalesce(ranges: KnownRange[]): KnownRange[] {
   const out: KnownRange[] = [];
   for (const range of ranges) {
     const previous = out[out.length - 1];
-    if (previous && previous.settled === range.settled && addDays(previous.end, 1) === range.start) {
+    if (
+      previous &&
+      previous.settled === range.settled &&
+      (!range.settled || previous.fetchedAt === range.fetchedAt) &&
+      addDays(previous.end, 1) === range.start
+    ) {
       out[out.length - 1] = {
         ...previous,
         end: range.end,
@@ -150,8 +159,10 @@ function coalesce(ranges: KnownRange[]): KnownRange[] {
 export interface PlanOptions {
   /** Milliseconds since the epoch. */
   now: number;
-  /** Settled days fetched longer ago than this are asked again (the service may have revised them). */
+  /** Settled days fetched longer ago than this are asked again (the service may have revised them): the series' trust period. */
   revalidateAfterMs: number;
+  /** Settled days fetched before this instant are asked again whatever their age (a refresh told to recheck history). Default 0. */
+  settledStaleBefore?: number;
   /** Unsettled days fetched less than this long ago are answered from the store. */
   recentFreshMs: number;
   /** Unsettled days fetched before this instant are stale whatever their age (a refresh asked for current data). */
@@ -178,7 +189,7 @@ export interface WindowPlan {
 function usable(range: KnownRange, options: PlanOptions): boolean {
   const age = options.now - range.fetchedAt;
   if (age < 0) return false; // fetched "in the future": a clock moved back; trust nothing
-  if (range.settled) return age < options.revalidateAfterMs;
+  if (range.settled) return age < options.revalidateAfterMs && range.fetchedAt >= (options.settledStaleBefore ?? 0);
   return range.fetchedAt >= options.staleBefore && age < options.recentFreshMs;
 }
 

@@ -6,6 +6,7 @@
 import {
   Button,
   Caption1,
+  Checkbox,
   makeStyles,
   MessageBar,
   MessageBarBody,
@@ -65,6 +66,7 @@ export function RefreshSection() {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [onOpen, setOnOpen] = useState<boolean | null>(null);
   const [trustOff, setTrustOff] = useState<boolean | null>(null);
+  const [recheck, setRecheck] = useState(false);
   const status = useRefreshStatus(refresh);
 
   const usable = workbook.canInsert;
@@ -109,7 +111,11 @@ export function RefreshSection() {
       <div className={styles.buttons}>
         <Button
           disabled={busy !== null}
-          onClick={() => void run("Refreshing…", async () => summariseRefresh("Refreshed", await actions.refreshAll()))}
+          onClick={() =>
+            void run("Refreshing…", async () =>
+              summariseRefresh("Refreshed", await actions.refreshAll(recheck ? { recheckHistory: true } : undefined)),
+            )
+          }
         >
           Refresh all MD formulas
         </Button>
@@ -153,6 +159,14 @@ export function RefreshSection() {
           />
         )}
       </div>
+      <Checkbox
+        label="Recheck stored history when refreshing"
+        title="Refresh all also asks the service again for the past days stored on this computer, for the formulas it refreshes (they are otherwise trusted for up to 7 days): for when the service has corrected history."
+        checked={recheck}
+        disabled={busy !== null}
+        onChange={(_, data) => setRecheck(data.checked === true)}
+        data-testid="refresh-recheck-history"
+      />
       {status.signInRequired && (
         <MessageBar intent="warning" data-testid="refresh-sign-in">
           <MessageBarBody>

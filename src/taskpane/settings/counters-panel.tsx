@@ -44,6 +44,7 @@ const LABELS: [keyof ClientCounters, string][] = [
   ["retries", "Retries"],
   ["failures", "Failures"],
   ["bytes", "Received"],
+  ["dropped", "Points dropped"],
 ];
 
 /** Where the stored data lives, as one line. */

@@ -159,3 +159,97 @@ describe("strict parsing", () => {
     expect(parseFlowsResponse({ netflow: { ethereum: null, solana: 1 } }, "netflow")).toEqual({ solana: 1 });
   });
 });
+
+describe("sound points: checked against the window, in order, each date once", () => {
+  const parse = (series: unknown[], window?: Parameters<typeof parseSeriesResponse>[3]) => {
+    const dropped: unknown[] = [];
+    const result = parseSeriesResponse(wrap({ eth: { PRICE: series } }), ["eth"], ["PRICE"], window, (...args) =>
+      dropped.push(args),
+    )
+      .get("eth")!
+      .get("PRICE");
+    return { result, dropped };
+  };
+
+  it.each([
+    [
+      "DAY: only the window's days",
+      { start: "2024-06-10", end: "2024-06-12" },
+      ["2024-06-09", "2024-06-10", "2024-06-12", "2024-06-13"],
+      ["2024-06-10", "2024-06-12"],
+    ],
+    [
+      "MONTH: the row of the month holding the start, dated on its first day, is inside",
+      { start: "2024-06-15", end: "2024-08-20", granularity: "MONTH" as const },
+      ["2024-05-01", "2024-06-01", "2024-07-01", "2024-08-01", "2024-09-01"],
+      ["2024-06-01", "2024-07-01", "2024-08-01"],
+    ],
+    [
+      "QUARTER: fiscal quarter ends inside the window are inside",
+      { start: "2024-01-01", end: "2024-12-31", granularity: "QUARTER" as const },
+      ["2023-12-30", "2024-03-30", "2024-06-29", "2024-09-28", "2024-12-28", "2025-03-29"],
+      ["2024-03-30", "2024-06-29", "2024-09-28", "2024-12-28"],
+    ],
+  ])("%s", (_name, window, sent, kept) => {
+    const { result, dropped } = parse(
+      sent.map((date) => ({ date, val: 1 })),
+      window,
+    );
+    expect(result).toEqual({ kind: "points", points: kept.map((date) => ({ date, val: 1 })) });
+    expect(dropped).toEqual([["eth", "PRICE", { "outside the window": sent.length - kept.length }]]);
+  });
+
+  it("a date sent more than once: the last one sent wins, also when the answer is out of order", () => {
+    const { result, dropped } = parse([
+      { date: "2024-06-12", val: 3 },
+      { date: "2024-06-10", val: 1 },
+      { date: "2024-06-12", val: 30 },
+      { date: "2024-06-11", val: 2 },
+      { date: "2024-06-10", val: null },
+    ]);
+    expect(result).toEqual({
+      kind: "points",
+      points: [
+        { date: "2024-06-10", val: null },
+        { date: "2024-06-11", val: 2 },
+        { date: "2024-06-12", val: 30 },
+      ],
+    });
+    expect(dropped).toEqual([["eth", "PRICE", { "a date sent again": 2 }]]);
+  });
+
+  it("bad points are dropped and counted by reason; the sound ones stay", () => {
+    const body = JSON.parse(
+      '[{"date":"2024-06-10","val":1},{"date":"2024-06-11","val":"NaN"},{"date":"2024-06-12","val":1e999},' +
+        '{"date":"2024-06-13T00:00:00Z","val":4},5,{"date":"2024-06-14","val":"Infinity"},{"date":"2024-06-15","val":6}]',
+    ) as unknown[];
+    const { result, dropped } = parse(body);
+    expect(result).toEqual({
+      kind: "points",
+      points: [
+        { date: "2024-06-10", val: 1 },
+        { date: "2024-06-15", val: 6 },
+      ],
+    });
+    expect(dropped).toEqual([["eth", "PRICE", { "not a number": 3, "not a date": 1, "not a point": 1 }]]);
+  });
+
+  it("when every point is dropped the pair fails, naming the first problem; the points are counted", () => {
+    const { result, dropped } = parse(
+      [
+        { date: "2024-06-10", val: "NaN" },
+        { date: "2099-01-01", val: 1 },
+      ],
+      { start: "2024-06-01", end: "2024-06-30" },
+    );
+    expect(result).toBeInstanceOf(BadResponseError);
+    expect((result as Error).message).toBe(
+      'The market-data service sent a malformed response: the value of eth/PRICE on 2024-06-10 is the text "NaN", not a number.',
+    );
+    expect(dropped).toEqual([["eth", "PRICE", { "not a number": 1, "outside the window": 1 }]]);
+  });
+
+  it("an empty series is no data, not a failure", () => {
+    expect(parse([], { start: "2024-06-10", end: "2024-06-12" }).result).toEqual({ kind: "points", points: [] });
+  });
+});

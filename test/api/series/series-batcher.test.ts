@@ -24,7 +24,7 @@ function rig(refuse: (symbol: string) => boolean = () => false) {
   const clock = new FakeClock();
   const sent: { symbols: string[]; metrics: string[] }[] = [];
   const cache = new Map<string, unknown>();
-  const counters: ClientCounters = { requests: 0, cacheHits: 0, retries: 0, failures: 0, bytes: 0 };
+  const counters: ClientCounters = { requests: 0, cacheHits: 0, retries: 0, failures: 0, bytes: 0, dropped: 0 };
   let reads = 0;
   let last: ResolvedSettings | undefined;
   const asCache: AnswerCache = { get: (key) => cache.get(key), set: (key, value) => void cache.set(key, value) };

@@ -60,8 +60,9 @@ describe("mergeFetched: what the store knows after an answer", () => {
       fetched("2025-06-13", "2025-06-16", nextDay, days("2025-06-13", "2025-06-16", { "2025-06-13": 99 })),
     );
     expect(data.ranges).toEqual([
-      // 06-13 settled as of the next day; it joins the older stretch and takes its older fetch time.
-      { start: "2025-06-01", end: "2025-06-13", fetchedAt: T0, settled: true },
+      // 06-13 settled as of the next day; it keeps its own fetch time (its own trust period), beside the older stretch.
+      { start: "2025-06-01", end: "2025-06-12", fetchedAt: T0, settled: true },
+      { start: "2025-06-13", end: "2025-06-13", fetchedAt: nextDay, settled: true },
       { start: "2025-06-14", end: "2025-06-16", fetchedAt: nextDay, settled: false },
     ]);
     expect(data.dates.slice(-4)).toEqual(["2025-06-13", "2025-06-14", "2025-06-15", "2025-06-16"]);

@@ -378,7 +378,14 @@ describe("Settings view: base URL", () => {
 describe("Settings view: cache and counters", () => {
   it("renders each counter and polls for new values", async () => {
     const { client } = await renderSettings();
-    const values = { requests: 1234, cacheHits: 56, retries: 7, failures: 3, bytes: 5 * 1024 * 1024 + 300 };
+    const values = {
+      requests: 1234,
+      cacheHits: 56,
+      retries: 7,
+      failures: 3,
+      bytes: 5 * 1024 * 1024 + 300,
+      dropped: 4321,
+    };
     client.counterValues = values;
     const expected: Record<string, string> = {
       requests: values.requests.toLocaleString("en-US"),
@@ -386,6 +393,7 @@ describe("Settings view: cache and counters", () => {
       retries: String(values.retries),
       failures: String(values.failures),
       bytes: formatBytes(values.bytes),
+      dropped: "4,321",
     };
     // The panel polls every second; the wait is the harness's (10 s), not a few polls, so a loaded machine passes too.
     await waitFor(() => {
@@ -395,6 +403,7 @@ describe("Settings view: cache and counters", () => {
     });
     expect(within(screen.getByTestId("counter-requests")).getByRole("term").textContent).toBe("Requests");
     expect(within(screen.getByTestId("counter-cacheHits")).getByRole("term").textContent).toBe("Cache hits");
+    expect(within(screen.getByTestId("counter-dropped")).getByRole("term").textContent).toBe("Points dropped");
   });
 
   it("“Clear cache” calls client.clear() and confirms", async () => {

@@ -1,0 +1,137 @@
+/**
+ * Corrections reach the workbook (DESIGN "Only sound data…"): a settled day
+ * in the store is trusted for a bounded time, spread per series, then asked
+ * again on its next use; Refresh all can be told to recheck history. The
+ * client runs on a fake clock (test/support/fake-clock.ts) against the
+ * sandbox over real HTTP, whose `setRevision` revises history as a
+ * methodology change (or a wrong answer corrected) would.
+ */
+import { IDBFactory } from "fake-indexeddb";
+import { createClient, type Client } from "../../src/api/client";
+import { CLIENT_DEFAULTS } from "../../src/api/client-options";
+import { openSeriesStore } from "../../src/api/store/persistent-store";
+import { trustPeriodMs } from "../../src/api/store/trust-period";
+import type { SeriesStore } from "../../src/api/store/types";
+import type { DataPoint, SeriesResult } from "../../src/core/domain";
+import { addDays } from "../../src/core/calendar";
+import { DEMO_API_KEY } from "../../sandbox/server";
+import { FakeClock } from "../support/fake-clock";
+import { useSandbox } from "../support/sandbox";
+import { TEST_TODAY } from "../support/today";
+
+const DAY = 86_400_000;
+const MINUTE = 60_000;
+const NOON = Date.parse(`${TEST_TODAY}T12:00:00Z`);
+const REQ = { symbol: "eth", metric: "PRICE", start: "2024-01-01", end: "2024-03-31" };
+
+// The sandbox's data runs past every day the fake clock reaches; every window has explicit dates.
+const sandbox = useSandbox({ today: addDays(TEST_TODAY, 30), insightFirstCallDelayMs: 0 });
+beforeEach(() => sandbox.reset());
+
+const stores: SeriesStore[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) {
+    await store.flush();
+    store.close();
+  }
+});
+
+/** A runtime (a client over a store on `factory`) whose clock is `clock`. */
+function runtime(factory: IDBFactory, clock: FakeClock): { client: Client; store: SeriesStore } {
+  const store = openSeriesStore({ indexedDB: factory, writeDelayMs: 1 });
+  stores.push(store);
+  const client = createClient({
+    settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }),
+    store,
+    now: clock.now,
+    timers: clock,
+  });
+  return { client, store };
+}
+
+/** Awaits a call while the fake clock moves on in small steps (the batch window is timed by it). */
+async function drive<T>(clock: FakeClock, promise: Promise<T>): Promise<T> {
+  let done = false;
+  const watched = promise.finally(() => {
+    done = true;
+  });
+  for (let i = 0; i < 2000 && !done; i++) await clock.advance(5);
+  return watched;
+}
+
+function points(result: SeriesResult): DataPoint[] {
+  if (result.kind !== "points") throw new Error(`a message: ${result.message}`);
+  return result.points;
+}
+
+function seriesRequests(): number {
+  return sandbox.requestLog().filter((entry) => entry.path.startsWith("/data/api/")).length;
+}
+
+const doubled = (original: DataPoint[]) => original.map((p) => ({ ...p, val: p.val === null ? null : p.val * 2 }));
+
+describe("a settled day is trusted for its series' trust period, then asked again", () => {
+  const trust = () => trustPeriodMs(sandbox.url, "eth", CLIENT_DEFAULTS.revalidateAfterMs);
+
+  it("the default trust period is at most 7 days, and this series' is within it", () => {
+    expect(CLIENT_DEFAULTS.revalidateAfterMs).toBe(7 * DAY);
+    expect(trust()).toBeGreaterThanOrEqual(3.5 * DAY);
+    expect(trust()).toBeLessThan(7 * DAY);
+  });
+
+  it("a wrong settled value is corrected on the first use after the trust period, without Reload everything", async () => {
+    const factory = new IDBFactory();
+    const clock = new FakeClock(NOON);
+    const first = runtime(factory, clock);
+    const original = points(await drive(clock, first.client.getSeries(REQ)));
+    expect(seriesRequests()).toBe(1);
+    await first.store.flush();
+
+    // The service corrects its history (every value doubles); the store still holds the old answer.
+    sandbox.reset(); // counters only from here; reset also restores revision 0
+    sandbox.setRevision(1);
+    clock.time = NOON + trust() - MINUTE;
+    const within = runtime(factory, clock);
+    expect(points(await drive(clock, within.client.getSeries(REQ)))).toEqual(original);
+    expect(seriesRequests()).toBe(0);
+
+    // Two minutes later, the trust period has passed: the next use asks again and shows the correction.
+    await clock.advance(2 * MINUTE);
+    within.client.clear(); // a new calculation: not the five-minute in-memory cache
+    const corrected = points(await drive(clock, within.client.getSeries(REQ)));
+    expect(corrected).toEqual(doubled(original));
+    expect(seriesRequests()).toBe(1);
+    await within.store.flush();
+
+    // The correction is what the store keeps: reopened, the workbook shows it without a request.
+    sandbox.reset();
+    sandbox.setRevision(1);
+    await clock.advance(MINUTE);
+    const reopened = runtime(factory, clock);
+    expect(points(await drive(clock, reopened.client.getSeries(REQ)))).toEqual(corrected);
+    expect(seriesRequests()).toBe(0);
+  });
+});
+
+describe("Refresh all told to recheck history", () => {
+  it("asks again for the settled days of the series used after it, once; an ordinary refresh does not", async () => {
+    const clock = new FakeClock(NOON);
+    const r = runtime(new IDBFactory(), clock);
+    const original = points(await drive(clock, r.client.getSeries(REQ)));
+    sandbox.setRevision(1);
+
+    await clock.advance(MINUTE);
+    r.client.clear(); // an ordinary refresh: settled days stay
+    expect(points(await drive(clock, r.client.getSeries(REQ)))).toEqual(original);
+    expect(seriesRequests()).toBe(1);
+
+    r.client.clear({ recheckHistory: true });
+    expect(points(await drive(clock, r.client.getSeries(REQ)))).toEqual(doubled(original));
+    expect(seriesRequests()).toBe(2);
+
+    // Rechecked once: the next calculation is answered from the store again.
+    r.client.clear();
+    expect(points(await drive(clock, r.client.getSeries(REQ)))).toEqual(doubled(original));
+    expect(seriesRequests()).toBe(2);
+  });
+});
