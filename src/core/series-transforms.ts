@@ -133,6 +133,8 @@ function changeOf(values: Float64Array, dates: readonly string[], first: number,
   // yoy: the last row dated on or before a year earlier, and the last value up to it.
   let behind = -1;
   let earlier = NaN;
+  // rebase: the window's first value (NaN when the column has none there: blank).
+  if (transform === "rebase") for (let i = first; i < values.length && base !== base; i++) base = values[i];
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
     if (value !== value) continue;
@@ -144,8 +146,8 @@ function changeOf(values: Float64Array, dates: readonly string[], first: number,
         out[i] = previous === previous ? value - previous : NaN;
         break;
       case "rebase":
-        if (i >= first && base !== base) base = value;
-        out[i] = i >= first && base !== 0 ? (value / base) * 100 : NaN;
+        // History rows too, on the same base, so a rolling statistic of the index has its first rows.
+        out[i] = base !== 0 ? (value / base) * 100 : NaN;
         break;
       case "cumsum":
         if (i >= first) out[i] = total += value;

@@ -51,7 +51,7 @@ export function version(): string {
  * @param [start] First date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to the end such as "-30D", "-12W", "-6M", "-2Q", "-1Y".
  * @param [end] Last date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to today such as "-1M". Omitted: the latest data.
  * @param [granularity] DAY, WEEK, MONTH, QUARTER or YEAR (or D, W, M, Q, Y). Omitted: DAY, or QUARTER for financials.
- * @param [options] "key=value; key=value" text or a two-column range: headers, dates, order (asc/desc), fill (blank/prev/na), days (all/weekdays), last, transpose, period (start/end), partial (keep/drop), fiscal (label fiscal quarters).
+ * @param [options] "key=value; key=value" text or a two-column range: headers, dates, order (asc/desc), fill (blank/prev/na), days (all/weekdays), last, transpose, period (start/end), partial (keep/drop), fiscal (label fiscal quarters), transform (pct/diff/rebase/cumsum/yoy), rolling (N rows), rolling_stat (avg/sum).
  * @returns A table that spills: dates down, series across.
  */
 export function series(

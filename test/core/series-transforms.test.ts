@@ -12,7 +12,11 @@ describe("MD.SERIES transforms on one column", () => {
     ["none leaves it", NONE, [10, 20, 11, null, 33]],
     ["pct: on the previous value, a missing row skipped", opts({ transform: "pct" }), [null, 1, -0.45, null, 2]],
     ["diff", opts({ transform: "diff" }), [null, 10, -9, null, 22]],
-    ["rebase: 100 at the window's first row", opts({ transform: "rebase" }), [null, null, 100, null, 300]],
+    [
+      "rebase: 100 at the window's first row, history on the same base",
+      opts({ transform: "rebase" }),
+      [90.909090909, 181.818181818, 100, null, 300],
+    ],
     ["cumsum: from the window's first row", opts({ transform: "cumsum" }), [null, null, 11, null, 44]],
     [
       "yoy: on the last value on or before a year earlier (none for 2024-01-01)",
