@@ -32,6 +32,7 @@ import type { CallContext } from "../src/functions/call-context";
 import { latestValue as latestCell } from "../src/functions/latest";
 import { snapshotTable } from "../src/functions/snapshot";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../sandbox/server";
+import { ASSET_CARDS, assetCardsText, runAssetCards } from "./asset-cards";
 import { NEXT_DAY_SHARE_LIMIT, reopenSummary, reopenTable, runReopen, share, weekTable } from "./reopen";
 
 interface Args {
@@ -336,6 +337,12 @@ async function main(): Promise<void> {
     const serverUnbatched = sandbox.stats().requests;
     sandbox.reset();
     const comparison = await runSnapshotComparison(sandbox, symbols, today);
+    // A column of cards: crypto and equities, 500 symbols of the catalog.
+    const cardSymbols = assets
+      .map((a) => a.symbol)
+      .filter((s) => s.startsWith("eq-") || !s.includes("-"))
+      .slice(0, ASSET_CARDS);
+    const cards = await runAssetCards(sandbox, cardSymbols, today);
     sandbox.setLatency(0);
     const shaping = await runShaping(sandbox, symbols, today);
     const reopen = await runReopen(symbols, lookups, args.latencyMs);
@@ -364,6 +371,11 @@ async function main(): Promise<void> {
         value: comparison.snapshot.requests,
       },
       { name: "MD.SNAPSHOT cells differing from MD.LATEST cells", limit: 0, value: comparison.mismatches },
+      {
+        name: `series requests of ${ASSET_CARDS} MD.ASSET cards ≤ those of the MD.LATEST / MD.AGG cells of the same pairs`,
+        limit: cards.cellRequests,
+        value: cards.cardRequests,
+      },
       { name: "reopened the same day: requests", limit: 0, value: reopen.workbook.sameDay.requests },
       {
         name: `next day, a year of daily data: series windows other than the new days (${reopen.newDaysWindow})`,
@@ -396,6 +408,7 @@ async function main(): Promise<void> {
         snapshot: roundAll(comparison.snapshot),
         mismatches: comparison.mismatches,
       },
+      assetCards: roundAll(cards),
       shaping: {
         source: "src/core/series-table.ts shapeSeriesTable",
         ...roundAll(shaping),
@@ -406,6 +419,7 @@ async function main(): Promise<void> {
     };
 
     printTable(report, batched, trickled, unbatched, shaping, comparison);
+    console.log(assetCardsText(cards, args.latencyMs));
     console.log(
       `### Reopen: the benchmark workbook over the persistent store (cold, same day, next day)\n\n${reopenTable(reopen)}\n\n${reopenSummary(reopen)}\n`,
     );

@@ -35,7 +35,7 @@ export const RECIPES_DOC = path.resolve(__dirname, "../docs/recipes.md");
 const REFERENCE_DOC = path.resolve(__dirname, "../docs/functions.md");
 
 /** Runs `work` with the built bundle's functions against npm start's sandbox, on `today` (its last day with data and the bundle's clock). */
-async function withFunctions<T>(today: string, work: (call: CallFunction) => Promise<T>): Promise<T> {
+async function withFunctions<T>(today: string, work: (call: CallFunction) => Promise<T>, entities = false): Promise<T> {
   const sandbox = await startSandbox({ today, quiet: true, insightFirstCallDelayMs: 0 });
   try {
     // Noon UTC: the same calendar day in every time zone from UTC−11 to UTC+11.
@@ -43,7 +43,14 @@ async function withFunctions<T>(today: string, work: (call: CallFunction) => Pro
       storage: { "md.baseUrl": sandbox.url, "md.apiKey": DEMO_API_KEY },
       now: Date.parse(`${today}T12:00:00Z`),
     });
-    return await work((id, args) => bundle.call(id, args));
+    // `entities`: MD.ASSET's cards from a host with entities (Excel with data types in custom functions), for
+    // the recipes; the rest, and the reference's examples, as an Excel without data types returns them.
+    const withEntities = loadFunctionsBundle({
+      storage: { "md.baseUrl": sandbox.url, "md.apiKey": DEMO_API_KEY },
+      now: Date.parse(`${today}T12:00:00Z`),
+      requirements: { CustomFunctionsRuntime: "1.4", ExcelApi: "1.19" },
+    });
+    return await work((id, args) => (entities && id === "ASSET" ? withEntities : bundle).call(id, args));
   } finally {
     await sandbox.close();
   }
@@ -51,14 +58,18 @@ async function withFunctions<T>(today: string, work: (call: CallFunction) => Pro
 
 /** Every recipe of the document evaluated on `today`. */
 export function evaluateRecipes(markdown: string, today: string): Promise<Array<Evaluated & { result: string }>> {
-  return withFunctions(today, async (call) => {
-    const out: Array<Evaluated & { result: string }> = [];
-    for (const recipe of parseRecipes(markdown)) {
-      const evaluated = await evaluateRecipe(recipe, call);
-      out.push({ ...evaluated, result: renderResult(evaluated) });
-    }
-    return out;
-  });
+  return withFunctions(
+    today,
+    async (call) => {
+      const out: Array<Evaluated & { result: string }> = [];
+      for (const recipe of parseRecipes(markdown)) {
+        const evaluated = await evaluateRecipe(recipe, call);
+        out.push({ ...evaluated, result: renderResult(evaluated) });
+      }
+      return out;
+    },
+    true,
+  );
 }
 
 async function main(): Promise<void> {

@@ -22,7 +22,10 @@
  *
  * Formulas are evaluated by calling the built bundle's functions by id with
  * the arguments parsed from the formula text: text in double quotes, numbers,
- * empty arguments (omitted), and references to column A.
+ * empty arguments (omitted), and references to column A. A sheet recipe may
+ * also read a property of an entity an earlier column of its row holds
+ * (`C2: =B2.Price`, `=B2.[EV/EBITDA]`, as Excel's dot notation does): the
+ * entity's property value, `#FIELD!` when it has none.
  */
 import { serialToIso } from "../../src/core/excel-date";
 
@@ -168,18 +171,54 @@ export async function evaluateRecipe(recipe: Recipe, call: CallFunction): Promis
     table.forEach((row) => row.forEach(note));
     return { recipe, table, errors };
   }
-  const columns = recipe.formulas.map((f) => ({
-    column: /^[A-Z]+/.exec(f.cell ?? "")?.[0] ?? "",
-    call: parseFormula(f.text),
-  }));
+  const columns = recipe.formulas.map((f) => {
+    const read = parsePropertyRead(f.text);
+    return { column: /^[A-Z]+/.exec(f.cell ?? "")?.[0] ?? "", read, call: read ? null : parseFormula(f.text) };
+  });
   const width = 1 + columns.length;
   const header = recipe.header ?? [];
   const table: unknown[][] = [Array.from({ length: width }, (_, i) => header[i] ?? "")];
   for (const [r, value] of recipe.rows.entries()) {
-    const cells = await Promise.all(columns.map((c) => callCell(call, c.call, r, value)));
-    table.push([value, ...cells.map(note)]);
+    const cells = await Promise.all(columns.map((c) => (c.call ? callCell(call, c.call, r, value) : undefined)));
+    const row: unknown[] = [value, ...cells];
+    columns.forEach((c, i) => {
+      if (c.read) row[i + 1] = propertyOf(row[c.read.column.charCodeAt(0) - 65], c.read.property);
+    });
+    table.push(row.map((cell, i) => (i === 0 ? cell : note(cell))));
   }
   return { recipe, table, errors };
+}
+
+/** `=B2.Price` or `=B2.[EV/EBITDA]` → the column and the property; null for anything else. */
+export function parsePropertyRead(text: string): { column: string; property: string } | null {
+  const match = /^=\$?([A-Z])\$?2\.(?:\[([^\]]+)\]|([A-Za-z_][A-Za-z0-9_]*))$/.exec(text.trim());
+  return match ? { column: match[1], property: match[2] ?? match[3] } : null;
+}
+
+/** An Excel error as the bundle's stand-in makes them, for a property read that finds nothing. */
+class FieldError extends Error {
+  readonly code = "#FIELD!";
+}
+
+/** A property of the entity in a cell (a 1×1 result holds it), read as Excel's dot notation reads it. */
+function propertyOf(cell: unknown, property: string): unknown {
+  const entity = Array.isArray(cell) && cell.length === 1 && Array.isArray(cell[0]) ? (cell[0] as unknown[])[0] : cell;
+  const properties = (entity as { type?: string; properties?: Record<string, unknown> } | null)?.properties;
+  const value = properties?.[property];
+  if (value === undefined) return new FieldError(`The cell has no property ${property}.`);
+  return plainOf(value);
+}
+
+/** A data type's plain value (a formatted number's number); an entity stays itself. */
+function plainOf(value: unknown): unknown {
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    "basicValue" in value &&
+    (value as { type?: string }).type !== "Entity"
+  )
+    return (value as { basicValue: unknown }).basicValue;
+  return value;
 }
 
 // ——— rendering ———
@@ -198,6 +237,11 @@ export function formatNumber(value: number): string {
 function cellText(value: unknown, dateColumn: boolean): string {
   const code = errorCode(value);
   if (code) return code;
+  // A 1×1 result (MD.ASSET's entity) is its one cell; an entity shows its text, as the cell does.
+  if (Array.isArray(value) && value.length === 1 && Array.isArray(value[0]) && value[0].length === 1)
+    return cellText(value[0][0], dateColumn);
+  if (typeof value === "object" && value !== null && (value as { type?: string }).type === "Entity")
+    return String((value as { text?: string }).text ?? "").replace(/\|/g, "\\|");
   if (value === null || value === undefined || value === "") return "";
   if (typeof value === "number")
     return dateColumn && Number.isInteger(value) ? isoOfSerial(value) : formatNumber(value);

@@ -17,8 +17,11 @@
  * returned by `Range.values`"):
  * - Double, FormattedNumber (ExcelApi 1.16, deprecated since 1.19), String,
  *   Boolean, and a value type the host cannot show (`NotAvailable`) → basicValue;
- * - Entity, LinkedEntity → their `text` ("the text shown when a cell with this
- *   value is rendered"); their basicValue is "#VALUE!", so never that;
+ * - an MD.ASSET entity (its `provider` is the add-in's, ASSET_PROVIDER) → the
+ *   symbol it carries (its `Symbol` property), not its display text: the cell
+ *   shows "Ethereum", and `=MD.LATEST(A2,"FEES")` must ask for `eth`;
+ * - any other Entity, LinkedEntity → its `text` ("the text shown when a cell
+ *   with this value is rendered"); its basicValue is "#VALUE!", so never that;
  * - Empty → blank (null);
  * - Error (`errorType`, basicValue "#N/A" …) → the call fails with that error
  *   (ErrorArgumentError); so does an error that arrives as a CustomFunctions.Error
@@ -28,6 +31,7 @@
  * - anything else (a WebImage, a Reference, a Function …) stays as it is, and
  *   the parser's message names it (`describeValue`: "a WebImage value").
  */
+import { ASSET_PROVIDER, SYMBOL_PROPERTY } from "./asset-card";
 import type { ErrorCellCode } from "./cell";
 import { ErrorArgumentError } from "./errors";
 
@@ -96,6 +100,21 @@ function refuseError(shown: string, argument: string): never {
   );
 }
 
+/**
+ * The symbol an MD.ASSET entity carries, or undefined for any other entity.
+ * Recognised by its provider; the property arrives as a String data type (as
+ * the add-in returned it) or, from a host that flattens it, as plain text.
+ */
+function assetSymbolOf(entity: Shape): string | undefined {
+  const provider = entity.provider;
+  if (!isShape(provider) || provider.description !== ASSET_PROVIDER) return undefined;
+  const properties = entity.properties;
+  const symbol = isShape(properties) ? properties[SYMBOL_PROPERTY] : undefined;
+  if (typeof symbol === "string") return symbol;
+  if (isShape(symbol) && typeof symbol.basicValue === "string") return symbol.basicValue;
+  return undefined;
+}
+
 /** One argument (a value, or a range as a 2-D array) with its data types read down to plain values. */
 export function plainArgument(value: unknown, argument: string): unknown {
   if (Array.isArray(value)) return value.map((cell) => plainArgument(cell, argument));
@@ -106,6 +125,8 @@ export function plainArgument(value: unknown, argument: string): unknown {
   if (typeof type !== "string") return value;
   if (PLAIN_TYPES.has(type) && value.basicValue !== undefined) return value.basicValue;
   if (ENTITY_TYPES.has(type)) {
+    const symbol = assetSymbolOf(value);
+    if (symbol !== undefined) return symbol;
     if (typeof value.text === "string") return value.text;
     const basic = value.basicValue;
     if (typeof basic === "string" && !basic.startsWith("#")) return basic;

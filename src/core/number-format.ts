@@ -22,6 +22,8 @@ export const PARTIAL_DATE_FORMAT: NumberFormat = 'yyyy-mm-dd" (partial)"';
 export const PERCENT_FORMAT: NumberFormat = "0.00%";
 /** A value the service already reports in percent (3.2 meaning 3.2 %): shown with a % sign, never multiplied. */
 export const PERCENT_UNITS_FORMAT: NumberFormat = '0.00"%"';
+/** An index rebased to 100 (MD.SERIES transform=rebase): 104.27. */
+export const INDEX_FORMAT: NumberFormat = "0.00";
 /** A multiple such as EV / EBITDA: 25.31x. */
 export const RATIO_FORMAT: NumberFormat = '0.00"x"';
 /** A count: transactions, users, shares. */

@@ -58,6 +58,11 @@ export function parseOptions<S extends OptionSpec>(value: unknown, spec: S, argu
   return result as OptionValues<S>;
 }
 
+/** Whether `key` is written in the options (any case), for a check that depends on what was given rather than defaulted. */
+export function optionGiven(value: unknown, key: string, argument = "options"): boolean {
+  return optionPairs(value, argument).some(([rawKey]) => rawKey.trim().toLowerCase() === key);
+}
+
 function optionValue(
   option: BooleanOption | ChoiceOption | CountOption,
   key: string,

@@ -14,6 +14,7 @@ import { NoDataError } from "./errors";
 import { type DateSystem, isoToSerialIn } from "./excel-date";
 import { type OptionSpec, type OptionValues, parseOptions } from "./options";
 import { assertFitsExcel, assertShapeFitsExcel } from "./payload-size";
+import { inWindow, TRANSFORM_OPTIONS, transformColumn, transforms } from "./series-transforms";
 
 export const SERIES_OPTIONS = {
   headers: { kind: "boolean", default: true },
@@ -26,6 +27,7 @@ export const SERIES_OPTIONS = {
   period: { kind: "choice", values: ["start", "end"], default: "start" },
   partial: { kind: "choice", values: ["keep", "drop"], default: "keep" },
   fiscal: { kind: "boolean", default: false },
+  ...TRANSFORM_OPTIONS,
 } as const satisfies OptionSpec;
 
 export type SeriesTableOptions = OptionValues<typeof SERIES_OPTIONS>;
@@ -66,9 +68,18 @@ export interface LabelColumn {
   byDate: ReadonlyMap<string, CellValue>;
 }
 
+/** The window's first day and the rows' granularity: rows before it are history a transform needed, cut once computed. */
+export interface WindowCut {
+  start: string;
+  granularity: Granularity;
+}
+
 /**
  * `window` describes the request for the no-data message, e.g. "from
  * 2024-01-01 to 2024-03-31". Throws NoDataError when no row would be left.
+ * Transforms (options transform, rolling) run in the order
+ * series-transforms.ts describes, on the rows left after days=weekdays and
+ * with fill=prev applied, before `cut` and last=N.
  */
 
 export function shapeSeriesTable(
@@ -77,14 +88,18 @@ export function shapeSeriesTable(
   window = "",
   dateSystem: DateSystem = 1900,
   labels: readonly LabelColumn[] = [],
+  cut?: WindowCut,
 ): CellValue[][] {
   const series = columns.map((column) => (column.result.kind === "points" ? inDateOrder(column.result.points) : null));
   const dates = unionDates(series.filter((points) => points !== null));
 
-  let kept: number[] = [];
-  for (let i = 0; i < dates.length; i++) if (options.days === "all" || !isWeekend(dates[i])) kept.push(i);
+  // The table's rows (weekdays only when asked); those before `cut` are history for the transforms, cut after them.
+  const rows: number[] = [];
+  for (let i = 0; i < dates.length; i++) if (options.days === "all" || !isWeekend(dates[i])) rows.push(i);
+  const first = cut ? firstInWindow(rows, dates, cut) : 0;
+  let kept = rows.slice(first);
   if (options.last !== null && kept.length > options.last) kept = kept.slice(kept.length - options.last);
-  if (kept.length === 0) throw new NoDataError(noDataMessage(columns, dates.length > 0, window));
+  if (kept.length === 0) throw new NoDataError(noDataMessage(columns, dates.length > 0 && rows.length === 0, window));
 
   const width = (options.dates ? 1 : 0) + labels.length + columns.length;
   const height = kept.length + (options.headers ? 1 : 0);
@@ -95,7 +110,10 @@ export function shapeSeriesTable(
   // dates in its own Float64Array (NaN = no reading; JSON numbers are never NaN), walking its
   // points and the dates side by side; then rows are read across those arrays.
   const carry = options.fill === "prev";
-  const values = series.map((points) => (points === null ? null : alignToDates(points, dates, carry)));
+  const aligned = series.map((points) => (points === null ? null : alignToDates(points, dates, carry)));
+  const values = transforms(options)
+    ? aligned.map((column) => (column === null ? null : transformed(column, dates, rows, first, options)))
+    : aligned;
   const missing: CellValue[] = columns.map((column) =>
     column.unknown !== undefined
       ? errorCell("#VALUE!", column.unknown)
@@ -112,27 +130,54 @@ export function shapeSeriesTable(
     return value === value ? value : missing[c];
   };
   const headers = columns.map((column) => column.header);
-  const rows: CellValue[][] = [];
+  const table: CellValue[][] = [];
   if (options.transpose) {
     // One row per series: reading each series' array front to back.
     if (options.dates)
-      rows.push([...(options.headers ? [DATE_HEADER] : []), ...kept.map((d) => dateCell(dates[d], dateSystem))]);
+      table.push([...(options.headers ? [DATE_HEADER] : []), ...kept.map((d) => dateCell(dates[d], dateSystem))]);
     for (const label of labels)
-      rows.push([...(options.headers ? [label.header] : []), ...kept.map((d) => label.byDate.get(dates[d]) ?? BLANK)]);
-    columns.forEach((_, c) => rows.push([...(options.headers ? [headers[c]] : []), ...kept.map((d) => cellAt(c, d))]));
+      table.push([...(options.headers ? [label.header] : []), ...kept.map((d) => label.byDate.get(dates[d]) ?? BLANK)]);
+    columns.forEach((_, c) => table.push([...(options.headers ? [headers[c]] : []), ...kept.map((d) => cellAt(c, d))]));
   } else {
     const labelHeaders = labels.map((label) => label.header);
     if (options.headers)
-      rows.push(options.dates ? [DATE_HEADER, ...labelHeaders, ...headers] : [...labelHeaders, ...headers]);
+      table.push(options.dates ? [DATE_HEADER, ...labelHeaders, ...headers] : [...labelHeaders, ...headers]);
     for (const d of kept) {
       const row: CellValue[] = options.dates ? [dateCell(dates[d], dateSystem)] : [];
       for (const label of labels) row.push(label.byDate.get(dates[d]) ?? BLANK);
       for (let c = 0; c < columns.length; c++) row.push(cellAt(c, d));
-      rows.push(row);
+      table.push(row);
     }
   }
-  assertFitsExcel(rows, SERIES_SIZE_ADVICE);
-  return rows;
+  assertFitsExcel(table, SERIES_SIZE_ADVICE);
+  return table;
+}
+
+/** The index, into `rows`, of the first row inside the window (rows.length when none is). */
+function firstInWindow(rows: readonly number[], dates: readonly string[], cut: WindowCut): number {
+  let r = 0;
+  while (r < rows.length && !inWindow(dates[rows[r]], cut.start, cut.granularity)) r++;
+  return r;
+}
+
+/** A column transformed over the table's rows (`rows`: indices into `dates`; `first`: the window's first of them). */
+function transformed(
+  column: Float64Array,
+  dates: readonly string[],
+  rows: readonly number[],
+  first: number,
+  options: SeriesTableOptions,
+): Float64Array {
+  const values = Float64Array.from(rows, (d) => column[d]);
+  const result = transformColumn(
+    values,
+    rows.map((d) => dates[d]),
+    first,
+    options,
+  );
+  const out = new Float64Array(column.length).fill(NaN);
+  rows.forEach((d, r) => (out[d] = result[r]));
+  return out;
 }
 
 /** A date as a serial of the workbook's date system; one it cannot hold (before 1900 or 1904) stays text, as in MD.INSIGHTS, rather than failing the table. */

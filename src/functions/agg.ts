@@ -50,7 +50,8 @@ export async function aggregateValue(ctx: CallContext, args: AggArgs): Promise<C
   return withDiagnosis(ctx, symbol, metric, SINGLE, () => aggregate(ctx, symbol, metric, window, stat, asOf));
 }
 
-async function aggregate(
+/** MD.AGG's statistic of parsed arguments, without the did-you-mean diagnosis of a failure (MD.ASSET reads many pairs, some absent). */
+export async function aggregate(
   ctx: CallContext,
   symbol: string,
   metric: string,

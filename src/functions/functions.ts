@@ -17,10 +17,11 @@ import { plainArguments } from "../core/excel-input";
 import { BUILD_INFO } from "../office/build-info";
 import { getRuntime } from "../office/runtime";
 import { formattedAggregateValue } from "./agg";
+import { assetCard } from "./asset";
 import { assetsTable, metricsTable } from "./catalogs";
 import { formattedFlowsTable } from "./flows";
 import { formattedInsightsTable } from "./insights";
-import { invokeSync, invokeTable, invokeValue } from "./invoke";
+import { invokeCard, invokeSync, invokeTable, invokeValue } from "./invoke";
 import { formattedLatestValue } from "./latest";
 import { formattedSeriesTable } from "./series";
 import { formattedSnapshotTable } from "./snapshot";
@@ -50,7 +51,7 @@ export function version(): string {
  * @param [start] First date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to the end such as "-30D", "-12W", "-6M", "-2Q", "-1Y".
  * @param [end] Last date: an Excel date, "YYYY-MM-DD", "TODAY", or relative to today such as "-1M". Omitted: the latest data.
  * @param [granularity] DAY, WEEK, MONTH, QUARTER or YEAR (or D, W, M, Q, Y). Omitted: DAY, or QUARTER for financials.
- * @param [options] "key=value; key=value" text or a two-column range: headers, dates, order (asc/desc), fill (blank/prev/na), days (all/weekdays), last, transpose, period (start/end), partial (keep/drop), fiscal (label fiscal quarters).
+ * @param [options] "key=value; key=value" text or a two-column range: headers, dates, order (asc/desc), fill (blank/prev/na), days (all/weekdays), last, transpose, period (start/end), partial (keep/drop), fiscal (label fiscal quarters), transform (pct/diff/rebase/cumsum/yoy), rolling (N rows), rolling_stat (avg/sum).
  * @returns A table that spills: dates down, series across.
  */
 export function series(
@@ -244,5 +245,24 @@ export function snapshot(
   return invokeTable(invocation, (ctx) => {
     const { as_of: asOf, ...args } = plainArguments({ symbols, metrics, as_of, options });
     return formattedSnapshotTable(ctx, { ...args, asOf });
+  });
+}
+
+/**
+ * One asset as a card, like the Stocks data type: the cell shows its name, the card its kind, colour and headline metrics, each formatted and dated. A1.Price reads a property.
+ * @customfunction ASSET
+ * @helpurl https://localhost:3000/docs/functions.html#mdasset
+ * @param symbol One symbol, such as "eth", "usdc" or "eq-aapl".
+ * @param [as_of] The date to read on: an Excel date, "YYYY-MM-DD", "TODAY" or "-1M". Omitted: today.
+ * @returns An entity card; where Excel has no data types, a two-column table of properties and values.
+ */
+export function asset(
+  symbol: string | number,
+  as_of: number | string | null,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<unknown[][]> {
+  return invokeCard(invocation, (ctx) => {
+    const { as_of: asOf, ...args } = plainArguments({ symbol, as_of });
+    return assetCard(ctx, { ...args, asOf });
   });
 }

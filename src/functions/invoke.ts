@@ -6,6 +6,7 @@
  * how a refresh knows the functions have finished (src/office/call-tracker.ts).
  */
 import { TimeoutError } from "../api";
+import { type AssetCard, shapeAssetTable } from "../core/asset-card";
 import type { CellValue } from "../core/cell";
 import { localToday } from "../core/calendar";
 import { type FormattedTable, type FormattedValue, isFormattedTable, isFormattedValue } from "../core/number-format";
@@ -16,6 +17,7 @@ import {
   toExcelValue,
   toExcelValuesWithinLimit,
 } from "../office/cell-values";
+import { type EntityValue, toEntityValue } from "../office/entity-value";
 import { isExcelError, toCustomFunctionsError } from "../office/errors";
 import { getClient, getRuntime } from "../office/runtime";
 import type { CallContext } from "./call-context";
@@ -132,6 +134,30 @@ export async function invokeValue(
   }
   if (isExcelError(cell)) throw cell;
   return cell;
+}
+
+/**
+ * MD.ASSET's frame: the card as an entity value (one cell, `[[entity]]`) where
+ * the host has data types in custom functions, laid flat as a two-column
+ * property/value table where it has not (Excel 2021, older builds). One shape
+ * for both, a matrix, because only a matrix result may spill the table.
+ */
+export async function invokeCard(
+  invocation: CustomFunctions.CancelableInvocation | undefined,
+  work: (ctx: CallContext) => Promise<AssetCard>,
+): Promise<(ExcelValue | EntityValue)[][]> {
+  const settle = getRuntime().calls.begin();
+  try {
+    const support = dataTypeSupport();
+    const card = await withinDeadline(invocation, support, work, CELL_DEADLINE_MS);
+    if (support !== "none") return [[toEntityValue(card, support)]];
+    const table = shapeAssetTable(card);
+    return toExcelValuesWithinLimit(table.rows, table.formatAt, support).values;
+  } catch (error) {
+    throw toCustomFunctionsError(error);
+  } finally {
+    settle();
+  }
 }
 
 /**

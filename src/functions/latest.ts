@@ -76,6 +76,15 @@ export async function latestReading(
 }
 
 async function readLatest(ctx: CallContext, symbol: string, metric: string, asOf: string): Promise<number> {
+  return (await datedLatest(ctx, symbol, metric, asOf)).val;
+}
+
+/**
+ * MD.LATEST's reading with its date (a prefixed metric: its sum, dated on the
+ * day its window ends), without the did-you-mean diagnosis of a failure: for
+ * callers that read many pairs and expect some to be absent (MD.ASSET).
+ */
+export async function datedLatest(ctx: CallContext, symbol: string, metric: string, asOf: string): Promise<Reading> {
   const prefixed = parsePrefixedMetric(metric);
   if (prefixed) return prefixedLatest(ctx, symbol, metric, prefixed, asOf);
 
@@ -85,7 +94,7 @@ async function readLatest(ctx: CallContext, symbol: string, metric: string, asOf
     searchedFrom = shiftDate(asOf, -lookback.count, lookback.unit);
     const points = await fetchReadings(ctx, symbol, metric, granularity, searchedFrom, asOf, "keep");
     const last = lastOnOrBefore(points, asOf);
-    if (last) return last.val;
+    if (last) return last;
   }
   throw new NoDataError(`No ${symbol} ${metric} value on or before ${asOf} (searched from ${searchedFrom}).`);
 }
@@ -114,7 +123,7 @@ async function prefixedLatest(
   metric: string,
   prefixed: PrefixedMetric,
   asOf: string,
-): Promise<number> {
+): Promise<Reading> {
   const granularity = naturalGranularity(prefixed.base);
   const from = addDays(windowStart(prefixed.window, asOf), -anchorSlackDays(granularity));
   let points = await fetchReadings(ctx, symbol, prefixed.base, granularity, from, asOf);
@@ -123,7 +132,7 @@ async function prefixedLatest(
     throw new NoDataError(`No ${symbol} ${prefixed.base} value from ${from} to ${asOf} to compute ${metric}.`);
   const windowFrom = windowStart(prefixed.window, anchor.date);
   if (windowFrom < from) points = await fetchReadings(ctx, symbol, prefixed.base, granularity, windowFrom, anchor.date);
-  return sumBetween(points, windowFrom, anchor.date);
+  return { date: anchor.date, val: sumBetween(points, windowFrom, anchor.date) };
 }
 
 export function sumBetween(points: readonly DataPoint[], from: string, to: string): number {

@@ -15,11 +15,14 @@ import {
   DATE_FORMAT,
   type FormattedTable,
   numberFormatFor,
+  INDEX_FORMAT,
   PARTIAL_DATE_FORMAT,
+  PERCENT_FORMAT,
   type ValueKind,
 } from "../core/number-format";
+import { assertTransformOptions, historyStart, isPercentTransform, transformNote } from "../core/series-transforms";
 import { datedLabel, partialLabels, partialNote, reshapePeriods } from "../core/periods";
-import { parseOptions } from "../core/options";
+import { optionGiven, parseOptions } from "../core/options";
 import { assertShapeFitsExcel } from "../core/payload-size";
 import {
   DATE_HEADER,
@@ -58,6 +61,10 @@ export async function formattedSeriesTable(ctx: CallContext, args: SeriesArgs): 
   const granularity = parseGranularity(args.granularity, metrics);
   assertFinancialGranularity(metrics, granularity);
   const options = parseOptions(args.options, SERIES_OPTIONS);
+  assertTransformOptions(options, (key) => optionGiven(args.options, key));
+  // A transform's history before the window's first row is fetched with it, and cut once computed.
+  const fetchStart = window.start ? historyStart(window.start, granularity, options) : undefined;
+  const cut = window.start && fetchStart !== window.start ? { start: window.start, granularity } : undefined;
 
   // Refuse what can never fit before downloading it (without a start, the history's length is known only after).
   const expected = window.start
@@ -72,7 +79,7 @@ export async function formattedSeriesTable(ctx: CallContext, args: SeriesArgs): 
     symbol,
     metric,
     granularity,
-    ...(window.start ? { start: window.start } : {}),
+    ...(fetchStart ? { start: fetchStart } : {}),
     ...(window.end ? { end: window.end } : {}),
   }));
   const [fetched, kinds] = await Promise.all([
@@ -87,7 +94,7 @@ export async function formattedSeriesTable(ctx: CallContext, args: SeriesArgs): 
 
   // Calendar periods: dated and trimmed as asked; financials keep their fiscal period ends.
   const end = window.end && window.end < ctx.today ? window.end : ctx.today;
-  const labels = partialLabels(window.start, end, granularity);
+  const labels = partialLabels(fetchStart, end, granularity);
   const calendar = pairs.map(({ metric }) => granularity !== "DAY" && !isFinancial(metric));
   const has = (label: string | null) =>
     label !== null &&
@@ -103,12 +110,12 @@ export async function formattedSeriesTable(ctx: CallContext, args: SeriesArgs): 
   );
 
   const columns = pairs.map(({ symbol, metric }, i) => ({
-    header: seriesHeader(symbol, metric),
+    header: `${seriesHeader(symbol, metric)}${transformNote(options)}`,
     result: reshaped[i],
     ...(unknown[i] ? { unknown: unknown[i].message } : {}),
   }));
   const labelColumns = options.fiscal ? await fiscalLabelColumns(ctx, pairs, reshaped) : [];
-  const rows = shapeSeriesTable(columns, options, describeWindow(window), ctx.dateSystem, labelColumns);
+  const rows = shapeSeriesTable(columns, options, describeWindow(window), ctx.dateSystem, labelColumns, cut);
   const firstSeries = (options.dates ? 1 : 0) + labelColumns.length;
 
   // Partial periods kept: said in the date column's header (or each calendar series' header), and on their dates.
@@ -183,6 +190,9 @@ export function seriesFormats(options: SeriesTableOptions, kinds: readonly Value
     const index = options.transpose ? row : column;
     if (options.dates && index === 0) return DATE_FORMAT;
     const kind = kinds[index - first];
-    return kind ? numberFormatFor(kind, value) : null;
+    if (!kind) return null;
+    if (isPercentTransform(options)) return PERCENT_FORMAT;
+    if (options.transform === "rebase") return INDEX_FORMAT;
+    return numberFormatFor(kind, value);
   };
 }

@@ -146,6 +146,13 @@ const CALLS: Record<string, { base: unknown[]; tries: Record<string, unknown[]> 
       granularity: ["WEEK"],
     },
   },
+  ASSET: {
+    base: ["eth", "2024-02-29"],
+    tries: {
+      symbol: ["btc", "EQ-COIN"],
+      as_of: [day("2024-02-15"), "2024-02-15", "-1M"],
+    },
+  },
   SNAPSHOT: {
     base: ["eth, btc", "PRICE", "2024-02-29", "headers=true"],
     tries: {

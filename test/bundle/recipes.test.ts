@@ -38,6 +38,8 @@ describe("docs/recipes.md", () => {
       "usdc-supply",
       "insights-uniswap",
       "declines-uniswap",
+      "chains-rebased",
+      "equity-cards",
       "names-avalanche",
     ]);
     for (const recipe of recipes) expect(resultInDocument(doc, recipe.id)).not.toBeNull();

@@ -13,6 +13,36 @@ describe("plainArgument: Excel's data types read down to plain values", () => {
     ["a Boolean", { type: "Boolean", basicValue: false }, false],
     ["an Entity: its text, not its #VALUE! basicValue", { type: "Entity", text: "eth", basicValue: "#VALUE!" }, "eth"],
     ["a LinkedEntity (Stocks)", { type: "LinkedEntity", text: "Coinbase", basicValue: "#VALUE!", id: {} }, "Coinbase"],
+    [
+      "an MD.ASSET entity: the symbol it carries, not its title",
+      {
+        type: "Entity",
+        text: "Ethereum",
+        provider: { description: "Market Data for Excel" },
+        properties: { Name: { type: "String", basicValue: "Ethereum" }, Symbol: { type: "String", basicValue: "eth" } },
+      },
+      "eth",
+    ],
+    [
+      "an MD.ASSET entity whose Symbol arrives as plain text",
+      {
+        type: "Entity",
+        text: "Apple",
+        provider: { description: "Market Data for Excel" },
+        properties: { Symbol: "eq-aapl" },
+      },
+      "eq-aapl",
+    ],
+    [
+      "another provider's entity with a Symbol property: its text",
+      {
+        type: "Entity",
+        text: "Coinbase",
+        provider: { description: "Someone else" },
+        properties: { Symbol: { type: "String", basicValue: "COIN" } },
+      },
+      "Coinbase",
+    ],
     ["Empty", { type: "Empty", basicValue: "" }, null],
     ["an Array data type: its elements", { type: "Array", elements: [[{ type: "String", basicValue: "a" }]] }, [["a"]]],
     [

@@ -13,6 +13,9 @@ const DEFAULTS = {
   period: "start",
   partial: "keep",
   fiscal: false,
+  transform: "none",
+  rolling: null,
+  rolling_stat: "avg",
 };
 
 describe("options", () => {
@@ -54,7 +57,7 @@ describe("options", () => {
   it.each([
     [
       "heders=false",
-      'options: "heders" is not an option here. Use headers, dates, order, fill, days, last, transpose, period, partial or fiscal, written as "key=value; key=value".',
+      'options: "heders" is not an option here. Use headers, dates, order, fill, days, last, transpose, period, partial, fiscal, transform, rolling or rolling_stat, written as "key=value; key=value".',
     ],
     ["order=up", 'options: order="up" is not accepted. Use order=asc or order=desc.'],
     ["fill=zero", 'options: fill="zero" is not accepted. Use fill=blank, fill=prev or fill=na.'],

@@ -1,13 +1,16 @@
 /**
  * Step 3 of the picker for the chosen asset and metric: which function to
- * build — MD.SERIES, MD.LATEST, MD.AGG (this metric) or MD.SUPPLY (this
- * asset's supply, for a stablecoin) — and that function's builder.
+ * build — MD.SERIES, MD.LATEST, MD.AGG (this metric), MD.SUPPLY (this
+ * asset's supply, for a stablecoin) or MD.ASSET (the asset as a card) — and
+ * that function's builder.
  */
 import { makeStyles, Radio, RadioGroup, Subtitle2, tokens } from "@fluentui/react-components";
 import { useState } from "react";
 import type { MetricDescriptor } from "../../core/domain";
 import { AggBuilder } from "./builders/agg-builder";
 import { SupplyBuilder } from "./builders/supply-builder";
+import { FormulaActions } from "../shared/formula-actions";
+import { assetFormula } from "./formula-text";
 import { SeriesBuilder } from "./series-builder";
 
 const useStyles = makeStyles({
@@ -15,7 +18,7 @@ const useStyles = makeStyles({
   heading: { margin: 0 },
 });
 
-export type AssetFormulaKind = "series" | "latest" | "agg" | "supply";
+export type AssetFormulaKind = "series" | "latest" | "agg" | "supply" | "asset";
 
 export function AssetFormulaBuilder({ symbol, metric }: { symbol: string; metric: MetricDescriptor }) {
   const styles = useStyles();
@@ -30,8 +33,13 @@ export function AssetFormulaBuilder({ symbol, metric }: { symbol: string; metric
         <Radio value="latest" label="MD.LATEST (one value)" />
         <Radio value="agg" label="MD.AGG (a statistic over a window)" />
         <Radio value="supply" label={`MD.SUPPLY (${symbol}'s supply, for a stablecoin)`} />
+        <Radio value="asset" label={`MD.ASSET (${symbol} as a card: =A1.Price reads it)`} />
       </RadioGroup>
-      {kind === "agg" ? (
+      {kind === "asset" ? (
+        <div data-testid="asset-card-builder">
+          <FormulaActions formula={assetFormula(symbol)} subject={`${symbol} card`} />
+        </div>
+      ) : kind === "agg" ? (
         <AggBuilder key={`${symbol} ${metric.name}`} symbol={symbol} metric={metric.name} />
       ) : kind === "supply" ? (
         <SupplyBuilder key={symbol} symbol={symbol} />

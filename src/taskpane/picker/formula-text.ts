@@ -119,6 +119,11 @@ export function snapshotFormula(input: SnapshotFormulaInput): string {
   ]);
 }
 
+/** MD.ASSET for one symbol: the asset as an entity card (its as_of left to today). */
+export function assetFormula(symbol: string): string {
+  return buildFormula("MD.ASSET", [symbol]);
+}
+
 export interface SupplyFormulaInput {
   symbol: string;
   start: string;

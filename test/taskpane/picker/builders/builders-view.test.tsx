@@ -76,6 +76,19 @@ describe("MD.AGG builder", () => {
   });
 });
 
+describe("MD.ASSET in the picker", () => {
+  it('writes =MD.ASSET("sym") into the selected cell', async () => {
+    const h = harness();
+    renderWith(h, <AssetFormulaBuilder symbol="eq-aapl" metric={metric("PRICE")} />);
+    fireEvent.click(screen.getByRole("radio", { name: /^MD\.ASSET/ }));
+    expect(screen.getByTestId("asset-card-builder")).toBeTruthy();
+    expect(formula()).toBe('=MD.ASSET("eq-aapl")');
+    fireEvent.click(insertButton());
+    await screen.findByText("Inserted into Sheet1!B2.");
+    expect(h.workbook.written).toEqual(['=MD.ASSET("eq-aapl")']);
+  });
+});
+
 describe("MD.SUPPLY builder", () => {
   it("previews the supply table and inserts it with a line chart of its shape", async () => {
     const h = harness();

@@ -1,0 +1,92 @@
+/**
+ * MD.ASSET: one asset as a card (src/core/asset-card.ts). Every property is
+ * read by the code MD.LATEST and MD.AGG cells run (datedLatest, aggregate),
+ * all issued in the same burst, so the shared client batches a column of
+ * MD.ASSET cells exactly as it batches the MD.LATEST / MD.AGG cells of the
+ * same pairs: one request per 50 symbols per (window, granularity) group. A
+ * pair the service lacks is an absent property; the did-you-mean diagnosis
+ * runs only when nothing at all came back (an unknown symbol), never per pair.
+ */
+import { parseAggWindow } from "../core/agg-window";
+import { parseSymbol } from "../core/arguments";
+import {
+  type AssetCard,
+  type AssetPropertySpec,
+  assetPropertySpecs,
+  buildAssetCard,
+  nothingOffered,
+  type PropertyOutcome,
+} from "../core/asset-card";
+import { NoDataError } from "../core/errors";
+import { numberFormatFor, PLAIN } from "../core/number-format";
+import type { CallContext } from "./call-context";
+import { diagnosePair, SINGLE } from "./did-you-mean";
+import { aggregate } from "./agg";
+import { isPairFailure } from "./fetch-series";
+import { datedLatest, parseAsOf } from "./latest";
+import { valueKind } from "./metric-units";
+
+export interface AssetArgs {
+  symbol: unknown;
+  asOf?: unknown;
+}
+
+export async function assetCard(ctx: CallContext, args: AssetArgs): Promise<AssetCard> {
+  const symbol = parseSymbol(args.symbol);
+  const asOf = parseAsOf(args.asOf, ctx.today, ctx.dateSystem);
+  const specs = assetPropertySpecs(symbol);
+  // The catalog (title, colour) and every property at once: one burst for the batcher.
+  const [catalog, outcomes] = await Promise.all([
+    ctx.client.getAssets(ctx.call).catch((error: unknown) => {
+      if (isPairFailure(error)) return [];
+      throw error;
+    }),
+    Promise.all(specs.map((spec) => readProperty(ctx, symbol, spec, asOf))),
+  ]);
+  const byName = new Map(specs.map((spec, i) => [spec.name, outcomes[i]]));
+  if (nothingOffered(byName)) {
+    const diagnosis = await diagnosePair(ctx, symbol, specs[0].read.metric, SINGLE);
+    if (diagnosis?.kind === "unknown") throw diagnosis.error;
+    throw new NoDataError(`The service has none of the card's metrics for ${symbol} on or before ${asOf}.`);
+  }
+  const record = catalog.find((asset) => asset.symbol.toLowerCase() === symbol);
+  return buildAssetCard(
+    { symbol, title: record?.title || symbol, color: record?.color ?? "" },
+    byName,
+    asOf,
+    ctx.dateSystem,
+  );
+}
+
+/**
+ * One property, read as its cell would be: its failure for this pair (the
+ * service's message, a refused pair, no reading) is an outcome, not the
+ * card's; anything else (key, network, cancellation) fails the card.
+ */
+async function readProperty(
+  ctx: CallContext,
+  symbol: string,
+  spec: AssetPropertySpec,
+  asOf: string,
+): Promise<PropertyOutcome> {
+  const read = spec.read;
+  const unit = valueKind(ctx, symbol, spec.unitMetric).catch(() => PLAIN);
+  try {
+    if (read.kind === "latest") {
+      const [reading, kind] = await Promise.all([datedLatest(ctx, symbol, read.metric, asOf), unit]);
+      return { kind: "value", value: reading.val, date: reading.date, format: numberFormatFor(kind, reading.val) };
+    }
+    const [value, kind] = await Promise.all([
+      aggregate(ctx, symbol, read.metric, parseAggWindow(read.window), read.stat, asOf),
+      unit,
+    ]);
+    if (typeof value !== "number") return { kind: "no-value" };
+    const note = `${read.stat === "AVG" ? "daily average" : "sum"} over ${read.window} to ${asOf}`;
+    return { kind: "value", value, date: asOf, format: numberFormatFor(kind, value), note };
+  } catch (error) {
+    if (error instanceof NoDataError && "serviceMessage" in error) return { kind: "not-offered" };
+    if (isPairFailure(error)) return { kind: "not-offered" };
+    if (error instanceof NoDataError) return { kind: "no-value" };
+    throw error;
+  }
+}
