@@ -44,7 +44,7 @@ describe("MD.SERIES and MD.LATEST builder", () => {
       checkSeries(
         {
           ...series,
-          start: "01/15/2025",
+          start: "01/15/2023",
           end: "",
           granularity: "MONTH",
           options: { headers: false, order: "desc", last: 4 },
@@ -52,9 +52,9 @@ describe("MD.SERIES and MD.LATEST builder", () => {
         env,
       ),
     );
-    expect(typed.formula).toBe('=MD.SERIES("eth","PRICE","2025-01-15",,"MONTH","headers=false; order=desc; last=4")');
+    expect(typed.formula).toBe('=MD.SERIES("eth","PRICE","2023-01-15",,"MONTH","headers=false; order=desc; last=4")');
     expect(typed.args).toMatchObject({
-      start: "2025-01-15",
+      start: "2023-01-15",
       end: null,
       granularity: "MONTH",
       options: [["headers=false; order=desc; last=4"]],
@@ -123,9 +123,9 @@ describe("MD.SUPPLY builder", () => {
     expect(ok(checkSupply({ symbol: "usdc", start: "-3M", end: "TODAY", granularity: "WEEK" }, env)).formula).toBe(
       '=MD.SUPPLY("usdc","-3M","TODAY","WEEK")',
     );
-    const daily = ok(checkSupply({ symbol: "usdc", start: "2024-06-26", end: "2024-06-28", granularity: "DAY" }, env));
-    expect(daily.formula).toBe('=MD.SUPPLY("usdc","2024-06-26","2024-06-28")');
-    expect(daily.args).toEqual({ symbol: "usdc", start: "2024-06-26", end: "2024-06-28", granularity: null });
+    const daily = ok(checkSupply({ symbol: "usdc", start: "2024-05-26", end: "2024-05-28", granularity: "DAY" }, env));
+    expect(daily.formula).toBe('=MD.SUPPLY("usdc","2024-05-26","2024-05-28")');
+    expect(daily.args).toEqual({ symbol: "usdc", start: "2024-05-26", end: "2024-05-28", granularity: null });
     expect(ok(checkSupply({ symbol: "usdc", start: "", end: "", granularity: "DAY" }, env)).formula).toBe(
       '=MD.SUPPLY("usdc")',
     );
@@ -133,8 +133,8 @@ describe("MD.SUPPLY builder", () => {
 
   it("refuses a start after the end, under Start", () => {
     expect(
-      refused(checkSupply({ symbol: "usdc", start: "2024-06-28", end: "2024-06-01", granularity: "DAY" }, env)).start,
-    ).toBe("2024-06-28 is after the end date 2024-06-01. Give a start on or before the end.");
+      refused(checkSupply({ symbol: "usdc", start: "2024-05-28", end: "2024-05-01", granularity: "DAY" }, env)).start,
+    ).toBe("2024-05-28 is after the end date 2024-05-01. Give a start on or before the end.");
   });
 });
 
