@@ -5,8 +5,8 @@ import {
   coarseAggregation,
   coarseGranularity,
   worthCoarseRecheck,
-} from "../../src/api/store/coarse-recheck";
-import { addDays } from "../../src/core/calendar";
+} from "../../../src/api/store/coarse-recheck";
+import { addDays } from "../../../src/core/calendar";
 
 function days(start: string, end: string, val: (date: string) => number) {
   const out: { date: string; val: number }[] = [];
