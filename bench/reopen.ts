@@ -16,10 +16,13 @@
  *   next day      reopened the next day, windows moved on by a day
  *   the week      reopened once a day for a week (days 2 to 7 after the next
  *                 day's), with a correction of history from day 3 on (the
- *                 sandbox revises every value by 1 %): each day's bytes
- *                 include the stored series whose trust period ended
- *                 (store/trust-period.ts: 3.5 to 7 days by default) and are
- *                 asked again whole, so the week shows what corrections cost
+ *                 sandbox revises one day, 100 days back, by 1 % in every
+ *                 series: a wrong value fixed): each day's bytes include the
+ *                 stored series whose trust period ended (store/trust-period.ts:
+ *                 3.5 to 7 days by default), rechecked month by month where
+ *                 the metric sums or averages (store/coarse-recheck.ts) and
+ *                 day by day where it keeps the last value (PRICE, MC), so
+ *                 the week shows what rechecks and corrections cost
  *
  * The history alone is run the same way for the DESIGN budget's "year of
  * daily data". The client's clock is its `now` option; the sandbox's data
@@ -59,6 +62,8 @@ export interface ReopenStep {
 export const WEEK_DAYS = 7;
 export const CORRECTION_FROM_DAY = 3;
 export const CORRECTION = 0.01;
+/** The day corrected: this many days before the cold open. */
+export const CORRECTED_DAYS_BACK = 100;
 
 export interface WeekDay {
   day: number;
@@ -94,10 +99,10 @@ async function step(
   factory: IDBFactory,
   startMs: number,
   requests: SeriesRequest[],
-  revision = 0,
+  revise: { date: string; by: number } | null = null,
 ): Promise<{ step: ReopenStep; results: PromiseSettledResult<SeriesResult>[]; series: number; bytes: number }> {
   sandbox.reset();
-  sandbox.setRevision(revision);
+  sandbox.setReviseDay(revise);
   const store = openSeriesStore({ indexedDB: factory });
   const began = Date.now();
   const client = createClient({
@@ -209,14 +214,15 @@ export async function runReopen(
     // The rest of the week, on the same store: one reopen a day, history corrected from day 3 on.
     const week: WeekDay[] = [{ day: 1, step: nextDay.step }];
     let last = nextDay;
+    const correction = { date: addDays(today, -CORRECTED_DAYS_BACK), by: CORRECTION };
     for (let day = 2; day <= WEEK_DAYS; day++) {
-      const revision = day >= CORRECTION_FROM_DAY ? CORRECTION : 0;
-      last = await step(`day ${day}`, sandbox, factory, noon + day * DAY_MS, workbook(addDays(today, day)), revision);
+      const revise = day >= CORRECTION_FROM_DAY ? correction : null;
+      last = await step(`day ${day}`, sandbox, factory, noon + day * DAY_MS, workbook(addDays(today, day)), revise);
       week.push({ day, step: last.step });
     }
-    sandbox.setRevision(CORRECTION);
+    sandbox.setReviseDay(correction);
     const lastReference = await reference(workbook(addDays(today, WEEK_DAYS)));
-    sandbox.setRevision(0);
+    sandbox.setReviseDay(null);
     const weekMismatches = last.results.filter((r, i) => JSON.stringify(r) !== JSON.stringify(lastReference[i])).length;
 
     const historyFactory = new IDBFactory();
@@ -296,6 +302,6 @@ export function weekTable(r: ReopenRun): string {
     `| 0 (cold) | no | ${cold.requests} | ${cold.kb.toFixed(1)} | 100 % | ${cold.windows.length} |`,
     ...rows,
     "",
-    `The week (days 1 to ${WEEK_DAYS}): ${total.toFixed(1)} KB, ${((total / cold.kb) * 100).toFixed(1)} % of one cold open. Each symbol's stored series are trusted 3.5 to 7 days (a hash of the symbol), then asked again on their next use: days 4 to 7 carry those rechecks. Day ${WEEK_DAYS}'s answers that still differ from a client without a store (the ${CORRECTION * 100} % correction from day ${CORRECTION_FROM_DAY} not yet asked for): ${r.weekMismatches} of ${r.calls}.`,
+    `The week (days 1 to ${WEEK_DAYS}): ${total.toFixed(1)} KB, ${((total / cold.kb) * 100).toFixed(1)} % of one cold open. Each symbol's stored series are trusted 3.5 to 7 days (a hash of the symbol), then rechecked on their next use: days 4 to 7 carry those rechecks — month by month for the metrics that sum or average (FEES, DAU, TXNS; only the month holding the corrected day is fetched again daily), day by day for those that keep their last value (PRICE, MC). Day ${WEEK_DAYS}'s answers that still differ from a client without a store (the ${CORRECTION * 100} % correction of ${CORRECTED_DAYS_BACK} days back, from day ${CORRECTION_FROM_DAY}, not yet asked for): ${r.weekMismatches} of ${r.calls}.`,
   ].join("\n");
 }

@@ -30,6 +30,12 @@ export interface SandboxOptions {
   seed?: number;
   /** Revises history: every series value is scaled by 1 + revision, as a methodology change would. Default 0. */
   revision?: number;
+  /**
+   * Revises one day only: that day's value of every daily series is scaled by
+   * 1 + `by` (a single wrong value corrected), before any WEEK/MONTH/QUARTER/YEAR
+   * roll-up, so the periods holding it change too. Default none.
+   */
+  reviseDay?: ReviseDay | null;
   /** Last day with data, `YYYY-MM-DD` or a Date. Default: the current UTC date, read per request. */
   today?: string | Date;
   /** No console output. Default true (the CLI passes false). */
@@ -77,4 +83,22 @@ export function todayOption(today: string | Date | undefined): number | null {
   if (day === null || Number.isNaN(day))
     throw new RangeError(`today must be a YYYY-MM-DD date or a Date, got ${String(today)}`);
   return day;
+}
+
+/** One day's correction (SandboxOptions.reviseDay). */
+export interface ReviseDay {
+  /** `YYYY-MM-DD`. */
+  date: string;
+  /** The day's values are scaled by 1 + by. */
+  by: number;
+}
+
+/** A one-day correction as the data reads it: the day number and the factor; null for none. */
+export function reviseDayOption(revise: ReviseDay | null | undefined): { day: number; scale: number } | null {
+  if (!revise) return null;
+  const day = parseIsoDay(revise.date);
+  if (day === null) throw new RangeError(`reviseDay.date must be a YYYY-MM-DD date, got ${String(revise.date)}`);
+  if (typeof revise.by !== "number" || !Number.isFinite(revise.by))
+    throw new RangeError(`reviseDay.by must be a finite number, got ${String(revise.by)}`);
+  return { day, scale: 1 + revise.by };
 }

@@ -23,6 +23,8 @@ import type { DataContext } from "./series";
 export interface SandboxState {
   latency: number;
   revision: number;
+  /** One day revised (SandboxOptions.reviseDay); null: none. */
+  revisedDay: { day: number; scale: number } | null;
   /** The fixed last day with data; null: the current UTC date. */
   fixedToday: number | null;
   realistic: RealisticOptions;

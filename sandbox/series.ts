@@ -24,6 +24,8 @@ export interface DataContext {
   catalog: AssetCatalog;
   /** A methodology change: every series value is scaled by 1 + revision (0, the default: none). */
   revision?: number;
+  /** One day's correction: that day's daily value is scaled, before any roll-up (null or absent: none). */
+  revisedDay?: { day: number; scale: number } | null;
 }
 
 export interface SeriesQuery {
@@ -54,10 +56,18 @@ export function seriesFor(ctx: DataContext, requestedSymbol: string, metric: str
   if (!symbol) return unknownSymbolMessage(requestedSymbol);
   const spec = metricSpecFor(symbol, metric);
   if (!spec) return unsupportedMetricMessage(metric, requestedSymbol);
-  const points = dailyPoints(ctx, symbol, spec, query);
+  const points = reviseOneDay(dailyPoints(ctx, symbol, spec, query), ctx.revisedDay);
   const rolled = spec.cadence === "fiscal" ? points : aggregate(points, query.granularity, spec.aggregation);
   const scale = 1 + (ctx.revision ?? 0);
   return rolled.slice(-query.limit).map((point) => ({ date: isoOfDay(point.day), val: point.val * scale }));
+}
+
+/** The daily points with one day's value corrected (SandboxOptions.reviseDay). */
+function reviseOneDay(points: DayPoint[], revised: DataContext["revisedDay"]): DayPoint[] {
+  if (!revised) return points;
+  return points.map((point) =>
+    point.day === revised.day ? { day: point.day, val: point.val * revised.scale } : point,
+  );
 }
 
 /** The raw points of a metric inside the window (clipped to 2018-01-01 … today). */

@@ -13,7 +13,14 @@ import { errorBody } from "./http-error";
 import { InsightFeeds } from "./insight-feeds";
 import { closer, listen, trackSockets, urlOf } from "./listening";
 import { OpenTimers } from "./open-timers";
-import { nonNegative, resolveOptions, type SandboxOptions, todayOption } from "./options";
+import {
+  nonNegative,
+  resolveOptions,
+  reviseDayOption,
+  type ReviseDay,
+  type SandboxOptions,
+  todayOption,
+} from "./options";
 import { type RealisticOptions, realisticOptions } from "./realistic";
 import { RequestLog, type RequestLogEntry, type SandboxStats } from "./request-log";
 import { requestHandler, type SandboxState } from "./request-handler";
@@ -37,6 +44,8 @@ export interface SandboxHandle {
   setLatency(ms: number): void;
   /** Revises history from now on (see SandboxOptions.revision). */
   setRevision(revision: number): void;
+  /** Revises one day from now on (see SandboxOptions.reviseDay; null: none). */
+  setReviseDay(revise: ReviseDay | null): void;
   /** Moves the last day with data (see SandboxOptions.today; undefined: the current UTC date again). */
   setToday(today: string | Date | undefined): void;
   stats(): SandboxStats;
@@ -46,7 +55,7 @@ export interface SandboxHandle {
    * before the call), or rejects after `timeoutMs` (default 10 s) naming `what`.
    */
   nextRequest(matches: (entry: RequestLogEntry) => boolean, what: string, timeoutMs?: number): Promise<RequestLogEntry>;
-  /** Clears counters and log, and restores the start-up faults, latency, revision, today and fault sequence. */
+  /** Clears counters and log, and restores the start-up faults, latency, revision, revised day, today and fault sequence. */
   reset(): void;
   /** Forgets cached insight feeds: the next call of each is slow again. */
   resetInsightCache(): void;
@@ -67,6 +76,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     hostile: hostileOptions(options.hostile),
     counted: 0,
     revision: nonNegative("revision", options.revision ?? 0),
+    revisedDay: reviseDayOption(options.reviseDay),
     fixedToday: today,
   };
   const timers = new OpenTimers();
@@ -75,6 +85,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     catalog,
     today: state.fixedToday ?? dayOfDate(new Date()),
     revision: state.revision,
+    revisedDay: state.revisedDay,
   });
   const insights = new InsightFeeds(
     (feed) => computeStreakCards(dataContext(), feed as StreakFeed),
@@ -117,6 +128,9 @@ function sandboxControls(
     setRevision: (n) => {
       state.revision = nonNegative("revision", n);
     },
+    setReviseDay: (revise) => {
+      state.revisedDay = reviseDayOption(revise);
+    },
     setToday: (today) => {
       state.fixedToday = todayOption(today);
     },
@@ -128,6 +142,7 @@ function sandboxControls(
       faults.reset(options.faults ?? {});
       state.latency = startLatency;
       state.revision = options.revision ?? 0;
+      state.revisedDay = reviseDayOption(options.reviseDay);
       state.fixedToday = todayOption(options.today);
       state.realistic = realisticOptions(options.realistic);
       state.hostile = hostileOptions(options.hostile);

@@ -12,6 +12,7 @@
  * the settled parts of daily windows and keeps catalogs for offline reading.
  */
 import { addDays, utcDateOf } from "../core/calendar";
+import { knownAggregationType } from "../core/metric-knowledge";
 import type {
   AssetRecord,
   DatedWindow,
@@ -176,6 +177,10 @@ class BatchingClient implements Client {
           recentFreshMs: this.o.cacheTtlMs,
           messageFreshMs: this.o.catalogTtlMs,
           log: this.log,
+          // The catalog's word wins; built-in knowledge where it has none (an empty field, the metric not listed).
+          aggregationType: async (symbol, metric, opts) =>
+            (await this.getMetrics(symbol, opts)).find((descriptor) => descriptor.name === metric)?.aggregation_type ||
+            knownAggregationType(metric),
         })
       : null;
     this.singles = new SingleLoads({

@@ -33,4 +33,22 @@ describe("sandbox revision", () => {
   it("refuses a negative revision", async () => {
     expect(() => sandbox.setRevision(-1)).toThrow(RangeError);
   });
+
+  it("reviseDay scales one day only, before the roll-up: the month holding it changes by that day's change", async () => {
+    const daily = { startDate: "2023-03-01", endDate: "2023-03-31" };
+    const monthly = { ...daily, granularity: "MONTH" };
+    const before = await series(sandbox, "eth", "FEES", daily);
+    const monthBefore = await series(sandbox, "eth", "FEES", monthly);
+    sandbox.setReviseDay({ date: "2023-03-14", by: 0.5 });
+    const after = await series(sandbox, "eth", "FEES", daily);
+    expect(after.map((p) => p.date)).toEqual(before.map((p) => p.date));
+    expect(after.map((p) => p.val)).toEqual(before.map((p) => (p.date === "2023-03-14" ? p.val * 1.5 : p.val)));
+    const monthAfter = await series(sandbox, "eth", "FEES", monthly);
+    const day = before.find((p) => p.date === "2023-03-14")!.val;
+    expect(monthAfter).toHaveLength(1);
+    expect(monthAfter[0]!.val).toBeCloseTo(monthBefore[0]!.val + day * 0.5, 6);
+    sandbox.reset();
+    expect(await series(sandbox, "eth", "FEES", daily)).toEqual(before);
+    expect(() => sandbox.setReviseDay({ date: "March 14", by: 1 })).toThrow(RangeError);
+  });
 });

@@ -22,9 +22,18 @@ import { addDays, utcDateOf } from "../../core/calendar";
 import type { DataPoint, DatedWindow, SeriesResult, SeriesWindow } from "../../core/domain";
 import { isFcfDerived } from "../../core/metric-knowledge";
 import { NotCachedError, isMarketDataError } from "../errors";
+import { agreeingPeriods, coarseAggregation, coarseGranularity, worthCoarseRecheck } from "./coarse-recheck";
 import { trustPeriodMs } from "./trust-period";
-import { seriesKey, type SeriesStore, type StoredAnswer } from "./types";
-import { planWindow, type StoredPoint } from "./window-plan";
+import { seriesKey, type SeriesId, type SeriesStore, type StoredAnswer } from "./types";
+import {
+  dueSettled,
+  mergeFetched,
+  planWindow,
+  storedPointsIn,
+  type PlanOptions,
+  type SeriesData,
+  type StoredPoint,
+} from "./window-plan";
 import type { CallOptions, StoreStatus } from "../types";
 
 export interface StoredSeriesOptions {
@@ -47,6 +56,13 @@ export interface StoredSeriesOptions {
    */
   messageFreshMs: number;
   log: (line: string) => void;
+  /**
+   * The metric's aggregation type for this symbol (the metric catalog's
+   * `aggregation_type`), for the cheap recheck of settled days
+   * (coarse-recheck.ts). Absent, or undefined: days due for recheck are
+   * fetched daily.
+   */
+  aggregationType?: (symbol: string, metric: string, opts: CallOptions) => Promise<string | undefined>;
 }
 
 /** Errors that mean "the service cannot be reached", not "the service refused". */
@@ -90,30 +106,27 @@ export class StoredSeries {
     const messageKey = `message ${seriesKey(id)} ${start}…${end}`;
     const data = await this.o.store.read(id);
     const now = this.o.now();
-    const plan = planWindow(
-      data,
-      { start, end },
-      {
-        now,
-        revalidateAfterMs: trustPeriodMs(id.baseUrl, symbol, this.o.revalidateAfterMs),
-        recentFreshMs: this.o.recentFreshMs,
-        staleBefore: this.staleBefore,
-        settledStaleBefore: this.settledStaleBefore,
-      },
-    );
-    if (plan.fetch.length === 0) {
+    const planOptions: PlanOptions = {
+      now,
+      revalidateAfterMs: trustPeriodMs(id.baseUrl, symbol, this.o.revalidateAfterMs),
+      recentFreshMs: this.o.recentFreshMs,
+      staleBefore: this.staleBefore,
+      settledStaleBefore: this.settledStaleBefore,
+    };
+    const initial = planWindow(data, { start, end }, planOptions);
+    if (initial.fetch.length === 0) {
       this.hits += 1;
-      this.bytesSaved += pointBytes(plan.stored);
-      return { kind: "points", points: asPoints(plan.stored) };
+      this.bytesSaved += pointBytes(initial.stored);
+      return { kind: "points", points: asPoints(initial.stored) };
     }
     // A message the service gave for this window matters only when the store holds none of it: read it then,
     // not on every call (a warm recalculation would read IndexedDB once per cell for nothing).
-    const said = plan.stored.length === 0 ? await this.o.store.readAnswer(messageKey) : undefined;
+    const said = initial.stored.length === 0 ? await this.o.store.readAnswer(messageKey) : undefined;
     const message = said && typeof (said.value as { message?: unknown }).message === "string" ? said : undefined;
     const messageAge = message ? now - message.fetchedAt : Infinity;
     if (
       message &&
-      plan.stored.length === 0 &&
+      initial.stored.length === 0 &&
       messageAge >= 0 &&
       messageAge < this.o.messageFreshMs &&
       message.fetchedAt >= this.staleBefore
@@ -123,13 +136,18 @@ export class StoredSeries {
     }
 
     const fetchedAt = now;
+    const settledThrough = addDays(utcDateOf(fetchedAt), -this.o.unsettledDays);
+    let plan = initial;
     let results: SeriesResult[];
     try {
+      // Settled days due for recheck: compared period by period first, so only the periods that differ are fetched daily.
+      const rechecked = await this.recheckCoarsely(id, data, { start, end }, planOptions, opts, settledThrough);
+      if (rechecked) plan = planWindow(rechecked, { start, end }, planOptions);
       results = await Promise.all(
         plan.fetch.map((range) => this.o.fetchWindow(symbol, metric, this.requestFor(range, window, end), opts)),
       );
     } catch (error) {
-      const fallback = plan.fallback;
+      const fallback = initial.fallback;
       if (error instanceof NotCachedError) {
         // Value preview: what the store holds, rather than nothing.
         if (fallback) return { kind: "points", points: asPoints(fallback.points) };
@@ -149,7 +167,12 @@ export class StoredSeries {
       throw error;
     }
 
-    const settledThrough = addDays(utcDateOf(fetchedAt), -this.o.unsettledDays);
+    if (plan.fetch.length === 0) {
+      // Every day due was re-confirmed by the coarse recheck.
+      this.hits += 1;
+      this.bytesSaved += pointBytes(plan.stored);
+      return { kind: "points", points: asPoints(plan.stored) };
+    }
     const fetchedPoints: DataPoint[] = [];
     plan.fetch.forEach((range, i) => {
       const result = results[i]!;
@@ -167,6 +190,72 @@ export class StoredSeries {
       return first;
     }
     return { kind: "points", points: mergeByDate(asPoints(plan.stored), fetchedPoints) };
+  }
+
+  /**
+   * The cheap recheck (coarse-recheck.ts): the stretches of settled days due
+   * for recheck are asked for at a coarse granularity and compared period by
+   * period; the days of the periods that agree are stored again as they are,
+   * fetched now. Returns the store's knowledge after that, or null when
+   * nothing was re-confirmed (the days due are then fetched daily). A service
+   * that cannot be reached (or a value preview) throws as a daily fetch
+   * would; any other refusal of the coarse request falls back to the daily
+   * fetch.
+   */
+  private async recheckCoarsely(
+    id: SeriesId,
+    data: SeriesData | undefined,
+    window: DatedWindow,
+    planOptions: PlanOptions,
+    opts: CallOptions,
+    settledThrough: string,
+  ): Promise<SeriesData | null> {
+    const stretches = dueSettled(data, window, planOptions).filter(worthCoarseRecheck);
+    if (stretches.length === 0 || !this.o.aggregationType) return null;
+    const { symbol, metric } = id;
+    let type: string | undefined;
+    try {
+      type = await this.o.aggregationType(symbol, metric, opts);
+    } catch (error) {
+      if (error instanceof NotCachedError || isUnreachable(error)) throw error;
+      return null; // the catalog cannot say: the days due are fetched daily
+    }
+    const aggregation = coarseAggregation(type);
+    if (!aggregation) return null;
+    const asked = stretches.map((stretch) => ({ stretch, granularity: coarseGranularity(stretch) }));
+    let answers: SeriesResult[];
+    try {
+      answers = await Promise.all(
+        asked.map(({ stretch, granularity }) => this.o.fetchWindow(symbol, metric, { ...stretch, granularity }, opts)),
+      );
+    } catch (error) {
+      if (error instanceof NotCachedError || isUnreachable(error)) throw error;
+      this.o.log(`coarse recheck of ${symbol} ${metric} refused; fetched daily`);
+      return null;
+    }
+    let next = data;
+    let confirmed = 0;
+    asked.forEach(({ stretch, granularity }, i) => {
+      const answer = answers[i]!;
+      if (answer.kind !== "points") return;
+      const stored = storedPointsIn(next, stretch);
+      const agreeing = agreeingPeriods(stretch, granularity, aggregation, stored, answer.points);
+      this.o.log(
+        `recheck ${symbol} ${metric} ${stretch.start}…${stretch.end} by ${granularity}: ${agreeing.length} period(s) re-confirmed`,
+      );
+      for (const period of agreeing) {
+        const fetched = {
+          ...period,
+          fetchedAt: planOptions.now,
+          settledThrough,
+          points: storedPointsIn(next, period),
+        };
+        this.o.store.write(id, fetched);
+        next = mergeFetched(next, fetched);
+        confirmed += 1;
+      }
+    });
+    return confirmed === 0 ? null : (next ?? null);
   }
 
   /** The request for a part to fetch; the window's open end stays open (nothing newer than the clock is cut off). */

@@ -7,6 +7,8 @@
  *   window when it was fetched (the service finalises a day within about two
  *   days, real-service.md) and its value was not null; everything else the
  *   store keeps as *unsettled*, good for a short while and for offline reading.
+ * - `dueSettled`: the settled days whose trust has run out, for the cheap
+ *   recheck (coarse-recheck.ts) before `planWindow` fetches them daily.
  * - `planWindow`: which parts of a caller's window the store answers and which
  *   must be asked of the service (missing, unsettled and no longer fresh, or
  *   settled but older than the revalidation age), and what the store could
@@ -191,6 +193,28 @@ function usable(range: KnownRange, options: PlanOptions): boolean {
   if (age < 0) return false; // fetched "in the future": a clock moved back; trust nothing
   if (range.settled) return age < options.revalidateAfterMs && range.fetchedAt >= (options.settledStaleBefore ?? 0);
   return range.fetchedAt >= options.staleBefore && age < options.recentFreshMs;
+}
+
+/**
+ * The stretches of settled days inside `window` that are due for recheck only
+ * because of their age (the trust period passed, or a refresh told to recheck
+ * history fetched after them): in date order, neighbours joined. A range
+ * fetched "in the future" (a clock moved back) is not among them: it is
+ * fetched again whole.
+ */
+export function dueSettled(data: SeriesData | undefined, window: DatedWindow, options: PlanOptions): DatedWindow[] {
+  const out: DatedWindow[] = [];
+  for (const range of (data ?? EMPTY_SERIES).ranges) {
+    if (range.end < window.start) continue;
+    if (range.start > window.end) break;
+    if (!range.settled || options.now < range.fetchedAt || usable(range, options)) continue;
+    const s = range.start > window.start ? range.start : window.start;
+    const e = range.end < window.end ? range.end : window.end;
+    const previous = out[out.length - 1];
+    if (previous && addDays(previous.end, 1) === s) previous.end = e;
+    else out.push({ start: s, end: e });
+  }
+  return out;
 }
 
 /** Splits `window` into what the store answers and what must be fetched. */

@@ -1,0 +1,140 @@
+/**
+ * The cheap recheck of stored settled days (DESIGN "Budgets": a week of daily
+ * reopens stays within the next-day budget). When a stretch of a series'
+ * settled days is due for recheck (its trust period has passed, or a refresh
+ * was told to recheck history), the store does not download it again day by
+ * day: it asks the service for the same stretch at a coarse granularity and
+ * compares each period with the stored days rolled up the same way.
+ *
+ * The rule:
+ *
+ * - **Which stretches.** Settled days due for recheck, in stretches of at
+ *   least `minDays` (31) days inside the caller's window; shorter stretches
+ *   (the day or two settled at each next-day open, next to the unsettled tail
+ *   that is fetched anyway) are fetched daily as before.
+ * - **Granularity.** The finest of MONTH, QUARTER and YEAR that cuts the
+ *   stretch into at most `maxPeriods` (24) periods: a year is rechecked by its
+ *   13 months, three years by their 13 quarters, ten years by their 11 years.
+ *   The request is the stretch's own dates, so it is batched like any series
+ *   request: the series rechecked on the same open share their requests.
+ * - **Aggregation.** The metric's aggregation type (the metric catalog's
+ *   `aggregation_type`, core/metric-knowledge.ts where the catalog has none):
+ *   SUM and AVERAGE only. A period's SUM or AVERAGE moves when any one of its
+ *   days moves, so comparing it checks every day. LAST shows only a period's
+ *   last day, so a correction inside a period would pass unseen: LAST
+ *   metrics, and metrics whose type is unknown, are rechecked day by day.
+ * - **Periods.** The service rolls up only the days inside the window asked
+ *   for, and labels a period by its first day (sandbox/aggregate.ts,
+ *   core/periods.ts); the stored days are rolled up over the same stretch, so
+ *   a partial first or last period is compared over the same days on both
+ *   sides. A period with no point on either side agrees.
+ * - **Tolerance.** Two values agree when |a − b| ≤ 1e-9 × max(|a|, |b|): the
+ *   two sums add the same numbers in a possibly different order and scale.
+ *   A correction smaller than that share of its period's total, or two
+ *   corrections of one period that cancel exactly, would go unseen.
+ * - **Outcome.** The days of the periods that agree are re-confirmed: stored
+ *   again as they are, fetched now, trusted for another trust period. The
+ *   periods that differ, a period missing on one side, a value that is not a
+ *   number, and a stretch the service answered with a message are fetched
+ *   daily as before.
+ */
+import { addDays, daysBetween } from "../../core/calendar";
+import type { DataPoint, DatedWindow, Granularity } from "../../core/domain";
+import { periodEndOf, periodStartOf } from "../../core/periods";
+import type { StoredPoint } from "./window-plan";
+
+export const COARSE_RECHECK = {
+  /** Shorter stretches are fetched daily. */
+  minDays: 31,
+  /** The finest granularity with at most this many periods over the stretch. */
+  maxPeriods: 24,
+  /** Relative tolerance of a period's comparison. */
+  relativeTolerance: 1e-9,
+} as const;
+
+export type CoarseAggregation = "SUM" | "AVERAGE";
+export type CoarseGranularity = "MONTH" | "QUARTER" | "YEAR";
+
+/** The aggregation a coarse recheck can trust, from the catalog's `aggregation_type`; null: recheck day by day. */
+export function coarseAggregation(type: string | undefined): CoarseAggregation | null {
+  const t = (type ?? "").trim().toUpperCase();
+  return t === "SUM" || t === "AVERAGE" ? t : null;
+}
+
+/** Whether a stretch is long enough to be rechecked coarsely. */
+export function worthCoarseRecheck(stretch: DatedWindow): boolean {
+  return daysBetween(stretch.start, stretch.end) + 1 >= COARSE_RECHECK.minDays;
+}
+
+/** The finest of MONTH, QUARTER, YEAR that cuts the stretch into at most `maxPeriods` periods. */
+export function coarseGranularity(stretch: DatedWindow): CoarseGranularity {
+  for (const granularity of ["MONTH", "QUARTER"] as const) {
+    if (periodsIn(stretch, granularity).length <= COARSE_RECHECK.maxPeriods) return granularity;
+  }
+  return "YEAR";
+}
+
+/** The periods touching the stretch, each clipped to it, labelled by its first day. */
+function periodsIn(stretch: DatedWindow, granularity: Granularity): { label: string; start: string; end: string }[] {
+  const out: { label: string; start: string; end: string }[] = [];
+  let label = periodStartOf(stretch.start, granularity);
+  while (label <= stretch.end) {
+    const last = periodEndOf(label, granularity);
+    out.push({
+      label,
+      start: label < stretch.start ? stretch.start : label,
+      end: last > stretch.end ? stretch.end : last,
+    });
+    label = addDays(last, 1);
+  }
+  return out;
+}
+
+export function agree(a: number, b: number): boolean {
+  if (a === b) return true;
+  return Math.abs(a - b) <= COARSE_RECHECK.relativeTolerance * Math.max(Math.abs(a), Math.abs(b));
+}
+
+/**
+ * The parts of `stretch` (one per period, clipped to it) whose stored days
+ * roll up to what the service answered for that period. `stored` are the
+ * store's points inside the stretch, in date order; `answer` the service's
+ * coarse points for exactly the stretch.
+ */
+export function agreeingPeriods(
+  stretch: DatedWindow,
+  granularity: CoarseGranularity,
+  aggregation: CoarseAggregation,
+  stored: readonly StoredPoint[],
+  answer: readonly DataPoint[],
+): DatedWindow[] {
+  const service = new Map<string, number | null>();
+  for (const point of answer) {
+    // A label sent twice cannot be read: the period is fetched daily.
+    service.set(point.date, service.has(point.date) ? Number.NaN : point.val);
+  }
+  const out: DatedWindow[] = [];
+  let i = 0;
+  for (const period of periodsIn(stretch, granularity)) {
+    let sum = 0;
+    let count = 0;
+    let sound = true;
+    for (; i < stored.length && stored[i]!.date <= period.end; i++) {
+      const point = stored[i]!;
+      if (point.date < period.start) continue;
+      if (point.val === null || !Number.isFinite(point.val)) sound = false;
+      else sum += point.val;
+      count += 1;
+    }
+    if (!sound) continue;
+    const theirs = service.get(period.label);
+    if (count === 0) {
+      if (theirs === undefined) out.push({ start: period.start, end: period.end });
+      continue;
+    }
+    if (typeof theirs !== "number" || !Number.isFinite(theirs)) continue;
+    const ours = aggregation === "SUM" ? sum : sum / count;
+    if (agree(ours, theirs)) out.push({ start: period.start, end: period.end });
+  }
+  return out;
+}

@@ -1,0 +1,154 @@
+/**
+ * The cheap recheck of stored settled days (src/api/store/coarse-recheck.ts):
+ * once a series' trust period has passed, its settled days are compared
+ * month by month with the service's monthly roll-up; the months that agree
+ * are trusted again without a daily download, and only a month that differs
+ * is fetched day by day. FEES is a SUM metric in the sandbox's catalog; PRICE
+ * (LAST) is rechecked day by day (test/api/client-store-trust.test.ts).
+ */
+import { IDBFactory } from "fake-indexeddb";
+import { createClient, type Client } from "../../src/api/client";
+import { CLIENT_DEFAULTS } from "../../src/api/client-options";
+import { openSeriesStore } from "../../src/api/store/persistent-store";
+import { trustPeriodMs } from "../../src/api/store/trust-period";
+import type { SeriesStore } from "../../src/api/store/types";
+import type { DataPoint, SeriesResult } from "../../src/core/domain";
+import { addDays } from "../../src/core/calendar";
+import { DEMO_API_KEY } from "../../sandbox/server";
+import { FakeClock } from "../support/fake-clock";
+import { useSandbox } from "../support/sandbox";
+import { TEST_TODAY } from "../support/today";
+
+const MINUTE = 60_000;
+const NOON = Date.parse(`${TEST_TODAY}T12:00:00Z`);
+const REQ = { symbol: "eth", metric: "FEES", start: "2024-01-01", end: "2024-06-30" };
+const REVISED = "2024-03-14";
+
+const sandbox = useSandbox({ today: addDays(TEST_TODAY, 30), insightFirstCallDelayMs: 0 });
+beforeEach(() => sandbox.reset());
+
+const stores: SeriesStore[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) {
+    await store.flush();
+    store.close();
+  }
+});
+
+function runtime(factory: IDBFactory, clock: FakeClock): { client: Client; store: SeriesStore } {
+  const store = openSeriesStore({ indexedDB: factory, writeDelayMs: 1 });
+  stores.push(store);
+  const client = createClient({
+    settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }),
+    store,
+    now: clock.now,
+    timers: clock,
+  });
+  return { client, store };
+}
+
+async function drive<T>(clock: FakeClock, promise: Promise<T>): Promise<T> {
+  let done = false;
+  const watched = promise.finally(() => {
+    done = true;
+  });
+  for (let i = 0; i < 2000 && !done; i++) await clock.advance(5);
+  return watched;
+}
+
+function points(result: SeriesResult): DataPoint[] {
+  if (result.kind !== "points") throw new Error(`a message: ${result.message}`);
+  return result.points;
+}
+
+/** The series requests the sandbox received since the last reset: granularity and window. */
+function seriesRequests(): string[] {
+  return sandbox
+    .requestLog()
+    .filter((entry) => entry.path.startsWith("/data/api/"))
+    .map((entry) => {
+      const q = new URLSearchParams(entry.query);
+      return `${q.get("granularity") ?? "DAY"} ${q.get("startDate")}…${q.get("endDate")}`;
+    });
+}
+
+const trust = () => trustPeriodMs(sandbox.url, "eth", CLIENT_DEFAULTS.revalidateAfterMs);
+
+/** Fetches REQ cold, then moves the clock past the trust period and opens a new runtime on the same store. */
+async function afterTrustPeriod(): Promise<{
+  original: DataPoint[];
+  clock: FakeClock;
+  client: Client;
+  store: SeriesStore;
+}> {
+  const factory = new IDBFactory();
+  const clock = new FakeClock(NOON);
+  const first = runtime(factory, clock);
+  const original = points(await drive(clock, first.client.getSeries(REQ)));
+  await first.store.flush();
+  sandbox.reset();
+  clock.time = NOON + trust() + MINUTE;
+  return { original, clock, ...runtime(factory, clock) };
+}
+
+describe("settled days due for recheck are compared month by month", () => {
+  it("unchanged history: one monthly request, no daily download, and the days are trusted again", async () => {
+    const { original, clock, client, store } = await afterTrustPeriod();
+    expect(points(await drive(clock, client.getSeries(REQ)))).toEqual(original);
+    expect(seriesRequests()).toEqual([`MONTH ${REQ.start}…${REQ.end}`]);
+    await store.flush();
+
+    // Re-confirmed: a new calculation just after is answered from the store.
+    sandbox.reset();
+    await clock.advance(MINUTE);
+    client.clear();
+    expect(points(await drive(clock, client.getSeries(REQ)))).toEqual(original);
+    expect(seriesRequests()).toEqual([]);
+  });
+
+  it("a correction of one day only: that month alone is fetched daily, and the value is corrected", async () => {
+    const { original, clock, client, store } = await afterTrustPeriod();
+    sandbox.setReviseDay({ date: REVISED, by: 0.25 });
+    const corrected = points(await drive(clock, client.getSeries(REQ)));
+    expect(corrected).toEqual(
+      original.map((p) => (p.date === REVISED && p.val !== null ? { ...p, val: p.val * 1.25 } : p)),
+    );
+    expect(seriesRequests()).toEqual([`MONTH ${REQ.start}…${REQ.end}`, "DAY 2024-03-01…2024-03-31"]);
+    await store.flush();
+
+    // The store keeps the correction: reopened, no request.
+    sandbox.reset();
+    sandbox.setReviseDay({ date: REVISED, by: 0.25 });
+    await clock.advance(MINUTE);
+    const reopened = runtime(new IDBFactory(), clock); // a different machine: fetches cold, for comparison
+    expect(points(await drive(clock, reopened.client.getSeries(REQ)))).toEqual(corrected);
+    sandbox.reset();
+    client.clear();
+    expect(points(await drive(clock, client.getSeries(REQ)))).toEqual(corrected);
+    expect(seriesRequests()).toEqual([]);
+  });
+
+  it("history revised throughout (setRevision): every month differs and the whole window is fetched daily", async () => {
+    const { original, clock, client } = await afterTrustPeriod();
+    sandbox.setRevision(1);
+    const corrected = points(await drive(clock, client.getSeries(REQ)));
+    expect(corrected).toEqual(original.map((p) => ({ ...p, val: p.val === null ? null : p.val * 2 })));
+    expect(seriesRequests()).toEqual([`MONTH ${REQ.start}…${REQ.end}`, `DAY ${REQ.start}…${REQ.end}`]);
+  });
+
+  it("Refresh all told to recheck history takes the same path", async () => {
+    const clock = new FakeClock(NOON);
+    const r = runtime(new IDBFactory(), clock);
+    const original = points(await drive(clock, r.client.getSeries(REQ)));
+    sandbox.reset();
+    sandbox.setReviseDay({ date: REVISED, by: 0.25 });
+    await clock.advance(MINUTE);
+    r.client.clear({ recheckHistory: true });
+    const corrected = points(await drive(clock, r.client.getSeries(REQ)));
+    expect(corrected.find((p) => p.date === REVISED)!.val).toBeCloseTo(
+      original.find((p) => p.date === REVISED)!.val! * 1.25,
+      6,
+    );
+    expect(seriesRequests()).toEqual([`MONTH ${REQ.start}…${REQ.end}`, "DAY 2024-03-01…2024-03-31"]);
+  });
+});
