@@ -348,12 +348,8 @@ class BatchingClient implements Client {
     // The settings as last read (every request reads them again before it is sent); the first call reads them.
     const settings = this.settings.last() ?? (await this.sharedSettings());
     if (!settings.signInRequired) return;
-    let token: string | null = null;
-    try {
-      token = (await this.accessToken?.({ forceRefresh: false })) ?? null;
-    } catch {
-      token = null; // the executor logs a failing source when it asks; here it only means "not signed in"
-    }
+    // A failing source only means "not signed in" here (the executor logs it when it asks).
+    const token = await (this.accessToken?.({ forceRefresh: false }) ?? null)?.catch(() => null);
     if (!token) throw new SignInRequiredError();
   }
 
