@@ -163,7 +163,7 @@ async function writeConfig(dir: string): Promise<void> {
     stateDir,
     keyInclude,
     workerUser: process.getuid?.() === 0 ? { user: "www-data", group: "www-data" } : null,
-    paneCsp: paneCspFromDist(distDir),
+    paneCsp: paneCspFromDist(distDir, identity),
     ...(rate !== undefined ? { rate } : {}),
     ...(burst !== undefined ? { burst } : {}),
     tls,

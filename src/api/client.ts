@@ -26,7 +26,7 @@ import type {
 } from "../core/domain";
 import { CLIENT_DEFAULTS, type ClientOptions } from "./client-options";
 import { withDeadline } from "./call-deadline";
-import { BadRequestError, CancelledError, redact } from "./errors";
+import { BadRequestError, CancelledError, redact, SignInRequiredError } from "./errors";
 import { sendWithRetries, type ExecutorDeps } from "./http/executor";
 import { mayWiden, widenSparseFcf } from "./series/fcf-widening";
 import { LruCache } from "./lru-cache";
@@ -61,6 +61,7 @@ import { globalTimers, type Timers } from "./http/timers";
 import { NO_STORE_STATUS, StoredSeries } from "./store/read-through";
 import type { ResolvedSettings } from "./http/executor";
 import type {
+  AccessTokenSource,
   CallOptions,
   ClearOptions,
   ClientCounters,
@@ -109,8 +110,10 @@ class BatchingClient implements Client {
   /** Catalogs, insight feeds and flows: one request per answer (single-loads.ts). */
   private readonly singles: SingleLoads;
   private settingsRead?: Promise<ResolvedSettings>;
+  private readonly accessToken: AccessTokenSource | undefined;
 
   constructor(options: ClientOptions) {
+    this.accessToken = options.accessToken;
     this.o = { ...CLIENT_DEFAULTS, ...definedOnly(options) } as BatchingClient["o"];
     this.now = options.now ?? Date.now;
     const timers = options.timers ?? globalTimers;
@@ -335,7 +338,24 @@ class BatchingClient implements Client {
     slow = false,
   ): Promise<T> {
     const ms = opts.deadlineMs ?? (slow ? this.o.slowCallDeadlineMs : this.o.callDeadlineMs);
-    return withDeadline(this.timers, ms, what, opts, run);
+    return withDeadline(this.timers, ms, what, opts, async (o) => {
+      await this.requireSignIn();
+      return run(o);
+    });
+  }
+
+  /**
+   * A gateway that lets in only signed-in people answers nothing without a usable token: not a request, and
+   * not an answer kept in memory or in the persistent store either (what one person fetched is not for whoever
+   * uses the computer after they signed out). Without one the call fails with the sign-in message.
+   */
+  private async requireSignIn(): Promise<void> {
+    // The settings as last read (every request reads them again before it is sent); the first call reads them.
+    const settings = this.settings.last() ?? (await this.sharedSettings());
+    if (!settings.signInRequired) return;
+    // A failing source only means "not signed in" here (the executor logs it when it asks).
+    const token = await (this.accessToken?.({ forceRefresh: false }) ?? null)?.catch(() => null);
+    if (!token) throw new SignInRequiredError();
   }
 
   // ------------------------------------------------------------ the rest

@@ -34,7 +34,7 @@ async function keyForRefresh() {
   if (!settings.signIn) return settings;
   await paneSignIn(runtime.accessTokens).configure(settings.signIn);
   if (await runtime.accessTokens?.get()) return settings;
-  return { apiKey: "", usingDefaultKey: false, keyManagedByGateway: false };
+  return { apiKey: "", usingDefaultKey: false, keyManagedByGateway: false, signInToGateway: true };
 }
 
 /** The page's one controller; it hears every key change in the settings. Outside Excel (a plain browser) it has no workbook and says so. */

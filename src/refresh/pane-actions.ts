@@ -9,7 +9,7 @@
 import type { FreezeReport, FreezeScope, UndoFreezeReport } from "./freeze";
 import type { RefreshController, RefreshState } from "./refresh-controller";
 import type { RecheckOptions, RefreshReport } from "./refresh-all";
-import { NO_WORKBOOK, SIGN_IN_TO_REFRESH } from "./refresh-controller";
+import { NO_WORKBOOK, SIGN_IN_TO_GATEWAY_TO_REFRESH, SIGN_IN_TO_REFRESH } from "./refresh-controller";
 import { refreshSummary } from "./summary";
 import { qualifiedAddress } from "./a1";
 
@@ -29,10 +29,11 @@ export interface PaneRefreshResult {
 }
 
 /** The part of the controller's live state the Refresh section shows. */
-export type PaneRefreshStatus = Pick<RefreshState, "busy" | "progress" | "signInRequired"> & {
-  /** Something to know that is not a failure, e.g. why the workbook was not refreshed when it opened. */
-  notice?: string | null;
-};
+export type PaneRefreshStatus = Pick<RefreshState, "busy" | "progress" | "signInRequired"> &
+  Partial<Pick<RefreshState, "signInWith">> & {
+    /** Something to know that is not a failure, e.g. why the workbook was not refreshed when it opened. */
+    notice?: string | null;
+  };
 
 export interface PaneRefreshActions {
   /**
@@ -124,7 +125,9 @@ export function createPaneRefreshActions(
   const failure = () => new Error(controller.getState().error ?? NO_WORKBOOK);
   const result = (report: RefreshReport | null): PaneRefreshResult => {
     if (report) return paneRefreshResult(report);
-    if (controller.getState().error === SIGN_IN_TO_REFRESH) return { cells: 0, ms: 0, note: SIGN_IN_TO_REFRESH };
+    const error = controller.getState().error;
+    if (error === SIGN_IN_TO_REFRESH || error === SIGN_IN_TO_GATEWAY_TO_REFRESH)
+      return { cells: 0, ms: 0, note: error };
     throw failure();
   };
   return {

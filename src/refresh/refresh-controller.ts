@@ -43,8 +43,10 @@ export interface RefreshState {
   /** `Office.DisableTrustUX` is set in the document: no trust prompt for people without the add-in. */
   trustPromptOff: boolean;
   keyStatus: KeyStatus | null;
-  /** The add-in needs the user's key before it can refresh (shown as "Sign in to refresh"). */
+  /** The add-in needs the user's key, or a sign-in to the firm's gateway, before it can refresh. */
   signInRequired: boolean;
+  /** What is missing when `signInRequired`: the user's API key, or a sign-in to the gateway. */
+  signInWith: "key" | "gateway";
   lastRefresh: RefreshReport | null;
   lastRefreshTrigger: RefreshTrigger | null;
   lastFreeze: FreezeReport | null;
@@ -74,6 +76,9 @@ export interface RefreshControllerDeps {
 
 export const SIGN_IN_TO_REFRESH =
   "Sign in to refresh: enter your API key in Settings. The values saved in the workbook are kept.";
+/** For a gateway that lets in only signed-in people: nobody is signed in. */
+export const SIGN_IN_TO_GATEWAY_TO_REFRESH =
+  "Sign in to Market Data (Settings ▸ Sign in) to refresh. The values saved in the workbook are kept.";
 export const NO_WORKBOOK = "Open this pane in Excel to refresh or freeze MD formulas.";
 
 type Listener = () => void;
@@ -109,6 +114,7 @@ export class RefreshController {
       trustPromptOff: deps.workbook ? safeRead(() => readTrustPromptOff(deps.workbook!), false) : false,
       keyStatus: null,
       signInRequired: false,
+      signInWith: "key",
       lastRefresh: null,
       lastRefreshTrigger: null,
       lastFreeze: null,
@@ -130,8 +136,13 @@ export class RefreshController {
 
   /** Re-reads the key (call after the user saves or clears one) and drops "sign in" once there is one. */
   async checkKey(): Promise<KeyStatus> {
-    const status = keyStatus(await this.deps.readKey());
-    this.update({ keyStatus: status, signInRequired: this.state.signInRequired && status !== "user" });
+    const source = await this.deps.readKey();
+    const status = keyStatus(source);
+    this.update({
+      keyStatus: status,
+      signInRequired: this.state.signInRequired && status !== "user",
+      signInWith: source.signInToGateway ? "gateway" : "key",
+    });
     return status;
   }
 
@@ -172,7 +183,8 @@ export class RefreshController {
     const run = this.exclusive("refresh", async (workbook) => {
       const status = await this.checkKey();
       if (status === "none") {
-        this.update({ signInRequired: true, error: SIGN_IN_TO_REFRESH });
+        const error = this.state.signInWith === "gateway" ? SIGN_IN_TO_GATEWAY_TO_REFRESH : SIGN_IN_TO_REFRESH;
+        this.update({ signInRequired: true, error });
         return null;
       }
       const report = await refreshAll(workbook, {

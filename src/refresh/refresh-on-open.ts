@@ -43,6 +43,8 @@ export interface KeySource {
   usingDefaultKey: boolean;
   /** The firm's gateway holds a real key: refreshing on open is as safe as with the user's own. */
   keyManagedByGateway?: boolean;
+  /** The gateway lets in only signed-in people, and nobody is: what is missing is a sign-in, not a key. */
+  signInToGateway?: boolean;
 }
 
 /** "user": a key the user entered; "demo": the build's default; "none": no key at all. */

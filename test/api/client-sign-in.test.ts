@@ -7,7 +7,9 @@
  * is sent and the call fails with the sign-in message. The gateway here is a
  * fetch stand-in in front of the real sandbox over HTTP.
  */
+import { IDBFactory } from "fake-indexeddb";
 import { createClient } from "../../src/api/client";
+import { openSeriesStore } from "../../src/api/store/persistent-store";
 import { SIGN_IN_MESSAGE, SignInRequiredError, type MarketDataError } from "../../src/api/errors";
 import type { FetchLike } from "../../src/api/http/transport";
 import type { AccessTokenSource, ClientSettings } from "../../src/api/types";
@@ -109,7 +111,8 @@ describe("a gateway that asks for sign-in", () => {
     const assets = await client(firmGateway, g.fetch, t.source).getAssets();
     expect(assets.length).toBeGreaterThan(0);
     expect(g.sent.map((s) => s.authorization)).toEqual(["Bearer t1", "Bearer t2"]);
-    expect(t.asked).toEqual([{ forceRefresh: false }, { forceRefresh: true, rejected: "t1" }]);
+    // The first ask is the call's own check that someone is signed in (before the cache or the store answers).
+    expect(t.asked).toEqual([{ forceRefresh: false }, { forceRefresh: false }, { forceRefresh: true, rejected: "t1" }]);
   });
 
   it("a second 401 is the sign-in message: two requests, one renewal, never a loop", async () => {
@@ -122,7 +125,7 @@ describe("a gateway that asks for sign-in", () => {
       "The gateway did not accept your sign-in (HTTP 401). Sign in to Market Data (pane ▸ Settings), then use Refresh all.",
     );
     expect(g.sent).toHaveLength(2);
-    expect(t.asked).toHaveLength(2);
+    expect(t.asked.filter((a) => a.forceRefresh)).toHaveLength(1);
     expect(logs.join("\n")).not.toMatch(/t1|t2/);
   });
 
@@ -161,6 +164,44 @@ describe("a gateway that asks for sign-in", () => {
     });
     expect(result.kind).toBe("points");
     expect(g.sent.every((s) => s.authorization === "Bearer t1" && !s.url.includes("t1"))).toBe(true);
+  });
+});
+
+describe("no token, no answer: after Sign out nothing answers a cell, not even what this computer holds", () => {
+  const SETTLED = { symbol: "eth", metric: "PRICE", start: "2024-06-01", end: "2024-06-10" };
+
+  it("a series held in memory and in the persistent store, a catalog held in both: the sign-in message, nothing sent", async () => {
+    const g = gateway(new Set(["t1"]));
+    let signedIn = true;
+    const source: AccessTokenSource = async () => (signedIn ? "t1" : null);
+    const store = openSeriesStore({ indexedDB: new IDBFactory(), writeDelayMs: 1 });
+    const c = createClient({ settings: async () => firmGateway, fetch: g.fetch, accessToken: source, store });
+    try {
+      expect((await c.getSeries(SETTLED)).kind).toBe("points");
+      expect((await c.getAssets()).length).toBeGreaterThan(0);
+      await store.flush();
+      expect(c.storage().series).toBe(1);
+      const sent = g.sent.length;
+
+      signedIn = false; // Sign out
+      for (const call of [() => c.getSeries(SETTLED), () => c.getAssets()]) {
+        const error = await failure(call());
+        expect(error).toBeInstanceOf(SignInRequiredError);
+        expect(failureCell(error)).toEqual({ error: "#N/A", message: SIGN_IN_MESSAGE });
+      }
+      // The in-memory cache gone too (a reload: a new client over the same store).
+      c.clear();
+      const error = await failure(c.getSeries(SETTLED));
+      expect(error).toBeInstanceOf(SignInRequiredError);
+      expect(g.sent.length).toBe(sent);
+
+      signedIn = true; // signed in again: the stored days answer, still without a request
+      expect((await c.getSeries(SETTLED)).kind).toBe("points");
+      expect(g.sent.length).toBe(sent);
+    } finally {
+      await store.flush();
+      store.close();
+    }
   });
 });
 

@@ -1,35 +1,307 @@
 /**
- * End to end, once the gateway verifies tokens (branch gateway-auth): the
- * built pane in headless Chromium behind a real nginx in firm mode with
- * sign-in, a real OpenID Connect provider issuing signed tokens. A cell
- * evaluated before signing in reads the sign-in message; the pane signs in
- * through the popup; Refresh all fills the cell through the gateway; no key
- * and no token appears in the page's text, the URLs it requested, or the
- * gateway's access log.
+ * End to end: the built pane in headless Chromium behind a real nginx in firm
+ * mode with sign-in (njs checking tokens), a real OpenID Connect provider
+ * (oidc-provider, over https with a self-signed certificate: MSAL takes only
+ * https authorities) issuing real signed tokens, and the sandbox as the
+ * service. Nothing is faked on the way: the pane learns from /api/_gateway
+ * whom to sign in with, MSAL (its own chunk) opens the provider's
+ * authorization endpoint in a popup, the test types into the provider's
+ * development login and consent pages, the popup lands on auth-redirect.html,
+ * MSAL redeems the code (PKCE, a public client) and the functions' requests
+ * carry the access token to the gateway, which adds the firm's key.
  *
- * SKIPPED, never passed: test/support/gateway.ts has no `auth` option yet (the
- * gateway-auth branch adds token verification to nginx, the test provider and
- * the option). Until it lands there is no gateway that asks for sign-in to run
- * this against; the add-in's side is covered by test/bundle/sign-in.test.ts
- * (the built functions.js) and the component and unit tests.
+ * The cell is the function functions.js registers, called as Excel would call
+ * it (the page records what CustomFunctions.associate receives, as
+ * warm-workbook.test.ts does): there is no workbook outside Excel.
  */
-import { startGatewayRig } from "../support/gateway";
+import type { BrowserContext, Page, Request, Response } from "playwright-core";
+import { CHROMIUM_PATH, useBrowserSession } from "../support/browser";
+import { accessLog, NGINX, NJS_MODULE, useGatewayRig } from "../support/gateway";
+import { NO_HTTPS_ISSUER, TEST_AUDIENCE, TEST_TENANT, useIdentityProvider } from "../support/identity";
+import { pageTextOutsideInputs } from "../support/pane-page";
 
-/** Whether startGatewayRig can start a gateway that asks for sign-in (its options say so once gateway-auth lands). */
-const GATEWAY_TAKES_AUTH = false;
-const REASON =
-  "test/support/gateway.ts has no `auth` option yet: the gateway that verifies tokens comes with branch gateway-auth";
+const SIGN_IN_CELL = "#N/A Sign in to Market Data (pane ▸ Settings)";
+const DAY = "2024-06-28";
+const ADDIN_CLIENT_ID = "md-addin-client";
 
-const suite = GATEWAY_TAKES_AUTH ? describe : describe.skip;
-if (!GATEWAY_TAKES_AUTH) console.warn(`SKIPPED "pane sign-in through the gateway": ${REASON}.`);
+const SKIPPED = !CHROMIUM_PATH
+  ? "no Chromium found (set CHROMIUM_PATH or install Debian's chromium)"
+  : !NGINX || !NJS_MODULE
+    ? "no nginx with its JavaScript module (njs) found (npm test installs Debian's nginx libnginx-mod-http-js when it runs as root)"
+    : NO_HTTPS_ISSUER;
+const suite = SKIPPED ? describe.skip : describe;
+if (SKIPPED) console.warn(`SKIPPED "pane sign-in through the gateway": ${SKIPPED}.`);
 
-suite("pane sign-in through the gateway (headless Chromium, nginx, an OpenID Connect provider)", () => {
-  it("a cell waits with the sign-in message; after Sign in, Refresh all fills it; no key or token in the page", async () => {
-    const rig = await startGatewayRig({ firm: true, gateway: { auth: true } as never });
-    try {
-      throw new Error(`not written yet: ${REASON}`);
-    } finally {
-      await rig.close();
-    }
+/** Everything the browser sent and received, the sign-in popup's pages included. */
+interface Exchange {
+  method: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody: string;
+  status?: number;
+  responseHeaders?: Record<string, string>;
+  responseBody?: string;
+}
+
+/** Records every exchange; `settled()` waits until the headers and bodies of those seen so far are read. */
+function record(context: BrowserContext): { seen: Exchange[]; settled(): Promise<void> } {
+  const seen: Exchange[] = [];
+  const reads: Promise<unknown>[] = [];
+  const byRequest = new Map<Request, Exchange>();
+  // A page already gone (the closed popup), or a redirect, has nothing more to read.
+  const read = <T>(promise: Promise<T>, use: (value: T) => void) =>
+    reads.push(promise.then(use).catch(() => undefined));
+  context.on("request", (request) => {
+    const exchange: Exchange = { method: request.method(), url: request.url(), requestHeaders: {}, requestBody: "" };
+    byRequest.set(request, exchange);
+    seen.push(exchange);
+    exchange.requestBody = request.postData() ?? "";
+    read(request.allHeaders(), (headers) => (exchange.requestHeaders = headers));
   });
+  context.on("response", (response: Response) => {
+    const exchange = byRequest.get(response.request());
+    if (!exchange) return;
+    exchange.status = response.status();
+    read(response.allHeaders(), (headers) => (exchange.responseHeaders = headers));
+    read(response.body(), (body) => (exchange.responseBody = body.toString("utf8")));
+  });
+  return {
+    seen,
+    async settled() {
+      while (reads.length) await Promise.all(reads.splice(0));
+    },
+  };
+}
+
+/** Calls the registered MD.LATEST as Excel would; an error reads "<code> <message>", as the cell would show. */
+function latest(page: Page, symbol: string, metric: string, day: string): Promise<unknown> {
+  return page.evaluate(
+    async ([symbol, metric, day]) => {
+      const fns = (window as unknown as { __mdFunctions: Record<string, (...a: unknown[]) => Promise<unknown>> })
+        .__mdFunctions;
+      try {
+        const value = await fns.LATEST!(symbol, metric, day, {
+          address: "Sheet1!B2",
+          isInValuePreview: false,
+          onCanceled: null,
+        });
+        return typeof value === "object" && value !== null && "basicValue" in value
+          ? (value as { basicValue: unknown }).basicValue
+          : value;
+      } catch (error) {
+        const e = error as { code?: string; message: string };
+        return `${e.code ?? "error"} ${e.message}`;
+      }
+    },
+    [symbol, metric, day] as const,
+  );
+}
+
+/** What the page keeps: localStorage, sessionStorage and every IndexedDB database, as text. */
+function pageStorage(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const dump = (s: Storage) => Object.fromEntries(Object.keys(s).map((k) => [k, s.getItem(k)]));
+    const databases: unknown[] = [];
+    for (const info of await indexedDB.databases()) {
+      if (!info.name) continue;
+      databases.push(
+        await new Promise((resolve, reject) => {
+          const open = indexedDB.open(info.name!);
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const db = open.result;
+            const names = Array.from(db.objectStoreNames);
+            if (names.length === 0) {
+              db.close();
+              return resolve([]);
+            }
+            const out: unknown[] = [];
+            const tx = db.transaction(names, "readonly");
+            for (const name of names) {
+              const all = tx.objectStore(name).getAll();
+              all.onsuccess = () => out.push(all.result);
+            }
+            tx.oncomplete = () => {
+              db.close();
+              resolve(out);
+            };
+          };
+        }),
+      );
+    }
+    return JSON.stringify({ local: dump(localStorage), session: dump(sessionStorage), databases });
+  });
+}
+
+suite("pane sign-in through the gateway (headless Chromium, nginx + njs, oidc-provider, sandbox)", () => {
+  const idp = useIdentityProvider(60_000, { https: true });
+  const rig = useGatewayRig(() => ({
+    firm: true,
+    gateway: {
+      identity: {
+        issuer: idp.issuer,
+        audience: TEST_AUDIENCE,
+        clientId: ADDIN_CLIENT_ID,
+        tenant: TEST_TENANT,
+        scopes: [`${TEST_AUDIENCE}/access_as_user`],
+        // nginx fetches the keys over plain http on loopback: it would not trust the test certificate.
+        jwksUri: idp.keysUrl,
+      },
+    },
+  }));
+  beforeAll(() => idp.registerAddin(`${rig.gateway.url}/auth-redirect.html`));
+  const browser = useBrowserSession(60_000, { ignoreHTTPSErrors: true });
+
+  it("the pane signs in through the popup, a cell fills through the gateway, no key in the browser; Sign out brings back the sign-in #N/A", async () => {
+    const context = browser.context;
+    const recorder = record(context);
+    const exchanges = recorder.seen;
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    await page.addInitScript(() => {
+      if (window !== window.top || location.pathname !== "/taskpane.html") return;
+      localStorage.setItem("md.baseUrl", "/api");
+      localStorage.removeItem("md.apiKey");
+      // What Excel's CustomFunctions.associate would receive (office.js replaces `associate` outside Office).
+      const registered: Record<string, unknown> = {};
+      class CellError extends Error {
+        constructor(
+          readonly code: string,
+          message?: string,
+        ) {
+          super(message ?? "");
+        }
+      }
+      const customFunctions = {
+        Error: CellError,
+        ErrorCode: {
+          invalidValue: "#VALUE!",
+          notAvailable: "#N/A",
+          divisionByZero: "#DIV/0!",
+          invalidNumber: "#NUM!",
+          nullReference: "#NULL!",
+          invalidName: "#NAME?",
+          invalidReference: "#REF!",
+        },
+      };
+      Object.defineProperty(customFunctions, "associate", {
+        get: () => (id: string, fn: unknown) => void (registered[id] = fn),
+        set: () => undefined,
+        enumerable: true,
+      });
+      Object.defineProperty(window, "__mdFunctions", { value: registered });
+      Object.defineProperty(window, "CustomFunctions", { get: () => customFunctions, set: () => undefined });
+    });
+    const gatewayOrigin = new URL(rig.gateway.url).origin;
+    const issuerOrigin = new URL(idp.issuer).origin;
+
+    await page.goto(`${rig.gateway.url}/taskpane.html`);
+    await page.getByRole("heading", { name: "Market Data" }).waitFor();
+
+    // Before signing in: the sign-in #N/A, and nothing reaches the service.
+    const servedBefore = rig.sandbox.stats().requests;
+    expect(await latest(page, "eth", "PRICE", DAY)).toBe(SIGN_IN_CELL);
+    expect(rig.sandbox.stats().requests).toBe(servedBefore);
+
+    // The gateway told the pane whom to sign in with.
+    await recorder.settled();
+    const told = exchanges.find((e) => e.url === `${gatewayOrigin}/api/_gateway` && e.responseBody);
+    expect(JSON.parse(told!.responseBody!)).toEqual({
+      keyMode: "firm",
+      auth: { authority: idp.issuer, clientId: ADDIN_CLIENT_ID, scopes: [`${TEST_AUDIENCE}/access_as_user`] },
+    });
+
+    // Settings offers Sign in; the popup goes to the provider's authorization endpoint.
+    await page.getByRole("tab", { name: "Settings" }).click();
+    const signIn = page.getByRole("button", { name: "Sign in", exact: true });
+    await signIn.waitFor();
+    const popupOpened = page.waitForEvent("popup");
+    await signIn.click();
+    const popup = await popupOpened;
+    const popupClosed = popup.waitForEvent("close");
+    const login = popup.locator("input[name=login]");
+    await login.waitFor();
+    const authorize = exchanges.find((e) => e.url.startsWith(`${issuerOrigin}/auth?`));
+    const asked = new URL(authorize!.url).searchParams;
+    expect(asked.get("client_id")).toBe(ADDIN_CLIENT_ID);
+    expect(asked.get("redirect_uri")).toBe(`${gatewayOrigin}/auth-redirect.html`);
+    expect(asked.get("code_challenge_method")).toBe("S256");
+    expect(asked.get("scope")).toContain(`${TEST_AUDIENCE}/access_as_user`);
+    // oidc-provider's development pages: any login, then consent.
+    await login.fill("ada");
+    await popup.locator("input[name=password]").fill("any password");
+    await popup.getByRole("button", { name: "Sign-in" }).click();
+    await popup.getByRole("button", { name: "Continue" }).click();
+    // The provider sends the popup to auth-redirect.html, which hands the code to the pane and closes.
+    await popupClosed;
+
+    // The pane says who is signed in.
+    const who = page.getByTestId("signed-in-user");
+    await who.waitFor();
+    expect(await who.textContent()).toBe("Signed in as Ada Lovelace (ada@firm.example).");
+
+    // The cell fills with the service's value, through the gateway.
+    const direct = (await (
+      await fetch(
+        `${rig.sandbox.url}/data/api/PRICE/?symbols=eth&startDate=${DAY}&endDate=${DAY}&APIKey=${encodeURIComponent(rig.key)}`,
+      )
+    ).json()) as { data: { symbols: { eth: { PRICE: { date: string; val: number }[] } } } };
+    const expected = direct.data.symbols.eth.PRICE.find((p) => p.date.startsWith(DAY))!.val;
+    expect(typeof expected).toBe("number");
+    expect(await latest(page, "eth", "PRICE", DAY)).toBe(expected);
+    const seriesCalls = exchanges.filter((e) => e.url.startsWith(`${gatewayOrigin}/api/data/api/`));
+    expect(seriesCalls.length).toBeGreaterThan(0);
+    expect(seriesCalls.every((e) => e.status === 200)).toBe(true);
+
+    // The token the provider issued: only ever in an Authorization header to the gateway's /api/.
+    await recorder.settled();
+    const redeemed = exchanges.find(
+      (e) =>
+        e.method === "POST" && new URL(e.url).pathname === "/token" && e.url.startsWith(issuerOrigin) && e.responseBody,
+    );
+    const token = (JSON.parse(redeemed!.responseBody!) as { access_token: string }).access_token;
+    const claims = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
+    expect(claims).toMatchObject({ iss: idp.issuer, aud: TEST_AUDIENCE, client_id: ADDIN_CLIENT_ID });
+    for (const e of exchanges) {
+      expect([e.url, e.requestBody].join("\n")).not.toContain(token);
+      for (const [name, value] of Object.entries(e.requestHeaders)) {
+        if (!value.includes(token)) continue;
+        expect([name, new URL(e.url).origin, new URL(e.url).pathname.startsWith("/api/")]).toEqual([
+          "authorization",
+          gatewayOrigin,
+          true,
+        ]);
+        expect(value).toBe(`Bearer ${token}`);
+      }
+    }
+    expect(seriesCalls.every((e) => e.requestHeaders.authorization === `Bearer ${token}`)).toBe(true);
+
+    // No firm key anywhere in the browser: requests, responses, storage, the page.
+    const everything = exchanges.map((e) => JSON.stringify(e)).join("\n");
+    expect(everything).not.toContain(rig.key);
+    expect(everything).not.toContain(encodeURIComponent(rig.key));
+    const kept = await pageStorage(page);
+    expect(kept).not.toContain(rig.key);
+    expect(kept).toContain('"md.baseUrl":"/api"');
+    const shown = await pageTextOutsideInputs(page);
+    expect([shown.html, shown.text, ...shown.inputValues].join("\n")).not.toContain(rig.key);
+    expect(shown.html).not.toContain(token);
+    // The gateway's access log names the user, never the token.
+    const log = accessLog(rig.gateway).join("\n");
+    expect(log).not.toContain(token);
+
+    // Sign out: the cell that just filled (its answer in memory and in IndexedDB) asks to sign in again, and
+    // nothing is sent.
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await signIn.waitFor();
+    const servedSignedIn = rig.sandbox.stats().requests;
+    const gatewayCallsSignedIn = exchanges.filter((e) => e.url.startsWith(`${gatewayOrigin}/api/data/`)).length;
+    expect(await latest(page, "eth", "PRICE", DAY)).toBe(SIGN_IN_CELL);
+    expect(rig.sandbox.stats().requests).toBe(servedSignedIn);
+    expect(exchanges.filter((e) => e.url.startsWith(`${gatewayOrigin}/api/data/`)).length).toBe(gatewayCallsSignedIn);
+
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  }, 120_000);
 });

@@ -12,6 +12,7 @@ import fc from "fast-check";
 import {
   beforeDatePattern,
   gatewayCsp,
+  signInOrigin,
   keyInclude,
   parseUpstream,
   renderGatewayConfig,
@@ -63,6 +64,18 @@ describe("the pane's CSP for the gateway", () => {
       "default-src 'self'; script-src 'self' https://appsforoffice.microsoft.com; connect-src 'self'; frame-src 'self'",
     );
     expect(gatewayCsp("default-src 'self'")).toBe("default-src 'self'; connect-src 'self'");
+  });
+
+  it("with sign-in, lets the pane reach the identity provider too (MSAL's discovery and token requests)", () => {
+    const meta = "default-src 'self'; connect-src 'self' https:";
+    const entra = {
+      issuer: "https://login.microsoftonline.com/tid/v2.0",
+      authority: "https://login.microsoftonline.com/tid",
+    };
+    expect(gatewayCsp(meta, [signInOrigin(entra)])).toBe(
+      "default-src 'self'; connect-src 'self' https://login.microsoftonline.com",
+    );
+    expect(signInOrigin({ issuer: "https://id.example.com/realms/firm" })).toBe("https://id.example.com");
   });
 });
 

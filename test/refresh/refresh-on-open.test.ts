@@ -7,7 +7,11 @@ import { OfficeMockObject } from "office-addin-mock";
 import { OfficeApp } from "office-addin-manifest";
 import { CallTracker } from "../../src/office/call-tracker";
 import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
-import { RefreshController, SIGN_IN_TO_REFRESH } from "../../src/refresh/refresh-controller";
+import {
+  RefreshController,
+  SIGN_IN_TO_GATEWAY_TO_REFRESH,
+  SIGN_IN_TO_REFRESH,
+} from "../../src/refresh/refresh-controller";
 import { createPaneRefreshActions } from "../../src/refresh/pane-actions";
 import {
   DISABLE_TRUST_PROMPT_SETTING,
@@ -67,6 +71,8 @@ const KEYS: Record<string, KeySource> = {
   none: { apiKey: "", usingDefaultKey: true },
   // The firm's gateway holds a real key and the add-in sends none (src/office/gateway.ts).
   gateway: { apiKey: "", usingDefaultKey: false, keyManagedByGateway: true },
+  // A gateway that lets in only signed-in people, and nobody is (src/office/commands.ts keyForRefresh).
+  "gateway, signed out": { apiKey: "", usingDefaultKey: false, keyManagedByGateway: false, signInToGateway: true },
 };
 
 function setUp(
@@ -250,6 +256,31 @@ describe("the refresh controller", () => {
     expect(await controller.refreshAll()).toBeNull();
     expect(controller.getState()).toMatchObject({ signInRequired: true, error: SIGN_IN_TO_REFRESH });
     expect(standIn.log.formulaWrites).toEqual([]);
+    expect(standIn.log.calculations).toEqual([]);
+  });
+
+  it("a gateway that asks for sign-in, nobody signed in: refuses, and says to sign in, not to enter a key", async () => {
+    const { standIn, controller } = setUp({ key: "gateway, signed out" });
+    expect(await controller.refreshAll()).toBeNull();
+    expect(controller.getState()).toMatchObject({
+      signInRequired: true,
+      signInWith: "gateway",
+      error: SIGN_IN_TO_GATEWAY_TO_REFRESH,
+    });
+    expect(SIGN_IN_TO_GATEWAY_TO_REFRESH).toMatch(/^Sign in to Market Data \(Settings ▸ Sign in\) to refresh/);
+    expect(SIGN_IN_TO_GATEWAY_TO_REFRESH).not.toMatch(/API key/);
+    expect(await createPaneRefreshActions(controller).refreshAll()).toEqual({
+      cells: 0,
+      ms: 0,
+      note: SIGN_IN_TO_GATEWAY_TO_REFRESH,
+    });
+    expect(standIn.log.calculations).toEqual([]);
+  });
+
+  it("refresh on open for a gateway that asks for sign-in, nobody signed in: nothing refreshed, the pane says to sign in", async () => {
+    const { standIn, controller } = setUp({ refreshOnOpen: true, key: "gateway, signed out", startup: "Load" });
+    expect(await controller.runOnOpen({ paneShown: false, byCommand: () => false })).toBeNull();
+    expect(controller.getState()).toMatchObject({ signInRequired: true, signInWith: "gateway" });
     expect(standIn.log.calculations).toEqual([]);
   });
 

@@ -59,8 +59,13 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
+export interface LaunchOptions {
+  /** Accept self-signed certificates (the test identity provider's: MSAL takes only https authorities). */
+  ignoreHTTPSErrors?: boolean;
+}
+
 /** A fresh profile each time, so no state leaks between suites. */
-export async function launchBrowser(): Promise<BrowserSession> {
+export async function launchBrowser(options: LaunchOptions = {}): Promise<BrowserSession> {
   if (!CHROMIUM_PATH) throw new Error("no Chromium");
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), "md-chromium-"));
   const context = await chromium.launchPersistentContext(userDataDir, {
@@ -68,6 +73,7 @@ export async function launchBrowser(): Promise<BrowserSession> {
     headless: true,
     args: CHROMIUM_ARGS,
     viewport: { width: 420, height: 900 },
+    ...(options.ignoreHTTPSErrors ? { ignoreHTTPSErrors: true } : {}),
   });
   return {
     browser: context.browser(),
@@ -85,8 +91,8 @@ export async function launchBrowser(): Promise<BrowserSession> {
  * launched in a beforeAll (`timeoutMs`: jest's default unless given), closed
  * in an afterAll.
  */
-export function useBrowserSession(timeoutMs?: number): BrowserSession {
-  return useWorld("the browser session (useBrowserSession)", launchBrowser, timeoutMs);
+export function useBrowserSession(timeoutMs?: number, options: LaunchOptions = {}): BrowserSession {
+  return useWorld("the browser session (useBrowserSession)", () => launchBrowser(options), timeoutMs);
 }
 
 const TYPES: Record<string, string> = {

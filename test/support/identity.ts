@@ -7,8 +7,10 @@
  * valid signature.
  */
 import { useWorld } from "./use-world";
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createHmac, generateKeyPairSync, randomUUID, sign, type KeyObject } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { ROOT } from "../../scripts/lib/gateway";
@@ -53,6 +55,10 @@ export interface TokenRequest {
 export interface IdentityProvider {
   issuer: string;
   otherIssuer: string;
+  /** The provider's key set (plain http on loopback when the provider itself is https: what nginx fetches). */
+  keysUrl: string;
+  /** Registers the add-in's public client (md-addin-client) with this redirect URI. */
+  registerAddin(redirectUri: string): Promise<void>;
   /** A real access token from the provider's token endpoint. */
   token(request?: TokenRequest): Promise<string>;
   /** A token made here: these claims (over valid defaults) and header, signed with `key` (default the provider's). */
@@ -68,7 +74,43 @@ export interface IdentityProvider {
   close(): Promise<void>;
 }
 
-export async function startIdentityProvider(): Promise<IdentityProvider> {
+export interface IdentityProviderOptions {
+  /** Serve the provider over https with a self-signed certificate for 127.0.0.1 (MSAL takes only https authorities). */
+  https?: boolean;
+}
+
+/** Why the provider cannot be served over https here, or null when it can (openssl makes the certificate). */
+export const NO_HTTPS_ISSUER: string | null = (() => {
+  try {
+    execFileSync("openssl", ["version"], { stdio: "ignore" });
+    return null;
+  } catch {
+    return "no openssl to make the test provider's self-signed certificate (install Debian's openssl)";
+  }
+})();
+
+/** A self-signed certificate for 127.0.0.1, made by openssl (a day long). */
+function selfSignedCertificate(): { cert: string; key: string } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "md-issuer-tls-"));
+  try {
+    const [key, cert] = [path.join(dir, "key.pem"), path.join(dir, "cert.pem")];
+    execFileSync(
+      "openssl",
+      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1"].concat([
+        "-subj",
+        "/CN=127.0.0.1",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1",
+      ]),
+      { stdio: "ignore" },
+    );
+    return { cert: readFileSync(cert, "utf8"), key: readFileSync(key, "utf8") };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function startIdentityProvider(options: IdentityProviderOptions = {}): Promise<IdentityProvider> {
   const rsa = signingKey("RS256");
   const ec = signingKey("ES256");
   const stranger = signingKey("RS256");
@@ -80,6 +122,8 @@ export async function startIdentityProvider(): Promise<IdentityProvider> {
         ...process.env,
         MD_ISSUER_KEYS: JSON.stringify([privateJwk(rsa), privateJwk(ec)]),
         MD_ISSUER_TENANT: TEST_TENANT,
+        MD_ISSUER_AUDIENCE: TEST_AUDIENCE,
+        ...(options.https ? { MD_ISSUER_TLS: JSON.stringify(selfSignedCertificate()) } : {}),
         NODE_NO_WARNINGS: "1",
       },
       stdio: ["pipe", "pipe", "pipe"],
@@ -99,9 +143,10 @@ export async function startIdentityProvider(): Promise<IdentityProvider> {
         resolve(line);
       });
     });
-  const { issuer, otherIssuer } = JSON.parse(await nextLine("where it listens")) as {
+  const { issuer, otherIssuer, keysUrl } = JSON.parse(await nextLine("where it listens")) as {
     issuer: string;
     otherIssuer: string;
+    keysUrl: string;
   };
 
   const forge: IdentityProvider["forge"] = (claims = {}, header = {}, which = "provider") => {
@@ -131,6 +176,12 @@ export async function startIdentityProvider(): Promise<IdentityProvider> {
   return {
     issuer,
     otherIssuer,
+    keysUrl,
+    async registerAddin(redirectUri) {
+      const registered = nextLine("addin");
+      child.stdin!.write(`addin ${redirectUri}\n`);
+      await registered;
+    },
     publicPem: rsa.publicKey.export({ format: "pem", type: "spki" }).toString(),
     forge,
     async token(request = {}) {
@@ -181,6 +232,6 @@ export function hmacForgery(provider: IdentityProvider): string {
 }
 
 /** The identity provider for the suite or describe block this is called in (started before, stopped after). */
-export function useIdentityProvider(timeoutMs = 60_000): IdentityProvider {
-  return useWorld("the identity provider (useIdentityProvider)", startIdentityProvider, timeoutMs);
+export function useIdentityProvider(timeoutMs = 60_000, options: IdentityProviderOptions = {}): IdentityProvider {
+  return useWorld("the identity provider (useIdentityProvider)", () => startIdentityProvider(options), timeoutMs);
 }

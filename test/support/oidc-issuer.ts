@@ -7,16 +7,31 @@
  * tid, roles) taken from extra token-request fields, so a test asks for the
  * user it needs.
  *
+ * For the pane's own sign-in (the browser test) it also has the add-in's
+ * client: a public client (no secret, PKCE) signing people in by the
+ * authorization code flow through oidc-provider's development login and
+ * consent pages, whose access token is a JWT for the gateway's audience
+ * (the resource the consent grants, as MSAL sends no resource indicator),
+ * and whose ID token names the user (findAccount). Its token endpoint allows
+ * CORS from the origin of the client's redirect URI only.
+ *
  * Started by test/support/identity.ts: `tsx test/support/oidc-issuer.ts`, with
- *   MD_ISSUER_KEYS    the signing keys, private JWKs with kid and alg (JSON array)
- *   MD_ISSUER_TENANT  the tid claim
- * Prints one JSON line {"issuer": …, "otherIssuer": …} when both listen: the
- * provider, and a second one with the same keys but another issuer (for the
- * "wrong issuer" case). A line "rotate <private JWK>" on stdin puts a new key
- * first in the key set (the provider signs with it from then on) and answers
- * "rotated".
+ *   MD_ISSUER_KEYS      the signing keys, private JWKs with kid and alg (JSON array)
+ *   MD_ISSUER_TENANT    the tid claim
+ *   MD_ISSUER_AUDIENCE  the resource every token is for unless the request names another
+ *   MD_ISSUER_TLS       optional, {"cert": PEM, "key": PEM}: the provider is served over
+ *                       https (MSAL accepts only https authorities), and its key set also
+ *                       over plain http on loopback (`keysUrl`: for nginx, which would
+ *                       not trust a self-signed certificate)
+ * Prints one JSON line {"issuer": …, "otherIssuer": …, "keysUrl": …} when all
+ * listen: the provider, and a second one with the same keys but another issuer
+ * (for the "wrong issuer" case). A line "rotate <private JWK>" on stdin puts a
+ * new key first in the key set (the provider signs with it from then on) and
+ * answers "rotated"; "addin <redirect URI>" registers the add-in's client with
+ * that redirect URI and answers "addin".
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { createInterface } from "node:readline";
 
@@ -27,6 +42,10 @@ interface ProviderLike {
 type ProviderClass = new (issuer: string, configuration: Record<string, unknown>) => ProviderLike;
 
 export const TEST_CLIENT = { id: "md-gateway-tests", secret: "md-gateway-tests-secret" };
+/** The add-in's client: public, as an SPA's is. */
+export const ADDIN_CLIENT_ID = "md-addin-client";
+/** Who the development login signs in, whatever login is typed (the ID token's name claims). */
+export const SIGNED_IN_USER = { name: "Ada Lovelace", preferred_username: "ada@firm.example" };
 
 async function main(): Promise<void> {
   // A specifier in a variable: the module is ESM, loaded by Node itself, untyped here.
@@ -34,9 +53,24 @@ async function main(): Promise<void> {
   const { default: Provider } = (await import(moduleName)) as { default: ProviderClass };
   let keys = JSON.parse(process.env.MD_ISSUER_KEYS ?? "[]") as Record<string, unknown>[];
   const tenant = process.env.MD_ISSUER_TENANT ?? "";
+  const audience = process.env.MD_ISSUER_AUDIENCE ?? "";
+  const tls = process.env.MD_ISSUER_TLS
+    ? (JSON.parse(process.env.MD_ISSUER_TLS) as { cert: string; key: string })
+    : null;
+  let addinRedirect: string | null = null;
+
+  const addinClient = (redirectUri: string) => ({
+    client_id: ADDIN_CLIENT_ID,
+    application_type: "web",
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    redirect_uris: [redirectUri],
+    token_endpoint_auth_method: "none",
+  });
 
   const configuration = () => ({
     clients: [
+      ...(addinRedirect ? [addinClient(addinRedirect)] : []),
       {
         client_id: TEST_CLIENT.id,
         client_secret: TEST_CLIENT.secret,
@@ -47,13 +81,26 @@ async function main(): Promise<void> {
       },
     ],
     jwks: { keys },
+    // The development login signs in whoever is typed; the ID token names them as SIGNED_IN_USER.
+    findAccount: (_ctx: unknown, id: string) => ({
+      accountId: id,
+      claims: () => ({ sub: id, ...SIGNED_IN_USER }),
+    }),
+    claims: { openid: ["sub"], profile: ["name", "preferred_username"] },
+    // CORS for the add-in's client (MSAL calls the token endpoint from the pane) from its redirect URI's origin only.
+    clientBasedCORS: (_ctx: unknown, origin: string, client: { redirectUris?: string[] }) =>
+      (client.redirectUris ?? []).some((uri) => new URL(uri).origin === origin),
+    // oidc-provider's development login and consent pages (test only): what the browser test fills in.
     features: {
-      devInteractions: { enabled: false },
+      devInteractions: { enabled: true },
       clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,
-        getResourceServerInfo: () => ({
-          scope: "market-data",
+        // MSAL asks for scopes, not a resource: the gateway's audience is the one resource there is.
+        defaultResource: (_ctx: unknown, _client: unknown, oneOf?: string[]) => oneOf ?? (audience || undefined),
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: unknown, resource: string) => ({
+          scope: `market-data ${resource}/access_as_user`,
           accessTokenFormat: "jwt",
           accessTokenTTL: 600,
           jwt: { sign: { alg: String(keys[0].alg) } },
@@ -61,11 +108,13 @@ async function main(): Promise<void> {
       },
     },
     // The token request's own form fields (extraParams covers the authorization endpoint only).
-    extraTokenClaims: (ctx: { oidc: { body?: Record<string, string | undefined> } }) => {
+    extraTokenClaims: (ctx: { oidc: { body?: Record<string, string | undefined> } }, token: { accountId?: string }) => {
       const params = ctx.oidc.body ?? {};
+      // A signed-in user's token (authorization code) names that user.
+      const user = token.accountId ? { oid: token.accountId, name: SIGNED_IN_USER.preferred_username } : null;
       return {
-        oid: params.md_user ?? "00000000-0000-0000-0000-0000000000a1",
-        preferred_username: params.md_name ?? "analyst@example.com",
+        oid: params.md_user ?? user?.oid ?? "00000000-0000-0000-0000-0000000000a1",
+        preferred_username: params.md_name ?? user?.name ?? "analyst@example.com",
         tid: tenant,
         roles: (params.md_roles ?? "").split(",").filter(Boolean),
       };
@@ -73,13 +122,16 @@ async function main(): Promise<void> {
   });
 
   const handlers: Record<string, Handler> = {};
-  const serve = async (name: string) => {
-    const server = createServer((req, res) => handlers[name](req, res));
+  const serve = async (name: string, secure = false) => {
+    const handle: Handler = (req, res) => handlers[name](req, res);
+    const server = secure && tls ? createTlsServer(tls, handle) : createServer(handle);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return `${secure && tls ? "https" : "http"}://127.0.0.1:${(server.address() as AddressInfo).port}`;
   };
-  const issuer = await serve("main");
+  const issuer = await serve("main", true);
   const otherIssuer = await serve("other");
+  // The main provider's key set over plain http (the same provider: its issuer stays the https one).
+  const keysUrl = tls ? `${await serve("main")}/jwks` : `${issuer}/jwks`;
   const build = () => {
     handlers.main = new Provider(issuer, configuration()).callback();
     handlers.other = new Provider(otherIssuer, configuration()).callback();
@@ -87,14 +139,20 @@ async function main(): Promise<void> {
   build();
 
   createInterface({ input: process.stdin }).on("line", (line) => {
-    const match = /^rotate (.+)$/.exec(line);
-    if (!match) return;
-    keys = [JSON.parse(match[1]) as Record<string, unknown>, ...keys];
-    build();
-    process.stdout.write("rotated\n");
+    const rotate = /^rotate (.+)$/.exec(line);
+    const addin = /^addin (.+)$/.exec(line);
+    if (rotate) {
+      keys = [JSON.parse(rotate[1]) as Record<string, unknown>, ...keys];
+      build();
+      process.stdout.write("rotated\n");
+    } else if (addin) {
+      addinRedirect = addin[1];
+      build();
+      process.stdout.write("addin\n");
+    }
   });
   process.stdin.on("end", () => process.exit(0));
-  process.stdout.write(`${JSON.stringify({ issuer, otherIssuer })}\n`);
+  process.stdout.write(`${JSON.stringify({ issuer, otherIssuer, keysUrl })}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -240,7 +240,13 @@ describe("Settings: the Refresh section", () => {
     expect(screen.getByText("Rewriting formulas… 5 of 20")).toBeTruthy();
 
     act(() => publish({ busy: null, progress: null, signInRequired: true }));
-    expect(screen.getByTestId("refresh-sign-in").textContent).toMatch(/^Sign in to refresh/);
+    expect(screen.getByTestId("refresh-sign-in").textContent).toMatch(/^Sign in to refresh: save your API key/);
+
+    // A gateway that lets in only signed-in people: the remedy is signing in, not a key.
+    act(() => publish({ busy: null, progress: null, signInRequired: true, signInWith: "gateway" }));
+    expect(screen.getByTestId("refresh-sign-in").textContent).toBe(
+      "Sign in to Market Data (Settings ▸ Sign in) to refresh. The values saved in the workbook are kept.",
+    );
 
     act(() => publish({ busy: null, progress: null, signInRequired: false, notice: "Not refreshed on open." }));
     expect(screen.getByTestId("refresh-notice").textContent).toBe("Not refreshed on open.");

@@ -170,7 +170,9 @@ export function RefreshSection() {
       {status.signInRequired && (
         <MessageBar intent="warning" data-testid="refresh-sign-in">
           <MessageBarBody>
-            Sign in to refresh: save your API key above. The values saved in the workbook are kept.
+            {status.signInWith === "gateway"
+              ? "Sign in to Market Data (Settings ▸ Sign in) to refresh. The values saved in the workbook are kept."
+              : "Sign in to refresh: save your API key above. The values saved in the workbook are kept."}
           </MessageBarBody>
         </MessageBar>
       )}
