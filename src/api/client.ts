@@ -111,6 +111,8 @@ class BatchingClient implements Client {
   private readonly singles: SingleLoads;
   private settingsRead?: Promise<ResolvedSettings>;
   private readonly accessToken: AccessTokenSource | undefined;
+  /** Aggregation types the metric catalog gave, by metric (see aggregationType). */
+  private readonly aggregationTypes = new Map<string, Promise<string | undefined>>();
 
   constructor(options: ClientOptions) {
     this.accessToken = options.accessToken;
@@ -180,10 +182,7 @@ class BatchingClient implements Client {
           recentFreshMs: this.o.cacheTtlMs,
           messageFreshMs: this.o.catalogTtlMs,
           log: this.log,
-          // The catalog's word wins; built-in knowledge where it has none (an empty field, the metric not listed).
-          aggregationType: async (symbol, metric, opts) =>
-            (await this.getMetrics(symbol, opts)).find((descriptor) => descriptor.name === metric)?.aggregation_type ||
-            knownAggregationType(metric),
+          aggregationType: (symbol, metric, opts) => this.aggregationType(symbol, metric, opts),
         })
       : null;
     this.singles = new SingleLoads({
@@ -260,6 +259,31 @@ class BatchingClient implements Client {
     const load = (part: DatedWindow) => this.batcher.load(symbol, metric, { ...part, ...granularity }, opts);
     if (parts.length === 1) return load(parts[0]!);
     return walkBackwards(parts, load);
+  }
+
+  /**
+   * A metric's aggregation type, for the cheap recheck of stored days
+   * (store/coarse-recheck.ts): the built-in list first (core/metric-knowledge.ts,
+   * no request), then the metric catalog of the first symbol rechecked with
+   * the metric, once per metric for the client's life (a metric's type is the
+   * metric's, not the symbol's): a workbook's recheck costs one catalog
+   * request per metric the list does not know, not one per symbol. A catalog
+   * that cannot be read is asked again by the next symbol.
+   */
+  private aggregationType(symbol: string, metric: string, opts: CallOptions): Promise<string | undefined> {
+    const known = knownAggregationType(metric);
+    if (known) return Promise.resolve(known);
+    let asked = this.aggregationTypes.get(metric);
+    if (!asked) {
+      asked = this.getMetrics(symbol, opts).then(
+        (descriptors) => descriptors.find((descriptor) => descriptor.name === metric)?.aggregation_type || undefined,
+      );
+      this.aggregationTypes.set(metric, asked);
+      asked.catch(() => {
+        if (this.aggregationTypes.get(metric) === asked) this.aggregationTypes.delete(metric);
+      });
+    }
+    return asked;
   }
 
   // ----------------------------------------------------- catalogs and flows

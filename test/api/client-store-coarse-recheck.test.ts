@@ -152,3 +152,37 @@ describe("settled days due for recheck are compared month by month", () => {
     expect(seriesRequests()).toEqual([`MONTH ${REQ.start}…${REQ.end}`, "DAY 2024-03-01…2024-03-31"]);
   });
 });
+
+describe("the aggregation type of a rechecked metric", () => {
+  const catalogRequests = () => sandbox.requestLog().filter((entry) => !entry.path.startsWith("/data/api/")).length;
+  const reqs = ["eth", "sol", "btc"].map((symbol) => ({ ...REQ, symbol }));
+
+  it("is asked of the metric catalog once per metric, not once per rechecked symbol", async () => {
+    const factory = new IDBFactory();
+    const clock = new FakeClock(NOON);
+    const first = runtime(factory, clock);
+    await drive(clock, Promise.all(reqs.map((r) => first.client.getSeries(r))));
+    await first.store.flush();
+    sandbox.reset();
+    clock.time = NOON + CLIENT_DEFAULTS.revalidateAfterMs + MINUTE; // every symbol's trust has run out
+    const later = runtime(factory, clock);
+    await drive(clock, Promise.all(reqs.map((r) => later.client.getSeries(r))));
+    expect(seriesRequests()).toEqual([`MONTH ${REQ.start}…${REQ.end}`]);
+    expect(catalogRequests()).toBe(1);
+  });
+
+  it("comes from the built-in list without a catalog request where the list knows the metric (PRICE: LAST)", async () => {
+    const factory = new IDBFactory();
+    const clock = new FakeClock(NOON);
+    const first = runtime(factory, clock);
+    const price = reqs.map((r) => ({ ...r, metric: "PRICE" }));
+    await drive(clock, Promise.all(price.map((r) => first.client.getSeries(r))));
+    await first.store.flush();
+    sandbox.reset();
+    clock.time = NOON + CLIENT_DEFAULTS.revalidateAfterMs + MINUTE;
+    const later = runtime(factory, clock);
+    await drive(clock, Promise.all(price.map((r) => later.client.getSeries(r))));
+    expect(seriesRequests()).toEqual([`DAY ${REQ.start}…${REQ.end}`]);
+    expect(catalogRequests()).toBe(0);
+  });
+});

@@ -9,9 +9,11 @@
  * The rule:
  *
  * - **Which stretches.** Settled days due for recheck, in stretches of at
- *   least `minDays` (31) days inside the caller's window; shorter stretches
- *   (the day or two settled at each next-day open, next to the unsettled tail
- *   that is fetched anyway) are fetched daily as before.
+ *   least `minDays` (31) days inside the caller's window, or the window's
+ *   settled head of at least `minWindowHeadDays` (7) days (a 30-day window's
+ *   settled days); shorter stretches (the day or two settled at each next-day
+ *   open, next to the unsettled tail that is fetched anyway) are fetched
+ *   daily as before.
  * - **Granularity.** The finest of MONTH, QUARTER and YEAR that cuts the
  *   stretch into at most `maxPeriods` (24) periods: a year is rechecked by its
  *   13 months, three years by their 13 quarters, ten years by their 11 years.
@@ -44,8 +46,10 @@ import { periodEndOf, periodStartOf } from "../../core/periods";
 import type { StoredPoint } from "./window-plan";
 
 export const COARSE_RECHECK = {
-  /** Shorter stretches are fetched daily. */
+  /** Shorter stretches are fetched daily (the day or two settled at a long window's edge)… */
   minDays: 31,
+  /** …unless the stretch is the head of the caller's window and at least this long (a 30-day lookup's settled days). */
+  minWindowHeadDays: 7,
   /** The finest granularity with at most this many periods over the stretch. */
   maxPeriods: 24,
   /** Relative tolerance of a period's comparison. */
@@ -64,6 +68,22 @@ export function coarseAggregation(type: string | undefined): CoarseAggregation |
 /** Whether a stretch is long enough to be rechecked coarsely. */
 export function worthCoarseRecheck(stretch: DatedWindow): boolean {
   return daysBetween(stretch.start, stretch.end) + 1 >= COARSE_RECHECK.minDays;
+}
+
+/**
+ * Whether a stretch due inside the caller's window is rechecked coarsely:
+ * long enough (worthCoarseRecheck), or the window's own settled head of at
+ * least `minWindowHeadDays` days — a short window (MD.LATEST's and L30_'s 30
+ * days) has no stretch of 31 days, and its settled days would otherwise be
+ * downloaded again day by day at every recheck. The 31-day rule is for the
+ * day or two settled at a long window's edge, next to the unsettled tail that
+ * is fetched daily anyway.
+ */
+export function worthCoarseRecheckIn(stretch: DatedWindow, window: DatedWindow): boolean {
+  if (worthCoarseRecheck(stretch)) return true;
+  return (
+    stretch.start === window.start && daysBetween(stretch.start, stretch.end) + 1 >= COARSE_RECHECK.minWindowHeadDays
+  );
 }
 
 /** The finest of MONTH, QUARTER, YEAR that cuts the stretch into at most `maxPeriods` periods. */

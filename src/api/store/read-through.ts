@@ -22,7 +22,7 @@ import { addDays, utcDateOf } from "../../core/calendar";
 import type { DataPoint, DatedWindow, SeriesResult, SeriesWindow } from "../../core/domain";
 import { isFcfDerived } from "../../core/metric-knowledge";
 import { NotCachedError, isMarketDataError } from "../errors";
-import { agreeingPeriods, coarseAggregation, coarseGranularity, worthCoarseRecheck } from "./coarse-recheck";
+import { agreeingPeriods, coarseAggregation, coarseGranularity, worthCoarseRecheckIn } from "./coarse-recheck";
 import { trustPeriodMs } from "./trust-period";
 import { seriesKey, type SeriesId, type SeriesStore, type StoredAnswer } from "./types";
 import {
@@ -210,7 +210,7 @@ export class StoredSeries {
     opts: CallOptions,
     settledThrough: string,
   ): Promise<SeriesData | null> {
-    const stretches = dueSettled(data, window, planOptions).filter(worthCoarseRecheck);
+    const stretches = dueSettled(data, window, planOptions).filter((stretch) => worthCoarseRecheckIn(stretch, window));
     if (stretches.length === 0 || !this.o.aggregationType) return null;
     const { symbol, metric } = id;
     let type: string | undefined;

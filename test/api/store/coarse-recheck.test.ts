@@ -5,6 +5,7 @@ import {
   coarseAggregation,
   coarseGranularity,
   worthCoarseRecheck,
+  worthCoarseRecheckIn,
 } from "../../../src/api/store/coarse-recheck";
 import { addDays } from "../../../src/core/calendar";
 
@@ -71,5 +72,18 @@ describe("coarse recheck rule", () => {
     expect(agree(1e6, 1e6 * (1 + 2e-9))).toBe(false);
     expect(agree(0, 0)).toBe(true);
     expect(agree(0, 1e-300)).toBe(false);
+  });
+});
+
+describe("worthCoarseRecheckIn", () => {
+  const window = { start: "2024-01-01", end: "2024-01-30" };
+  it("takes a 30-day window's settled head of 7 days or more coarsely; a shorter head, or days off the head, daily", () => {
+    expect(worthCoarseRecheckIn({ start: "2024-01-01", end: "2024-01-26" }, window)).toBe(true);
+    expect(worthCoarseRecheckIn({ start: "2024-01-01", end: "2024-01-07" }, window)).toBe(true);
+    expect(worthCoarseRecheckIn({ start: "2024-01-01", end: "2024-01-06" }, window)).toBe(false);
+    expect(worthCoarseRecheckIn({ start: "2024-01-10", end: "2024-01-26" }, window)).toBe(false);
+    expect(
+      worthCoarseRecheckIn({ start: "2024-01-01", end: "2024-02-15" }, { start: "2023-12-01", end: "2024-02-20" }),
+    ).toBe(true);
   });
 });
