@@ -7,16 +7,13 @@
  * methodology change (or a wrong answer corrected) would.
  */
 import { IDBFactory } from "fake-indexeddb";
-import { createClient, type Client } from "../../src/api/client";
 import { CLIENT_DEFAULTS } from "../../src/api/client-options";
-import { openSeriesStore } from "../../src/api/store/persistent-store";
 import { trustPeriodMs } from "../../src/api/store/trust-period";
-import type { SeriesStore } from "../../src/api/store/types";
-import type { DataPoint, SeriesResult } from "../../src/core/domain";
+import type { DataPoint } from "../../src/core/domain";
 import { addDays } from "../../src/core/calendar";
-import { DEMO_API_KEY } from "../../sandbox/server";
 import { FakeClock } from "../support/fake-clock";
 import { useSandbox } from "../support/sandbox";
+import { drive, points, useStoreRuntimes } from "../support/store-runtimes";
 import { TEST_TODAY } from "../support/today";
 
 const DAY = 86_400_000;
@@ -28,41 +25,7 @@ const REQ = { symbol: "eth", metric: "PRICE", start: "2024-01-01", end: "2024-03
 const sandbox = useSandbox({ today: addDays(TEST_TODAY, 30), insightFirstCallDelayMs: 0 });
 beforeEach(() => sandbox.reset());
 
-const stores: SeriesStore[] = [];
-afterEach(async () => {
-  for (const store of stores.splice(0)) {
-    await store.flush();
-    store.close();
-  }
-});
-
-/** A runtime (a client over a store on `factory`) whose clock is `clock`. */
-function runtime(factory: IDBFactory, clock: FakeClock): { client: Client; store: SeriesStore } {
-  const store = openSeriesStore({ indexedDB: factory, writeDelayMs: 1 });
-  stores.push(store);
-  const client = createClient({
-    settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }),
-    store,
-    now: clock.now,
-    timers: clock,
-  });
-  return { client, store };
-}
-
-/** Awaits a call while the fake clock moves on in small steps (the batch window is timed by it). */
-async function drive<T>(clock: FakeClock, promise: Promise<T>): Promise<T> {
-  let done = false;
-  const watched = promise.finally(() => {
-    done = true;
-  });
-  for (let i = 0; i < 2000 && !done; i++) await clock.advance(5);
-  return watched;
-}
-
-function points(result: SeriesResult): DataPoint[] {
-  if (result.kind !== "points") throw new Error(`a message: ${result.message}`);
-  return result.points;
-}
+const runtime = useStoreRuntimes(sandbox);
 
 function seriesRequests(): number {
   return sandbox.requestLog().filter((entry) => entry.path.startsWith("/data/api/")).length;
