@@ -1,5 +1,5 @@
 /**
- * The add-in against a broken or hostile service (issue 12; DESIGN.md
+ * The add-in against a broken or hostile service (DESIGN.md
  * "Budgets"): figures printed, nothing asserted.
  *
  *   npm run bench                  (runs bench/run.ts, this, bench/gateway.ts, then the picker search)

@@ -1,5 +1,5 @@
 /**
- * Issue 24, items 3 and 4, through the built dist/functions.js against the
+ * No raw exception and a bounded cost, through the built dist/functions.js against the
  * sandbox's hostile switches: each cell's exact outcome for a series answer of
  * 150,000 and 1,000,000 points (once a stack overflow), an insight field
  * nested 20,000 deep, an as_of or end of 9999-12-31 (serial 2958465, once

@@ -1,5 +1,5 @@
 /**
- * "Unexpected error" is a bug (issue 24): whatever a cell is given and
+ * "Unexpected error" is a bug: whatever a cell is given and
  * whatever the service answers, every MD function settles on a value or on a
  * CustomFunctions.Error that names its cause — never the catch-all that a raw
  * exception (a stack overflow, a RangeError from date arithmetic) becomes.
