@@ -3,6 +3,8 @@
  * code that runs the cell frame (src/functions/invoke.ts) outside Excel: the
  * benchmark's cells (bench/hostile.ts) and the function tests. Installed once; an existing global is kept.
  */
+import { ErrorCode } from "./bundle";
+
 export class StandInError {
   constructor(
     readonly code: string,
@@ -15,12 +17,6 @@ export function installCustomFunctionsStandIn(): void {
   if (global.CustomFunctions) return;
   global.CustomFunctions = {
     Error: StandInError,
-    ErrorCode: {
-      invalidValue: "#VALUE!",
-      notAvailable: "#N/A",
-      divisionByZero: "#DIV/0!",
-      invalidNumber: "#NUM!",
-      nullReference: "#NULL!",
-    },
+    ErrorCode,
   };
 }

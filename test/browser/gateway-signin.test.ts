@@ -18,7 +18,7 @@ import type { BrowserContext, Page, Request, Response } from "playwright-core";
 import { CHROMIUM_PATH, useBrowserSession } from "../support/browser";
 import { accessLog, NGINX, NJS_MODULE, useGatewayRig } from "../support/gateway";
 import { NO_HTTPS_ISSUER, TEST_AUDIENCE, TEST_TENANT, useIdentityProvider } from "../support/identity";
-import { pageTextOutsideInputs } from "../support/pane-page";
+import { pageTextOutsideInputs, recordFunctionsInPage } from "../support/pane-page";
 
 const SIGN_IN_CELL = "#N/A Sign in to Market Data (pane ▸ Settings)";
 const DAY = "2024-06-28";
@@ -159,40 +159,7 @@ suite("pane sign-in through the gateway (headless Chromium, nginx + njs, oidc-pr
     const page = await context.newPage();
     const pageErrors: string[] = [];
     page.on("pageerror", (error) => pageErrors.push(error.message));
-    await page.addInitScript(() => {
-      if (window !== window.top || location.pathname !== "/taskpane.html") return;
-      localStorage.setItem("md.baseUrl", "/api");
-      localStorage.removeItem("md.apiKey");
-      // What Excel's CustomFunctions.associate would receive (office.js replaces `associate` outside Office).
-      const registered: Record<string, unknown> = {};
-      class CellError extends Error {
-        constructor(
-          readonly code: string,
-          message?: string,
-        ) {
-          super(message ?? "");
-        }
-      }
-      const customFunctions = {
-        Error: CellError,
-        ErrorCode: {
-          invalidValue: "#VALUE!",
-          notAvailable: "#N/A",
-          divisionByZero: "#DIV/0!",
-          invalidNumber: "#NUM!",
-          nullReference: "#NULL!",
-          invalidName: "#NAME?",
-          invalidReference: "#REF!",
-        },
-      };
-      Object.defineProperty(customFunctions, "associate", {
-        get: () => (id: string, fn: unknown) => void (registered[id] = fn),
-        set: () => undefined,
-        enumerable: true,
-      });
-      Object.defineProperty(window, "__mdFunctions", { value: registered });
-      Object.defineProperty(window, "CustomFunctions", { get: () => customFunctions, set: () => undefined });
-    });
+    await recordFunctionsInPage(page, { baseUrl: "/api", apiKey: null });
     const gatewayOrigin = new URL(rig.gateway.url).origin;
     const issuerOrigin = new URL(idp.issuer).origin;
 

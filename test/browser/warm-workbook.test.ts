@@ -16,6 +16,7 @@ import { addDays } from "../../src/core/calendar";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../../sandbox/server";
 import { DIST } from "../../harness/bundle";
 import { describeBrowser, launchBrowser, usePaneBrowser } from "../support/browser";
+import { recordFunctionsInPage } from "../support/pane-page";
 import { useSandbox } from "../support/sandbox";
 
 type Formula = [name: string, ...args: unknown[]];
@@ -93,36 +94,18 @@ describeBrowser("warm workbooks: the built bundle's IndexedDB store across a pag
    * indexedDB.open throws, as in a private window.
    */
   async function prepare(page: Page, baseUrl: string, refuseIndexedDB = false): Promise<void> {
-    await page.addInitScript(
-      ([baseUrl, apiKey, refuse]) => {
-        // The pane's own document only; office.js's telemetry frame may not even read localStorage.
-        if (window !== window.top) return;
-        localStorage.setItem("md.baseUrl", baseUrl);
-        localStorage.setItem("md.apiKey", apiKey);
-        // What Excel's CustomFunctions.associate would receive. office.js replaces `associate` on whatever
-        // CustomFunctions object it finds outside Office; this one keeps its own.
-        const registered: Record<string, unknown> = {};
-        const customFunctions = { Error: class extends Error {}, ErrorCode: {} };
-        Object.defineProperty(customFunctions, "associate", {
-          get: () => (id: string, fn: unknown) => void (registered[id] = fn),
-          set: () => undefined,
-          enumerable: true,
-        });
-        Object.defineProperty(window, "__mdFunctions", { value: registered });
-        Object.defineProperty(window, "CustomFunctions", { get: () => customFunctions, set: () => undefined });
-        if (refuse) {
-          // Firefox's private windows: "InvalidStateError: A mutation operation was attempted on a database that did not allow mutations."
-          const open = () => {
-            throw new DOMException(
-              "A mutation operation was attempted on a database that did not allow mutations.",
-              "InvalidStateError",
-            );
-          };
-          Object.defineProperty(IDBFactory.prototype, "open", { value: open, configurable: true });
-        }
-      },
-      [baseUrl, DEMO_API_KEY, refuseIndexedDB] as const,
-    );
+    await recordFunctionsInPage(page, { baseUrl, apiKey: DEMO_API_KEY });
+    if (!refuseIndexedDB) return;
+    await page.addInitScript(() => {
+      // Firefox's private windows: "InvalidStateError: A mutation operation was attempted on a database that did not allow mutations."
+      const open = () => {
+        throw new DOMException(
+          "A mutation operation was attempted on a database that did not allow mutations.",
+          "InvalidStateError",
+        );
+      };
+      Object.defineProperty(IDBFactory.prototype, "open", { value: open, configurable: true });
+    });
   }
 
   it("the second load sends no series request for settled data, and the cells are the same", async () => {
