@@ -19,8 +19,20 @@ export function catalogFrom(files: TemplateFiles): TemplateCatalog {
 
 let built: TemplateCatalog | undefined;
 
-/** The bundled templates, read once. */
+/**
+ * The bundled templates, read once. Only a webpack build has `require.context`; code run from source (the
+ * component tests under jest) has no bundled files and hands the gallery its catalog itself.
+ */
 export function bundledTemplates(): TemplateCatalog {
-  built ??= catalogFrom(require.context("./data", false, /\.json$/) as TemplateFiles);
+  built ??= catalogFrom(bundledFiles());
   return built;
+}
+
+function bundledFiles(): TemplateFiles {
+  try {
+    return require.context("./data", false, /\.json$/);
+  } catch {
+    // Not a webpack build (`require.context` is undefined): no bundled files.
+    return Object.assign(() => undefined, { keys: () => [] });
+  }
 }
