@@ -188,7 +188,7 @@ describe("discovery: the build lists whatever files the folder holds", () => {
     expect(stats.toJson({ all: false, errors: true, warnings: true })).toEqual(
       expect.objectContaining({ errors: [], warnings: [] }),
     );
-    const built = require(path.join(output, "catalog.js")) as { bundledTemplates(): TemplateCatalog };
+    const built = (await import(path.join(output, "catalog.js"))) as { bundledTemplates(): TemplateCatalog };
     return built.bundledTemplates();
   }
 
