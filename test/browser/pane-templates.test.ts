@@ -13,7 +13,7 @@ import { DEMO_API_KEY } from "../../sandbox/server";
 import { cellAddress, parseCellAddress, rangeSize } from "../../src/office/sheet-insert";
 import type { SheetTemplate } from "../../src/taskpane/templates/template";
 import { describeBrowser } from "../support/browser";
-import { emptyWorkbook, type PageWorkbook, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
+import { emptyWorkbook, layout, type PageWorkbook, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
 import { offMachine, usePaneRig } from "../support/pane-rig";
 import { templateFileNames, templatesOnDisk } from "../support/sheet-templates";
 import type { RecordedChart } from "../support/workbook-stand-in";
@@ -129,6 +129,7 @@ describeBrowser("the templates gallery (headless Chromium, workbook stand-in)", 
       for (const name of functions) expect(text).toContain(name);
     }
     expect(await page().getByTestId("template-problems").count()).toBe(0);
+    expect((await layout(page())).overflowing).toEqual([]);
     await page().evaluate(() => window.scrollTo(0, 0));
     await page().screenshot({ path: path.join(SCREENSHOTS, "templates.png") });
   });

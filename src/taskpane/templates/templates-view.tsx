@@ -53,10 +53,9 @@ type Outcome = { kind: "inserted" | "failed"; message: string; attempt: number }
 export function TemplatesView({ catalog }: { catalog?: TemplateCatalog }) {
   const styles = useStyles();
   const { templates, problems } = useMemo(() => catalog ?? bundledTemplates(), [catalog]);
-  const introId = useId();
   return (
-    <section className={styles.root} aria-labelledby={introId} data-testid="templates-view">
-      <Text as="p" id={introId} className={styles.intro}>
+    <div className={styles.root} data-testid="templates-view">
+      <Text as="p" className={styles.intro}>
         Ready-made sheets: each one is added as a new worksheet with its formulas, formats and a chart.
       </Text>
       {problems.length > 0 && (
@@ -80,7 +79,7 @@ export function TemplatesView({ catalog }: { catalog?: TemplateCatalog }) {
           </li>
         ))}
       </ul>
-    </section>
+    </div>
   );
 }
 
