@@ -5,6 +5,7 @@
  */
 import { runBatch, type ExcelRunner } from "./excel-batch";
 import { localeDecimalSeparator } from "../core/formula-locale";
+import { insertSheetPlan, type SheetPlan } from "./sheet-insert";
 
 export interface WorkbookActions {
   /** True when the pane runs inside Excel and can write to the sheet. */
@@ -17,6 +18,8 @@ export interface WorkbookActions {
    * column first) beside it; resolves with the cell's address.
    */
   insertWithChart(formula: string, table: ChartTableShape): Promise<{ address: string }>;
+  /** Adds a new worksheet written from the plan (src/office/sheet-insert.ts) and shows it; resolves with its name. */
+  insertSheet?(plan: SheetPlan): Promise<{ sheet: string }>;
   /** The decimal separator a formula typed or pasted here uses ("," means ";" between arguments). */
   decimalSeparator?(): Promise<string>;
 }
@@ -42,6 +45,7 @@ export const NO_WORKBOOK: WorkbookActions = {
   canInsert: false,
   insertFormula: () => Promise.reject(new Error("There is no workbook: open this pane in Excel to insert formulas.")),
   insertWithChart: () => Promise.reject(new Error("There is no workbook: open this pane in Excel to insert formulas.")),
+  insertSheet: () => Promise.reject(new Error("There is no workbook: open this pane in Excel to insert a sheet.")),
   // The formula will be pasted into an Excel on this machine: its locale is the best guess.
   decimalSeparator: async () => localeDecimalSeparator(),
 };
@@ -92,6 +96,7 @@ export function excelWorkbook(excel: ExcelLike = Excel): WorkbookActions {
         await context.sync();
         return { address: cell.address };
       }),
+    insertSheet: (plan) => insertSheetPlan(excel, plan),
     // Application.decimalSeparator (ExcelApi 1.11), "the decimal separator based on the local Excel settings":
     // https://learn.microsoft.com/javascript/api/excel/excel.application#excel-excel-application-decimalseparator-member
     decimalSeparator: async () => {

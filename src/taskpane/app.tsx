@@ -1,5 +1,5 @@
 /**
- * The task pane: three views (Settings, Picker, Insights) under one tab list.
+ * The task pane: four views (Settings, Picker, Insights, Templates) under one tab list.
  * Every view stays mounted while hidden, so a search, a chosen metric or a
  * loaded feed survives switching tabs; `active` tells a view when it is on
  * screen (to start its first request, or to poll).
@@ -32,17 +32,19 @@ import { ServicesProvider, useServices, type PaneServices } from "./shared/pane-
 import { PickerView } from "./picker/picker-view";
 import { SettingsView } from "./settings/settings-view";
 import { StoredDataNotice } from "./shared/stored-data-notice";
+import { TemplatesView } from "./templates/templates-view";
 
 export interface PaneContext {
   /** Office host ("Excel"), or null in a plain browser. */
   host: string | null;
 }
 
-export type ViewId = "settings" | "picker" | "insights";
+export type ViewId = "settings" | "picker" | "insights" | "templates";
 const VIEWS: readonly { id: ViewId; label: string }[] = [
   { id: "settings", label: "Settings" },
   { id: "picker", label: "Picker" },
   { id: "insights", label: "Insights" },
+  { id: "templates", label: "Templates" },
 ];
 
 // Through Griffel rather than a <style> block in taskpane.html: the page's CSP allows no inline style text.
@@ -132,6 +134,7 @@ function Pane({ initialView }: { initialView: ViewId }) {
               {v.id === "settings" && <SettingsView active={view === "settings"} />}
               {v.id === "picker" && <PickerView active={view === "picker"} />}
               {v.id === "insights" && <InsightsView active={view === "insights"} />}
+              {v.id === "templates" && <TemplatesView />}
             </div>
           ))}
         </main>

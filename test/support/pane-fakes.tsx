@@ -12,6 +12,7 @@ import { SettingsStore, type KeyValueStorage } from "../../src/office/settings";
 import { clearCacheOnSettingsChange, recheckKeyOnSettingsChange } from "../../src/office/settings-changes";
 import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../../src/refresh/pane-actions";
 import type { ChartTableShape, WorkbookActions } from "../../src/office/pane-workbook";
+import type { SheetPlan } from "../../src/office/sheet-insert";
 import { ServicesProvider, type PaneServices } from "../../src/taskpane/shared/pane-services";
 import { FakeClient } from "./fake-client";
 import { installDomStubs } from "./dom";
@@ -59,6 +60,14 @@ export class FakeWorkbook implements WorkbookActions {
     this.written.push(formula);
     this.charted.push({ formula, table });
     return { address: this.address };
+  }
+  /** Sheet plans inserted, in order; each answers with the plan's own sheet name. */
+  readonly sheets: SheetPlan[] = [];
+  async insertSheet(plan: SheetPlan) {
+    if (!this.canInsert) throw new Error("There is no workbook");
+    if (this.failWith) throw this.failWith;
+    this.sheets.push(plan);
+    return { sheet: plan.sheetName };
   }
 }
 

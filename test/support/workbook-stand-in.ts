@@ -48,6 +48,20 @@
  *   `ChartAxis.setCategoryNames(range)` (1.7) are recorded, not drawn
  *   (https://learn.microsoft.com/en-us/javascript/api/excel/excel.chartcollection);
  *   with `Range.getOffsetRange` / `getResizedRange` (1.1 / 1.2) to name the cells.
+ * - New sheets: `WorksheetCollection.add(name)` (ExcelApi 1.1) adds a worksheet
+ *   at the end, usable in the same batch; the name "should be unique"
+ *   (https://learn.microsoft.com/en-us/javascript/api/excel/excel.worksheetcollection#excel-excel-worksheetcollection-add-member(1)).
+ *   Excel's sheet-name rules ("Rename a worksheet", support.microsoft.com:
+ *   at most 31 characters, none of : \ / ? * [ ], not blank, no apostrophe
+ *   first or last, not "History") and uniqueness without regard to case are
+ *   enforced at sync: an invalid name fails with InvalidArgument, a taken one
+ *   with ItemAlreadyExists (the codes of Excel.ErrorCodes,
+ *   https://learn.microsoft.com/en-us/office/dev/add-ins/reference/javascript-api-for-office-error-codes).
+ *   `Worksheet.activate()` (1.1) makes it the active sheet;
+ *   `getItemOrNullObject` (1.4) and `Worksheet.delete()` (1.1) remove one.
+ * - `RangeFormat.columnWidth` (1.2, points) on a column range ("B:D") and
+ *   `RangeFont.bold` (1.1) are recorded per column and per cell
+ *   (https://learn.microsoft.com/en-us/javascript/api/excel/excel.rangeformat).
  * - `Range.clear("Contents")` empties the cells (a spill anchor's spill too)
  *   and keeps their formats; `clear("All")` resets the formats too.
  * - Formats carried in values (Microsoft Learn, "Use data types with custom
@@ -153,6 +167,8 @@ export interface StandInLog {
   associated: string[];
   /** Charts added (`Worksheet.charts.add`), as they stand after the batch that made them. */
   charts: RecordedChart[];
+  /** Worksheets added (`worksheets.add`), by name, in order. */
+  sheetsAdded: string[];
 }
 
 /** A chart the add-in made: its type, source data and series orientation, category names, title and position. */
@@ -208,6 +224,14 @@ export interface WorkbookStandIn {
   startCellEdit(): void;
   /** The user leaves the cell: the batches that waited run. */
   endCellEdit(): void;
+  /** The workbook's sheets, in tab order. */
+  sheetNames(): string[];
+  /** The sheet Excel shows (`Worksheet.activate`). */
+  activeSheet(): string;
+  /** A column's width in points as set through `format.columnWidth` ("B"), or null when never set. */
+  columnWidth(sheet: string, column: string): number | null;
+  /** Whether the cell was made bold (`format.font.bold`). */
+  isBold(sheet: string, address: string): boolean;
 }
 
 /** Installs `Excel` and `Office` on `target` (globalThis in the page) and returns the handle tests inspect. */
@@ -230,6 +254,10 @@ export function installWorkbookStandIn(
     formattedTo: string | null;
     /** The cells' own number formats, apart from their contents: a cleared or rewritten cell keeps its format. */
     formats: Map<string, string>;
+    /** Column widths in points set through `format.columnWidth`, by column letters. */
+    columnWidths?: Map<string, number>;
+    /** Cells made bold through `format.font.bold`. */
+    bold?: Set<string>;
   };
   type Rect = { top: number; left: number; bottom: number; right: number };
 
@@ -262,6 +290,7 @@ export function installWorkbookStandIn(
     startupBehavior: [],
     associated: [],
     charts: [],
+    sheetsAdded: [],
   };
   const settings: Record<string, unknown> = { ...(recording.documentSettings ?? {}) };
   const savedSettings: Record<string, unknown> = { ...settings };
@@ -274,6 +303,7 @@ export function installWorkbookStandIn(
   const running = new Map<string, { timer: unknown; end: () => void }>();
   let idleWaiters: (() => void)[] = [];
   let selection = { sheet: recording.selection.sheet, areas: [...recording.selection.areas] };
+  let activeSheet = recording.activeSheet;
   let calculationMode = recording.calculationMode ?? "Automatic";
   const installedAt = Date.now();
   const registered = () => Date.now() - installedAt >= (recording.registerAfterMs ?? 0);
@@ -310,6 +340,9 @@ export function installWorkbookStandIn(
   };
   const parseRect = (address: string): Rect => {
     const local = address.slice(address.lastIndexOf("!") + 1);
+    // A column range ("B:D"): every row of those columns.
+    const columns = /^\$?([A-Z]+):\$?([A-Z]+)$/i.exec(local);
+    if (columns) return { top: 0, left: colIndex(columns[1]), bottom: 1_048_575, right: colIndex(columns[2]) };
     const [a, b = a] = local.split(":");
     const p = parseCell(a);
     const q = parseCell(b);
@@ -827,7 +860,12 @@ export function installWorkbookStandIn(
                 sheet.cells.delete(address);
               }
           }),
-        worksheet: makeWorksheet(context, () => sheet.name),
+        worksheet: makeWorksheet(
+          context,
+          () => sheet.name,
+          () => sheet,
+        ),
+        format: makeRangeFormat(context, sheet, rect),
         /** The stand-in's own: the A1 text of this range, for the chart log. */
         __rectText: () => rectText(rect()),
       },
@@ -877,6 +915,36 @@ export function installWorkbookStandIn(
     }
   }
 
+  /** `Range.format`: `columnWidth` (points, whole columns) and `font.bold`, written at sync; a protected sheet refuses them. */
+  function makeRangeFormat(context: Context, sheet: Sheet, rect: () => Rect): Record<string, unknown> {
+    const format: Record<string, unknown> = {};
+    Object.defineProperty(format, "columnWidth", {
+      set: (width: number) =>
+        needs(context, "RangeFormat.columnWidth", "1.2", () => {
+          const r = rect();
+          guardWrite(sheet, r);
+          sheet.columnWidths ??= new Map();
+          for (let col = r.left; col <= r.right; col += 1) sheet.columnWidths.set(colLetters(col), Number(width));
+        }),
+    });
+    const font: Record<string, unknown> = {};
+    Object.defineProperty(font, "bold", {
+      set: (bold: boolean) =>
+        context.queue.push(() => {
+          const r = rect();
+          guardWrite(sheet, r);
+          sheet.bold ??= new Set();
+          for (let row = r.top; row <= r.bottom; row += 1)
+            for (let col = r.left; col <= r.right; col += 1) {
+              if (bold) sheet.bold.add(key(row, col));
+              else sheet.bold.delete(key(row, col));
+            }
+        }),
+    });
+    format.font = font;
+    return format;
+  }
+
   function markDirty(sheet: Sheet, r: Rect): void {
     for (const [address, cell] of sheet.cells) {
       const { row, col } = parseCell(address);
@@ -908,13 +976,34 @@ export function installWorkbookStandIn(
     );
   }
 
-  function makeWorksheet(context: Context, name: () => string): Record<string, unknown> {
-    const sheet = () => sheetNamed(name());
+  /** `resolve`: the sheet itself (one `add` made in this batch, before the sync that adds it); `isNull`: a null object's test. */
+  function makeWorksheet(
+    context: Context,
+    name: () => string,
+    resolve: () => Sheet = () => sheetNamed(name()),
+    isNull?: () => boolean,
+  ): Record<string, unknown> {
+    const sheet = resolve;
     return proxy(
       context,
-      { name: () => sheet().name },
+      { name: () => sheet().name, ...(isNull ? { isNullObject: isNull } : {}) },
       {
         protection: proxy(context, { protected: () => sheet().protected }),
+        activate: () =>
+          context.queue.push(() => {
+            activeSheet = sheet().name;
+          }),
+        delete: () =>
+          context.queue.push(() => {
+            const doomed = sheet();
+            const at = sheets.indexOf(doomed);
+            if (at < 0)
+              throw officeError("ItemNotFound", `The requested resource doesn't exist: worksheet "${doomed.name}".`);
+            if (sheets.length === 1)
+              throw officeError("InvalidOperation", "A workbook must contain at least one visible worksheet.");
+            sheets.splice(at, 1);
+            if (activeSheet === doomed.name) activeSheet = sheets[Math.max(0, at - 1)].name;
+          }),
         getRange: (address: string) => makeRange(context, sheet(), () => parseRect(address)),
         charts: {
           add: (type: string, source: Record<string, unknown>, seriesBy?: string) =>
@@ -929,6 +1018,44 @@ export function installWorkbookStandIn(
             if (all) calculateRect(s, all, !markAllDirty);
           }),
       },
+    );
+  }
+
+  /** Excel's objection to a new sheet's name, or null (see the header: "Rename a worksheet"). */
+  function sheetNameRefusal(name: string): Error | null {
+    const invalid =
+      name.trim() === "" ||
+      name.length > 31 ||
+      /[:\\/?*[\]]/.test(name) ||
+      name.startsWith("'") ||
+      name.endsWith("'") ||
+      name.toLowerCase() === "history";
+    if (invalid)
+      return officeError(
+        "InvalidArgument",
+        `The argument is invalid or missing or has an incorrect format: sheet name "${name}".`,
+      );
+    if (sheets.some((s) => s.name.toLowerCase() === name.toLowerCase()))
+      return officeError("ItemAlreadyExists", `The resource with the name or ID "${name}" already exists.`);
+    return null;
+  }
+
+  /** `worksheets.add(name)`: the new sheet is usable at once in the batch and joins the workbook (at the end) at sync. */
+  function addWorksheet(context: Context, wanted?: string): Record<string, unknown> {
+    let n = sheets.length + 1;
+    while (wanted === undefined && sheets.some((s) => s.name.toLowerCase() === `sheet${n}`)) n += 1;
+    const name = wanted ?? `Sheet${n}`;
+    const sheet: Sheet = { name, protected: false, cells: new Map(), formattedTo: null, formats: new Map() };
+    context.queue.push(() => {
+      const refusal = sheetNameRefusal(name);
+      if (refusal) throw refusal;
+      sheets.push(sheet);
+      log.sheetsAdded.push(name);
+    });
+    return makeWorksheet(
+      context,
+      () => name,
+      () => sheet,
     );
   }
 
@@ -1007,7 +1134,17 @@ export function installWorkbookStandIn(
     const worksheets = collection(context, () => sheets.map((s) => makeWorksheet(context, () => s.name)));
     Object.assign(worksheets, {
       getItem: (name: string) => makeWorksheet(context, () => name),
-      getActiveWorksheet: () => makeWorksheet(context, () => recording.activeSheet),
+      getActiveWorksheet: () => makeWorksheet(context, () => activeSheet),
+      add: (name?: string) => addWorksheet(context, name),
+      getItemOrNullObject: (name: string) => {
+        const found = () => sheets.find((s) => s.name.toLowerCase() === String(name).toLowerCase()) ?? null;
+        return makeWorksheet(
+          context,
+          () => found()?.name ?? String(name),
+          undefined,
+          () => found() === null,
+        );
+      },
     });
 
     const scoped = (namespace: string) => {
@@ -1208,5 +1345,9 @@ export function installWorkbookStandIn(
       cellEdit.on = false;
       for (const resume of cellEdit.waiting.splice(0)) resume();
     },
+    sheetNames: () => sheets.map((s) => s.name),
+    activeSheet: () => activeSheet,
+    columnWidth: (sheetName, column) => sheetNamed(sheetName).columnWidths?.get(column.toUpperCase()) ?? null,
+    isBold: (sheetName, address) => sheetNamed(sheetName).bold?.has(address.toUpperCase()) ?? false,
   };
 }
