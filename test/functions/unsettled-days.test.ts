@@ -42,10 +42,11 @@ describe("null values and unsettled days", () => {
   });
 
   it.each([0, null] as const)(
-    "MD.AGG skips nulls and placeholders: AVG, MIN and LAST over 7D (yesterday %s)",
+    "MD.AGG skips nulls and placeholders: AVG, MIN and LAST over the 7D ending on the latest data (yesterday %s)",
     async (yesterday) => {
       const ctx = contextWith(yesterday);
-      const real = Array.from({ length: 5 }, (_, i) => fakeValue("eth", "PRICE", addDays(TODAY, -6 + i)));
+      // as_of omitted: the window ends on the latest day with data, two days ago, and holds 7 days of data.
+      const real = Array.from({ length: 7 }, (_, i) => fakeValue("eth", "PRICE", addDays(TODAY, -8 + i)));
       expect(await aggregateValue(ctx, { symbol: "eth", metric: "PRICE", window: "7D", stat: "AVG" })).toBeCloseTo(
         real.reduce((a, b) => a + b, 0) / real.length,
         9,
@@ -53,7 +54,7 @@ describe("null values and unsettled days", () => {
       expect(await aggregateValue(ctx, { symbol: "eth", metric: "PRICE", window: "7D", stat: "MIN" })).toBe(
         Math.min(...real),
       );
-      expect(await aggregateValue(ctx, { symbol: "eth", metric: "PRICE", window: "7D", stat: "LAST" })).toBe(real[4]);
+      expect(await aggregateValue(ctx, { symbol: "eth", metric: "PRICE", window: "7D", stat: "LAST" })).toBe(real[6]);
     },
   );
 
