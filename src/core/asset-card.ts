@@ -222,12 +222,7 @@ function otherLocked(outcomes: ReadonlyMap<string, PropertyOutcome>): AssetFact 
  * What the card says under a windowed value: "sum over 30D, 2026-10-24 to
  * 2026-11-22", and for a window missing days "…; 28 of 30 days have data".
  */
-export function windowNote(
-  what: string,
-  window: string,
-  span: WindowSpan,
-  coverage: WindowCoverage | null,
-): string {
+export function windowNote(what: string, window: string, span: WindowSpan, coverage: WindowCoverage | null): string {
   return `${what} over ${window}, ${coverageText(span, coverage)}`;
 }
 

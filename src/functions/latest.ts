@@ -203,7 +203,9 @@ async function prefixedLatest(
   const granularity = naturalGranularity(prefixed.base);
   const { span, points } = await windowReadings(ctx, symbol, prefixed.base, granularity, prefixed.window, end);
   if (!points.some(hasValue))
-    throw new NoDataError(`No ${symbol} ${prefixed.base} value from ${span.start} to ${span.end} to compute ${metric}.`);
+    throw new NoDataError(
+      `No ${symbol} ${prefixed.base} value from ${span.start} to ${span.end} to compute ${metric}.`,
+    );
   const coverage = granularity === "DAY" ? windowCoverage(points, span) : null;
   return { date: span.end, val: sumBetween(points, span.start, span.end), span, coverage };
 }

@@ -72,7 +72,9 @@ export async function formattedSnapshotTable(ctx: CallContext, args: SnapshotArg
       : errorCell("#N/A", pairMessage(symbols[s], metrics[m], outcome.reason));
   const values: CellValue[][] = settled.map((row, s) =>
     row.map((outcome, m) =>
-      outcome.status === "fulfilled" ? numberCell(outcome.value.val, `${symbols[s]} ${metrics[m]}`) : failed(outcome, s, m),
+      outcome.status === "fulfilled"
+        ? numberCell(outcome.value.val, `${symbols[s]} ${metrics[m]}`)
+        : failed(outcome, s, m),
     ),
   );
   const dateSystem = ctx.dateSystem ?? 1900;
@@ -81,7 +83,12 @@ export async function formattedSnapshotTable(ctx: CallContext, args: SnapshotArg
       outcome.status === "fulfilled" ? isoToSerialIn(outcome.value.date, dateSystem) : failed(outcome, s, m),
     ),
   );
-  const rows = shapeSnapshotTable(symbols, snapshotColumns(metrics, options), snapshotCells(values, dates, options), options);
+  const rows = shapeSnapshotTable(
+    symbols,
+    snapshotColumns(metrics, options),
+    snapshotCells(values, dates, options),
+    options,
+  );
   return {
     rows,
     formatAt: (row, column, value) => {

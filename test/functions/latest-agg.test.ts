@@ -134,14 +134,17 @@ describe("MD.AGG", () => {
     ["FEES", "QTD", "max", "MAX", "2024-04-01", "2024-04-01"],
     ["PRICE", "YTD", "PCT_CHANGE", "PCT_CHANGE", "2024-01-01", "2024-01-01"],
     ["PRICE", "LTM", "CHANGE", "CHANGE", "2023-05-11", "2023-05-04"],
-  ] as const)("%s over %s, stat %s → %s from %s (fetched from %s)", async (metric, window, stat, used, from, fetched) => {
-    const ctx = withCatalog();
-    const value = await aggregateValue(ctx, { symbol: "eth", metric, window, stat });
-    expect(value).toBeCloseTo(computeStat(used, daily(metric, from, TODAY)) as number, 6);
-    expect(ctx.client.seriesCalls.map((call) => call.req)).toEqual([
-      { symbol: "eth", metric, granularity: "DAY", start: fetched, end: TODAY },
-    ]);
-  });
+  ] as const)(
+    "%s over %s, stat %s → %s from %s (fetched from %s)",
+    async (metric, window, stat, used, from, fetched) => {
+      const ctx = withCatalog();
+      const value = await aggregateValue(ctx, { symbol: "eth", metric, window, stat });
+      expect(value).toBeCloseTo(computeStat(used, daily(metric, from, TODAY)) as number, 6);
+      expect(ctx.client.seriesCalls.map((call) => call.req)).toEqual([
+        { symbol: "eth", metric, granularity: "DAY", start: fetched, end: TODAY },
+      ]);
+    },
+  );
 
   it("an explicit as_of asks for the calendar window, and only for it", async () => {
     const ctx = withCatalog();
