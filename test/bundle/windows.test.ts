@@ -10,7 +10,7 @@
  * seed (raw HTTP), not from the add-in's code.
  */
 import { cellValue, isExcelError, type LoadedBundle } from "../../harness/bundle";
-import { isoDaysAgo, rawPoints, serial } from "../support/raw-sandbox";
+import { isoDaysAgo, rawPoints, requestsTo, serial } from "../support/raw-sandbox";
 import { useBundle } from "../support/bundle";
 import { useSandbox } from "../support/sandbox";
 
@@ -75,6 +75,28 @@ describe("as_of omitted: the window ends on the latest day with data", () => {
     expect(fees.basicValue).toBeCloseTo(expected, 4);
     expect(fees.propertyMetadata?.sublabel).toBe(`sum over 30D, ${isoDaysAgo(31)} to ${isoDaysAgo(2)}`);
     expect(card.properties["Fees 30D date"].basicValue).toBe(serial(isoDaysAgo(2)));
+  });
+});
+
+describe("requests stay shared", () => {
+  // Every 10th answer empty (and retried) would blur the count: off for this block.
+  beforeAll(() => world.sandbox.setRealistic({ emptyBodyEvery: 0 }));
+  afterAll(() => world.sandbox.setRealistic(true));
+
+  it("ten chains' MD.AGG 30D, MD.LATEST L30_FEES and MD.SNAPSHOT L30_FEES cells, recalculated together, send one series request", async () => {
+    const chains = ["eth", "sol", "bnb", "trx", "base", "arb", "op", "pol", "avax", "sui"];
+    const bundle = world.load();
+    const before = requestsTo(world.sandbox, "/data/api/");
+    const cells = await Promise.all([
+      ...chains.map((chain) => bundle.call("AGG", [chain, "FEES", "30D", "SUM"])),
+      ...chains.map((chain) => bundle.call("LATEST", [chain, "L30_FEES"])),
+      ...chains.map((chain) => bundle.call("AGG", [chain, "FEES", "30D", "SUM", null, "show=date"])),
+      bundle.call("SNAPSHOT", [chains.join(","), "L30_FEES"]),
+    ]);
+    const requests = requestsTo(world.sandbox, "/data/api/") - before;
+    console.log(`${cells.length} cells over ten chains' 30-day fees: ${requests} series request(s)`);
+    expect(cells.slice(0, 10)).toEqual(cells.slice(10, 20));
+    expect(requests).toBe(1);
   });
 });
 
