@@ -56,7 +56,7 @@ export async function formattedAggregateValue(ctx: CallContext, args: AggArgs): 
     unitOf(ctx, args).catch(() => PLAIN),
   ]);
   const { value, span, coverage } = result;
-  const note = `over ${coverageText(span, coverage)}`;
+  const note = `Over ${coverageText(span, coverage)}`;
   const show = parseOptions(args.options, AGG_OPTIONS).show;
   if (show === "date") return { ...datedCell(span.end, ctx.dateSystem), note };
   if (show === "start") return { ...datedCell(span.start, ctx.dateSystem), note };

@@ -96,9 +96,9 @@ export function datedCell(iso: string, dateSystem: DateSystem | undefined): Form
   return { value: isoToSerialIn(iso, dateSystem ?? 1900), format: DATE_FORMAT };
 }
 
-/** "dated 2026-11-22", or for a windowed sum "sum over 2026-10-24 to 2026-11-22" (and the days it misses). */
+/** "Dated 2026-11-22", or for a windowed sum "Sum over 2026-10-24 to 2026-11-22" (and the days it misses). */
 export function readingNote(reading: DatedReading): string {
-  return reading.span ? `sum over ${coverageText(reading.span, reading.coverage ?? null)}` : `dated ${reading.date}`;
+  return reading.span ? `Sum over ${coverageText(reading.span, reading.coverage ?? null)}` : `Dated ${reading.date}`;
 }
 
 /** A reading, and for a windowed sum (`L30_FEES`) the days it covers. */
