@@ -62,7 +62,7 @@ export async function formattedAggregateValue(ctx: CallContext, args: AggArgs): 
   if (show === "start") return { ...datedCell(span.start, ctx.dateSystem), note };
   if (show === "days") {
     if (!coverage)
-      throw new ArgumentError("options", `show=days counts days; ${String(args.metric)} is read per quarter.`);
+      throw new ArgumentError("options", `show=days counts days; ${parseMetric(args.metric)} is read per quarter.`);
     return { value: coverage.daysWithData, format: null, note };
   }
   if (typeof value !== "number") return { value, format: null, note };

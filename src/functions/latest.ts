@@ -3,7 +3,9 @@
  * these cells, so every cell with the same as_of asks for the same window
  * (as_of − 30 days … as_of for daily metrics): the client then answers them
  * with one request per 50 symbols instead of one per cell. Only a cell whose
- * window holds no reading looks further back.
+ * window holds no reading looks further back. A prefixed metric (`L30_FEES`)
+ * is a windowed sum whose days the window rule chooses (core/window-span.ts):
+ * here, for MD.AGG, MD.SNAPSHOT and MD.ASSET alike.
  */
 import { parseDate, parseMetric, parseSymbol } from "../core/arguments";
 import { type DateSystem, isoToSerialIn } from "../core/excel-date";
