@@ -1,7 +1,9 @@
 /**
  * Writes docs/recipes.md's generated parts: each recipe's result table —
  * its formula evaluated by the built dist/functions.js against the sandbox
- * `npm start` serves, on the day the document names — and the metric
+ * `npm start` serves (its realistic mode: the two newest days of a daily
+ * series unsettled, as the real service's are), on the day the document
+ * names — and the metric
  * glossary from the sandbox's metric catalog. Also recomputes the results of
  * docs/functions.md's checked examples (```sandbox blocks) the same way.
  *
@@ -34,9 +36,18 @@ import {
 export const RECIPES_DOC = path.resolve(__dirname, "../docs/recipes.md");
 const REFERENCE_DOC = path.resolve(__dirname, "../docs/functions.md");
 
-/** Runs `work` with the built bundle's functions against npm start's sandbox, on `today` (its last day with data and the bundle's clock). */
-async function withFunctions<T>(today: string, work: (call: CallFunction) => Promise<T>, entities = false): Promise<T> {
-  const sandbox = await startSandbox({ today, quiet: true, insightFirstCallDelayMs: 0 });
+/**
+ * Runs `work` with the built bundle's functions on `today` (the sandbox's last
+ * day and the bundle's clock): against npm start's sandbox (`realistic`: its
+ * newest two days unsettled, its sentences and empty answers), or the
+ * contract's, which docs/functions.md's checked examples are written for.
+ */
+async function withFunctions<T>(
+  today: string,
+  work: (call: CallFunction) => Promise<T>,
+  { entities = false, realistic = false }: { entities?: boolean; realistic?: boolean } = {},
+): Promise<T> {
+  const sandbox = await startSandbox({ today, quiet: true, insightFirstCallDelayMs: 0, realistic });
   try {
     // Noon UTC: the same calendar day in every time zone from UTC−11 to UTC+11.
     const bundle = loadFunctionsBundle({
@@ -68,7 +79,7 @@ export function evaluateRecipes(markdown: string, today: string): Promise<Array<
       }
       return out;
     },
-    true,
+    { entities: true, realistic: true },
   );
 }
 

@@ -263,7 +263,9 @@ export function renderResult(evaluated: Evaluated): string {
   if (recipe.rows) {
     const width = table[0].length;
     const letters = Array.from({ length: width }, (_, i) => String.fromCharCode(65 + i));
-    const rows = table.map((row, r) => [String(r + 1), ...row.map((value) => cellText(value, false))]);
+    // A column whose header (row 1) names a date shows its serials as dates, as its cells' date format would.
+    const dated = table[0].map((cell) => typeof cell === "string" && /date/i.test(cell));
+    const rows = table.map((row, r) => [String(r + 1), ...row.map((value, c) => cellText(value, r > 0 && dated[c]))]);
     return markdownTable(["", ...letters], rows, [true, false, ...letters.slice(1).map(() => true)]);
   }
   const [first, ...body] = table;

@@ -18,6 +18,7 @@ import { type AssetKind, kindFromOffer } from "./assets-table";
 import { BLANK, type CellValue } from "./cell";
 import { DATE_FORMAT, type FormatAt, type FormattedTable, type NumberFormat } from "./number-format";
 import { type DateSystem, isoToSerialIn } from "./excel-date";
+import { coverageText, type WindowCoverage, type WindowSpan } from "./window-span";
 
 /** The provider every MD.ASSET entity names: how an MD entity passed back into an MD function is recognised (excel-input.ts). */
 export const ASSET_PROVIDER = "Market Data for Excel";
@@ -215,6 +216,14 @@ function otherLocked(outcomes: ReadonlyMap<string, PropertyOutcome>): AssetFact 
   // Subtracting large floats leaves rounding dust where the identity holds exactly (as in MD.SUPPLY): 0.
   const value = Math.abs(raw) <= Math.abs(total) * 1e-12 ? 0 : raw;
   return factOf(OTHER_LOCKED, { kind: "value", value, date: values[0].date, format: values[1].format });
+}
+
+/**
+ * What the card says under a windowed value: "sum over 30D, 2026-10-24 to
+ * 2026-11-22", and for a window missing days "…; 28 of 30 days have data".
+ */
+export function windowNote(what: string, window: string, span: WindowSpan, coverage: WindowCoverage | null): string {
+  return `${what} over ${window}, ${coverageText(span, coverage)}`;
 }
 
 /** The name of the property that holds a fact's date: `=A1.[Price date]`. */

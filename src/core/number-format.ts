@@ -104,12 +104,16 @@ export type FormatAt = (row: number, column: number, value: number) => NumberFor
 export interface FormattedTable {
   rows: CellValue[][];
   formatAt: FormatAt;
+  /** What the values cover, in words (the dates they are dated on), for a preview to show beside them. */
+  note?: string;
 }
 
 /** One number with its format (MD.LATEST, MD.AGG). */
 export interface FormattedValue {
   value: CellValue;
   format: NumberFormat | null;
+  /** What the value covers, in words ("dated 2026-11-22"), for a preview to show beside it. */
+  note?: string;
 }
 
 export function isFormattedTable(value: unknown): value is FormattedTable {

@@ -1,4 +1,4 @@
-/** MD.AGG: one statistic over a window ending at as_of. */
+/** MD.AGG: one statistic over a window ending at as_of, or on the pair's latest data when as_of is omitted. */
 import { isMarketDataError } from "../api";
 import type { MetricDescriptor } from "../core/domain";
 import { parseMetric, parseSymbol } from "../core/arguments";
@@ -9,10 +9,18 @@ import { ArgumentError, NoDataError } from "../core/errors";
 import { readingsOf } from "../core/readings";
 import { knownAggregationType, naturalGranularity } from "../core/metric-knowledge";
 import { type FormattedValue, numberFormatFor, PERCENT_FORMAT, PLAIN, type ValueKind } from "../core/number-format";
+import { type OptionSpec, parseOptions } from "../core/options";
+import {
+  coverageText,
+  pointsIn,
+  windowCoverage,
+  type WindowCoverage,
+  windowEndOf,
+  type WindowSpan,
+} from "../core/window-span";
 import type { CallContext } from "./call-context";
 import { SINGLE, withDiagnosis } from "./did-you-mean";
-import { fetchReadings } from "./fetch-series";
-import { parseAsOf } from "./latest";
+import { datedCell, parseAsOfGiven, windowReadings } from "./latest";
 import { valueKind } from "./metric-units";
 
 export interface AggArgs {
@@ -21,18 +29,45 @@ export interface AggArgs {
   window: unknown;
   stat?: unknown;
   asOf?: unknown;
+  options?: unknown;
 }
 
-/** MD.AGG's number: PCT_CHANGE as a percentage, every other statistic in the metric's unit. */
+/**
+ * MD.AGG's `options`: show=date puts the window's last day in the cell instead
+ * of the statistic, show=start its first day, show=days the days with data in it.
+ */
+export const AGG_OPTIONS = {
+  show: { kind: "choice", values: ["value", "date", "start", "days"], default: "value" },
+} as const satisfies OptionSpec;
+
+/** A statistic, and the window it was computed over. */
+export interface WindowStat {
+  value: CellValue;
+  span: WindowSpan;
+  /** The days of a daily window and the days among them with data; null for a window of quarters. */
+  coverage: WindowCoverage | null;
+}
+
+/** MD.AGG's cell: PCT_CHANGE as a percentage, every other statistic in the metric's unit; or, as options ask, a date or a count of days. */
 export async function formattedAggregateValue(ctx: CallContext, args: AggArgs): Promise<FormattedValue> {
-  const [value, kind] = await Promise.all([
-    aggregateValue(ctx, args),
-    // Arguments are parsed again inside aggregateValue; a bad one fails there first with its message.
+  const [result, kind] = await Promise.all([
+    windowStat(ctx, args),
+    // Arguments are parsed again inside windowStat; a bad one fails there first with its message.
     unitOf(ctx, args).catch(() => PLAIN),
   ]);
-  if (typeof value !== "number") return { value, format: null };
+  const { value, span, coverage } = result;
+  const note = `Over ${coverageText(span, coverage)}`;
+  const show = parseOptions(args.options, AGG_OPTIONS).show;
+  if (show === "date") return { ...datedCell(span.end, ctx.dateSystem), note };
+  if (show === "start") return { ...datedCell(span.start, ctx.dateSystem), note };
+  if (show === "days") {
+    if (!coverage)
+      throw new ArgumentError("options", `show=days counts days; ${parseMetric(args.metric)} is read per quarter.`);
+    return { value: coverage.daysWithData, format: null, note };
+  }
+  if (typeof value !== "number") return { value, format: null, note };
   const stat = parseStat(args.stat);
-  return { value, format: stat === "PCT_CHANGE" ? PERCENT_FORMAT : numberFormatFor(kind, value) };
+  return { value, format: stat === "PCT_CHANGE" ? PERCENT_FORMAT : numberFormatFor(kind, value), note };
 }
 
 async function unitOf(ctx: CallContext, args: AggArgs): Promise<ValueKind> {
@@ -42,60 +77,67 @@ async function unitOf(ctx: CallContext, args: AggArgs): Promise<ValueKind> {
 }
 
 export async function aggregateValue(ctx: CallContext, args: AggArgs): Promise<CellValue> {
+  return (await windowStat(ctx, args)).value;
+}
+
+async function windowStat(ctx: CallContext, args: AggArgs): Promise<WindowStat> {
   const symbol = parseSymbol(args.symbol);
   const metric = parseMetric(args.metric);
   const window = parseAggWindow(args.window);
   const stat = parseStat(args.stat);
-  const asOf = parseAsOf(args.asOf, ctx.today, ctx.dateSystem);
+  const asOf = parseAsOfGiven(args.asOf, ctx.today, ctx.dateSystem);
+  parseOptions(args.options, AGG_OPTIONS);
   return withDiagnosis(ctx, symbol, metric, SINGLE, () => aggregate(ctx, symbol, metric, window, stat, asOf));
 }
 
-/** MD.AGG's statistic of parsed arguments, without the did-you-mean diagnosis of a failure (MD.ASSET reads many pairs, some absent). */
+/**
+ * MD.AGG's statistic of parsed arguments over the window the window rule
+ * gives (core/window-span.ts: as_of undefined, the window ends on the pair's
+ * latest data), without the did-you-mean diagnosis of a failure (MD.ASSET
+ * reads many pairs, some absent).
+ */
 export async function aggregate(
   ctx: CallContext,
   symbol: string,
   metric: string,
   window: AggWindow,
   stat: Stat | undefined,
-  asOf: string,
-): Promise<CellValue> {
-  const start = windowStart(window, asOf);
+  asOf: string | undefined,
+): Promise<WindowStat> {
+  const end = windowEndOf(asOf, ctx.today);
   const prefixed = parsePrefixedMetric(metric);
 
   let values: number[];
   let chosen: Stat;
+  let span: WindowSpan;
+  let coverage: WindowCoverage | null;
   if (prefixed) {
     // A prefixed metric is a daily series of rolling sums: fetch far enough back for the first date's sum.
     const granularity = naturalGranularity(prefixed.base);
-    const points = await fetchReadings(
-      ctx,
-      symbol,
-      prefixed.base,
-      granularity,
+    const read = await windowReadings(ctx, symbol, prefixed.base, granularity, window, end, (start) =>
       windowStart(prefixed.window, start),
-      asOf,
     );
-    values = rollingSums(points, prefixed.window, start, asOf).map((point) => point.val);
+    span = read.span;
+    coverage = granularity === "DAY" ? windowCoverage(read.points, span) : null;
+    values = rollingSums(read.points, prefixed.window, span.start, span.end).map((point) => point.val);
     chosen = stat ?? "LAST";
   } else {
     const granularity = naturalGranularity(metric);
     const [fetched, defaulted] = await Promise.allSettled([
-      fetchReadings(ctx, symbol, metric, granularity, start, asOf),
+      windowReadings(ctx, symbol, metric, granularity, window, end),
       stat ?? defaultStatFor(ctx, symbol, metric),
     ]);
     // The series' failure comes first: an unknown name says what was meant, not that it has no default stat.
     if (fetched.status === "rejected") throw fetched.reason;
     if (defaulted.status === "rejected") throw defaulted.reason;
-    const points = fetched.value;
-    const statToUse = defaulted.value;
-    values = readingsOf(points)
-      .filter((point) => point.date >= start && point.date <= asOf)
-      .map((point) => point.val);
-    chosen = statToUse;
+    span = fetched.value.span;
+    coverage = granularity === "DAY" ? windowCoverage(fetched.value.points, span) : null;
+    values = readingsOf(pointsIn(fetched.value.points, span)).map((point) => point.val);
+    chosen = defaulted.value;
   }
   if (values.length === 0)
-    throw new NoDataError(`No ${symbol} ${metric} data in the ${window.label} window ${start} to ${asOf}.`);
-  return computeStat(chosen, values);
+    throw new NoDataError(`No ${symbol} ${metric} data in the ${window.label} window ${span.start} to ${span.end}.`);
+  return { value: computeStat(chosen, values), span, coverage };
 }
 
 /** SUM for flows, LAST for levels, from the catalog's aggregation_type (built-in knowledge when the catalog does not list the metric). */

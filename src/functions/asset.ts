@@ -16,6 +16,7 @@ import {
   buildAssetCard,
   nothingOffered,
   type PropertyOutcome,
+  windowNote,
 } from "../core/asset-card";
 import { NoDataError } from "../core/errors";
 import { numberFormatFor, PLAIN } from "../core/number-format";
@@ -23,7 +24,7 @@ import type { CallContext } from "./call-context";
 import { diagnosePair, SINGLE } from "./did-you-mean";
 import { aggregate } from "./agg";
 import { isPairFailure } from "./fetch-series";
-import { datedLatest, parseAsOf } from "./latest";
+import { datedLatest, parseAsOfGiven } from "./latest";
 import { valueKind } from "./metric-units";
 
 export interface AssetArgs {
@@ -33,7 +34,8 @@ export interface AssetArgs {
 
 export async function assetCard(ctx: CallContext, args: AssetArgs): Promise<AssetCard> {
   const symbol = parseSymbol(args.symbol);
-  const asOf = parseAsOf(args.asOf, ctx.today, ctx.dateSystem);
+  const given = parseAsOfGiven(args.asOf, ctx.today, ctx.dateSystem);
+  const asOf = given ?? ctx.today;
   const specs = assetPropertySpecs(symbol);
   // The catalog (title, colour) and every property at once: one burst for the batcher.
   const [catalog, outcomes] = await Promise.all([
@@ -41,7 +43,7 @@ export async function assetCard(ctx: CallContext, args: AssetArgs): Promise<Asse
       if (isPairFailure(error)) return [];
       throw error;
     }),
-    Promise.all(specs.map((spec) => readProperty(ctx, symbol, spec, asOf))),
+    Promise.all(specs.map((spec) => readProperty(ctx, symbol, spec, given))),
   ]);
   const byName = new Map(specs.map((spec, i) => [spec.name, outcomes[i]]));
   if (nothingOffered(byName)) {
@@ -59,7 +61,8 @@ export async function assetCard(ctx: CallContext, args: AssetArgs): Promise<Asse
 }
 
 /**
- * One property, read as its cell would be: its failure for this pair (the
+ * One property, read as its cell would be (as_of undefined when omitted: a
+ * window then ends on the pair's latest data, core/window-span.ts): its failure for this pair (the
  * service's message, a refused pair, no reading) is an outcome, not the
  * card's; anything else (key, network, cancellation) fails the card.
  */
@@ -67,7 +70,7 @@ async function readProperty(
   ctx: CallContext,
   symbol: string,
   spec: AssetPropertySpec,
-  asOf: string,
+  asOf: string | undefined,
 ): Promise<PropertyOutcome> {
   const read = spec.read;
   const unit = valueKind(ctx, symbol, spec.unitMetric).catch(() => PLAIN);
@@ -76,13 +79,13 @@ async function readProperty(
       const [reading, kind] = await Promise.all([datedLatest(ctx, symbol, read.metric, asOf), unit]);
       return { kind: "value", value: reading.val, date: reading.date, format: numberFormatFor(kind, reading.val) };
     }
-    const [value, kind] = await Promise.all([
+    const [{ value, span, coverage }, kind] = await Promise.all([
       aggregate(ctx, symbol, read.metric, parseAggWindow(read.window), read.stat, asOf),
       unit,
     ]);
     if (typeof value !== "number") return { kind: "no-value" };
-    const note = `${read.stat === "AVG" ? "daily average" : "sum"} over ${read.window} to ${asOf}`;
-    return { kind: "value", value, date: asOf, format: numberFormatFor(kind, value), note };
+    const note = windowNote(read.stat === "AVG" ? "daily average" : "sum", read.window, span, coverage);
+    return { kind: "value", value, date: span.end, format: numberFormatFor(kind, value), note };
   } catch (error) {
     if (error instanceof NoDataError && "serviceMessage" in error) return { kind: "not-offered" };
     if (isPairFailure(error)) return { kind: "not-offered" };

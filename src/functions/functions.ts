@@ -74,17 +74,19 @@ export function series(
  * @helpurl https://localhost:3000/docs/functions.html#mdlatest
  * @param symbol One symbol, such as "eth" or "eq-aapl".
  * @param metric One metric, such as "PRICE", or a summed one such as "L30_FEES" (also L7_, L90_, CM_, CQ_, LTM_, YTD_).
- * @param [as_of] The date to read on: an Excel date, "YYYY-MM-DD", "TODAY" or "-1M". Omitted: today.
- * @returns The last value dated on or before as_of.
+ * @param [as_of] The date to read on: an Excel date, "YYYY-MM-DD", "TODAY" or "-1M". Omitted: today, and a summed metric's window ends on the latest day with data.
+ * @param [options] "key=value" text: show=value (default) or show=date, the date the value is dated on, to put beside it.
+ * @returns The last value dated on or before as_of, or its date.
  */
 export function latest(
   symbol: string | number,
   metric: string | number,
   as_of: number | string | null,
+  options: unknown[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<number | Excel.DoubleCellValue> {
   return invokeValue(invocation, (ctx) => {
-    const { as_of: asOf, ...args } = plainArguments({ symbol, metric, as_of });
+    const { as_of: asOf, ...args } = plainArguments({ symbol, metric, as_of, options });
     return formattedLatestValue(ctx, { ...args, asOf });
   }) as Promise<number | Excel.DoubleCellValue>;
 }
@@ -97,8 +99,9 @@ export function latest(
  * @param metric One metric, such as "FEES", or a summed one such as "L30_FEES".
  * @param window "7D", "30D", "90D", "MTD", "QTD", "YTD", "LTM", or "-ND", "-NW", "-NM", "-NQ", "-NY" such as "-6M".
  * @param [stat] SUM, AVG, MIN, MAX, FIRST, LAST, CHANGE or PCT_CHANGE. Omitted: SUM for flows, LAST for levels.
- * @param [as_of] The window's last day: an Excel date, "YYYY-MM-DD", "TODAY" or "-1M". Omitted: today.
- * @returns The statistic over the window.
+ * @param [as_of] The window's last day: an Excel date, "YYYY-MM-DD", "TODAY" or "-1M". Omitted: the latest day with data, so 30D covers 30 days of data.
+ * @param [options] "key=value" text: show=value (default), show=date (the window's last day), show=start (its first day) or show=days (days with data in it).
+ * @returns The statistic over the window, or what options show.
  */
 export function agg(
   symbol: string | number,
@@ -106,10 +109,11 @@ export function agg(
   window: string | number,
   stat: string | number | null,
   as_of: number | string | null,
+  options: unknown[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<number | Excel.DoubleCellValue> {
   return invokeValue(invocation, (ctx) => {
-    const { as_of: asOf, ...args } = plainArguments({ symbol, metric, window, stat, as_of });
+    const { as_of: asOf, ...args } = plainArguments({ symbol, metric, window, stat, as_of, options });
     return formattedAggregateValue(ctx, { ...args, asOf });
   }) as Promise<number | Excel.DoubleCellValue>;
 }
@@ -231,8 +235,8 @@ export function supply(
  * @helpurl https://localhost:3000/docs/functions.html#mdsnapshot
  * @param symbols Symbols down the table: text such as "eth", a comma list such as "eth, sol, eq-coin", or a range of cells.
  * @param metrics Metrics across: text such as "PRICE", a comma list such as "PRICE, MC, L30_FEES", or a range of cells.
- * @param [as_of] The date to read on: an Excel date, "YYYY-MM-DD", "TODAY" or "-1M". Omitted: today.
- * @param [options] "key=value; key=value" text or a two-column range: headers (true/false), transpose (true/false).
+ * @param [as_of] The date to read on: an Excel date, "YYYY-MM-DD", "TODAY" or "-1M". Omitted: today, and summed metrics end on the latest day with data.
+ * @param [options] "key=value; key=value" text or a two-column range: headers (true/false), transpose (true/false), dates (true: each metric followed by its values' dates).
  * @returns A table: Symbol, then one column per metric; a pair without data is #N/A.
  */
 export function snapshot(

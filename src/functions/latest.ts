@@ -3,16 +3,31 @@
  * these cells, so every cell with the same as_of asks for the same window
  * (as_of − 30 days … as_of for daily metrics): the client then answers them
  * with one request per 50 symbols instead of one per cell. Only a cell whose
- * window holds no reading looks further back.
+ * window holds no reading looks further back. A prefixed metric (`L30_FEES`)
+ * is a windowed sum whose days the window rule chooses (core/window-span.ts):
+ * here, for MD.AGG, MD.SNAPSHOT and MD.ASSET alike.
  */
 import { parseDate, parseMetric, parseSymbol } from "../core/arguments";
-import type { DateSystem } from "../core/excel-date";
-import { parsePrefixedMetric, type PrefixedMetric, windowStart } from "../core/agg-window";
+import { type DateSystem, isoToSerialIn } from "../core/excel-date";
+import { type AggWindow, parsePrefixedMetric, type PrefixedMetric } from "../core/agg-window";
 import { lowerBound } from "../core/agg-stat";
 import { addDays, type DateUnit, shiftDate } from "../core/calendar";
 import { NoDataError } from "../core/errors";
 import { naturalGranularity } from "../core/metric-knowledge";
-import { type FormattedValue, numberFormatFor } from "../core/number-format";
+import { DATE_FORMAT, type FormattedValue, numberFormatFor } from "../core/number-format";
+import { type OptionSpec, parseOptions } from "../core/options";
+import {
+  coverageText,
+  fetchRange,
+  latestDataDate,
+  lookupDate,
+  windowCoverage,
+  type WindowCoverage,
+  type WindowEnd,
+  windowEndOf,
+  type WindowSpan,
+  windowSpan,
+} from "../core/window-span";
 import type { DataPoint, Granularity, Reading } from "../core/domain";
 import { hasValue } from "../core/readings";
 import type { CallContext } from "./call-context";
@@ -24,6 +39,7 @@ export interface LatestArgs {
   symbol: unknown;
   metric: unknown;
   asOf?: unknown;
+  options?: unknown;
 }
 
 /** Windows tried in turn, ending at as_of. Quarterly financials need a longer first look: a quarter is reported weeks after it ends. */
@@ -42,52 +58,90 @@ export function parseAsOf(value: unknown, today: string, dateSystem?: DateSystem
   return parseDate(value, "as_of", { today, anchor: today, dateSystem, upToToday: true }) ?? today;
 }
 
+/** as_of as written: undefined when omitted, which lets a window end on the latest data (core/window-span.ts). */
+export function parseAsOfGiven(value: unknown, today: string, dateSystem?: DateSystem): string | undefined {
+  return parseDate(value, "as_of", { today, anchor: today, dateSystem, upToToday: true }) ?? undefined;
+}
+
+/** MD.LATEST's `options`: show=date puts the value's date in the cell instead of the value. */
+export const LATEST_OPTIONS = {
+  show: { kind: "choice", values: ["value", "date"], default: "value" },
+} as const satisfies OptionSpec;
+
 export async function latestValue(ctx: CallContext, args: LatestArgs): Promise<number> {
   const symbol = parseSymbol(args.symbol);
   const metric = parseMetric(args.metric);
-  return latestReading(ctx, symbol, metric, parseAsOf(args.asOf, ctx.today, ctx.dateSystem));
+  return (await latestReading(ctx, symbol, metric, parseAsOfGiven(args.asOf, ctx.today, ctx.dateSystem))).val;
 }
 
-/** MD.LATEST's number in the unit of its metric (a prefixed metric sums its base metric: the base's unit). */
+/**
+ * MD.LATEST's number in the unit of its metric (a prefixed metric sums its
+ * base metric: the base's unit), or with show=date its date; either way with
+ * a note of the date it is dated on (what the pane's preview shows beside it).
+ */
 export async function formattedLatestValue(ctx: CallContext, args: LatestArgs): Promise<FormattedValue> {
   const symbol = parseSymbol(args.symbol);
   const metric = parseMetric(args.metric);
-  const asOf = parseAsOf(args.asOf, ctx.today, ctx.dateSystem);
-  const [value, kind] = await Promise.all([
+  const asOf = parseAsOfGiven(args.asOf, ctx.today, ctx.dateSystem);
+  const options = parseOptions(args.options, LATEST_OPTIONS);
+  const [reading, kind] = await Promise.all([
     latestReading(ctx, symbol, metric, asOf),
     valueKind(ctx, symbol, parsePrefixedMetric(metric)?.base ?? metric),
   ]);
-  return { value, format: numberFormatFor(kind, value) };
+  const note = readingNote(reading);
+  if (options.show === "date") return { ...datedCell(reading.date, ctx.dateSystem), note };
+  return { value: reading.val, format: numberFormatFor(kind, reading.val), note };
+}
+
+/** A date as its cell holds it: a serial of the workbook's date system, formatted as MD.SERIES formats its dates. */
+export function datedCell(iso: string, dateSystem: DateSystem | undefined): FormattedValue {
+  return { value: isoToSerialIn(iso, dateSystem ?? 1900), format: DATE_FORMAT };
+}
+
+/** "Dated 2026-11-22", or for a windowed sum "Sum over 2026-10-24 to 2026-11-22" (and the days it misses). */
+export function readingNote(reading: DatedReading): string {
+  return reading.span ? `Sum over ${coverageText(reading.span, reading.coverage ?? null)}` : `Dated ${reading.date}`;
+}
+
+/** A reading, and for a windowed sum (`L30_FEES`) the days it covers. */
+export interface DatedReading extends Reading {
+  span?: WindowSpan;
+  coverage?: WindowCoverage | null;
 }
 
 /**
  * The last reading of a parsed pair on or before as_of (a prefixed metric: its
- * windowed sum). Throws NoDataError, or UnknownNameError for a name the
+ * windowed sum, by the window rule). Throws NoDataError, or UnknownNameError for a name the
  * catalogs do not know (`names`: the arguments its message names).
  */
 export async function latestReading(
   ctx: CallContext,
   symbol: string,
   metric: string,
-  asOf: string,
+  asOf: string | undefined,
   names: NameArguments = SINGLE,
-): Promise<number> {
-  return withDiagnosis(ctx, symbol, metric, names, () => readLatest(ctx, symbol, metric, asOf));
-}
-
-async function readLatest(ctx: CallContext, symbol: string, metric: string, asOf: string): Promise<number> {
-  return (await datedLatest(ctx, symbol, metric, asOf)).val;
+): Promise<DatedReading> {
+  return withDiagnosis(ctx, symbol, metric, names, () => datedLatest(ctx, symbol, metric, asOf));
 }
 
 /**
  * MD.LATEST's reading with its date (a prefixed metric: its sum, dated on the
  * day its window ends), without the did-you-mean diagnosis of a failure: for
  * callers that read many pairs and expect some to be absent (MD.ASSET).
+ * `asOf` undefined: today, and a prefixed metric's window ends on the latest data.
  */
-export async function datedLatest(ctx: CallContext, symbol: string, metric: string, asOf: string): Promise<Reading> {
+export async function datedLatest(
+  ctx: CallContext,
+  symbol: string,
+  metric: string,
+  asOf: string | undefined,
+): Promise<DatedReading> {
   const prefixed = parsePrefixedMetric(metric);
-  if (prefixed) return prefixedLatest(ctx, symbol, metric, prefixed, asOf);
+  if (prefixed) return prefixedLatest(ctx, symbol, metric, prefixed, windowEndOf(asOf, ctx.today));
+  return plainLatest(ctx, symbol, metric, asOf ?? ctx.today);
+}
 
+async function plainLatest(ctx: CallContext, symbol: string, metric: string, asOf: string): Promise<Reading> {
   const granularity = naturalGranularity(metric);
   let searchedFrom = asOf;
   for (const lookback of LATEST_LOOKBACKS[granularity === "QUARTER" ? "QUARTER" : "DAY"]) {
@@ -108,31 +162,54 @@ export function lastOnOrBefore(points: readonly DataPoint[], date: string): Read
   return undefined;
 }
 
-/** Days before the window's start also fetched, so the latest reading may be a little older than as_of and its window still be complete. */
-function anchorSlackDays(granularity: Granularity): number {
-  return granularity === "QUARTER" ? 120 : 7;
+/**
+ * One pair's readings for a window, its days chosen by the window rule
+ * (core/window-span.ts): one request, the same for every cell with this
+ * window and end, and a second only when the pair's latest data is older than
+ * the margin fetched. `reach`: the first day the computation needs, from the
+ * window's first day. The points returned run from reach(start) to the end.
+ */
+export async function windowReadings(
+  ctx: CallContext,
+  symbol: string,
+  metric: string,
+  granularity: Granularity,
+  window: AggWindow,
+  end: WindowEnd,
+  reach: (start: string) => string = (start) => start,
+): Promise<{ span: WindowSpan; points: readonly DataPoint[] }> {
+  const range = fetchRange(window, end, granularity, reach);
+  let points = await fetchReadings(ctx, symbol, metric, granularity, range.from, range.to);
+  let latest: string | undefined;
+  if (end.kind === "latest-data") {
+    latest = latestDataDate(points, end.today) ?? (await plainLatest(ctx, symbol, metric, end.today)).date;
+  }
+  const span = windowSpan(window, end, latest);
+  if (!span) throw new NoDataError(`No ${symbol} ${metric} value on or before ${lookupDate(end)}.`);
+  const from = reach(span.start);
+  if (from < range.from) points = await fetchReadings(ctx, symbol, metric, granularity, from, span.end);
+  return { span, points: points.filter((point) => point.date >= from && point.date <= span.end) };
 }
 
 /**
- * `L30_FEES` on as_of: FEES summed over the 30 days ending on the latest
- * reading on or before as_of (the same date MD.LATEST would read FEES on).
+ * `L30_FEES`: FEES summed over its 30-day window, dated on the window's last
+ * day. as_of omitted: the window ends on FEES's latest data; given: on as_of.
  */
 async function prefixedLatest(
   ctx: CallContext,
   symbol: string,
   metric: string,
   prefixed: PrefixedMetric,
-  asOf: string,
-): Promise<Reading> {
+  end: WindowEnd,
+): Promise<DatedReading> {
   const granularity = naturalGranularity(prefixed.base);
-  const from = addDays(windowStart(prefixed.window, asOf), -anchorSlackDays(granularity));
-  let points = await fetchReadings(ctx, symbol, prefixed.base, granularity, from, asOf);
-  const anchor = lastOnOrBefore(points, asOf);
-  if (!anchor)
-    throw new NoDataError(`No ${symbol} ${prefixed.base} value from ${from} to ${asOf} to compute ${metric}.`);
-  const windowFrom = windowStart(prefixed.window, anchor.date);
-  if (windowFrom < from) points = await fetchReadings(ctx, symbol, prefixed.base, granularity, windowFrom, anchor.date);
-  return { date: anchor.date, val: sumBetween(points, windowFrom, anchor.date) };
+  const { span, points } = await windowReadings(ctx, symbol, prefixed.base, granularity, prefixed.window, end);
+  if (!points.some(hasValue))
+    throw new NoDataError(
+      `No ${symbol} ${prefixed.base} value from ${span.start} to ${span.end} to compute ${metric}.`,
+    );
+  const coverage = granularity === "DAY" ? windowCoverage(points, span) : null;
+  return { date: span.end, val: sumBetween(points, span.start, span.end), span, coverage };
 }
 
 export function sumBetween(points: readonly DataPoint[], from: string, to: string): number {

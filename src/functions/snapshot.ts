@@ -11,13 +11,21 @@ import { parsePrefixedMetric } from "../core/agg-window";
 import { parseMetrics, parseSymbols } from "../core/arguments";
 import { type CellValue, errorCell, numberCell } from "../core/cell";
 import { NoDataError, UnknownNameError } from "../core/errors";
-import { type FormattedTable, numberFormatFor, PLAIN, type ValueKind } from "../core/number-format";
+import { isoToSerialIn } from "../core/excel-date";
+import { DATE_FORMAT, type FormattedTable, numberFormatFor, PLAIN, type ValueKind } from "../core/number-format";
 import { parseOptions } from "../core/options";
-import { assertSnapshotFits, shapeSnapshotTable, SNAPSHOT_OPTIONS, snapshotPairAt } from "../core/snapshot-table";
+import {
+  assertSnapshotFits,
+  shapeSnapshotTable,
+  snapshotCells,
+  snapshotColumns,
+  SNAPSHOT_OPTIONS,
+  snapshotPairAt,
+} from "../core/snapshot-table";
 import type { CallContext } from "./call-context";
 import { LISTS } from "./did-you-mean";
 import { isPairFailure as isRefusedPair } from "./fetch-series";
-import { latestReading, parseAsOf } from "./latest";
+import { type DatedReading, latestReading, parseAsOfGiven } from "./latest";
 import { valueKind } from "./metric-units";
 
 export interface SnapshotArgs {
@@ -39,7 +47,7 @@ export async function snapshotTable(ctx: CallContext, args: SnapshotArgs): Promi
 export async function formattedSnapshotTable(ctx: CallContext, args: SnapshotArgs): Promise<FormattedTable> {
   const symbols = parseSymbols(args.symbols);
   const metrics = parseMetrics(args.metrics);
-  const asOf = parseAsOf(args.asOf, ctx.today, ctx.dateSystem);
+  const asOf = parseAsOfGiven(args.asOf, ctx.today, ctx.dateSystem);
   const options = parseOptions(args.options, SNAPSHOT_OPTIONS);
   assertSnapshotFits(symbols.length, metrics.length, options);
 
@@ -58,23 +66,52 @@ export async function formattedSnapshotTable(ctx: CallContext, args: SnapshotArg
   const fatal = settled.flat().find((outcome) => outcome.status === "rejected" && !isPairFailure(outcome.reason));
   if (fatal?.status === "rejected") throw fatal.reason;
 
-  const cells: CellValue[][] = settled.map((row, s) =>
+  const failed = (outcome: PromiseRejectedResult, s: number, m: number): CellValue =>
+    outcome.reason instanceof UnknownNameError
+      ? errorCell("#VALUE!", outcome.reason.message)
+      : errorCell("#N/A", pairMessage(symbols[s], metrics[m], outcome.reason));
+  const values: CellValue[][] = settled.map((row, s) =>
     row.map((outcome, m) =>
       outcome.status === "fulfilled"
-        ? numberCell(outcome.value, `${symbols[s]} ${metrics[m]}`)
-        : outcome.reason instanceof UnknownNameError
-          ? errorCell("#VALUE!", outcome.reason.message)
-          : errorCell("#N/A", pairMessage(symbols[s], metrics[m], outcome.reason)),
+        ? numberCell(outcome.value.val, `${symbols[s]} ${metrics[m]}`)
+        : failed(outcome, s, m),
     ),
   );
-  const rows = shapeSnapshotTable(symbols, metrics, cells, options);
+  const dateSystem = ctx.dateSystem ?? 1900;
+  const dates: CellValue[][] = settled.map((row, s) =>
+    row.map((outcome, m) =>
+      outcome.status === "fulfilled" ? isoToSerialIn(outcome.value.date, dateSystem) : failed(outcome, s, m),
+    ),
+  );
+  const rows = shapeSnapshotTable(
+    symbols,
+    snapshotColumns(metrics, options),
+    snapshotCells(values, dates, options),
+    options,
+  );
   return {
     rows,
     formatAt: (row, column, value) => {
       const pair = snapshotPairAt(options, row, column);
-      return pair ? numberFormatFor(unit[pair.symbol][pair.metric], value) : null;
+      if (!pair) return null;
+      return pair.date ? DATE_FORMAT : numberFormatFor(unit[pair.symbol][pair.metric], value);
     },
+    note: datesNote(settled.flat()),
   };
+}
+
+/** "Values dated 2026-11-22", or "dated 2026-11-20 to 2026-11-22" when the pairs' dates differ; undefined when none has a value. */
+function datesNote(outcomes: readonly PromiseSettledResult<DatedReading>[]): string | undefined {
+  let first: string | undefined;
+  let last: string | undefined;
+  for (const outcome of outcomes) {
+    if (outcome.status !== "fulfilled") continue;
+    const date = outcome.value.date;
+    if (first === undefined || date < first) first = date;
+    if (last === undefined || date > last) last = date;
+  }
+  if (first === undefined || last === undefined) return undefined;
+  return first === last ? `Values dated ${last}` : `Values dated ${first} to ${last}`;
 }
 
 /** The reason a pair is empty, naming the pair unless the message already does. */

@@ -14,6 +14,7 @@ import { useBundleOver } from "../support/bundle";
 import { emptyWorkbook, type PageWorkbook, type PaneWatch, showView } from "../support/pane-page";
 import { offMachine, usePaneRig } from "../support/pane-rig";
 import type { StandInLog } from "../support/workbook-stand-in";
+import { serialToIso } from "../../src/core/excel-date";
 
 /** `=MD.AGG("eth","FEES",,"x")` → ["AGG", ["eth", "FEES", null, "x"]]: the arguments Excel passes for the formula's text. */
 function formulaCall(formula: string): [string, (string | null)[]] {
@@ -101,6 +102,20 @@ describeBrowser("formula builders in the built pane (headless Chromium, sandbox,
     return expected;
   }
 
+  /** The date note under the preview of `formula` (shown once the preview has its answer). */
+  async function datedNote(formula: string): Promise<string | null> {
+    const preview = page().locator(`[data-testid="function-preview"][data-key="${formula.replace(/"/g, '\\"')}"]`);
+    await preview.waitFor({ timeout: 30_000 });
+    return preview.getByTestId("function-preview-dated").textContent();
+  }
+
+  /** The bundle's answer for `formula`'s arguments with `options` as its argument at `index`, a date serial as ISO. */
+  async function bundleDate(formula: string, index: number, options: string): Promise<string> {
+    const [name, args] = formulaCall(formula);
+    const padded: (string | null)[] = [...args, ...Array<null>(index).fill(null)].slice(0, index);
+    return serialToIso((await bundle.call(name, [...padded, options])) as number);
+  }
+
   async function insert(subject: string, formula: string): Promise<void> {
     const before = (await log()).formulaWrites.length;
     await page()
@@ -131,6 +146,10 @@ describeBrowser("formula builders in the built pane (headless Chromium, sandbox,
     const formula = '=MD.AGG("eth","FEES","90D","AVG","2024-06-30")';
     await formulaShown(formula);
     expect(typeof (await expectPreviewEqualsBundle(formula))).toBe("number");
+    // The days the number covers, as the cell's show=start and show=date options give them.
+    expect(await datedNote(formula)).toBe(
+      `Over ${await bundleDate(formula, 5, "show=start")} to ${await bundleDate(formula, 5, "show=date")}`,
+    );
     await insert("eth FEES (MD.AGG)", formula);
   });
 
@@ -241,6 +260,7 @@ describeBrowser("formula builders in the built pane (headless Chromium, sandbox,
     const formula = '=MD.LATEST("eth","PRICE","2024-06-28")';
     await formulaShown(formula);
     expect(typeof (await expectPreviewEqualsBundle(formula))).toBe("number");
+    expect(await datedNote(formula)).toBe(`Dated ${await bundleDate(formula, 3, "show=date")}`);
     await insert("eth PRICE", formula);
   });
 
@@ -256,6 +276,16 @@ describeBrowser("formula builders in the built pane (headless Chromium, sandbox,
     const table = (await expectPreviewEqualsBundle(formula)) as unknown[][];
     expect(table.map((r) => r[0])).toEqual(["Symbol", "eth", "sol", "eq-coin"]);
     expect(isExcelError(table[3][2])).toBe(true);
+    // The values' dates, as the formula's dates=true columns give them.
+    const [name, args] = formulaCall(formula);
+    const dated = (await bundle.call(name, [...args, "dates=true"])) as unknown[][];
+    const dates = dated
+      .slice(1)
+      .flatMap((row) => row.filter((cell, c) => c > 0 && c % 2 === 0 && typeof cell === "number") as number[])
+      .map(serialToIso)
+      .sort();
+    const [first, last] = [dates[0], dates[dates.length - 1]];
+    expect(await datedNote(formula)).toBe(first === last ? `Values dated ${last}` : `Values dated ${first} to ${last}`);
     await insert("the comps table (MD.SNAPSHOT)", formula);
   });
 

@@ -102,6 +102,7 @@ const CALLS: Record<string, { base: unknown[]; tries: Record<string, unknown[]> 
       symbol: ["btc", "EQ-COIN", true],
       metric: ["FEES", "L30_FEES"],
       as_of: [day("2024-02-15"), "2024-02-15", "-1M"],
+      options: ["show=date", [["show", "date"]]],
     },
   },
   AGG: {
@@ -112,6 +113,7 @@ const CALLS: Record<string, { base: unknown[]; tries: Record<string, unknown[]> 
       window: ["-6M", "MTD", 7],
       stat: ["AVG", "PCT_CHANGE"],
       as_of: [day("2024-03-15"), "2024-03-15"],
+      options: ["show=start", [["show", "days"]]],
     },
   },
   FLOWS: {
@@ -159,7 +161,7 @@ const CALLS: Record<string, { base: unknown[]; tries: Record<string, unknown[]> 
       symbols: [[["eth"], ["sol"]], "btc"],
       metrics: [[["PRICE", "FEES"]], "L30_FEES"],
       as_of: [day("2024-02-15"), "2024-02-15"],
-      options: ["transpose=true", [["headers", false]]],
+      options: ["transpose=true", [["headers", false]], "dates=true"],
     },
   },
 };

@@ -1,7 +1,7 @@
 /**
  * docs/recipes.md is executed: every recipe's formula, parsed from the
  * document, is called by id on the built dist/functions.js against the
- * sandbox `npm start` serves, on the day the document names, and the table the
+ * sandbox `npm start` serves (realistic: its newest two days unsettled), on the day the document names, and the table the
  * document shows must be what the function returns — so a recipe that stops
  * working, or a table that drifts, fails the build. The metric glossary must
  * be what the sandbox's metric catalog says. `npx tsx scripts/recipes.ts`
@@ -10,6 +10,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { AssetCatalog } from "../../sandbox/asset-catalog";
+import { addDays } from "../../src/core/calendar";
+import { isoToSerial } from "../../src/core/excel-date";
 import { glossaryMarkdown } from "../../scripts/lib/glossary";
 import { type Evaluated, parseRecipes, recipesToday, resultInDocument, sectionText } from "../../scripts/lib/recipes";
 import { evaluateRecipes, RECIPES_DOC } from "../../scripts/recipes";
@@ -71,6 +73,14 @@ describe("docs/recipes.md", () => {
       expect(agg as number).toBeCloseTo(latest as number, 2);
       expect(snapshot[i + 1][1] as number).toBeCloseTo(latest as number, 2);
     });
+  });
+
+  it("the tables are computed against a sandbox whose two newest days are unsettled: 30-day windows end on the latest data", () => {
+    // Column D is MD.AGG's show=date: the window's last day, two days before the document's day.
+    const latestData = isoToSerial(addDays(recipesToday(doc)!, -2));
+    const sheet = results.get("chain-fees")!.table;
+    expect(sheet[0][3]).toBe("Dated");
+    expect(sheet.slice(1).map((row) => row[3])).toEqual(sheet.slice(1).map(() => latestData));
   });
 
   it("the metric glossary is the sandbox's metric catalog", () => {

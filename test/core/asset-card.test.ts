@@ -4,6 +4,7 @@ import {
   buildAssetCard,
   type PropertyOutcome,
   shapeAssetTable,
+  windowNote,
 } from "../../src/core/asset-card";
 
 const value = (v: number, date = "2024-06-28", format: string | null = null): PropertyOutcome => ({
@@ -97,5 +98,24 @@ describe("MD.ASSET's card", () => {
     expect(table.formatAt(5, 1, 14.5)).toBe("$#,##0.00");
     expect(table.formatAt(6, 1, 45471)).toBe("yyyy-mm-dd");
     expect(table.formatAt(5, 0, 0)).toBeNull();
+  });
+});
+
+describe("a windowed property's note", () => {
+  it.each([
+    [
+      "ends on the latest data, every day with data",
+      { start: "2026-10-24", end: "2026-11-22", endsOn: "latest-data" as const },
+      { days: 30, daysWithData: 30 },
+      "sum over 30D, 2026-10-24 to 2026-11-22",
+    ],
+    [
+      "a calendar window missing its two newest days",
+      { start: "2026-10-26", end: "2026-11-24", endsOn: "as-of" as const },
+      { days: 30, daysWithData: 28 },
+      "sum over 30D, 2026-10-26 to 2026-11-24; 28 of 30 days have data",
+    ],
+  ])("%s", (_, span, coverage, note) => {
+    expect(windowNote("sum", "30D", span, coverage)).toBe(note);
   });
 });

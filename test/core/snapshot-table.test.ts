@@ -5,6 +5,8 @@ import {
   assertSnapshotFits,
   shapeSnapshotTable,
   SNAPSHOT_OPTIONS,
+  snapshotCells,
+  snapshotColumns,
   snapshotPairAt,
 } from "../../src/core/snapshot-table";
 
@@ -73,5 +75,62 @@ describe("snapshot table", () => {
   it("refuses a grid Excel cannot take before anything is fetched", () => {
     expect(() => assertSnapshotFits(2_000_000, 1, opts(null))).toThrow(ResultTooLargeError);
     expect(() => assertSnapshotFits(200, 5, opts(null))).not.toThrow();
+  });
+
+  // Each metric followed by its dates; a pair without data has its error in both.
+  const dates = [
+    [101, 102],
+    [NA, 104],
+    [105, 106],
+  ];
+  it.each([
+    [
+      "dates=true",
+      [
+        ["Symbol", "PRICE", "PRICE date", "L30_FEES", "L30_FEES date"],
+        ["eth", 1, 101, 2, 102],
+        ["base", NA, NA, 4, 104],
+        ["sol", 5, 105, 6, 106],
+      ],
+    ],
+    [
+      "dates=true; headers=false",
+      [
+        [1, 101, 2, 102],
+        [NA, NA, 4, 104],
+        [5, 105, 6, 106],
+      ],
+    ],
+    [
+      "dates=true; transpose=true",
+      [
+        ["Symbol", "eth", "base", "sol"],
+        ["PRICE", 1, NA, 5],
+        ["PRICE date", 101, NA, 105],
+        ["L30_FEES", 2, 4, 6],
+        ["L30_FEES date", 102, 104, 106],
+      ],
+    ],
+  ])("%s", (text, expected) => {
+    const options = opts(text);
+    const rows = shapeSnapshotTable(
+      symbols,
+      snapshotColumns(metrics, options),
+      snapshotCells(cells, dates, options),
+      options,
+    );
+    expect(rows).toEqual(expected);
+    rows.forEach((row, r) =>
+      row.forEach((cell, c) => {
+        const pair = snapshotPairAt(options, r, c);
+        if (!pair) expect(typeof cell).toBe("string");
+        else expect(cell).toBe((pair.date ? dates : cells)[pair.symbol][pair.metric]);
+      }),
+    );
+  });
+
+  it("dates=true doubles the columns a grid needs", () => {
+    expect(() => assertSnapshotFits(1, 10_000, opts("dates=true"))).toThrow(ResultTooLargeError);
+    expect(() => assertSnapshotFits(1, 10_000, opts(null))).not.toThrow();
   });
 });

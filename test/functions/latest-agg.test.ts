@@ -124,25 +124,35 @@ describe("MD.AGG", () => {
   };
   const daily = (metric: string, from: string, to: string) => fakePoints("eth", metric, from, to).map((p) => p.val);
 
+  // as_of omitted: the window ends on the latest data (today, in the fake); one request reaches 7 days further
+  // back than the window ending today, so that a window ending on an unsettled-days-earlier date fits in it.
   it.each([
-    ["FEES", "30D", null, "SUM", addDays(TODAY, -29)],
-    ["PRICE", "30D", null, "LAST", addDays(TODAY, -29)],
-    ["DAU", "MTD", null, "LAST", "2024-05-01"],
-    ["PRICE", "-3M", "avg", "AVG", "2024-02-11"],
-    ["FEES", "QTD", "max", "MAX", "2024-04-01"],
-    ["PRICE", "YTD", "PCT_CHANGE", "PCT_CHANGE", "2024-01-01"],
-    ["PRICE", "LTM", "CHANGE", "CHANGE", "2023-05-11"],
-  ] as const)("%s over %s, stat %s → %s from %s", async (metric, window, stat, used, from) => {
+    ["FEES", "30D", null, "SUM", addDays(TODAY, -29), "2024-04-04"],
+    ["PRICE", "30D", null, "LAST", addDays(TODAY, -29), "2024-04-04"],
+    ["DAU", "MTD", null, "LAST", "2024-05-01", "2024-05-01"],
+    ["PRICE", "-3M", "avg", "AVG", "2024-02-11", "2024-02-04"],
+    ["FEES", "QTD", "max", "MAX", "2024-04-01", "2024-04-01"],
+    ["PRICE", "YTD", "PCT_CHANGE", "PCT_CHANGE", "2024-01-01", "2024-01-01"],
+    ["PRICE", "LTM", "CHANGE", "CHANGE", "2023-05-11", "2023-05-04"],
+  ] as const)(
+    "%s over %s, stat %s → %s from %s (fetched from %s)",
+    async (metric, window, stat, used, from, fetched) => {
+      const ctx = withCatalog();
+      const value = await aggregateValue(ctx, { symbol: "eth", metric, window, stat });
+      expect(value).toBeCloseTo(computeStat(used, daily(metric, from, TODAY)) as number, 6);
+      expect(ctx.client.seriesCalls.map((call) => call.req)).toEqual([
+        { symbol: "eth", metric, granularity: "DAY", start: fetched, end: TODAY },
+      ]);
+    },
+  );
+
+  it("an explicit as_of asks for the calendar window, and only for it", async () => {
     const ctx = withCatalog();
-    const value = await aggregateValue(ctx, { symbol: "eth", metric, window, stat });
-    expect(value).toBeCloseTo(computeStat(used, daily(metric, from, TODAY)) as number, 6);
-    expect(ctx.client.seriesCalls[0].req).toEqual({
-      symbol: "eth",
-      metric,
-      granularity: "DAY",
-      start: from,
-      end: TODAY,
-    });
+    const value = await aggregateValue(ctx, { symbol: "eth", metric: "FEES", window: "7D", asOf: "2024-05-01" });
+    expect(value).toBeCloseTo(computeStat("SUM", daily("FEES", "2024-04-25", "2024-05-01")) as number, 6);
+    expect(ctx.client.seriesCalls.map((call) => call.req)).toEqual([
+      { symbol: "eth", metric: "FEES", granularity: "DAY", start: "2024-04-25", end: "2024-05-01" },
+    ]);
   });
 
   it("asks the catalog only when no stat is given", async () => {
@@ -183,8 +193,11 @@ describe("MD.AGG", () => {
     const ctx = withCatalog();
     ctx.client.answerSeries = () => ({ kind: "points", points: [] });
     await expect(aggregateValue(ctx, { symbol: "eth", metric: "FEES", window: "7D", stat: "SUM" })).rejects.toThrow(
-      new NoDataError("No eth FEES data in the 7D window 2024-05-04 to 2024-05-10."),
+      new NoDataError("No eth FEES value on or before 2024-05-10 (searched from 2022-05-10)."),
     );
+    await expect(
+      aggregateValue(ctx, { symbol: "eth", metric: "FEES", window: "7D", stat: "SUM", asOf: "2024-05-10" }),
+    ).rejects.toThrow(new NoDataError("No eth FEES data in the 7D window 2024-05-04 to 2024-05-10."));
     ctx.client.answerSeries = (req) => ({
       kind: "points",
       points: [
@@ -192,7 +205,13 @@ describe("MD.AGG", () => {
         { date: req.end!, val: 5 },
       ],
     });
-    const cell = await aggregateValue(ctx, { symbol: "eth", metric: "FEES", window: "7D", stat: "PCT_CHANGE" });
+    const cell = await aggregateValue(ctx, {
+      symbol: "eth",
+      metric: "FEES",
+      window: "7D",
+      stat: "PCT_CHANGE",
+      asOf: "2024-05-10",
+    });
     expect(isErrorCell(cell) && cell.error).toBe("#DIV/0!");
   });
 

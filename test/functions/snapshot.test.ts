@@ -65,7 +65,7 @@ describe("MD.SNAPSHOT", () => {
     const across = await snapshotTable(ctx, { symbols: "eth,btc", metrics: "PRICE", options: "transpose=true" });
     expect(across[0]).toEqual(["Symbol", "eth", "btc"]);
     await expect(snapshotTable(ctx, { symbols: "eth", metrics: "PRICE", options: "order=desc" })).rejects.toThrow(
-      /^options: "order" is not an option here\. Use headers or transpose/,
+      /^options: "order" is not an option here\. Use headers, transpose or dates/,
     );
   });
 });

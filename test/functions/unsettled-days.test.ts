@@ -8,8 +8,9 @@ import { addDays } from "../../src/core/calendar";
 import type { DataPoint } from "../../src/core/domain";
 import { isoToSerial } from "../../src/core/excel-date";
 import { UNSETTLED_DAYS, withoutPlaceholders } from "../../src/core/readings";
-import { aggregateValue } from "../../src/functions/agg";
-import { latestValue } from "../../src/functions/latest";
+import { aggregateValue, formattedAggregateValue } from "../../src/functions/agg";
+import { formattedLatestValue, latestValue } from "../../src/functions/latest";
+import { DATE_FORMAT } from "../../src/core/number-format";
 import { seriesTable } from "../../src/functions/series";
 import { fakeContext, fakePoints, fakeValue, TODAY } from "../support/fake-client";
 
@@ -42,10 +43,11 @@ describe("null values and unsettled days", () => {
   });
 
   it.each([0, null] as const)(
-    "MD.AGG skips nulls and placeholders: AVG, MIN and LAST over 7D (yesterday %s)",
+    "MD.AGG skips nulls and placeholders: AVG, MIN and LAST over the 7D ending on the latest data (yesterday %s)",
     async (yesterday) => {
       const ctx = contextWith(yesterday);
-      const real = Array.from({ length: 5 }, (_, i) => fakeValue("eth", "PRICE", addDays(TODAY, -6 + i)));
+      // as_of omitted: the window ends on the latest day with data, two days ago, and holds 7 days of data.
+      const real = Array.from({ length: 7 }, (_, i) => fakeValue("eth", "PRICE", addDays(TODAY, -8 + i)));
       expect(await aggregateValue(ctx, { symbol: "eth", metric: "PRICE", window: "7D", stat: "AVG" })).toBeCloseTo(
         real.reduce((a, b) => a + b, 0) / real.length,
         9,
@@ -53,7 +55,7 @@ describe("null values and unsettled days", () => {
       expect(await aggregateValue(ctx, { symbol: "eth", metric: "PRICE", window: "7D", stat: "MIN" })).toBe(
         Math.min(...real),
       );
-      expect(await aggregateValue(ctx, { symbol: "eth", metric: "PRICE", window: "7D", stat: "LAST" })).toBe(real[4]);
+      expect(await aggregateValue(ctx, { symbol: "eth", metric: "PRICE", window: "7D", stat: "LAST" })).toBe(real[6]);
     },
   );
 
@@ -117,4 +119,45 @@ describe("withoutPlaceholders", () => {
     const settled = [{ date: day(10), val: 1 }];
     expect(withoutPlaceholders(settled, TODAY)).toBe(settled);
   });
+});
+
+describe("what a value is dated on, with the newest two days unsettled", () => {
+  const sum = (from: number, to: number) => {
+    let total = 0;
+    for (let d = from; d <= to; d++) total += fakeValue("eth", "FEES", addDays(TODAY, -d));
+    return total;
+  };
+
+  it.each([0, null] as const)(
+    "as_of omitted: 30 days of data ending two days ago (yesterday %s)",
+    async (yesterday) => {
+      const ctx = contextWith(yesterday);
+      const agg = await formattedAggregateValue(ctx, { symbol: "eth", metric: "FEES", window: "30D", stat: "SUM" });
+      expect(agg.value).toBeCloseTo(sum(2, 31), 6);
+      expect(agg.note).toBe(`Over ${addDays(TODAY, -31)} to ${addDays(TODAY, -2)}`);
+      const l30 = await formattedLatestValue(ctx, { symbol: "eth", metric: "L30_FEES" });
+      expect(l30.value).toBeCloseTo(sum(2, 31), 6);
+      expect(l30.note).toBe(`Sum over ${addDays(TODAY, -31)} to ${addDays(TODAY, -2)}`);
+      expect(await formattedLatestValue(ctx, { symbol: "eth", metric: "PRICE", options: "show=date" })).toEqual({
+        value: isoToSerial(addDays(TODAY, -2)),
+        format: DATE_FORMAT,
+        note: `Dated ${addDays(TODAY, -2)}`,
+      });
+    },
+  );
+
+  it.each([0, null] as const)(
+    "as_of today: the calendar window, and the days it misses (yesterday %s)",
+    async (yesterday) => {
+      const ctx = contextWith(yesterday);
+      const args = { symbol: "eth", metric: "FEES", window: "30D", stat: "SUM", asOf: "TODAY" };
+      const agg = await formattedAggregateValue(ctx, args);
+      expect(agg.value).toBeCloseTo(sum(2, 29), 6);
+      expect(agg.note).toBe(`Over ${addDays(TODAY, -29)} to ${TODAY}; 28 of 30 days have data`);
+      expect((await formattedAggregateValue(ctx, { ...args, options: "show=days" })).value).toBe(28);
+      expect((await formattedAggregateValue(ctx, { ...args, options: "show=start" })).value).toBe(
+        isoToSerial(addDays(TODAY, -29)),
+      );
+    },
+  );
 });

@@ -154,7 +154,7 @@ describe("the invocation frame", () => {
 
   it("Excel's cancellation aborts the signal the client was given", async () => {
     const invocation: { onCanceled?: () => void } = {};
-    await latest("eth", "PRICE", null, invocation as never);
+    await latest("eth", "PRICE", null, null as never, invocation as never);
     const signal = fake.seriesCalls[0].opts?.signal;
     expect(signal?.aborted).toBe(false);
     invocation.onCanceled?.();
@@ -166,7 +166,7 @@ describe("the invocation frame", () => {
       StandInError,
     );
     fake.failWith = new NetworkError("Could not reach the market-data service.");
-    await expect(latest("eth", "PRICE", null, {} as never)).rejects.toMatchObject({ code: "#N/A" });
+    await expect(latest("eth", "PRICE", null, null as never, {} as never)).rejects.toMatchObject({ code: "#N/A" });
     await expect(
       invokeTable(undefined, async () => {
         throw new RangeError("bug");
@@ -186,7 +186,7 @@ describe("the invocation frame", () => {
     expect(mockCalls.settled - before.settled).toBe(1);
 
     fake.failWith = new NetworkError("Could not reach the market-data service.");
-    await expect(latest("eth", "PRICE", null, {} as never)).rejects.toMatchObject({ code: "#N/A" });
+    await expect(latest("eth", "PRICE", null, null as never, {} as never)).rejects.toMatchObject({ code: "#N/A" });
     expect(version()).toMatch(/^\d+\.\d+\.\d+/);
     expect(mockCalls.started - before.started).toBe(3);
     expect(mockCalls.settled - before.settled).toBe(3);

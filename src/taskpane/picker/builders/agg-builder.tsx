@@ -36,7 +36,7 @@ export function AggBuilder({ symbol, metric }: { symbol: string; metric: string 
         value={window}
         onChange={setWindow}
         error={errors.window}
-        hint="7D, 30D, 90D, MTD, QTD, YTD, LTM, or -6M, -2Q, -1Y: ends on the as-of date, both ends included."
+        hint="7D, 30D, 90D, MTD, QTD, YTD, LTM, or -6M, -2Q, -1Y, both ends included: ends on the as-of date, or without one on the latest day with data."
         placeholder="30D"
         testId="agg-window"
       />

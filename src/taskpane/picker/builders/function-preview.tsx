@@ -51,8 +51,16 @@ export interface PreviewCall {
 
 /** What the cell will hold: a spilled table, one value, or the error the whole formula shows. */
 export type PreviewOutcome =
-  | { kind: "table"; rows: CellValue[][]; formatAt: FormatAt; dateSystem: DateSystem }
-  | { kind: "value"; value: CellValue; format: string | null; dateSystem: DateSystem; retryable?: boolean };
+  | { kind: "table"; rows: CellValue[][]; formatAt: FormatAt; dateSystem: DateSystem; note?: string }
+  | {
+      kind: "value";
+      value: CellValue;
+      format: string | null;
+      dateSystem: DateSystem;
+      retryable?: boolean;
+      /** The date(s) the value is dated on, in words ("Dated 2026-11-22"). */
+      note?: string;
+    };
 
 const useStyles = makeStyles({
   root: {
@@ -84,8 +92,9 @@ export async function evaluatePreview(call: PreviewCall, ctx: CallContext): Prom
   const dateSystem = ctx.dateSystem ?? 1900;
   try {
     const result = await call.run(ctx);
-    if (isFormattedTable(result)) return { kind: "table", rows: result.rows, formatAt: result.formatAt, dateSystem };
-    return { kind: "value", value: result.value, format: result.format, dateSystem };
+    if (isFormattedTable(result))
+      return { kind: "table", rows: result.rows, formatAt: result.formatAt, dateSystem, note: result.note };
+    return { kind: "value", value: result.value, format: result.format, dateSystem, note: result.note };
   } catch (error) {
     if (ctx.call.signal?.aborted) throw error;
     // Sending the same request again may succeed (the network, the service's load): the preview offers "Try again".
@@ -229,6 +238,7 @@ function PreviewBody({ outcome, sparkline, retry }: { outcome: PreviewOutcome; s
             </Caption1>
           )}
         </Text>
+        {outcome.note && !isErrorCell(value) && <DatedNote note={outcome.note} />}
         {outcome.retryable && (
           <div>
             <Button size="small" onClick={retry}>
@@ -291,11 +301,21 @@ function PreviewBody({ outcome, sparkline, retry }: { outcome: PreviewOutcome; s
           </tbody>
         </table>
       </div>
+      {outcome.note && <DatedNote note={outcome.note} />}
       {messages.map((message) => (
         <Caption1 key={message} block className={styles.message} data-testid="function-preview-message">
           {message}
         </Caption1>
       ))}
     </>
+  );
+}
+
+/** The date(s) the previewed value is dated on: the cell itself shows only the number. */
+function DatedNote({ note }: { note: string }) {
+  return (
+    <Caption1 block data-testid="function-preview-dated">
+      {note}
+    </Caption1>
   );
 }
