@@ -33,7 +33,9 @@ import { buildFormula, type FormulaArg } from "./formula";
 
 /** What the asset catalog says of a symbol as written in an Artemis formula. */
 export type SymbolResolution =
-  { known: true; id: string; note?: string } | { known: false; suggestions: readonly string[] };
+  | { known: true; id: string; note?: string }
+  /** `reason`: why the catalog could not tell (it could not be read). */
+  | { known: false; suggestions: readonly string[]; reason?: string };
 
 export type SymbolResolver = (symbol: string) => SymbolResolution;
 
@@ -267,6 +269,12 @@ function readSymbols(arg: Arg, resolve: SymbolResolver): Names {
           };
         }
         const found = resolve(symbol);
+        if (!found.known && found.reason) {
+          return {
+            ok: false,
+            reason: `symbol "${symbol}" could not be checked against the asset catalog: ${found.reason}`,
+          };
+        }
         if (!found.known) {
           const hint = found.suggestions.length ? ` Did you mean ${found.suggestions.join(" or ")}?` : "";
           return { ok: false, reason: `symbol "${symbol}" is not in the asset catalog.${hint}` };
