@@ -2,7 +2,7 @@
  * The scan of a sheet for formula cells: where its formulas are, then their
  * text and values, read in row bands of at most MAX_CELLS_PER_SYNC cells.
  */
-import { cellAddress, parseRange, rectAddress, rowBands, withoutSheet, type Rect } from "../refresh/a1";
+import { cellAddress, parseCell, parseRange, rectAddress, rowBands, withoutSheet, type Rect } from "../refresh/a1";
 import { holdsFormula } from "../refresh/formula-cells";
 import type { FormulaReading, SheetScan } from "../refresh/workbook-adapter";
 import { inAddressChunks, MAX_CELLS_PER_SYNC } from "./sync-chunks";
@@ -91,7 +91,7 @@ export interface WorkbookFormula {
 /**
  * Every worksheet's formula cells (each sheet's used range, as
  * `scanFormulaCells` reads it) whose formula `keep` accepts, sheet by sheet in
- * the workbook's order. Constants that look like formulas and the cells a
+ * the workbook's order and row by row within a sheet. Constants that look like formulas and the cells a
  * dynamic array spills into are not formulas (`holdsFormula`).
  */
 export async function scanWorkbookFormulas(
@@ -105,7 +105,11 @@ export async function scanWorkbookFormulas(
   const found: WorkbookFormula[] = [];
   for (const name of sheets.items.map((sheet) => sheet.name)) {
     const scan = await scanFormulaCells(context, name, supports);
-    for (const cell of scan.cells) {
+    const cells = scan.cells
+      .map((cell) => ({ cell, at: parseCell(cell.address) }))
+      .sort((a, b) => a.at.row - b.at.row || a.at.col - b.at.col)
+      .map(({ cell }) => cell);
+    for (const cell of cells) {
       if (!holdsFormula(cell) || !keep(cell.formula)) continue;
       found.push({ sheet: name, address: cell.address, formula: cell.formula });
     }

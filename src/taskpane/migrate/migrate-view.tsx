@@ -132,17 +132,14 @@ export function MigrateView({ active, workbook }: { active: boolean; workbook?: 
     if (opened && book.available) void runScan();
   }, [opened, book, runScan]);
 
+  // The request state is a new object on every render: the resolver follows what it holds.
+  const assets: AssetRecord[] | null = catalog.status === "ready" ? catalog.data : null;
+  const catalogError = catalog.status === "error" ? catalog.message : null;
   const resolver = useMemo<SymbolResolver | null>(() => {
-    if (catalog.status === "ready") {
-      const assets: AssetRecord[] = catalog.data;
-      return catalogResolver(assets, (symbol) => suggestSymbols(symbol, assets));
-    }
-    if (catalog.status === "error") {
-      const reason = catalog.message;
-      return () => ({ known: false, suggestions: [], reason });
-    }
+    if (assets) return catalogResolver(assets, (symbol) => suggestSymbols(symbol, assets));
+    if (catalogError !== null) return () => ({ known: false, suggestions: [], reason: catalogError });
     return null;
-  }, [catalog]);
+  }, [assets, catalogError]);
 
   const rows = useMemo<Row[] | null>(() => {
     if (scan.status !== "ready" || !resolver) return null;
@@ -323,14 +320,14 @@ export function MigrateView({ active, workbook }: { active: boolean; workbook?: 
                         aria-describedby={`migrate-choice-${i}-formulas`}
                       />
                       <div className={styles.formulas} id={`migrate-choice-${i}-formulas`}>
-                        <p className={`${styles.code} ${styles.before}`} data-testid="migrate-original">
+                        <p className={`${styles.code} ${styles.before}`}>
                           <span className={styles.hidden}>Now: </span>
-                          {row.formula}
+                          <span data-testid="migrate-original">{row.formula}</span>
                         </p>
-                        <p className={styles.code} data-testid="migrate-converted">
+                        <p className={styles.code}>
                           <span aria-hidden="true">→ </span>
                           <span className={styles.hidden}>Becomes: </span>
-                          {row.converted!.formula}
+                          <span data-testid="migrate-converted">{row.converted!.formula}</span>
                         </p>
                         {row.converted!.notes.map((note) => (
                           <Caption1 as="p" key={note} className={`${styles.note} ${styles.heading}`}>
