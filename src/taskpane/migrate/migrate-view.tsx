@@ -11,6 +11,7 @@ import {
   Caption1,
   Checkbox,
   makeStyles,
+  mergeClasses,
   MessageBar,
   MessageBarActions,
   MessageBarBody,
@@ -112,15 +113,18 @@ export function MigrateView({ active, workbook }: { active: boolean; workbook?: 
     if (active) setOpened(true);
   }, [active]);
 
-  const catalog = useRequest(opened ? (signal) => client.getAssets({ signal }) : null, [opened, client]);
+  const wanted = opened && book.available;
+  const catalog = useRequest(wanted ? (signal) => client.getAssets({ signal }) : null, [wanted, client]);
   const [scan, setScan] = useState<Scan>({ status: "idle" });
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  // Every convertible formula is chosen unless unticked; a new scan chooses them all again.
+  const [unticked, setUnticked] = useState<ReadonlySet<string>>(new Set());
   const [busy, setBusy] = useState<"convert" | "undo" | null>(null);
   const [undo, setUndo] = useState<Conversion | null>(null);
   const [result, setResult] = useState<Result | null>(null);
 
   const runScan = useCallback(async () => {
     setScan({ status: "loading" });
+    setUnticked(new Set());
     try {
       setScan({ status: "ready", found: await book.findFormulas(hasArtemisCall) });
     } catch (error) {
@@ -156,10 +160,7 @@ export function MigrateView({ active, workbook }: { active: boolean; workbook?: 
 
   const convertible = useMemo(() => rows?.filter((row) => row.converted) ?? [], [rows]);
   const refused = useMemo(() => rows?.filter((row) => !row.converted) ?? [], [rows]);
-  // Every convertible formula starts chosen; a new scan chooses them again.
-  useEffect(() => setSelected(new Set(convertible.map((row) => row.key))), [convertible]);
-
-  const chosen = convertible.filter((row) => selected.has(row.key));
+  const chosen = convertible.filter((row) => !unticked.has(row.key));
 
   const convert = async () => {
     const changes: FormulaChange[] = chosen.map((row) => ({
@@ -290,14 +291,14 @@ export function MigrateView({ active, workbook }: { active: boolean; workbook?: 
             ) : (
               <>
                 <div className={styles.actions}>
-                  <Button
-                    size="small"
-                    onClick={() => setSelected(new Set(convertible.map((r) => r.key)))}
-                    disabled={busy !== null}
-                  >
+                  <Button size="small" onClick={() => setUnticked(new Set())} disabled={busy !== null}>
                     Select all
                   </Button>
-                  <Button size="small" onClick={() => setSelected(new Set())} disabled={busy !== null}>
+                  <Button
+                    size="small"
+                    onClick={() => setUnticked(new Set(convertible.map((r) => r.key)))}
+                    disabled={busy !== null}
+                  >
                     Select none
                   </Button>
                 </div>
@@ -306,13 +307,13 @@ export function MigrateView({ active, workbook }: { active: boolean; workbook?: 
                     <li key={row.key} className={styles.item} data-testid="migrate-convertible">
                       <Checkbox
                         id={`migrate-choice-${i}`}
-                        checked={selected.has(row.key)}
+                        checked={!unticked.has(row.key)}
                         disabled={busy !== null}
                         onChange={(_, data) =>
-                          setSelected((previous) => {
+                          setUnticked((previous) => {
                             const next = new Set(previous);
-                            if (data.checked) next.add(row.key);
-                            else next.delete(row.key);
+                            if (data.checked) next.delete(row.key);
+                            else next.add(row.key);
                             return next;
                           })
                         }
@@ -320,7 +321,7 @@ export function MigrateView({ active, workbook }: { active: boolean; workbook?: 
                         aria-describedby={`migrate-choice-${i}-formulas`}
                       />
                       <div className={styles.formulas} id={`migrate-choice-${i}-formulas`}>
-                        <p className={`${styles.code} ${styles.before}`}>
+                        <p className={mergeClasses(styles.code, styles.before)}>
                           <span className={styles.hidden}>Now: </span>
                           <span data-testid="migrate-original">{row.formula}</span>
                         </p>
@@ -330,7 +331,7 @@ export function MigrateView({ active, workbook }: { active: boolean; workbook?: 
                           <span data-testid="migrate-converted">{row.converted!.formula}</span>
                         </p>
                         {row.converted!.notes.map((note) => (
-                          <Caption1 as="p" key={note} className={`${styles.note} ${styles.heading}`}>
+                          <Caption1 as="p" key={note} className={mergeClasses(styles.note, styles.heading)}>
                             {note}
                           </Caption1>
                         ))}
@@ -363,8 +364,12 @@ export function MigrateView({ active, workbook }: { active: boolean; workbook?: 
                   <li key={row.key} className={styles.item} data-testid="migrate-refused">
                     <span className={styles.address}>{row.key}</span>
                     <div className={styles.formulas}>
-                      <p className={`${styles.code} ${styles.before}`}>{row.formula}</p>
-                      <Body1 as="p" className={`${styles.reason} ${styles.heading}`} data-testid="migrate-reason">
+                      <p className={mergeClasses(styles.code, styles.before)}>{row.formula}</p>
+                      <Body1
+                        as="p"
+                        className={mergeClasses(styles.reason, styles.heading)}
+                        data-testid="migrate-reason"
+                      >
                         {row.reason}
                       </Body1>
                     </div>
