@@ -3,7 +3,8 @@
  * stand-in: the scan of every sheet (formulas only, sheet by sheet, row by
  * row, with or without getSpecialCells), and formula replacement that re-reads
  * each cell in its own batch, leaves edited cells alone, reports cells Excel
- * refuses, and asks for one undo group where the host has ExcelApi 1.20.
+ * refuses, and asks for one undo group where the host has ExcelApi 1.20 (the
+ * stand-in's undo plays Ctrl+Z).
  */
 import { hasArtemisCall } from "../../src/core/artemis";
 import { excelMigrationWorkbook, migrationWorkbookForHost } from "../../src/office/formula-migration";
@@ -97,6 +98,21 @@ describe("replacing formulas", () => {
     expect(undone.written).toHaveLength(2);
     expect(standIn.cell("Prices", "B2").formula).toBe('=ART("BTC","PRICE")');
     expect(standIn.cell("Q2 comps", "C3").formula).toBe('=ART("ETH","L30_FEES")*2');
+  });
+
+  it("is one step of Excel's own undo where the host groups a batch (ExcelApi 1.20)", async () => {
+    const { book, standIn } = open();
+    const saves = standIn.log.settingsSaves;
+    await book.replaceFormulas([
+      { sheet: "Prices", address: "B2", from: '=ART("BTC","PRICE")', to: '=MD.LATEST("btc","PRICE")' },
+      { sheet: "Q2 comps", address: "C3", from: '=ART("ETH","L30_FEES")*2', to: '=MD.LATEST("eth","L30_FEES")*2' },
+    ]);
+    // Nothing that clears the user's undo stack (saving document settings does: office-js #3141).
+    expect(standIn.log.settingsSaves).toBe(saves);
+    expect(standIn.undo()).toBe(true);
+    expect(standIn.cell("Prices", "B2").formula).toBe('=ART("BTC","PRICE")');
+    expect(standIn.cell("Q2 comps", "C3").formula).toBe('=ART("ETH","L30_FEES")*2');
+    expect(standIn.undo()).toBe(false);
   });
 
   it("leaves a cell edited since alone, and names a cell Excel refuses", async () => {
