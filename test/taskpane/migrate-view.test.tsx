@@ -3,12 +3,13 @@
  *
  * The From Artemis view's states the browser suite does not reach: outside
  * Excel, a catalog that cannot be read (every symbol then "could not be
- * checked", and Try again converts), a scan that fails, and a workbook with
- * no Artemis formulas. The workbook is a stand-in of MigrationWorkbook.
+ * checked", and Try again converts), a scan that fails, a workbook with no
+ * Artemis formulas, and two conversions undone together. The workbooks are
+ * stand-ins of MigrationWorkbook.
  */
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import type { AssetRecord } from "../../src/core/domain";
-import type { MigrationWorkbook, WorkbookFormula } from "../../src/office/formula-migration";
+import type { FormulaChange, MigrationWorkbook, WorkbookFormula } from "../../src/office/formula-migration";
 import { MigrateView } from "../../src/taskpane/migrate/migrate-view";
 import { makeHarness, renderWith } from "../support/pane-fakes";
 
@@ -32,6 +33,30 @@ function workbookHolding(found: WorkbookFormula[] | Error): MigrationWorkbook & 
     replaceFormulas: async () => ({ written: [], changed: [], refused: [] }),
   };
   return book;
+}
+
+/** Cells in memory: a replacement applies where the cell still holds `from`, as the Excel one does. */
+function memoryWorkbook(cells: Map<string, string>): MigrationWorkbook {
+  const at = (sheet: string, address: string) => `${sheet}!${address}`;
+  return {
+    available: true,
+    findFormulas: async (keep) =>
+      [...cells]
+        .filter(([, f]) => keep(f))
+        .map(([k, formula]) => {
+          const [sheet, address] = k.split("!");
+          return { sheet, address, formula };
+        }),
+    replaceFormulas: async (changes: readonly FormulaChange[]) => {
+      const written = changes.filter((c) => cells.get(at(c.sheet, c.address)) === c.from);
+      for (const c of written) cells.set(at(c.sheet, c.address), c.to);
+      return {
+        written: written.map((c) => ({ sheet: c.sheet, address: c.address, formula: c.to })),
+        changed: changes.filter((c) => !written.includes(c)).map((c) => ({ sheet: c.sheet, address: c.address })),
+        refused: [],
+      };
+    },
+  };
 }
 
 describe("the From Artemis view", () => {
@@ -83,5 +108,25 @@ describe("the From Artemis view", () => {
     expect(await screen.findByText("No ART, ARTRANGE or ARTINFO formulas in this workbook.")).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Scan again" }));
     await waitFor(() => expect(book.scans).toBe(2));
+  });
+
+  it("two conversions before an undo are undone together", async () => {
+    const harness = makeHarness();
+    harness.client.assets.answer(() => [BTC]);
+    const cells = new Map([
+      ["Sheet1!A1", '=ART("BTC","PRICE")'],
+      ["Sheet1!A2", '=ART("BTC","FEES")'],
+    ]);
+    renderWith(harness, <MigrateView active workbook={memoryWorkbook(cells)} />);
+    fireEvent.click(await screen.findByRole("checkbox", { name: "Sheet1!A2" }));
+    fireEvent.click(screen.getByRole("button", { name: "Convert 1 formula" }));
+    expect(await screen.findByText("Converted 1 formula.")).toBeTruthy();
+    fireEvent.click(await screen.findByRole("button", { name: "Convert 1 formula" }));
+    await waitFor(() => expect(cells.get("Sheet1!A2")).toBe('=MD.LATEST("btc","FEES")'));
+    expect(cells.get("Sheet1!A1")).toBe('=MD.LATEST("btc","PRICE")');
+
+    fireEvent.click(await screen.findByRole("button", { name: "Undo conversion (2 formulas)" }));
+    expect(await screen.findByText("Restored 2 original formulas.")).toBeTruthy();
+    expect([...cells.values()]).toEqual(['=ART("BTC","PRICE")', '=ART("BTC","FEES")']);
   });
 });

@@ -82,7 +82,7 @@ interface Row extends WorkbookFormula {
   reason: string | null;
 }
 
-/** What Undo puts back: each converted cell, what Excel stored there, and the original. */
+/** What Undo puts back: each cell converted since the last undo, what Excel stored there, and the original. */
 interface Conversion {
   cells: { sheet: string; address: string; stored: string; original: string }[];
 }
@@ -174,14 +174,14 @@ export function MigrateView({ active, workbook }: { active: boolean; workbook?: 
     setResult(null);
     try {
       const outcome = await book.replaceFormulas(changes);
-      setUndo({
-        cells: outcome.written.map((cell) => ({
-          sheet: cell.sheet,
-          address: cell.address,
-          stored: cell.formula,
-          original: originals.get(cellName(cell.sheet, cell.address))!,
-        })),
-      });
+      const cells = outcome.written.map((cell) => ({
+        sheet: cell.sheet,
+        address: cell.address,
+        stored: cell.formula,
+        original: originals.get(cellName(cell.sheet, cell.address))!,
+      }));
+      // A second conversion before an undo adds to what Undo puts back (its cells held Artemis formulas, so they differ).
+      if (cells.length > 0) setUndo((previous) => ({ cells: [...(previous?.cells ?? []), ...cells] }));
       const left = [
         outcome.changed.length > 0 &&
           `${plural(outcome.changed.length, "formula")} left as they are: changed since the scan (${outcome.changed.map((c) => cellName(c.sheet, c.address)).join(", ")}).`,
