@@ -1,5 +1,5 @@
 /**
- * What the pane's "From Artemis" view needs from the workbook: every sheet's
+ * What the pane's "Artemis" view needs from the workbook: every sheet's
  * formulas that call ART, ARTRANGE or ARTINFO, and formulas replaced cell by
  * cell, only where a cell still holds the formula it is replaced from.
  *

@@ -96,7 +96,7 @@ function workbook(): WorkbookRecording {
 const formulaIn = (page: Page, sheet: string, address: string) =>
   page.evaluate(([s, a]) => (window as unknown as PageWorkbook).__workbook.cell(s, a).formula, [sheet, address]);
 
-describeBrowser("the pane's From Artemis view (headless Chromium, sandbox, recorded workbook)", () => {
+describeBrowser("the pane's Artemis view (headless Chromium, sandbox, recorded workbook)", () => {
   const rig = usePaneRig();
   let watch: PaneWatch;
 
@@ -107,7 +107,7 @@ describeBrowser("the pane's From Artemis view (headless Chromium, sandbox, recor
 
   it("lists every sheet's Artemis formulas beside their MD formulas, and the ones it cannot convert with the reason", async () => {
     const { page } = watch;
-    await page.getByRole("tab", { name: "From Artemis" }).click();
+    await page.getByRole("tab", { name: "Artemis" }).click();
     const convertible = SEEDED.filter((s) => s.md !== null);
     const refused = SEEDED.filter((s) => s.md === null);
     await page.getByRole("heading", { name: `To convert (${convertible.length})` }).waitFor({ timeout: 90_000 });

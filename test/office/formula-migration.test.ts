@@ -1,5 +1,5 @@
 /**
- * The From Artemis view's workbook access against the recorded workbook
+ * The Artemis view's workbook access against the recorded workbook
  * stand-in: the scan of every sheet (formulas only, sheet by sheet, row by
  * row, with or without getSpecialCells), and formula replacement that re-reads
  * each cell in its own batch, leaves edited cells alone, reports cells Excel

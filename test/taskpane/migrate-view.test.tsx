@@ -1,7 +1,7 @@
 /**
  * @jest-environment jsdom
  *
- * The From Artemis view's states the browser suite does not reach: outside
+ * The Artemis view's states the browser suite does not reach: outside
  * Excel, a catalog that cannot be read (every symbol then "could not be
  * checked", and Try again converts), a scan that fails, a workbook with no
  * Artemis formulas, and two conversions undone together. The workbooks are
@@ -59,7 +59,7 @@ function memoryWorkbook(cells: Map<string, string>): MigrationWorkbook {
   };
 }
 
-describe("the From Artemis view", () => {
+describe("the Artemis view", () => {
   it("outside Excel says there is no workbook to scan, and asks nothing", () => {
     const harness = makeHarness({ inExcel: false });
     renderWith(harness, <MigrateView active />);
