@@ -2,7 +2,8 @@
  * The scan of a sheet for formula cells: where its formulas are, then their
  * text and values, read in row bands of at most MAX_CELLS_PER_SYNC cells.
  */
-import { cellAddress, parseRange, rectAddress, rowBands, withoutSheet, type Rect } from "../refresh/a1";
+import { cellAddress, parseCell, parseRange, rectAddress, rowBands, withoutSheet, type Rect } from "../refresh/a1";
+import { holdsFormula } from "../refresh/formula-cells";
 import type { FormulaReading, SheetScan } from "../refresh/workbook-adapter";
 import { inAddressChunks, MAX_CELLS_PER_SYNC } from "./sync-chunks";
 
@@ -78,4 +79,40 @@ export function areaAddresses(address: string): string[] {
     address.matchAll(/!(\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?)(?=\s*,|\s*$)/g),
     (m) => m[1],
   );
+}
+
+/** A formula found by a workbook scan: its sheet, cell ("B2") and text. */
+export interface WorkbookFormula {
+  sheet: string;
+  address: string;
+  formula: string;
+}
+
+/**
+ * Every worksheet's formula cells (each sheet's used range, as
+ * `scanFormulaCells` reads it) whose formula `keep` accepts, sheet by sheet in
+ * the workbook's order and row by row within a sheet. Constants that look like formulas and the cells a
+ * dynamic array spills into are not formulas (`holdsFormula`).
+ */
+export async function scanWorkbookFormulas(
+  context: Excel.RequestContext,
+  supports: (version: string) => boolean,
+  keep: (formula: string) => boolean,
+): Promise<WorkbookFormula[]> {
+  const sheets = context.workbook.worksheets;
+  sheets.load("items/name");
+  await context.sync();
+  const found: WorkbookFormula[] = [];
+  for (const name of sheets.items.map((sheet) => sheet.name)) {
+    const scan = await scanFormulaCells(context, name, supports);
+    const cells = scan.cells
+      .map((cell) => ({ cell, at: parseCell(cell.address) }))
+      .sort((a, b) => a.at.row - b.at.row || a.at.col - b.at.col)
+      .map(({ cell }) => cell);
+    for (const cell of cells) {
+      if (!holdsFormula(cell) || !keep(cell.formula)) continue;
+      found.push({ sheet: name, address: cell.address, formula: cell.formula });
+    }
+  }
+  return found;
 }

@@ -1,5 +1,5 @@
 /**
- * The task pane: four views (Settings, Picker, Insights, Templates) under one tab list.
+ * The task pane: five views (Settings, Picker, Insights, Templates, Artemis) under one tab list.
  * Every view stays mounted while hidden, so a search, a chosen metric or a
  * loaded feed survives switching tabs; `active` tells a view when it is on
  * screen (to start its first request, or to poll).
@@ -27,6 +27,7 @@ import { sharedRuntime } from "../office/runtime-registry";
 import { paneSignIn } from "../office/sign-in";
 import { copyText } from "./shared/clipboard";
 import { InsightsView } from "./insights/insights-view";
+import { MigrateView } from "./migrate/migrate-view";
 import { useThemeMode } from "./shared/office-theme";
 import { ServicesProvider, useServices, type PaneServices } from "./shared/pane-services";
 import { PickerView } from "./picker/picker-view";
@@ -39,12 +40,14 @@ export interface PaneContext {
   host: string | null;
 }
 
-export type ViewId = "settings" | "picker" | "insights" | "templates";
+export type ViewId = "settings" | "picker" | "insights" | "templates" | "migrate";
 const VIEWS: readonly { id: ViewId; label: string }[] = [
   { id: "settings", label: "Settings" },
   { id: "picker", label: "Picker" },
   { id: "insights", label: "Insights" },
   { id: "templates", label: "Templates" },
+  // Switching from Artemis Sheets.
+  { id: "migrate", label: "Artemis" },
 ];
 
 // Through Griffel rather than a <style> block in taskpane.html: the page's CSP allows no inline style text.
@@ -135,6 +138,7 @@ function Pane({ initialView }: { initialView: ViewId }) {
               {v.id === "picker" && <PickerView active={view === "picker"} />}
               {v.id === "insights" && <InsightsView active={view === "insights"} />}
               {v.id === "templates" && <TemplatesView />}
+              {v.id === "migrate" && <MigrateView active={view === "migrate"} />}
             </div>
           ))}
         </main>

@@ -79,7 +79,10 @@ export async function openPane(
   return watch;
 }
 
-export async function showView(page: Page, name: "Settings" | "Picker" | "Insights" | "Templates"): Promise<void> {
+export async function showView(
+  page: Page,
+  name: "Settings" | "Picker" | "Insights" | "Templates" | "Artemis",
+): Promise<void> {
   await page.getByRole("tab", { name }).click();
   await page.locator(`[role=tabpanel]:not([hidden])`).first().waitFor();
 }

@@ -43,6 +43,14 @@
  *   … the batch request is delayed until the user exits cell edit mode"; the
  *   default is false (@types/office-js, Excel.RunOptions).
  * - Office.context.requirements.isSetSupported against the recorded ExcelApi.
+ * - Undo (Microsoft Learn, "Undo capabilities in Excel add-ins"): "Excel
+ *   add-ins support undo behavior", actions by the API and by the user share
+ *   one undo stack, and with `mergeUndoGroup` (ExcelApi 1.20) "all
+ *   context.sync() calls in a single Excel.run are merged into one undo
+ *   group"; without it each sync is a step. `undo()` plays Ctrl+Z for cell
+ *   contents written through `formulas`/`values` or typed (`edit`); saving
+ *   document settings clears the stack (office-js #3141). Hosts that keep no
+ *   undo for add-in changes are not modelled.
  * - Charts: `Worksheet.charts.add(type, sourceData, seriesBy)` (ExcelApi 1.1),
  *   `Chart.title.text`, `Chart.setPosition(start, end)` (1.1) and
  *   `ChartAxis.setCategoryNames(range)` (1.7) are recorded, not drawn
@@ -218,6 +226,8 @@ export interface WorkbookStandIn {
   select(sheet: string, areas: string[]): void;
   /** What a user (or a co-author) does by typing into a cell: a formula, or a constant (a leading apostrophe keeps text as text). */
   edit(sheet: string, address: string, entry: unknown): void;
+  /** Ctrl+Z: reverts the newest undo step (see Undo above); false when there is none. */
+  undo(): boolean;
   /** Turns sheet protection on or off. */
   protect(sheet: string, on: boolean): void;
   /** The user starts typing in a cell: batches without `delayForCellEdit` fail, the others wait. */
@@ -620,6 +630,31 @@ export function installWorkbookStandIn(
     }
   }
 
+  // ---- undo ----
+  type UndoEntry = { sheet: Sheet; address: string; before: Cell | undefined };
+  const undoStack: UndoEntry[][] = [];
+  /** The step the running sync's writes join; null outside a sync (a user's edit is a step of its own). */
+  let undoStep: UndoEntry[] | null = null;
+  function remember(sheet: Sheet, address: string): void {
+    const cell = sheet.cells.get(address);
+    const entry = { sheet, address, before: cell ? { ...cell } : undefined };
+    if (undoStep) undoStep.push(entry);
+    else undoStack.push([entry]);
+  }
+  function undo(): boolean {
+    const step = undoStack.pop();
+    if (!step) return false;
+    for (const { sheet, address, before } of [...step].reverse()) {
+      breakSpillAt(sheet, address);
+      clearSpill(sheet, address);
+      if (!before || before.spillOf) sheet.cells.delete(address);
+      else sheet.cells.set(address, { ...before, spill: null });
+    }
+    // Restored formulas calculate again (a spill comes back with its result).
+    for (const { sheet, address, before } of step) if (before?.formula) calculate(sheet, address, "entered");
+    return true;
+  }
+
   function enterFormula(sheet: Sheet, address: string, formula: string, source: "api" | "user" = "api"): void {
     breakSpillAt(sheet, address);
     const previous = sheet.cells.get(address);
@@ -637,6 +672,7 @@ export function installWorkbookStandIn(
   }
 
   function enterValue(sheet: Sheet, address: string, value: unknown, source: "api" | "user" = "api"): void {
+    remember(sheet, address);
     if (typeof value === "string" && value.startsWith("=")) return enterFormula(sheet, address, value, source);
     breakSpillAt(sheet, address);
     clearSpill(sheet, address);
@@ -667,6 +703,8 @@ export function installWorkbookStandIn(
     queue: Op[] = [];
     workbook: unknown;
     application: unknown;
+    /** With mergeUndoGroup on a host that has it: the one undo step of the whole Excel.run. */
+    mergedUndo: UndoEntry[] | null = null;
     constructor() {
       this.workbook = makeWorkbook(this);
       this.application = makeApplication(this);
@@ -676,7 +714,14 @@ export function installWorkbookStandIn(
       const ops = this.queue;
       this.queue = [];
       await Promise.resolve();
-      for (const op of ops) op();
+      const step = this.mergedUndo ?? [];
+      undoStep = step;
+      try {
+        for (const op of ops) op();
+      } finally {
+        undoStep = null;
+        if (step.length > 0 && !undoStack.includes(step)) undoStack.push(step);
+      }
     }
   }
 
@@ -1250,6 +1295,8 @@ export function installWorkbookStandIn(
         await new Promise<void>((resolve) => cellEdit.waiting.push(resolve));
       }
       const context = new Context();
+      if (typeof first !== "function" && first.mergeUndoGroup === true && supports("ExcelApi", "1.20"))
+        context.mergedUndo = [];
       const result = await batch(context);
       if (context.queue.length) await context.sync();
       return result;
@@ -1278,6 +1325,8 @@ export function installWorkbookStandIn(
               for (const name of Object.keys(savedSettings)) if (!(name in settings)) delete savedSettings[name];
               Object.assign(savedSettings, settings);
               log.settingsSaves += 1;
+              // "Office.context.document.settings.saveAsync() disables undo" (office-js #3141).
+              undoStack.length = 0;
               callback?.({ status: "succeeded" });
             }, 0);
           },
@@ -1335,6 +1384,7 @@ export function installWorkbookStandIn(
     edit(sheetName, address, entry) {
       enterValue(sheetNamed(sheetName), address, entry, "user");
     },
+    undo,
     protect(sheetName, on) {
       sheetNamed(sheetName).protected = on;
     },

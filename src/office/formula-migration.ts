@@ -1,0 +1,138 @@
+/**
+ * What the pane's "Artemis" view needs from the workbook: every sheet's
+ * formulas that call ART, ARTRANGE or ARTINFO, and formulas replaced cell by
+ * cell, only where a cell still holds the formula it is replaced from.
+ *
+ * Undo. Excel keeps add-in changes on its undo stack where the host supports
+ * it, and `Excel.run({ mergeUndoGroup: true })` (ExcelApi 1.20) makes one
+ * batch one undo step; but "if you call an unsupported API in your add-in, the
+ * user's undo stack is cleared from that API call on" (Microsoft Learn, "Undo
+ * capabilities in Excel add-ins",
+ * https://learn.microsoft.com/office/dev/add-ins/excel/excel-add-ins-undo-capabilities),
+ * older hosts have no undo for add-in changes, and saving document settings
+ * clears the stack (office-js #3141). So the pane keeps its own undo: a
+ * conversion returns the formulas as Excel stored them, and Undo replaces
+ * those, and only those, with the originals; a cell edited since is left as
+ * the user made it and reported.
+ */
+import { runBatch, type ExcelRunner } from "./excel-batch";
+import { scanWorkbookFormulas, type WorkbookFormula } from "./formula-scan";
+import { inChunks } from "./sync-chunks";
+
+export type { WorkbookFormula };
+
+/** One cell's formula to replace: `from` is what it must still hold. */
+export interface FormulaChange {
+  sheet: string;
+  address: string;
+  from: string;
+  to: string;
+}
+
+export interface ReplaceOutcome {
+  /** Cells written, with the formula Excel stored (what an undo must find there). */
+  written: WorkbookFormula[];
+  /** Cells left alone: they no longer held `from` (edited since, by the user or a co-author). */
+  changed: { sheet: string; address: string }[];
+  /** Cells Excel refused to write (a protected sheet, part of an array), with its reason. */
+  refused: { sheet: string; address: string; reason: string }[];
+}
+
+export interface MigrationWorkbook {
+  /** False outside Excel: there is no workbook to scan. */
+  readonly available: boolean;
+  /** Every worksheet's formulas that `keep` accepts. */
+  findFormulas(keep: (formula: string) => boolean): Promise<WorkbookFormula[]>;
+  /** Replaces each cell's formula in one batch (one undo step where the host groups them). */
+  replaceFormulas(changes: readonly FormulaChange[]): Promise<ReplaceOutcome>;
+}
+
+export const NO_MIGRATION_WORKBOOK: MigrationWorkbook = {
+  available: false,
+  findFormulas: () => Promise.reject(new Error("There is no workbook: open this pane in Excel to scan it.")),
+  replaceFormulas: () =>
+    Promise.reject(new Error("There is no workbook: open this pane in Excel to convert formulas.")),
+};
+
+interface Requirements {
+  isSetSupported(name: string, minVersion?: string): boolean;
+}
+
+export function excelMigrationWorkbook(excel: ExcelRunner, requirements?: Requirements): MigrationWorkbook {
+  const supports = (version: string) => requirements?.isSetSupported("ExcelApi", version) ?? true;
+  return {
+    available: true,
+    findFormulas: (keep) => runBatch(excel, (context) => scanWorkbookFormulas(context, supports, keep)),
+    replaceFormulas: (changes) =>
+      runBatch(excel, (context) => replaceInBatch(context, changes), supports("1.20") ? { mergeUndoGroup: true } : {}),
+  };
+}
+
+/** Excel when the host says so and its API is present, otherwise none. */
+export function migrationWorkbookForHost(
+  host: string | null,
+  globals: { Excel?: ExcelRunner; Office?: { context?: { requirements?: Requirements } } } = globalThis as never,
+): MigrationWorkbook {
+  return host === "Excel" && typeof globals.Excel?.run === "function"
+    ? excelMigrationWorkbook(globals.Excel, globals.Office?.context?.requirements)
+    : NO_MIGRATION_WORKBOOK;
+}
+
+/** Re-reads each cell in the batch that writes it (only such a read is current), writes the unchanged ones, reads back what Excel stored. */
+async function replaceInBatch(
+  context: Excel.RequestContext,
+  changes: readonly FormulaChange[],
+): Promise<ReplaceOutcome> {
+  const cellOf = (change: FormulaChange) => context.workbook.worksheets.getItem(change.sheet).getRange(change.address);
+  const reads: { change: FormulaChange; range: Excel.Range }[] = [];
+  await inChunks(context, changes, (change) => {
+    const range = cellOf(change);
+    range.load("formulas,values");
+    reads.push({ change, range });
+  });
+  const outcome: ReplaceOutcome = { written: [], changed: [], refused: [] };
+  const writes: FormulaChange[] = [];
+  for (const { change, range } of reads) {
+    const formula = range.formulas[0][0];
+    const value = range.values[0][0];
+    if (formula === change.from && value !== formula) writes.push(change);
+    else outcome.changed.push({ sheet: change.sheet, address: change.address });
+  }
+  let done = writes;
+  try {
+    await inChunks(context, writes, (change) => {
+      cellOf(change).formulas = [[change.to]];
+    });
+  } catch {
+    // One refused cell fails the batch: write each on its own to learn which.
+    done = [];
+    for (const change of writes) {
+      try {
+        cellOf(change).formulas = [[change.to]];
+        await context.sync();
+        done.push(change);
+      } catch (error) {
+        outcome.refused.push({
+          sheet: change.sheet,
+          address: change.address,
+          reason: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
+  }
+  const stored: { change: FormulaChange; range: Excel.Range }[] = [];
+  await inChunks(context, done, (change) => {
+    const range = cellOf(change);
+    range.load("formulas");
+    stored.push({ change, range });
+  });
+  for (const { change, range } of stored) {
+    const formula = range.formulas[0][0];
+    outcome.written.push({
+      sheet: change.sheet,
+      address: change.address,
+      formula: typeof formula === "string" ? formula : change.to,
+    });
+  }
+  return outcome;
+}

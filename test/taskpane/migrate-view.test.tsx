@@ -1,0 +1,132 @@
+/**
+ * @jest-environment jsdom
+ *
+ * The Artemis view's states the browser suite does not reach: outside
+ * Excel, a catalog that cannot be read (every symbol then "could not be
+ * checked", and Try again converts), a scan that fails, a workbook with no
+ * Artemis formulas, and two conversions undone together. The workbooks are
+ * stand-ins of MigrationWorkbook.
+ */
+import { fireEvent, screen, waitFor } from "@testing-library/react";
+import type { AssetRecord } from "../../src/core/domain";
+import type { FormulaChange, MigrationWorkbook, WorkbookFormula } from "../../src/office/formula-migration";
+import { MigrateView } from "../../src/taskpane/migrate/migrate-view";
+import { makeHarness, renderWith } from "../support/pane-fakes";
+
+const BTC: AssetRecord = {
+  symbol: "btc",
+  platform_id: "bitcoin",
+  aggregator_id: "bitcoin",
+  title: "Bitcoin",
+  color: "#f00",
+};
+
+function workbookHolding(found: WorkbookFormula[] | Error): MigrationWorkbook & { scans: number } {
+  const book = {
+    available: true,
+    scans: 0,
+    findFormulas: async () => {
+      book.scans += 1;
+      if (found instanceof Error) throw found;
+      return found;
+    },
+    replaceFormulas: async () => ({ written: [], changed: [], refused: [] }),
+  };
+  return book;
+}
+
+/** Cells in memory: a replacement applies where the cell still holds `from`, as the Excel one does. */
+function memoryWorkbook(cells: Map<string, string>): MigrationWorkbook {
+  const at = (sheet: string, address: string) => `${sheet}!${address}`;
+  return {
+    available: true,
+    findFormulas: async (keep) =>
+      [...cells]
+        .filter(([, f]) => keep(f))
+        .map(([k, formula]) => {
+          const [sheet, address] = k.split("!");
+          return { sheet, address, formula };
+        }),
+    replaceFormulas: async (changes: readonly FormulaChange[]) => {
+      const written = changes.filter((c) => cells.get(at(c.sheet, c.address)) === c.from);
+      for (const c of written) cells.set(at(c.sheet, c.address), c.to);
+      return {
+        written: written.map((c) => ({ sheet: c.sheet, address: c.address, formula: c.to })),
+        changed: changes.filter((c) => !written.includes(c)).map((c) => ({ sheet: c.sheet, address: c.address })),
+        refused: [],
+      };
+    },
+  };
+}
+
+describe("the Artemis view", () => {
+  it("outside Excel says there is no workbook to scan, and asks nothing", () => {
+    const harness = makeHarness({ inExcel: false });
+    renderWith(harness, <MigrateView active />);
+    expect(screen.getByText(/Running outside Excel: open this pane in Excel to scan a workbook/)).toBeTruthy();
+    expect(harness.client.assets.calls).toHaveLength(0);
+  });
+
+  it("waits until it is first shown", () => {
+    const harness = makeHarness();
+    const book = workbookHolding([]);
+    renderWith(harness, <MigrateView active={false} workbook={book} />);
+    expect(book.scans).toBe(0);
+    expect(harness.client.assets.calls).toHaveLength(0);
+  });
+
+  it("a catalog that cannot be read: each symbol could not be checked; Try again converts", async () => {
+    const harness = makeHarness();
+    harness.client.assets.fail(new Error("The market-data service failed (HTTP 503)."));
+    const book = workbookHolding([{ sheet: "Sheet1", address: "B2", formula: '=ART("BTC","PRICE")' }]);
+    renderWith(harness, <MigrateView active workbook={book} />);
+    expect(await screen.findByText(/The asset catalog could not be read/)).toBeTruthy();
+    expect(
+      await screen.findByText(/symbol "BTC" could not be checked against the asset catalog: .*HTTP 503/),
+    ).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "To convert (0)" })).toBeTruthy();
+
+    harness.client.assets.answer(() => [BTC]);
+    fireEvent.click(screen.getByRole("button", { name: "Try again" }));
+    const box = await screen.findByRole("checkbox", { name: "Sheet1!B2" });
+    expect((box as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByTestId("migrate-converted").textContent).toBe('=MD.LATEST("btc","PRICE")');
+  });
+
+  it("a scan that fails says so", async () => {
+    const harness = makeHarness();
+    harness.client.assets.answer(() => [BTC]);
+    renderWith(harness, <MigrateView active workbook={workbookHolding(new Error("The sheet is busy."))} />);
+    expect(await screen.findByText("The workbook could not be scanned: The sheet is busy.")).toBeTruthy();
+  });
+
+  it("a workbook without Artemis formulas says so, and Scan again reads it anew", async () => {
+    const harness = makeHarness();
+    harness.client.assets.answer(() => [BTC]);
+    const book = workbookHolding([]);
+    renderWith(harness, <MigrateView active workbook={book} />);
+    expect(await screen.findByText("No ART, ARTRANGE or ARTINFO formulas in this workbook.")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Scan again" }));
+    await waitFor(() => expect(book.scans).toBe(2));
+  });
+
+  it("two conversions before an undo are undone together", async () => {
+    const harness = makeHarness();
+    harness.client.assets.answer(() => [BTC]);
+    const cells = new Map([
+      ["Sheet1!A1", '=ART("BTC","PRICE")'],
+      ["Sheet1!A2", '=ART("BTC","FEES")'],
+    ]);
+    renderWith(harness, <MigrateView active workbook={memoryWorkbook(cells)} />);
+    fireEvent.click(await screen.findByRole("checkbox", { name: "Sheet1!A2" }));
+    fireEvent.click(screen.getByRole("button", { name: "Convert 1 formula" }));
+    expect(await screen.findByText("Converted 1 formula.")).toBeTruthy();
+    fireEvent.click(await screen.findByRole("button", { name: "Convert 1 formula" }));
+    await waitFor(() => expect(cells.get("Sheet1!A2")).toBe('=MD.LATEST("btc","FEES")'));
+    expect(cells.get("Sheet1!A1")).toBe('=MD.LATEST("btc","PRICE")');
+
+    fireEvent.click(await screen.findByRole("button", { name: "Undo conversion (2 formulas)" }));
+    expect(await screen.findByText("Restored 2 original formulas.")).toBeTruthy();
+    expect([...cells.values()]).toEqual(['=ART("BTC","PRICE")', '=ART("BTC","FEES")']);
+  });
+});
