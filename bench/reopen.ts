@@ -56,6 +56,17 @@ export interface ReopenStep {
   /** Distinct series windows asked for, "start…end". */
   windows: string[];
   failures: number;
+  /** Every series request sent: its window, granularity, symbols × metrics and the bytes it received. */
+  sent: SentRequest[];
+}
+
+export interface SentRequest {
+  start: string;
+  end: string;
+  granularity: string;
+  symbols: number;
+  metrics: string[];
+  bytes: number;
 }
 
 /** The week of daily reopens: the day a correction of history starts, and its size. */
@@ -105,9 +116,30 @@ async function step(
   sandbox.setReviseDay(revise);
   const store = openSeriesStore({ indexedDB: factory });
   const began = Date.now();
+  const sent: SentRequest[] = [];
   const client = createClient({
     settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }),
     store,
+    fetch: async (url, init) => {
+      const response = await fetch(url, init);
+      const body = await response.arrayBuffer();
+      const q = new URL(url).searchParams;
+      if (new URL(url).pathname.startsWith("/data/api/")) {
+        sent.push({
+          start: q.get("startDate") ?? "",
+          end: q.get("endDate") ?? "",
+          granularity: q.get("granularity") ?? "DAY",
+          symbols: (q.get("symbols") ?? "").split(",").filter(Boolean).length,
+          metrics: new URL(url).pathname.slice("/data/api/".length).replace(/\/$/, "").split(","),
+          bytes: body.byteLength,
+        });
+      }
+      return new Response(body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    },
     // The runtime's clock starts at `startMs` and runs: the batch window is timed by it.
     now: () => startMs + (Date.now() - began),
   });
@@ -145,6 +177,7 @@ async function step(
       idbReads,
       windows: [...windows].sort(),
       failures: results.filter((r) => r.status === "rejected").length,
+      sent,
     },
     results,
     series: storage.series,

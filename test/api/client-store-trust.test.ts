@@ -1,14 +1,14 @@
 /**
  * Corrections reach the workbook (DESIGN "Only sound data…"): a settled day
- * in the store is trusted for a bounded time, spread per series, then asked
- * again on its next use; Refresh all can be told to recheck history. The
+ * in the store is trusted for a bounded time (until its symbol's recheck day,
+ * at most the period after the fetch), then asked again on its next use; Refresh all can be told to recheck history. The
  * client runs on a fake clock (test/support/fake-clock.ts) against the
  * sandbox over real HTTP, whose `setRevision` revises history as a
  * methodology change (or a wrong answer corrected) would.
  */
 import { IDBFactory } from "fake-indexeddb";
 import { CLIENT_DEFAULTS } from "../../src/api/client-options";
-import { trustPeriodMs } from "../../src/api/store/trust-period";
+import { settledTrustEnd } from "../../src/api/store/trust-period";
 import type { DataPoint } from "../../src/core/domain";
 import { addDays } from "../../src/core/calendar";
 import { FakeClock } from "../support/fake-clock";
@@ -33,13 +33,14 @@ function seriesRequests(): number {
 
 const doubled = (original: DataPoint[]) => original.map((p) => ({ ...p, val: p.val === null ? null : p.val * 2 }));
 
-describe("a settled day is trusted for its series' trust period, then asked again", () => {
-  const trust = () => trustPeriodMs(sandbox.url, "eth", CLIENT_DEFAULTS.revalidateAfterMs);
+describe("a settled day is trusted until its symbol's recheck day, then asked again", () => {
+  /** When the settled days fetched at NOON fall due. */
+  const trustEnd = () => settledTrustEnd(sandbox.url, "eth", NOON, CLIENT_DEFAULTS.revalidateAfterMs);
 
-  it("the default trust period is at most 7 days, and this series' is within it", () => {
+  it("the default trust is at most 7 days, and this series' ends after the day following the fetch", () => {
     expect(CLIENT_DEFAULTS.revalidateAfterMs).toBe(7 * DAY);
-    expect(trust()).toBeGreaterThanOrEqual(3.5 * DAY);
-    expect(trust()).toBeLessThan(7 * DAY);
+    expect(trustEnd() - NOON).toBeLessThanOrEqual(7 * DAY);
+    expect(trustEnd() - NOON).toBeGreaterThan(1.5 * DAY);
   });
 
   it("a wrong settled value is corrected on the first use after the trust period, without Reload everything", async () => {
@@ -53,12 +54,12 @@ describe("a settled day is trusted for its series' trust period, then asked agai
     // The service corrects its history (every value doubles); the store still holds the old answer.
     sandbox.reset(); // counters only from here; reset also restores revision 0
     sandbox.setRevision(1);
-    clock.time = NOON + trust() - MINUTE;
+    clock.time = trustEnd() - MINUTE;
     const within = runtime(factory, clock);
     expect(points(await drive(clock, within.client.getSeries(REQ)))).toEqual(original);
     expect(seriesRequests()).toBe(0);
 
-    // Two minutes later, the trust period has passed: the next use asks again and shows the correction.
+    // Two minutes later, the recheck day has begun: the next use asks again and shows the correction.
     await clock.advance(2 * MINUTE);
     within.client.clear(); // a new calculation: not the five-minute in-memory cache
     const corrected = points(await drive(clock, within.client.getSeries(REQ)));
