@@ -121,6 +121,37 @@ describe("settled days due for recheck are compared month by month", () => {
   });
 });
 
+describe("settled days the service answered with a message", () => {
+  it("are rechecked by one coarse request on their symbol's recheck day: the same message re-confirms them", async () => {
+    const said = { symbol: "defi", metric: "PRICE", start: "2024-01-01", end: "2024-06-30" };
+    const factory = new IDBFactory();
+    const clock = new FakeClock(NOON);
+    const first = runtime(factory, clock);
+    const message = await drive(clock, first.client.getSeries(said));
+    expect(message).toMatchObject({ kind: "message" });
+    await first.store.flush();
+
+    sandbox.reset();
+    clock.time = settledTrustEnd(sandbox.url, "defi", NOON, CLIENT_DEFAULTS.revalidateAfterMs) - MINUTE;
+    const before = runtime(factory, clock);
+    expect(await drive(clock, before.client.getSeries(said))).toEqual(message);
+    expect(seriesRequests()).toEqual([]);
+
+    await clock.advance(2 * MINUTE);
+    const due = runtime(factory, clock);
+    expect(await drive(clock, due.client.getSeries(said))).toEqual(message);
+    expect(seriesRequests()).toEqual([`MONTH ${said.start}…${said.end}`]);
+    await due.store.flush();
+
+    // Re-confirmed: trusted again until the next recheck day.
+    sandbox.reset();
+    await clock.advance(MINUTE);
+    due.client.clear();
+    expect(await drive(clock, due.client.getSeries(said))).toEqual(message);
+    expect(seriesRequests()).toEqual([]);
+  });
+});
+
 describe("the aggregation type of a rechecked metric", () => {
   const catalogRequests = () => sandbox.requestLog().filter((entry) => !entry.path.startsWith("/data/api/")).length;
   const reqs = ["eth", "sol", "btc"].map((symbol) => ({ ...REQ, symbol }));

@@ -22,10 +22,18 @@ import { addDays, utcDateOf } from "../../core/calendar";
 import type { DataPoint, DatedWindow, SeriesResult, SeriesWindow } from "../../core/domain";
 import { isFcfDerived } from "../../core/metric-knowledge";
 import { NotCachedError, isMarketDataError } from "../errors";
-import { agreeingPeriods, coarseAggregation, coarseGranularity, worthCoarseRecheckIn } from "./coarse-recheck";
+import {
+  agreeingPeriods,
+  coarseAggregation,
+  coarseGranularity,
+  worthCoarseRecheckIn,
+  type CoarseAggregation,
+  type CoarseGranularity,
+} from "./coarse-recheck";
 import { settledTrustEnd } from "./trust-period";
 import { type SeriesId, type SeriesStore, type StoredAnswer } from "./types";
 import {
+  dueMessages,
   dueSettled,
   mergeFetched,
   messageOver,
@@ -213,18 +221,24 @@ export class StoredSeries {
     settledThrough: string,
   ): Promise<SeriesData | null> {
     const stretches = dueSettled(data, window, planOptions).filter((stretch) => worthCoarseRecheckIn(stretch, window));
-    if (stretches.length === 0 || !this.o.aggregationType) return null;
+    // Settled days the service answered with a message: one coarse request says whether it still has nothing there.
+    const said = dueMessages(data, window, planOptions);
+    if (stretches.length === 0 && said.length === 0) return null;
     const { symbol, metric } = id;
-    let type: string | undefined;
-    try {
-      type = await this.o.aggregationType(symbol, metric, opts);
-    } catch (error) {
-      if (error instanceof NotCachedError || isUnreachable(error)) throw error;
-      return null; // the catalog cannot say: the days due are fetched daily
+    let aggregation: CoarseAggregation | null = null;
+    if (stretches.length > 0 && this.o.aggregationType) {
+      try {
+        aggregation = coarseAggregation(await this.o.aggregationType(symbol, metric, opts));
+      } catch (error) {
+        if (error instanceof NotCachedError || isUnreachable(error)) throw error;
+        // The catalog cannot say: the days due are fetched daily.
+      }
     }
-    const aggregation = coarseAggregation(type);
-    if (!aggregation) return null;
-    const asked = stretches.map((stretch) => ({ stretch, granularity: coarseGranularity(stretch) }));
+    const asked: { stretch: DatedWindow; granularity: CoarseGranularity; message?: string }[] = [
+      ...(aggregation ? stretches : []).map((stretch) => ({ stretch, granularity: coarseGranularity(stretch) })),
+      ...said.map(({ message, ...stretch }) => ({ stretch, granularity: coarseGranularity(stretch), message })),
+    ];
+    if (asked.length === 0) return null;
     let answers: SeriesResult[];
     try {
       answers = await Promise.all(
@@ -237,25 +251,32 @@ export class StoredSeries {
     }
     let next = data;
     let confirmed = 0;
-    asked.forEach(({ stretch, granularity }, i) => {
+    const confirm = (period: DatedWindow, message: string | undefined) => {
+      const fetched = {
+        ...period,
+        fetchedAt: planOptions.now,
+        settledThrough,
+        points: message === undefined ? storedPointsIn(next, period) : [],
+        ...(message === undefined ? {} : { message }),
+      };
+      this.o.store.write(id, fetched);
+      next = mergeFetched(next, fetched);
+      confirmed += 1;
+    };
+    asked.forEach(({ stretch, granularity, message }, i) => {
       const answer = answers[i]!;
-      if (answer.kind !== "points") return;
+      if (message !== undefined) {
+        // The same message for the stretch at a coarse granularity: still nothing there (a day with data would roll up).
+        if (answer.kind === "message" && answer.message === message) confirm(stretch, message);
+        return;
+      }
+      if (answer.kind !== "points" || !aggregation) return;
       const stored = storedPointsIn(next, stretch);
       const agreeing = agreeingPeriods(stretch, granularity, aggregation, stored, answer.points);
       this.o.log(
         `recheck ${symbol} ${metric} ${stretch.start}…${stretch.end} by ${granularity}: ${agreeing.length} period(s) re-confirmed`,
       );
-      for (const period of agreeing) {
-        const fetched = {
-          ...period,
-          fetchedAt: planOptions.now,
-          settledThrough,
-          points: storedPointsIn(next, period),
-        };
-        this.o.store.write(id, fetched);
-        next = mergeFetched(next, fetched);
-        confirmed += 1;
-      }
+      for (const period of agreeing) confirm(period, undefined);
     });
     return confirmed === 0 ? null : (next ?? null);
   }

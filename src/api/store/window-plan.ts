@@ -266,6 +266,31 @@ export function dueSettled(data: SeriesData | undefined, window: DatedWindow, op
   return out;
 }
 
+/**
+ * The stretches of settled days the service answered with a message inside
+ * `window` that are due for recheck (as `dueSettled`), each with its
+ * message; neighbours with the same message joined.
+ */
+export function dueMessages(
+  data: SeriesData | undefined,
+  window: DatedWindow,
+  options: PlanOptions,
+): (DatedWindow & { message: string })[] {
+  const out: (DatedWindow & { message: string })[] = [];
+  for (const range of (data ?? EMPTY_SERIES).ranges) {
+    if (range.end < window.start) continue;
+    if (range.start > window.end) break;
+    if (!range.settled || range.message === undefined || options.now < range.fetchedAt || usable(range, options))
+      continue;
+    const s = range.start > window.start ? range.start : window.start;
+    const e = range.end < window.end ? range.end : window.end;
+    const previous = out[out.length - 1];
+    if (previous && previous.message === range.message && addDays(previous.end, 1) === s) previous.end = e;
+    else out.push({ start: s, end: e, message: range.message });
+  }
+  return out;
+}
+
 /** Splits `window` into what the store answers and what must be fetched. */
 export function planWindow(data: SeriesData | undefined, window: DatedWindow, options: PlanOptions): WindowPlan {
   const { start, end } = window;
