@@ -95,7 +95,9 @@ export interface ClientOptions {
   /**
    * The newest days the store keeps as unsettled (asked again once their five minutes have passed). Default 2:
    * today, and yesterday unless the service sent a real value for it (its days not final yet are null or 0
-   * placeholders, real-service.md); a day two days old or more is settled when it is not null. Another value:
+   * placeholders, real-service.md; not when fetched in the first two hours of the UTC day, where a clock a little
+   * ahead of the service's would take its today for yesterday); a day two days old or more is settled when it is
+   * not null. Another value:
    * today and the days before it, that many in all, whatever their values.
    */
   unsettledDays?: number;

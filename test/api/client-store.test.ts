@@ -155,6 +155,26 @@ describe("warm workbooks: a second runtime over the same store", () => {
     expect(answers).toEqual(reference);
   });
 
+  it("fetched in the first two hours of the UTC day, yesterday stays unsettled (a clock ahead of the service's)", async () => {
+    const factory = freshIndexedDb();
+    const early = Date.parse(`${D}T00:30:00Z`);
+    const first = runtime(factory, early);
+    await calculate(first.client, workbook(D));
+    await first.close();
+
+    sandbox.reset();
+    const later = runtime(factory, early + 3 * 3_600_000);
+    await calculate(later.client, workbook(D));
+    expect(seriesRequests()).toEqual([["eth,btc,sol", addDays(D, -1), D]]);
+    await later.close();
+
+    // Fetched again at 03:30, yesterday settled: the next check asks today alone.
+    sandbox.reset();
+    const afternoon = runtime(factory, early + 12 * 3_600_000);
+    await calculate(afternoon.client, workbook(D));
+    expect(seriesRequests()).toEqual([["eth,btc,sol", D, D]]);
+  });
+
   it("the settling window is configurable: with seven unsettled days, the next day fetches the newest eight", async () => {
     const factory = freshIndexedDb();
     const first = runtime(factory, NOON, { unsettledDays: 7 });

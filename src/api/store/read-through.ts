@@ -72,6 +72,9 @@ export interface StoredSeriesOptions {
   aggregationType?: (symbol: string, metric: string, opts: CallOptions) => Promise<string | undefined>;
 }
 
+/** Into the UTC day, a fetch settles yesterday's real values only after this long (a clock ahead of the service's). */
+export const YESTERDAY_SETTLES_AFTER_MS = 2 * 3_600_000;
+
 /** Errors that mean "the service cannot be reached", not "the service refused". */
 export function isUnreachable(error: unknown): boolean {
   return isMarketDataError(error) && (error.kind === "network" || error.kind === "timeout" || error.kind === "server");
@@ -125,8 +128,13 @@ export class StoredSeries {
     const fetchedAt = now;
     const fetchDay = utcDateOf(fetchedAt);
     const settledThrough = addDays(fetchDay, -this.o.unsettledDays);
-    // Yesterday settles with a real value (the service's placeholders are null or 0) when it is the only unsettled day before today.
-    const valued = this.o.unsettledDays === 2 ? { settledIfValuedThrough: addDays(fetchDay, -1) } : {};
+    // Yesterday settles with a real value (the service's placeholders are null or 0) when it is the only unsettled
+    // day before today, and not in the first hours of the UTC day: a clock a little ahead of the service's would
+    // take the service's today, still filling in, for yesterday.
+    const valued =
+      this.o.unsettledDays === 2 && fetchedAt - Date.parse(`${fetchDay}T00:00:00Z`) >= YESTERDAY_SETTLES_AFTER_MS
+        ? { settledIfValuedThrough: addDays(fetchDay, -1) }
+        : {};
     const keep = (range: DatedWindow, result: SeriesResult) =>
       this.o.store.write(
         id,
