@@ -3,7 +3,6 @@
  * clock and timers (tests, the benchmark), and the limits of batching,
  * caching and retrying, with their defaults.
  */
-import { UNSETTLED_DAYS } from "../core/readings";
 import type { SeriesStore } from "./store/types";
 import type { Timers } from "./http/timers";
 import { MAX_RESPONSE_BYTES, type FetchLike } from "./http/transport";
@@ -93,16 +92,24 @@ export interface ClientOptions {
    * none: the in-memory cache only.
    */
   store?: SeriesStore | null;
-  /** The newest days that may still change (the service settles a day within about two days). Default 3: today and the two before. */
+  /**
+   * The newest days the store keeps as unsettled (asked again once their five minutes have passed). Default 2:
+   * today, and yesterday unless the service sent a real value for it (its days not final yet are null or 0
+   * placeholders, real-service.md; not when fetched in the first two hours of the UTC day, where a clock a little
+   * ahead of the service's would take its today for yesterday); a day two days old or more is settled when it is
+   * not null. Another value:
+   * today and the days before it, that many in all, whatever their values.
+   */
   unsettledDays?: number;
   /**
-   * The trust period of stored settled days: after it they are asked again on
+   * The longest trust of stored settled days: after it they are asked again on
    * their next use, so a revision of history (a methodology change, a wrong
    * answer corrected) reaches the workbook without "Reload everything". Each
-   * symbol's series are trusted for between half of it and all of it, by a
-   * hash of the symbol (store/trust-period.ts), so the rechecks of a workbook
-   * fetched at once spread over several opens. Refresh all can recheck sooner
-   * (`clear({ recheckHistory: true })`).
+   * symbol has its recheck days, one in every cycle of this period less a day
+   * (a hash of the symbol, store/trust-period.ts): its settled days fall due
+   * then, never later than this period after their fetch and never the day
+   * after it, so a workbook's rechecks spread over the days it is opened.
+   * Refresh all can recheck sooner (`clear({ recheckHistory: true })`).
    * @default 7 days
    */
   revalidateAfterMs?: number;
@@ -131,6 +138,6 @@ export const CLIENT_DEFAULTS = {
   cacheMaxBytes: 20 * 1024 * 1024,
   maxResponseBytes: MAX_RESPONSE_BYTES,
   testSymbol: "eth",
-  unsettledDays: UNSETTLED_DAYS,
+  unsettledDays: 2,
   revalidateAfterMs: 7 * 86_400_000,
 } as const;

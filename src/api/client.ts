@@ -180,7 +180,6 @@ class BatchingClient implements Client {
           unsettledDays: this.o.unsettledDays,
           revalidateAfterMs: this.o.revalidateAfterMs,
           recentFreshMs: this.o.cacheTtlMs,
-          messageFreshMs: this.o.catalogTtlMs,
           log: this.log,
           aggregationType: (symbol, metric, opts) => this.aggregationType(symbol, metric, opts),
         })

@@ -1,6 +1,6 @@
 /**
  * The cheap recheck of stored settled days (src/api/store/coarse-recheck.ts):
- * once a series' trust period has passed, its settled days are compared
+ * once a series' trust has run out (its symbol's recheck day), its settled days are compared
  * month by month with the service's monthly roll-up; the months that agree
  * are trusted again without a daily download, and only a month that differs
  * is fetched day by day. FEES is a SUM metric in the sandbox's catalog; PRICE
@@ -9,7 +9,7 @@
 import { IDBFactory } from "fake-indexeddb";
 import type { Client } from "../../src/api/client";
 import { CLIENT_DEFAULTS } from "../../src/api/client-options";
-import { trustPeriodMs } from "../../src/api/store/trust-period";
+import { settledTrustEnd } from "../../src/api/store/trust-period";
 import type { SeriesStore } from "../../src/api/store/types";
 import type { DataPoint } from "../../src/core/domain";
 import { addDays } from "../../src/core/calendar";
@@ -39,7 +39,8 @@ function seriesRequests(): string[] {
     });
 }
 
-const trust = () => trustPeriodMs(sandbox.url, "eth", CLIENT_DEFAULTS.revalidateAfterMs);
+/** When the settled days fetched at NOON fall due (eth's recheck day). */
+const trustEnd = () => settledTrustEnd(sandbox.url, "eth", NOON, CLIENT_DEFAULTS.revalidateAfterMs);
 
 /** Fetches REQ cold, then moves the clock past the trust period and opens a new runtime on the same store. */
 async function afterTrustPeriod(): Promise<{
@@ -54,7 +55,7 @@ async function afterTrustPeriod(): Promise<{
   const original = points(await drive(clock, first.client.getSeries(REQ)));
   await first.store.flush();
   sandbox.reset();
-  clock.time = NOON + trust() + MINUTE;
+  clock.time = trustEnd() + MINUTE;
   return { original, clock, ...runtime(factory, clock) };
 }
 
@@ -117,6 +118,37 @@ describe("settled days due for recheck are compared month by month", () => {
       6,
     );
     expect(seriesRequests()).toEqual([`MONTH ${REQ.start}…${REQ.end}`, "DAY 2024-03-01…2024-03-31"]);
+  });
+});
+
+describe("settled days the service answered with a message", () => {
+  it("are rechecked by one coarse request on their symbol's recheck day: the same message re-confirms them", async () => {
+    const said = { symbol: "defi", metric: "PRICE", start: "2024-01-01", end: "2024-06-30" };
+    const factory = new IDBFactory();
+    const clock = new FakeClock(NOON);
+    const first = runtime(factory, clock);
+    const message = await drive(clock, first.client.getSeries(said));
+    expect(message).toMatchObject({ kind: "message" });
+    await first.store.flush();
+
+    sandbox.reset();
+    clock.time = settledTrustEnd(sandbox.url, "defi", NOON, CLIENT_DEFAULTS.revalidateAfterMs) - MINUTE;
+    const before = runtime(factory, clock);
+    expect(await drive(clock, before.client.getSeries(said))).toEqual(message);
+    expect(seriesRequests()).toEqual([]);
+
+    await clock.advance(2 * MINUTE);
+    const due = runtime(factory, clock);
+    expect(await drive(clock, due.client.getSeries(said))).toEqual(message);
+    expect(seriesRequests()).toEqual([`MONTH ${said.start}…${said.end}`]);
+    await due.store.flush();
+
+    // Re-confirmed: trusted again until the next recheck day.
+    sandbox.reset();
+    await clock.advance(MINUTE);
+    due.client.clear();
+    expect(await drive(clock, due.client.getSeries(said))).toEqual(message);
+    expect(seriesRequests()).toEqual([]);
   });
 });
 

@@ -129,11 +129,11 @@ describe("warm workbooks: a second runtime over the same store", () => {
     expect(soon.client.storage().bytesSaved).toBeGreaterThan(0);
     await soon.close();
 
-    // Later the same day: only the three unsettled days, in one batched request for every pair.
+    // Later the same day: only today, in one batched request for every pair (yesterday came with real values).
     sandbox.reset();
     const later = runtime(factory, NOON + 3 * 3_600_000);
     expect(await calculate(later.client, workbook(D))).toEqual(answers);
-    expect(seriesRequests()).toEqual([["eth,btc,sol", addDays(D, -2), D]]);
+    expect(seriesRequests()).toEqual([["eth,btc,sol", D, D]]);
   });
 
   it("a simulated next day fetches only the new days (and the ones still unsettled)", async () => {
@@ -146,13 +146,33 @@ describe("warm workbooks: a second runtime over the same store", () => {
     const next = addDays(D, 1);
     const second = runtime(factory, NOON + DAY);
     const answers = await calculate(second.client, workbook(next));
-    // Settled as of yesterday: everything up to D − 3. Fetched: D − 2 … the new day.
-    expect(seriesRequests()).toEqual([["eth,btc,sol", addDays(D, -2), next]]);
+    // Settled as of yesterday: everything up to D − 1 (D − 1 had a real value). Fetched: D and the new day.
+    expect(seriesRequests()).toEqual([["eth,btc,sol", D, next]]);
     const points = sandbox.requestLog().reduce((sum, entry) => sum + entry.points, 0);
-    expect(points).toBe(SYMBOLS.length * METRICS.length * 4);
+    expect(points).toBe(SYMBOLS.length * METRICS.length * 2);
     // The answers are the service's own.
     const reference = await Promise.all(workbook(next).map(cold));
     expect(answers).toEqual(reference);
+  });
+
+  it("fetched in the first two hours of the UTC day, yesterday stays unsettled (a clock ahead of the service's)", async () => {
+    const factory = freshIndexedDb();
+    const early = Date.parse(`${D}T00:30:00Z`);
+    const first = runtime(factory, early);
+    await calculate(first.client, workbook(D));
+    await first.close();
+
+    sandbox.reset();
+    const later = runtime(factory, early + 3 * 3_600_000);
+    await calculate(later.client, workbook(D));
+    expect(seriesRequests()).toEqual([["eth,btc,sol", addDays(D, -1), D]]);
+    await later.close();
+
+    // Fetched again at 03:30, yesterday settled: the next check asks today alone.
+    sandbox.reset();
+    const afternoon = runtime(factory, early + 12 * 3_600_000);
+    await calculate(afternoon.client, workbook(D));
+    expect(seriesRequests()).toEqual([["eth,btc,sol", D, D]]);
   });
 
   it("the settling window is configurable: with seven unsettled days, the next day fetches the newest eight", async () => {
@@ -199,7 +219,7 @@ describe("warm workbooks: a second runtime over the same store", () => {
     sandbox.reset();
     r.client.clear();
     await calculate(r.client, workbook(D));
-    expect(seriesRequests()).toEqual([["eth,btc,sol", addDays(D, -2), D]]);
+    expect(seriesRequests()).toEqual([["eth,btc,sol", D, D]]);
   });
 
   it("weekly series, the free-cash-flow ratios and windows without a start are fetched as before", async () => {
@@ -221,23 +241,83 @@ describe("warm workbooks: a second runtime over the same store", () => {
 });
 
 describe("a pair the service answers with a message", () => {
-  it("is answered with it again within the hour, like the catalogs it belongs with, then asked again", async () => {
+  const req = { symbol: "defi", metric: "PRICE", start: "2025-05-01", end: "2025-05-31" };
+
+  it("is remembered in the store: answered with it again that day and the next, for a window of settled days", async () => {
     const factory = freshIndexedDb();
-    const req = { symbol: "defi", metric: "PRICE", start: "2025-05-01", end: "2025-05-31" };
     const first = runtime(factory, NOON);
     const said = await first.client.getSeries(req);
     expect(said).toMatchObject({ kind: "message", message: expect.stringMatching(/not available/) });
     await first.close();
 
     sandbox.reset();
-    const soon = runtime(factory, NOON + 30 * MINUTE);
-    expect(await soon.client.getSeries(req)).toEqual(said);
+    const later = runtime(factory, NOON + 5 * 3_600_000);
+    expect(await later.client.getSeries(req)).toEqual(said);
+    await later.close();
+    const nextDay = runtime(factory, NOON + DAY);
+    expect(await nextDay.client.getSeries(req)).toEqual(said);
     expect(seriesRequests()).toEqual([]);
-    await soon.close();
+  });
 
-    const late = runtime(factory, NOON + 61 * MINUTE);
-    expect(await late.client.getSeries(req)).toEqual(said);
-    expect(seriesRequests()).toEqual([["defi", "2025-05-01", "2025-05-31"]]);
+  it("a window ending today: the next day asks only the days not settled and the new day, never the whole window", async () => {
+    const factory = freshIndexedDb();
+    const lookup = (today: string) => [
+      { symbol: "defi", metric: "PRICE", start: addDays(today, -29), end: today },
+      { symbol: "eth", metric: "PRICE", start: addDays(today, -29), end: today },
+    ];
+    const first = runtime(factory, NOON);
+    const [said] = await calculate(first.client, lookup(D));
+    expect(said).toMatchObject({ kind: "message" });
+    await first.close();
+
+    // Three hours later: today's point of eth is asked again, the message is not (it holds for its day).
+    sandbox.reset();
+    const later = runtime(factory, NOON + 3 * 3_600_000);
+    expect((await calculate(later.client, lookup(D)))[0]).toEqual(said);
+    expect(seriesRequests()).toEqual([["eth", D, D]]);
+    await later.close();
+
+    // The next day: the window moved by a day; each pair asks D and the new day only, never its whole window.
+    sandbox.reset();
+    const next = addDays(D, 1);
+    const second = runtime(factory, NOON + DAY);
+    const answers = await calculate(second.client, lookup(next));
+    expect(seriesRequests()).toEqual([["defi,eth", D, next]]);
+    expect(answers).toEqual(await Promise.all(lookup(next).map(cold)));
+  });
+
+  it("is asked again whole once the pair has data in the days asked (the stored message may be out of date)", async () => {
+    const factory = freshIndexedDb();
+    const first = runtime(factory, NOON);
+    const window = { symbol: "eth", metric: "PRICE", start: addDays(D, -9), end: D };
+    await first.client.getSeries(window);
+    await first.close();
+    // What a message stored for eth would look like, had the service said one yesterday.
+    const store = openSeriesStore({ indexedDB: factory, writeDelayMs: 1 });
+    store.write(
+      { baseUrl: sandbox.url, symbol: "eth", metric: "PRICE", granularity: "DAY" },
+      {
+        ...window,
+        fetchedAt: NOON,
+        settledThrough: addDays(D, -2),
+        settledIfValuedThrough: addDays(D, -1),
+        points: [],
+        message: "Metric not available.",
+      },
+    );
+    await store.flush();
+    store.close();
+
+    sandbox.reset();
+    const next = addDays(D, 1);
+    const second = runtime(factory, NOON + DAY);
+    const moved = { ...window, start: addDays(next, -9), end: next };
+    const answer = await second.client.getSeries(moved);
+    expect(seriesRequests()).toEqual([
+      ["eth", D, next],
+      ["eth", addDays(next, -9), next],
+    ]);
+    expect(answer).toEqual(await cold(moved));
   });
 });
 

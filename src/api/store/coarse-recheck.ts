@@ -34,6 +34,11 @@
  *   two sums add the same numbers in a possibly different order and scale.
  *   A correction smaller than that share of its period's total, or two
  *   corrections of one period that cancel exactly, would go unseen.
+ * - **Messages.** Settled days the service answered with a message (the pair
+ *   unsupported, no data there) are asked at the same coarse granularity,
+ *   whatever their length and aggregation: the same message re-confirms them
+ *   (a day with data would roll up into a period); anything else, and they
+ *   are asked again as they were.
  * - **Outcome.** The days of the periods that agree are re-confirmed: stored
  *   again as they are, fetched now, trusted for another trust period. The
  *   periods that differ, a period missing on one side, a value that is not a

@@ -22,17 +22,27 @@ import { addDays, utcDateOf } from "../../core/calendar";
 import type { DataPoint, DatedWindow, SeriesResult, SeriesWindow } from "../../core/domain";
 import { isFcfDerived } from "../../core/metric-knowledge";
 import { NotCachedError, isMarketDataError } from "../errors";
-import { agreeingPeriods, coarseAggregation, coarseGranularity, worthCoarseRecheckIn } from "./coarse-recheck";
-import { trustPeriodMs } from "./trust-period";
-import { seriesKey, type SeriesId, type SeriesStore, type StoredAnswer } from "./types";
 import {
+  agreeingPeriods,
+  coarseAggregation,
+  coarseGranularity,
+  worthCoarseRecheckIn,
+  type CoarseAggregation,
+  type CoarseGranularity,
+} from "./coarse-recheck";
+import { settledTrustEnd } from "./trust-period";
+import { type SeriesId, type SeriesStore, type StoredAnswer } from "./types";
+import {
+  dueMessages,
   dueSettled,
   mergeFetched,
+  messageOver,
   planWindow,
   storedPointsIn,
   type PlanOptions,
   type SeriesData,
   type StoredPoint,
+  type WindowPlan,
 } from "./window-plan";
 import type { CallOptions, StoreStatus } from "../types";
 
@@ -43,18 +53,15 @@ export interface StoredSeriesOptions {
   baseUrl: () => Promise<string>;
   /** The client's ordinary way to a window: batched, chunked, isolated, cached in memory. */
   fetchWindow: (symbol: string, metric: string, window: SeriesWindow, opts: CallOptions) => Promise<SeriesResult>;
-  /** The newest days that may still change: with 3, today and the two days before it. */
+  /**
+   * The newest days that may still change: with 2, today and yesterday (and
+   * yesterday settles where the service sent a real value for it).
+   */
   unsettledDays: number;
-  /** The longest trust period of settled days; each series' own is spread below it (trust-period.ts). */
+  /** The longest trust of settled days; each symbol's recheck days are spread below it (trust-period.ts). */
   revalidateAfterMs: number;
   /** Unsettled days fetched less than this long ago are answered from the store. */
   recentFreshMs: number;
-  /**
-   * A window the service answered with a message (the pair unsupported, no
-   * data there) is answered with it again for this long: catalog knowledge,
-   * with the catalogs' freshness.
-   */
-  messageFreshMs: number;
   log: (line: string) => void;
   /**
    * The metric's aggregation type for this symbol (the metric catalog's
@@ -64,6 +71,9 @@ export interface StoredSeriesOptions {
    */
   aggregationType?: (symbol: string, metric: string, opts: CallOptions) => Promise<string | undefined>;
 }
+
+/** Into the UTC day, a fetch settles yesterday's real values only after this long (a clock ahead of the service's). */
+export const YESTERDAY_SETTLES_AFTER_MS = 2 * 3_600_000;
 
 /** Errors that mean "the service cannot be reached", not "the service refused". */
 export function isUnreachable(error: unknown): boolean {
@@ -103,40 +113,50 @@ export class StoredSeries {
     // As splitWindow reads an open end: today, or the start if that is later.
     const end = window.end ?? (today > start ? today : start);
     const id = { baseUrl: await this.o.baseUrl(), symbol, metric, granularity: "DAY" as const };
-    const messageKey = `message ${seriesKey(id)} ${start}…${end}`;
     const data = await this.o.store.read(id);
     const now = this.o.now();
+    const maxMs = this.o.revalidateAfterMs;
     const planOptions: PlanOptions = {
       now,
-      revalidateAfterMs: trustPeriodMs(id.baseUrl, symbol, this.o.revalidateAfterMs),
+      revalidateAfterMs: maxMs,
+      trustEnd: (fetchedAt) => settledTrustEnd(id.baseUrl, symbol, fetchedAt, maxMs),
       recentFreshMs: this.o.recentFreshMs,
       staleBefore: this.staleBefore,
       settledStaleBefore: this.settledStaleBefore,
     };
     const initial = planWindow(data, { start, end }, planOptions);
+    const fetchedAt = now;
+    const fetchDay = utcDateOf(fetchedAt);
+    const settledThrough = addDays(fetchDay, -this.o.unsettledDays);
+    // Yesterday settles with a real value (the service's placeholders are null or 0) when it is the only unsettled
+    // day before today, and not in the first hours of the UTC day: a clock a little ahead of the service's would
+    // take the service's today, still filling in, for yesterday.
+    const valued =
+      this.o.unsettledDays === 2 && fetchedAt - Date.parse(`${fetchDay}T00:00:00Z`) >= YESTERDAY_SETTLES_AFTER_MS
+        ? { settledIfValuedThrough: addDays(fetchDay, -1) }
+        : {};
+    const keep = (range: DatedWindow, result: SeriesResult) =>
+      this.o.store.write(
+        id,
+        result.kind === "points"
+          ? { ...range, fetchedAt, settledThrough, ...valued, points: result.points }
+          : { ...range, fetchedAt, settledThrough, ...valued, points: [], message: result.message },
+      );
+    // The whole window asked again: what the store knew of it could not say what the service answers now.
+    const whole = async (): Promise<SeriesResult> => {
+      const result = await this.o.fetchWindow(symbol, metric, this.requestFor({ start, end }, window, end), opts);
+      keep({ start, end }, result);
+      return result;
+    };
+
     if (initial.fetch.length === 0) {
+      const answer = storedAnswer(initial, []);
+      if (answer === "ask") return whole();
       this.hits += 1;
       this.bytesSaved += pointBytes(initial.stored);
-      return { kind: "points", points: asPoints(initial.stored) };
-    }
-    // A message the service gave for this window matters only when the store holds none of it: read it then,
-    // not on every call (a warm recalculation would read IndexedDB once per cell for nothing).
-    const said = initial.stored.length === 0 ? await this.o.store.readAnswer(messageKey) : undefined;
-    const message = said && typeof (said.value as { message?: unknown }).message === "string" ? said : undefined;
-    const messageAge = message ? now - message.fetchedAt : Infinity;
-    if (
-      message &&
-      initial.stored.length === 0 &&
-      messageAge >= 0 &&
-      messageAge < this.o.messageFreshMs &&
-      message.fetchedAt >= this.staleBefore
-    ) {
-      this.hits += 1;
-      return { kind: "message", message: (message.value as { message: string }).message };
+      return answer;
     }
 
-    const fetchedAt = now;
-    const settledThrough = addDays(utcDateOf(fetchedAt), -this.o.unsettledDays);
     let plan = initial;
     let results: SeriesResult[];
     try {
@@ -148,47 +168,45 @@ export class StoredSeries {
       );
     } catch (error) {
       const fallback = initial.fallback;
-      if (error instanceof NotCachedError) {
-        // Value preview: what the store holds, rather than nothing.
-        if (fallback) return { kind: "points", points: asPoints(fallback.points) };
-        if (message) return { kind: "message", message: (message.value as { message: string }).message };
-      }
-      if (fallback && isUnreachable(error)) {
+      const said = fallback && fallback.points.length === 0 ? messageOver(data, { start, end }) : undefined;
+      const shown: SeriesResult | null = !fallback
+        ? null
+        : said !== undefined
+          ? { kind: "message", message: said }
+          : { kind: "points", points: asPoints(fallback.points) };
+      // Value preview: what the store holds, rather than nothing.
+      if (error instanceof NotCachedError && shown) return shown;
+      if (fallback && shown && isUnreachable(error)) {
         this.noteOffline(fallback.fetchedAt);
         this.o.log(
           `service unreachable: ${symbol} ${metric} ${start}…${end} answered from data stored ${new Date(fallback.fetchedAt).toISOString()}`,
         );
-        return { kind: "points", points: asPoints(fallback.points) };
-      }
-      if (message && isUnreachable(error)) {
-        this.noteOffline(message.fetchedAt);
-        return { kind: "message", message: (message.value as { message: string }).message };
+        return shown;
       }
       throw error;
     }
 
     if (plan.fetch.length === 0) {
       // Every day due was re-confirmed by the coarse recheck.
+      const answer = storedAnswer(plan, []);
+      if (answer === "ask") return whole();
       this.hits += 1;
       this.bytesSaved += pointBytes(plan.stored);
-      return { kind: "points", points: asPoints(plan.stored) };
+      return answer;
     }
     const fetchedPoints: DataPoint[] = [];
     plan.fetch.forEach((range, i) => {
       const result = results[i]!;
-      // A message (no data there, or the pair unsupported) is not stored: it is asked again next time.
-      if (result.kind !== "points") return;
-      this.o.store.write(id, { ...range, fetchedAt, settledThrough, points: result.points });
+      keep(range, result);
       // One at a time: spreading 150,000 points into push() passes them as arguments and overflows the stack.
-      for (const point of result.points) fetchedPoints.push(point);
+      if (result.kind === "points") for (const point of result.points) fetchedPoints.push(point);
     });
-    if (plan.stored.length > 0) this.bytesSaved += pointBytes(plan.stored);
-    const first = results[0]!;
-    if (plan.stored.length === 0 && results.every((r) => r.kind === "message")) {
-      if (first.kind === "message" && results.length === 1)
-        this.o.store.writeAnswer(messageKey, { message: first.message }, fetchedAt, 64 + first.message.length * 2);
-      return first;
+    if (plan.stored.length === 0) {
+      const answer = storedAnswer(plan, results);
+      if (answer === "ask") return whole();
+      if (answer.kind === "message") return answer;
     }
+    if (plan.stored.length > 0) this.bytesSaved += pointBytes(plan.stored);
     return { kind: "points", points: mergeByDate(asPoints(plan.stored), fetchedPoints) };
   }
 
@@ -211,18 +229,24 @@ export class StoredSeries {
     settledThrough: string,
   ): Promise<SeriesData | null> {
     const stretches = dueSettled(data, window, planOptions).filter((stretch) => worthCoarseRecheckIn(stretch, window));
-    if (stretches.length === 0 || !this.o.aggregationType) return null;
+    // Settled days the service answered with a message: one coarse request says whether it still has nothing there.
+    const said = dueMessages(data, window, planOptions);
+    if (stretches.length === 0 && said.length === 0) return null;
     const { symbol, metric } = id;
-    let type: string | undefined;
-    try {
-      type = await this.o.aggregationType(symbol, metric, opts);
-    } catch (error) {
-      if (error instanceof NotCachedError || isUnreachable(error)) throw error;
-      return null; // the catalog cannot say: the days due are fetched daily
+    let aggregation: CoarseAggregation | null = null;
+    if (stretches.length > 0 && this.o.aggregationType) {
+      try {
+        aggregation = coarseAggregation(await this.o.aggregationType(symbol, metric, opts));
+      } catch (error) {
+        if (error instanceof NotCachedError || isUnreachable(error)) throw error;
+        // The catalog cannot say: the days due are fetched daily.
+      }
     }
-    const aggregation = coarseAggregation(type);
-    if (!aggregation) return null;
-    const asked = stretches.map((stretch) => ({ stretch, granularity: coarseGranularity(stretch) }));
+    const asked: { stretch: DatedWindow; granularity: CoarseGranularity; message?: string }[] = [
+      ...(aggregation ? stretches : []).map((stretch) => ({ stretch, granularity: coarseGranularity(stretch) })),
+      ...said.map(({ message, ...stretch }) => ({ stretch, granularity: coarseGranularity(stretch), message })),
+    ];
+    if (asked.length === 0) return null;
     let answers: SeriesResult[];
     try {
       answers = await Promise.all(
@@ -235,25 +259,32 @@ export class StoredSeries {
     }
     let next = data;
     let confirmed = 0;
-    asked.forEach(({ stretch, granularity }, i) => {
+    const confirm = (period: DatedWindow, message: string | undefined) => {
+      const fetched = {
+        ...period,
+        fetchedAt: planOptions.now,
+        settledThrough,
+        points: message === undefined ? storedPointsIn(next, period) : [],
+        ...(message === undefined ? {} : { message }),
+      };
+      this.o.store.write(id, fetched);
+      next = mergeFetched(next, fetched);
+      confirmed += 1;
+    };
+    asked.forEach(({ stretch, granularity, message }, i) => {
       const answer = answers[i]!;
-      if (answer.kind !== "points") return;
+      if (message !== undefined) {
+        // The same message for the stretch at a coarse granularity: still nothing there (a day with data would roll up).
+        if (answer.kind === "message" && answer.message === message) confirm(stretch, message);
+        return;
+      }
+      if (answer.kind !== "points" || !aggregation) return;
       const stored = storedPointsIn(next, stretch);
       const agreeing = agreeingPeriods(stretch, granularity, aggregation, stored, answer.points);
       this.o.log(
         `recheck ${symbol} ${metric} ${stretch.start}…${stretch.end} by ${granularity}: ${agreeing.length} period(s) re-confirmed`,
       );
-      for (const period of agreeing) {
-        const fetched = {
-          ...period,
-          fetchedAt: planOptions.now,
-          settledThrough,
-          points: storedPointsIn(next, period),
-        };
-        this.o.store.write(id, fetched);
-        next = mergeFetched(next, fetched);
-        confirmed += 1;
-      }
+      for (const period of agreeing) confirm(period, undefined);
     });
     return confirmed === 0 ? null : (next ?? null);
   }
@@ -329,6 +360,31 @@ export class StoredSeries {
       offlineSince: this.offlineSince === null ? null : utcDateOf(this.offlineSince),
     };
   }
+}
+
+/**
+ * The answer for a window whose stored part holds no point, from what the
+ * store answered (`plan`) and what was fetched for the rest (`fetched`):
+ *
+ * - every day known carries the same message (the stored days' and the
+ *   fetched parts'): that message, as the service answers the window;
+ * - no message anywhere: the points (none stored; the fetched ones);
+ * - a message beside points fetched now (the pair has data again: the
+ *   stored message may be out of date for the days it covers), beside days
+ *   known without one, or two different messages: "ask", the whole window
+ *   is asked again.
+ */
+function storedAnswer(plan: WindowPlan, fetched: readonly SeriesResult[]): SeriesResult | "ask" {
+  const messages = new Set(plan.messages);
+  let plain = plan.plainServed || plan.stored.length > 0;
+  for (const result of fetched) {
+    if (result.kind === "message") messages.add(result.message);
+    else plain = true;
+  }
+  if (messages.size === 0) return { kind: "points", points: asPoints(plan.stored) };
+  if (plan.stored.length > 0) return { kind: "points", points: asPoints(plan.stored) };
+  if (messages.size === 1 && !plain) return { kind: "message", message: [...messages][0]! };
+  return "ask";
 }
 
 /** Two date-ordered lists as one, a date present in both taken once (the later list wins). */

@@ -3,10 +3,14 @@
  * decisions made on it (no IndexedDB, no clock, no network here):
  *
  * - `mergeFetched`: what the store knows after the service answered a window.
- *   A date is *settled* only when it was already older than the settling
- *   window when it was fetched (the service finalises a day within about two
- *   days, real-service.md) and its value was not null; everything else the
+ *   A date is *settled* when it was already older than the settling window
+ *   when it was fetched (the service finalises a day within about two days,
+ *   real-service.md) and its value was not null, or when it was yesterday at
+ *   the fetch and came with a real value (the service's not-yet-final days
+ *   are null or 0 placeholders) or inside a message; everything else the
  *   store keeps as *unsettled*, good for a short while and for offline reading.
+ *   A window the service answered with a message (the pair unsupported, no
+ *   data there) is known the same way: days without points, with the message.
  * - `dueSettled`: the settled days whose trust has run out, for the cheap
  *   recheck (coarse-recheck.ts) before `planWindow` fetches them daily.
  * - `planWindow`: which parts of a caller's window the store answers and which
@@ -32,6 +36,8 @@ export interface KnownRange extends DatedWindow {
   fetchedAt: number;
   /** Every day in it had settled when it was fetched, and none was null. */
   settled: boolean;
+  /** The service answered these days with this message instead of points (none are stored there). */
+  message?: string;
 }
 
 /** What the store knows of one series: its known ranges and the points inside them. */
@@ -49,8 +55,16 @@ export interface FetchedRange extends DatedWindow {
   fetchedAt: number;
   /** The last day that had settled when this was fetched (fetch day minus the settling window). */
   settledThrough: string;
+  /**
+   * Days after `settledThrough` up to this one settle too where the service
+   * sent a real value (not null, not 0: its placeholders for a day not final
+   * yet) or a message; the first day without one ends it. Default none.
+   */
+  settledIfValuedThrough?: string;
   /** In date order. Points outside the window are ignored. */
   points: readonly StoredPoint[];
+  /** The service answered the window with this message: no points, the days known to have none. */
+  message?: string;
 }
 
 export const EMPTY_SERIES: SeriesData = { ranges: [], dates: [], vals: [] };
@@ -96,11 +110,13 @@ function inDateOrder(points: readonly StoredPoint[]): readonly StoredPoint[] {
 
 /** The fetched window as known ranges: settled up to `settledThrough` except null days, unsettled after. */
 function fetchedRanges(fetched: FetchedRange): KnownRange[] {
-  const { start, end, fetchedAt, settledThrough } = fetched;
+  const { start, end, fetchedAt } = fetched;
+  const message = fetched.message;
   const out: KnownRange[] = [];
   const push = (s: string, e: string, settled: boolean) => {
-    if (s <= e) out.push({ start: s, end: e, fetchedAt, settled });
+    if (s <= e) out.push({ start: s, end: e, fetchedAt, settled, ...(message !== undefined ? { message } : {}) });
   };
+  const settledThrough = valuedThrough(fetched);
   const settledEnd = settledThrough < end ? settledThrough : end;
   let cursor = start;
   if (start <= settledEnd) {
@@ -116,6 +132,23 @@ function fetchedRanges(fetched: FetchedRange): KnownRange[] {
   }
   push(cursor > start ? cursor : start, end, false);
   return out;
+}
+
+/** The last settled day of a fetched window: `settledThrough`, then each next day with a real value (or a message). */
+function valuedThrough(fetched: FetchedRange): string {
+  let through = fetched.settledThrough;
+  const until = fetched.settledIfValuedThrough;
+  if (until === undefined || until <= through) return through;
+  if (fetched.message !== undefined) return until;
+  const byDate = new Map<string, number | null>();
+  for (const point of fetched.points)
+    if (point.date > through && point.date <= until) byDate.set(point.date, point.val);
+  for (let day = addDays(through, 1); day <= until; day = addDays(day, 1)) {
+    const val = byDate.get(day);
+    if (val === undefined || val === null || val === 0) break;
+    through = day;
+  }
+  return through;
 }
 
 /** The parts of `range` outside [start, end]. */
@@ -143,6 +176,7 @@ function coalesce(ranges: KnownRange[]): KnownRange[] {
     if (
       previous &&
       previous.settled === range.settled &&
+      previous.message === range.message &&
       (!range.settled || previous.fetchedAt === range.fetchedAt) &&
       addDays(previous.end, 1) === range.start
     ) {
@@ -161,8 +195,10 @@ function coalesce(ranges: KnownRange[]): KnownRange[] {
 export interface PlanOptions {
   /** Milliseconds since the epoch. */
   now: number;
-  /** Settled days fetched longer ago than this are asked again (the service may have revised them): the series' trust period. */
+  /** Settled days fetched longer ago than this are asked again (the service may have revised them), unless `trustEnd` says. */
   revalidateAfterMs: number;
+  /** The instant until which settled days fetched at a time are trusted (store/trust-period.ts); default `revalidateAfterMs` after it. */
+  trustEnd?: (fetchedAt: number) => number;
   /** Settled days fetched before this instant are asked again whatever their age (a refresh told to recheck history). Default 0. */
   settledStaleBefore?: number;
   /** Unsettled days fetched less than this long ago are answered from the store. */
@@ -186,17 +222,29 @@ export interface WindowPlan {
    * after everything it ever fetched count as not published yet.
    */
   fallback: { points: StoredPoint[]; fetchedAt: number } | null;
+  /** The messages of the stored days answered (ranges the service answered with a message), distinct. */
+  messages: string[];
+  /** Some stored days answered are known without a message (with points, or none). */
+  plainServed: boolean;
 }
+
+const DAY_MS = 86_400_000;
 
 function usable(range: KnownRange, options: PlanOptions): boolean {
   const age = options.now - range.fetchedAt;
   if (age < 0) return false; // fetched "in the future": a clock moved back; trust nothing
-  if (range.settled) return age < options.revalidateAfterMs && range.fetchedAt >= (options.settledStaleBefore ?? 0);
-  return range.fetchedAt >= options.staleBefore && age < options.recentFreshMs;
+  if (range.settled) {
+    const until = options.trustEnd ? options.trustEnd(range.fetchedAt) : range.fetchedAt + options.revalidateAfterMs;
+    return options.now < until && range.fetchedAt >= (options.settledStaleBefore ?? 0);
+  }
+  if (range.fetchedAt < options.staleBefore) return false;
+  // A message for days not settled yet holds for the rest of its UTC day: the pair is asked again at most daily.
+  if (range.message !== undefined) return Math.floor(options.now / DAY_MS) === Math.floor(range.fetchedAt / DAY_MS);
+  return age < options.recentFreshMs;
 }
 
 /**
- * The stretches of settled days inside `window` that are due for recheck only
+ * The stretches of settled days with points (not a message's) inside `window` that are due for recheck only
  * because of their age (the trust period passed, or a refresh told to recheck
  * history fetched after them): in date order, neighbours joined. A range
  * fetched "in the future" (a clock moved back) is not among them: it is
@@ -207,7 +255,8 @@ export function dueSettled(data: SeriesData | undefined, window: DatedWindow, op
   for (const range of (data ?? EMPTY_SERIES).ranges) {
     if (range.end < window.start) continue;
     if (range.start > window.end) break;
-    if (!range.settled || options.now < range.fetchedAt || usable(range, options)) continue;
+    if (!range.settled || range.message !== undefined || options.now < range.fetchedAt || usable(range, options))
+      continue;
     const s = range.start > window.start ? range.start : window.start;
     const e = range.end < window.end ? range.end : window.end;
     const previous = out[out.length - 1];
@@ -217,10 +266,35 @@ export function dueSettled(data: SeriesData | undefined, window: DatedWindow, op
   return out;
 }
 
+/**
+ * The stretches of settled days the service answered with a message inside
+ * `window` that are due for recheck (as `dueSettled`), each with its
+ * message; neighbours with the same message joined.
+ */
+export function dueMessages(
+  data: SeriesData | undefined,
+  window: DatedWindow,
+  options: PlanOptions,
+): (DatedWindow & { message: string })[] {
+  const out: (DatedWindow & { message: string })[] = [];
+  for (const range of (data ?? EMPTY_SERIES).ranges) {
+    if (range.end < window.start) continue;
+    if (range.start > window.end) break;
+    if (!range.settled || range.message === undefined || options.now < range.fetchedAt || usable(range, options))
+      continue;
+    const s = range.start > window.start ? range.start : window.start;
+    const e = range.end < window.end ? range.end : window.end;
+    const previous = out[out.length - 1];
+    if (previous && previous.message === range.message && addDays(previous.end, 1) === s) previous.end = e;
+    else out.push({ start: s, end: e, message: range.message });
+  }
+  return out;
+}
+
 /** Splits `window` into what the store answers and what must be fetched. */
 export function planWindow(data: SeriesData | undefined, window: DatedWindow, options: PlanOptions): WindowPlan {
   const { start, end } = window;
-  if (start > end) return { stored: [], fetch: [], fallback: null };
+  if (start > end) return { stored: [], fetch: [], fallback: null, messages: [], plainServed: false };
   const series = data ?? EMPTY_SERIES;
 
   const fetch: DatedWindow[] = [];
@@ -236,6 +310,8 @@ export function planWindow(data: SeriesData | undefined, window: DatedWindow, op
   let newestAt = -Infinity;
   let coveredEnd: string | null = null; // last day of the last range touching the window
   let gapBeforeCoverage = false; // a day the store lacks, before a day it holds
+  const messages: string[] = [];
+  let plainServed = false;
   for (const range of series.ranges) {
     if (range.end < start) continue;
     if (range.start > end) break;
@@ -248,6 +324,8 @@ export function planWindow(data: SeriesData | undefined, window: DatedWindow, op
     newestAt = Math.max(newestAt, range.fetchedAt);
     if (usable(range, options)) {
       served.push({ start: s, end: e });
+      if (range.message === undefined) plainServed = true;
+      else if (!messages.includes(range.message)) messages.push(range.message);
     } else {
       addFetch(s, e);
       staleAt = Math.min(staleAt, range.fetchedAt);
@@ -263,7 +341,7 @@ export function planWindow(data: SeriesData | undefined, window: DatedWindow, op
     coveredEnd !== null && !gapBeforeCoverage
       ? { points: pointsIn(series, [{ start, end }], []), fetchedAt: Number.isFinite(staleAt) ? staleAt : newestAt }
       : null;
-  return { stored, fetch: joined, fallback };
+  return { stored, fetch: joined, fallback, messages, plainServed };
 }
 
 /** Joins the fetch windows separated by the smallest gaps until at most `max` remain. */
@@ -312,6 +390,22 @@ export function lowerBound(dates: readonly string[], date: string): number {
     else hi = mid;
   }
   return lo;
+}
+
+/**
+ * The message the service answered for every day of the window the store
+ * knows, when they all carry the same one and no point is held there;
+ * otherwise undefined (offline reading, value preview).
+ */
+export function messageOver(data: SeriesData | undefined, window: DatedWindow): string | undefined {
+  let message: string | undefined;
+  for (const range of (data ?? EMPTY_SERIES).ranges) {
+    if (range.end < window.start) continue;
+    if (range.start > window.end) break;
+    if (range.message === undefined || (message !== undefined && message !== range.message)) return undefined;
+    message = range.message;
+  }
+  return message;
 }
 
 /** Every point the store holds in the window (offline reading, value preview). */

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { addDays, utcDateOf } from "../../../src/core/calendar";
 import {
+  messageOver,
   mergeFetched,
   planWindow,
   type FetchedRange,
@@ -88,12 +89,85 @@ describe("mergeFetched: what the store knows after an answer", () => {
   });
 });
 
+describe("mergeFetched: yesterday and messages (two unsettled days)", () => {
+  /** As the client records an answer fetched at `at`: settled two days back, yesterday where it holds a real value. */
+  function recorded(start: string, end: string, at: number, points: StoredPoint[], message?: string): FetchedRange {
+    const day = utcDateOf(at);
+    return {
+      start,
+      end,
+      fetchedAt: at,
+      settledThrough: addDays(day, -2),
+      settledIfValuedThrough: addDays(day, -1),
+      points,
+      ...(message === undefined ? {} : { message }),
+    };
+  }
+
+  it("yesterday with a real value is settled; today never is", () => {
+    const data = mergeFetched(undefined, recorded("2025-06-01", "2025-06-15", T0, days("2025-06-01", "2025-06-15")));
+    expect(data.ranges.map((r) => [r.start, r.end, r.settled])).toEqual([
+      ["2025-06-01", "2025-06-14", true],
+      ["2025-06-15", "2025-06-15", false],
+    ]);
+  });
+
+  it("yesterday as a placeholder (null or 0), or without a point, stays unsettled", () => {
+    for (const placeholder of [{ "2025-06-14": null }, { "2025-06-14": 0 }]) {
+      const points = days("2025-06-01", "2025-06-15", placeholder);
+      const data = mergeFetched(undefined, recorded("2025-06-01", "2025-06-15", T0, points));
+      expect(data.ranges.map((r) => [r.start, r.end, r.settled])).toEqual([
+        ["2025-06-01", "2025-06-13", true],
+        ["2025-06-14", "2025-06-15", false],
+      ]);
+    }
+    const missing = days("2025-06-01", "2025-06-13");
+    const data = mergeFetched(undefined, recorded("2025-06-01", "2025-06-15", T0, missing));
+    expect(data.ranges.map((r) => [r.start, r.end, r.settled])).toEqual([
+      ["2025-06-01", "2025-06-13", true],
+      ["2025-06-14", "2025-06-15", false],
+    ]);
+  });
+
+  it("a message is known like points: settled through yesterday, today unsettled, both carrying the message", () => {
+    const data = mergeFetched(undefined, recorded("2025-05-17", "2025-06-15", T0, [], "Metric not available."));
+    expect(data.ranges).toEqual([
+      { start: "2025-05-17", end: "2025-06-14", fetchedAt: T0, settled: true, message: "Metric not available." },
+      { start: "2025-06-15", end: "2025-06-15", fetchedAt: T0, settled: false, message: "Metric not available." },
+    ]);
+    expect(messageOver(data, { start: "2025-05-20", end: "2025-06-15" })).toBe("Metric not available.");
+  });
+
+  it("a message's unsettled day holds for the rest of its UTC day; the next day asks only it and the new day", () => {
+    const data = mergeFetched(undefined, recorded("2025-05-17", "2025-06-15", T0, [], "Metric not available."));
+    const window = { start: "2025-05-17", end: "2025-06-15" };
+    const later = planWindow(data, window, opts(T0 + 11 * 3_600_000));
+    expect(later).toMatchObject({ fetch: [], messages: ["Metric not available."], plainServed: false });
+    const next = planWindow(data, { start: "2025-05-18", end: "2025-06-16" }, opts(T0 + DAY));
+    expect(next.fetch).toEqual([{ start: "2025-06-15", end: "2025-06-16" }]);
+    expect(next.messages).toEqual(["Metric not available."]);
+  });
+
+  it("a message beside points: no single message over the window", () => {
+    let data = mergeFetched(undefined, recorded("2025-05-01", "2025-05-31", T0, days("2025-05-01", "2025-05-31")));
+    data = mergeFetched(data, recorded("2025-06-01", "2025-06-15", T0, [], "No data."));
+    expect(messageOver(data, { start: "2025-05-01", end: "2025-06-15" })).toBeUndefined();
+    expect(messageOver(data, { start: "2025-06-01", end: "2025-06-15" })).toBe("No data.");
+  });
+});
+
 describe("planWindow: what is answered from the store and what is fetched", () => {
   const year = mergeFetched(undefined, fetched("2024-06-15", "2025-06-15", T0));
 
   it("an empty store fetches the whole window", () => {
     const plan = planWindow(undefined, { start: "2025-01-01", end: "2025-06-15" }, opts(T0));
-    expect(plan).toEqual({ stored: [], fetch: [{ start: "2025-01-01", end: "2025-06-15" }], fallback: null });
+    expect(plan).toEqual({
+      stored: [],
+      fetch: [{ start: "2025-01-01", end: "2025-06-15" }],
+      fallback: null,
+      messages: [],
+      plainServed: false,
+    });
   });
 
   it("the same day, within the freshness of the unsettled days: nothing is fetched", () => {
