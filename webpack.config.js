@@ -3,6 +3,7 @@
  *   dist/functions.js    custom functions + the shared API client (no UI code)
  *   dist/functions.json  metadata generated from JSDoc in src/functions/functions.ts
  *   dist/taskpane.html   the shared page: office.js, then functions.js, then the UI chunk
+ *   dist/office-js-check.js  run before office.js: says why the pane cannot start when office.js does not load
  *   dist/taskpane.js     the task pane UI (React + Fluent UI)
  *   dist/auth-redirect.html  where the sign-in popup lands (MSAL's redirect bridge, for a gateway that asks for sign-in)
  *   dist/manifest.xml    the manifest with the add-in's host substituted
@@ -231,6 +232,8 @@ function configFor(env = {}, argv = {}) {
       new CopyWebpackPlugin({
         patterns: [
           { from: "assets/*.png", to: "assets/[name][ext]" },
+          // Run before office.js by taskpane.html, as written: it must work when nothing else loads.
+          { from: "src/taskpane/office-js-check.js", to: "office-js-check.js" },
           {
             from: "docs/functions.md",
             to: "docs/functions.html",
