@@ -11,7 +11,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { DEMO_API_KEY, startSandbox } from "../sandbox/server";
-import { isPortFree, type PortNeed, portOwner, portsTakenMessage } from "./lib/ports";
+import { isPortFree, NPM_START, type PortNeed, portOwner, portsTakenMessage } from "./lib/ports";
 
 const root = path.resolve(__dirname, "..");
 const port = Number(process.env.MD_SANDBOX_PORT || 3001);
@@ -21,14 +21,24 @@ const devOrigin = `https://localhost:${devPort}`;
 /** Exits with the reason when a port is taken. */
 async function checkPorts(): Promise<void> {
   const needs: PortNeed[] = [
-    { port: devPort, host: "localhost", role: `the dev server (${devOrigin})`, env: "MD_DEV_SERVER_PORT" },
-    { port, host: "127.0.0.1", role: `the sandbox API (http://127.0.0.1:${port})`, env: "MD_SANDBOX_PORT" },
+    {
+      port: devPort,
+      host: "localhost",
+      role: `the dev server (${devOrigin})`,
+      moveTo: (to) => `MD_DEV_SERVER_PORT=${to}`,
+    },
+    {
+      port,
+      host: "127.0.0.1",
+      role: `the sandbox API (http://127.0.0.1:${port})`,
+      moveTo: (to) => `MD_SANDBOX_PORT=${to}`,
+    },
   ];
   const taken = [];
   for (const need of needs)
     if (!(await isPortFree(need.port, need.host))) taken.push({ ...need, owner: portOwner(need.port) });
   if (taken.length === 0) return;
-  console.error(portsTakenMessage(taken));
+  console.error(portsTakenMessage(taken, NPM_START));
   process.exit(1);
 }
 

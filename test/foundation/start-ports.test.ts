@@ -148,7 +148,7 @@ describe("finding who holds a port", () => {
         port: 3000,
         host: "localhost",
         role: "the dev server (https://localhost:3000)",
-        env: "MD_DEV_SERVER_PORT",
+        moveTo: (to: number) => `MD_DEV_SERVER_PORT=${to}`,
         owner: null,
       },
     ]);
