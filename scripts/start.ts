@@ -42,6 +42,23 @@ async function checkPorts(): Promise<void> {
   process.exit(1);
 }
 
+/**
+ * How to sideload. The repository's manifest.xml names https://localhost:3000;
+ * on another port (MD_DEV_SERVER_PORT) only the manifest the dev server serves
+ * names the right one, and the banner says so first.
+ */
+function sideloading(): string {
+  if (devPort === 3000)
+    return `  • In Excel on the web: Insert → Add-ins → Upload My Add-in → manifest.xml.
+  • In desktop Excel (Windows/Mac): npx office-addin-debugging start manifest.xml
+    (installs and trusts a dev certificate, sideloads the manifest).`;
+  return `  • PORT ${devPort}, NOT 3000: the repository's manifest.xml names https://localhost:3000 and
+    would open nothing. Sideload the manifest the dev server serves, which names port ${devPort}:
+    save ${devOrigin}/manifest.xml as a file (e.g. manifest-${devPort}.xml), then
+  • In Excel on the web: Insert → Add-ins → Upload My Add-in → that file.
+  • In desktop Excel (Windows/Mac): npx office-addin-debugging start manifest-${devPort}.xml`;
+}
+
 async function main(): Promise<void> {
   await checkPorts();
   // Realistic mode: the add-in meets the real service's quirks (sentences, unsettled days, empty answers) from day one.
@@ -63,9 +80,7 @@ Market Data add-in is being served on ${devOrigin} (self-signed certificate).
 
   • In a browser: open ${devOrigin}/ (accept the certificate once).
     The pane runs outside Office against the sandbox.
-  • In Excel on the web: Insert → Add-ins → Upload My Add-in → manifest.xml.
-  • In desktop Excel (Windows/Mac): npx office-addin-debugging start manifest.xml
-    (installs and trusts a dev certificate, sideloads the manifest).
+${sideloading()}
   • The service: the sandbox through ${devOrigin}/sandbox-api; set another
     base URL and your API key in the pane's Settings (see README).
 

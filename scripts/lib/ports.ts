@@ -129,7 +129,7 @@ export interface PortUser {
 export const NPM_START: PortUser = {
   command: "npm start",
   rerun: (moves) => `${moves.join(" ")} npm start`,
-  note: "(Excel's manifest expects https://localhost:3000)",
+  note: "(then sideload the manifest the dev server serves, which names its port: the repository's manifest.xml names 3000)",
 };
 
 /** One sentence per taken port, and what to do about it. */
@@ -150,6 +150,6 @@ export function portsTakenMessage(
     `${user.command} cannot start: a port it needs is taken.`,
     ...lines.map((line) => `  ${line}`),
     `Is another ${user.command} running? If so, use that one or ${stop}.`,
-    `Or run on other ports: ${moved}${user.note ? ` ${user.note}` : ""}.`,
+    `Or run on ${taken.length === 1 ? "another port" : "other ports"}: ${moved}${user.note ? ` ${user.note}` : ""}.`,
   ].join("\n");
 }
