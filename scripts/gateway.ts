@@ -188,7 +188,7 @@ function firmKeyLine(check: FirmKeyCheck): string {
     case "refused":
       return `REFUSED by the service (${check.detail}, checked${at}): see the warning below`;
     case "unchecked":
-      return `not checked: ${check.detail} (checked again at the next start)`;
+      return `not checked: ${check.detail} (restart the gateway to check again)`;
     default:
       return "none (pass-through mode)";
   }
