@@ -27,7 +27,10 @@
   function render() {
     var boot = document.getElementById("boot");
     var early = document.getElementById("office-js-failure");
-    if (boot && early) early.parentNode.removeChild(early);
+    if (early && (boot || !message)) {
+      early.parentNode.removeChild(early);
+      early = null;
+    }
     if (!boot && message) {
       // office.js is still being fetched: the page below its tag is not parsed yet.
       if (!early) {
@@ -70,7 +73,8 @@
     },
     true,
   );
-  window.addEventListener(
+  // An element's load event stops at the document (it never reaches the window).
+  document.addEventListener(
     "load",
     function (event) {
       if (!isOfficeJs(event.target)) return;

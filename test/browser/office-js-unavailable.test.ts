@@ -68,4 +68,23 @@ describeBrowser("the production pane without Microsoft's CDN (headless Chromium)
     await Promise.all(held.map((route) => route.abort().catch(() => {})));
     await page.close();
   });
+
+  it("an office.js that arrives after the message still starts the pane: the message goes", async () => {
+    const page = await production.session.context.newPage();
+    const held: Route[] = [];
+    await page.route(CDN, (route) => {
+      if (route.request().url() === OFFICE_JS) held.push(route);
+      else return route.abort("blockedbyclient"); // the host scripts office.js would fetch next
+    });
+    await page.goto(`${production.pane.url}/taskpane.html`, { waitUntil: "commit" });
+    await failure(page);
+    // The CDN answers at last, with Microsoft's office.js (the npm package's copy).
+    await held[0].fulfill({
+      contentType: "text/javascript",
+      body: readFileSync(path.join(__dirname, "../../node_modules/@microsoft/office-js/dist/office.js"), "utf8"),
+    });
+    await page.locator("[data-office-js-failed]").waitFor({ state: "detached", timeout: 10_000 });
+    expect(await page.locator("[role=alert]").count()).toBe(0);
+    await page.close();
+  });
 });
