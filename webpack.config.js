@@ -3,6 +3,7 @@
  *   dist/functions.js    custom functions + the shared API client (no UI code)
  *   dist/functions.json  metadata generated from JSDoc in src/functions/functions.ts
  *   dist/taskpane.html   the shared page: office.js, then functions.js, then the UI chunk
+ *   dist/office-js-check.js  run before office.js: says why the pane cannot start when office.js does not load
  *   dist/taskpane.js     the task pane UI (React + Fluent UI)
  *   dist/auth-redirect.html  where the sign-in popup lands (MSAL's redirect bridge, for a gateway that asks for sign-in)
  *   dist/manifest.xml    the manifest with the add-in's host substituted
@@ -22,7 +23,7 @@ const pkg = require("./package.json");
 
 const DEV_HOST = "https://localhost:3000";
 const SANDBOX_PORT = Number(process.env.MD_SANDBOX_PORT || 3001);
-// `npm start` moves the dev server with MD_DEV_SERVER_PORT (the manifest still names DEV_HOST).
+// `npm start` moves the dev server with MD_DEV_SERVER_PORT; the manifest and help links it serves follow (addinHostFor).
 const DEV_SERVER_PORT = Number(process.env.MD_DEV_SERVER_PORT || 3000);
 const SANDBOX_DEMO_KEY = "md-sandbox-demo";
 const OFFICE_JS_CDN = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
@@ -136,21 +137,28 @@ function paneCsp({ production, evalSourceMaps }) {
   ].join("; ");
 }
 
-/** A production build names where it is served: without MD_ADDIN_URL its manifest would point Excel at localhost. */
+/** A setting the build cannot go on without: webpack.config.js prints its message alone (no stack) and exits 1. */
+class BuildSettingError extends Error {}
+
+/**
+ * Where the add-in is served: MD_ADDIN_URL, required for a production build (without it its manifest would point
+ * Excel at localhost); development and test builds are served by the dev server, on MD_DEV_SERVER_PORT.
+ */
 function addinHostFor(target) {
   const url = process.env.MD_ADDIN_URL;
   if (target === "production" && !url) {
-    throw new Error(
-      "MD_ADDIN_URL is not set: a production build must name the https address the add-in is served from, " +
-        "or its manifest would send every user's Excel to https://localhost:3000. " +
-        "Example: MD_ADDIN_URL=https://addin.example.com MD_BASE_URL=https://<service host> npm run build " +
-        '(README, "Deploying"). Development and test builds use --mode development or --env target=test.',
+    throw new BuildSettingError(
+      "The production build needs MD_ADDIN_URL, the https address the add-in will be served from: " +
+        "it goes into the manifest, which would otherwise send every user's Excel to https://localhost:3000. " +
+        "Set it (and the service address, MD_BASE_URL) and build again, for example: " +
+        "MD_ADDIN_URL=https://addin.example.com MD_BASE_URL=https://<service host> npm run build " +
+        '(README, "Production build"). For a local build use npm run build:dev, or --env target=test.',
     );
   }
-  return (url || DEV_HOST).replace(/\/+$/, "");
+  return (url || `https://localhost:${DEV_SERVER_PORT}`).replace(/\/+$/, "");
 }
 
-module.exports = (env = {}, argv = {}) => {
+function configFor(env = {}, argv = {}) {
   const mode = argv.mode || "production";
   const target = env.target || (mode === "production" ? "production" : "development");
   const localOfficeJs = target !== "production";
@@ -224,6 +232,8 @@ module.exports = (env = {}, argv = {}) => {
       new CopyWebpackPlugin({
         patterns: [
           { from: "assets/*.png", to: "assets/[name][ext]" },
+          // Run before office.js by taskpane.html, as written: it must work when nothing else loads.
+          { from: "src/taskpane/office-js-check.js", to: "office-js-check.js" },
           {
             from: "docs/functions.md",
             to: "docs/functions.html",
@@ -269,6 +279,17 @@ module.exports = (env = {}, argv = {}) => {
       ],
     },
   };
+}
+
+/** webpack's entry point: a missing setting is one paragraph on stderr and exit code 1, not webpack-cli's stack trace. */
+module.exports = (env, argv) => {
+  try {
+    return configFor(env, argv);
+  } catch (error) {
+    if (!(error instanceof BuildSettingError)) throw error;
+    process.stderr.write(`\n${error.message}\n\n`);
+    process.exit(1);
+  }
 };
 
 module.exports.paneCsp = paneCsp;

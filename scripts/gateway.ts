@@ -39,6 +39,7 @@ import {
   discoverJwksUri,
   ensureNginx,
   findNjsModule,
+  type FirmKeyCheck,
   type IdentitySettings,
   paneCspFromDist,
   renderGatewayConfig,
@@ -164,6 +165,10 @@ async function writeConfig(dir: string): Promise<void> {
     keyInclude,
     workerUser: process.getuid?.() === 0 ? { user: "www-data", group: "www-data" } : null,
     paneCsp: paneCspFromDist(distDir, identity),
+    // Nothing checks the firm key of a system nginx's configuration: /healthz says so.
+    keyCheck: values["key-include"]
+      ? { firmKey: "unchecked", checkedAt: null, detail: "the configuration was written for a system nginx" }
+      : { firmKey: "none", checkedAt: null },
     ...(rate !== undefined ? { rate } : {}),
     ...(burst !== undefined ? { burst } : {}),
     tls,
@@ -173,6 +178,20 @@ async function writeConfig(dir: string): Promise<void> {
 Create ${stateDir}/{logs,cache,temp,jwks} (cache, temp and jwks writable by the workers' user), then:
   nginx -t -p ${stateDir}/ -c ${path.join(confDir, "nginx.conf")}
 ${values["key-include"] ? `Firm mode: ${keyInclude} must exist (0600, owned by root): see deploy/nginx/README.md.` : "Pass-through mode (no --key-include): each analyst's key passes through, nothing is cached."}`);
+}
+
+function firmKeyLine(check: FirmKeyCheck): string {
+  const at = check.checkedAt ? ` at ${check.checkedAt}` : "";
+  switch (check.firmKey) {
+    case "accepted":
+      return `accepted by the service (checked${at})`;
+    case "refused":
+      return `REFUSED by the service (${check.detail}, checked${at}): see the warning below`;
+    case "unchecked":
+      return `not checked: ${check.detail} (restart the gateway to check again)`;
+    default:
+      return "none (pass-through mode)";
+  }
 }
 
 async function main(): Promise<void> {
@@ -202,15 +221,21 @@ async function main(): Promise<void> {
     log: (line) => console.log(line),
   });
   console.log(`
-Market Data gateway (nginx ${gateway.pid}) on ${gateway.url}
+Market Data gateway (nginx pid ${gateway.pid}) on ${gateway.url}
   • the add-in:   ${gateway.url}/taskpane.html   (manifest: ${gateway.url}/manifest.xml)
   • the service:  ${gateway.url}/api/…  →  ${values.upstream}
   • key mode:     ${gateway.keyMode === "firm" ? "firm (the gateway adds the key; analysts enter none; answers cached for everyone)" : "pass-through (each analyst's own key; nothing cached)"}
+  • firm key:     ${firmKeyLine(gateway.keyCheck)}
   • sign-in:      ${identity ? `every /api/ request needs an access token from ${identity.issuer} for ${identity.audience}` : values["trusted-network"] ? "none: the network is trusted (--trusted-network)" : "none (this machine only)"}
   • health:       ${gateway.url}/healthz
   • logs, cache:  ${gateway.logsDir}, ${gateway.cacheDir}
 The add-in's service address must be /api (build with MD_BASE_URL=/api, or set it in Settings → Advanced).
 Press Ctrl+C to stop.`);
+  if (gateway.keyCheck.firmKey === "refused")
+    console.error(`
+WARNING: the market-data service refused the firm key in ${values["key-file"]} (${gateway.keyCheck.detail}).
+Every answer the gateway fetches for analysts will be this refusal until the key is replaced:
+put the right key in the file and restart the gateway. /healthz says "firmKey":"refused" meanwhile.`);
 
   let stopping = false;
   const stop = async () => {

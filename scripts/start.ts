@@ -11,7 +11,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { DEMO_API_KEY, startSandbox } from "../sandbox/server";
-import { isPortFree, type PortNeed, portOwner, portsTakenMessage } from "./lib/ports";
+import { isPortFree, NPM_START, type PortNeed, portOwner, portsTakenMessage } from "./lib/ports";
 
 const root = path.resolve(__dirname, "..");
 const port = Number(process.env.MD_SANDBOX_PORT || 3001);
@@ -21,15 +21,42 @@ const devOrigin = `https://localhost:${devPort}`;
 /** Exits with the reason when a port is taken. */
 async function checkPorts(): Promise<void> {
   const needs: PortNeed[] = [
-    { port: devPort, host: "localhost", role: `the dev server (${devOrigin})`, env: "MD_DEV_SERVER_PORT" },
-    { port, host: "127.0.0.1", role: `the sandbox API (http://127.0.0.1:${port})`, env: "MD_SANDBOX_PORT" },
+    {
+      port: devPort,
+      host: "localhost",
+      role: `the dev server (${devOrigin})`,
+      moveTo: (to) => `MD_DEV_SERVER_PORT=${to}`,
+    },
+    {
+      port,
+      host: "127.0.0.1",
+      role: `the sandbox API (http://127.0.0.1:${port})`,
+      moveTo: (to) => `MD_SANDBOX_PORT=${to}`,
+    },
   ];
   const taken = [];
   for (const need of needs)
     if (!(await isPortFree(need.port, need.host))) taken.push({ ...need, owner: portOwner(need.port) });
   if (taken.length === 0) return;
-  console.error(portsTakenMessage(taken));
+  console.error(portsTakenMessage(taken, NPM_START));
   process.exit(1);
+}
+
+/**
+ * How to sideload. The repository's manifest.xml names https://localhost:3000;
+ * on another port (MD_DEV_SERVER_PORT) only the manifest the dev server serves
+ * names the right one, and the banner says so first.
+ */
+function sideloading(): string {
+  if (devPort === 3000)
+    return `  • In Excel on the web: Insert → Add-ins → Upload My Add-in → manifest.xml.
+  • In desktop Excel (Windows/Mac): npx office-addin-debugging start manifest.xml
+    (installs and trusts a dev certificate, sideloads the manifest).`;
+  return `  • PORT ${devPort}, NOT 3000: the repository's manifest.xml names https://localhost:3000 and
+    would open nothing. Sideload the manifest the dev server serves, which names port ${devPort}:
+    save ${devOrigin}/manifest.xml as a file (e.g. manifest-${devPort}.xml), then
+  • In Excel on the web: Insert → Add-ins → Upload My Add-in → that file.
+  • In desktop Excel (Windows/Mac): npx office-addin-debugging start manifest-${devPort}.xml`;
 }
 
 async function main(): Promise<void> {
@@ -53,9 +80,7 @@ Market Data add-in is being served on ${devOrigin} (self-signed certificate).
 
   • In a browser: open ${devOrigin}/ (accept the certificate once).
     The pane runs outside Office against the sandbox.
-  • In Excel on the web: Insert → Add-ins → Upload My Add-in → manifest.xml.
-  • In desktop Excel (Windows/Mac): npx office-addin-debugging start manifest.xml
-    (installs and trusts a dev certificate, sideloads the manifest).
+${sideloading()}
   • The service: the sandbox through ${devOrigin}/sandbox-api; set another
     base URL and your API key in the pane's Settings (see README).
 

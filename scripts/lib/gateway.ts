@@ -32,6 +32,7 @@ import { get as httpsGet } from "node:https";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { isPortFree, portOwner, portsTakenMessage, type PortUser } from "./ports";
 
 export const ROOT = path.resolve(__dirname, "../..");
 export const TEMPLATE_DIR = path.join(ROOT, "deploy", "nginx");
@@ -226,6 +227,8 @@ export interface GatewayConfigInput {
   cacheMaxSize?: string;
   times?: Partial<GatewayTimes>;
   tls?: { cert: string; key: string } | null;
+  /** What /healthz says of the firm key (default: unchecked in firm mode, none in pass-through). */
+  keyCheck?: FirmKeyCheck;
   /** First day of the series calendar (default: today, local time, as nginx's $time_iso8601). */
   today?: Date;
   calendarDays?: number;
@@ -290,6 +293,7 @@ export function renderGatewayConfig(input: GatewayConfigInput): GatewayFiles {
     // One byte more than the cap, so that a longer body shows as longer (and is refused), not cut.
     MD_SUBREQUEST_BUFFER: String(maxBody + 1),
     MD_GATEWAY_JSON: gatewayAnswer(identity),
+    MD_KEY_CHECK_JSON: keyCheckJson(input.keyCheck ?? null),
     MD_AUTH_REQUEST: identity ? "auth_request /_md_auth;" : "# (no sign-in: no identity settings)",
     MD_AUTH_HTTP: identity
       ? `    proxy_cache_path ${path.join(input.stateDir, "jwks")} levels=1 keys_zone=md_jwks:1m max_size=10m inactive=7d use_temp_path=off;\n`
@@ -533,6 +537,88 @@ export function gatewayCsp(metaCsp: string, alsoConnect: string[] = []): string 
   return directives.join("; ");
 }
 
+// ------------------------------------------------------------------ the firm key, checked at start
+
+/**
+ * What the service said of the firm key when the gateway started: "accepted"
+ * (a series request with it answered 2xx), "refused" (401 or 403),
+ * "unchecked" (no answer either way: unreachable, 5xx, 429, a redirect; or a
+ * configuration written for a system nginx, which nothing checks), "none"
+ * (pass-through mode: the gateway holds no key). Never the key itself.
+ */
+export interface FirmKeyCheck {
+  firmKey: "accepted" | "refused" | "unchecked" | "none";
+  /** When the service was asked (ISO 8601, UTC); null when it was not. */
+  checkedAt: string | null;
+  /** Why it is refused or unchecked, in words ("the service answered HTTP 401"). */
+  detail?: string;
+}
+
+/** The fields /healthz adds for the firm key: JSON members inside nginx's single-quoted `return` text. */
+export function keyCheckJson(check: FirmKeyCheck | null): string {
+  const fields: FirmKeyCheck = check ?? { firmKey: "unchecked", checkedAt: null, detail: "not checked" };
+  // Characters nginx's quoted string or the JSON would take as syntax are dropped from the words.
+  const detail = fields.detail?.replace(/['"\\$\n\r{}]/g, "");
+  const json = JSON.stringify({
+    firmKey: fields.firmKey,
+    checkedAt: fields.checkedAt,
+    ...(detail ? { firmKeyDetail: detail } : {}),
+  });
+  return json.slice(1, -1);
+}
+
+/** A settled day's date, UTC: what the key check asks the service for. */
+function settledDay(now: Date): string {
+  return new Date(now.getTime() - 10 * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * Asks the service for one settled day of one series with the firm key, as the
+ * gateway will (the key in APIKey; a redirect not followed, so the key goes
+ * nowhere else). The answer's status says whether the key is accepted.
+ */
+export async function checkFirmKey(
+  upstream: string,
+  rawKey: string,
+  options: { timeoutMs?: number; now?: Date } = {},
+): Promise<FirmKeyCheck> {
+  const base = parseUpstream(upstream);
+  const now = options.now ?? new Date();
+  const day = settledDay(now);
+  const url =
+    `${base.scheme}://${base.host}${base.path}/data/api/PRICE/?symbols=btc&startDate=${day}&endDate=${day}` +
+    `&APIKey=${encodeURIComponent(rawKey.trim())}`;
+  const checkedAt = now.toISOString();
+  try {
+    const response = await fetch(url, {
+      redirect: "manual",
+      headers: { Accept: "application/json", "User-Agent": "market-data-gateway" },
+      signal: AbortSignal.timeout(options.timeoutMs ?? 8000),
+    });
+    await response.arrayBuffer().catch(() => undefined);
+    if (response.status >= 200 && response.status < 300) return { firmKey: "accepted", checkedAt };
+    if (response.status === 401 || response.status === 403)
+      return { firmKey: "refused", checkedAt, detail: `the service answered HTTP ${response.status}` };
+    if (response.status >= 300 && response.status < 400)
+      return {
+        firmKey: "unchecked",
+        checkedAt,
+        detail: `the service answered with a redirect (HTTP ${response.status}): its upstream address needs updating`,
+      };
+    return { firmKey: "unchecked", checkedAt, detail: `the service answered HTTP ${response.status}` };
+  } catch (error) {
+    // The reason only (a code or the timeout), never fetch's message, which could quote the address and its key.
+    const cause = (error as { cause?: { code?: unknown } }).cause;
+    const reason =
+      error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
+        ? `no answer within ${(options.timeoutMs ?? 8000) / 1000} s`
+        : typeof cause?.code === "string"
+          ? cause.code
+          : "no connection";
+    return { firmKey: "unchecked", checkedAt, detail: `the service could not be reached (${reason})` };
+  }
+}
+
 // ------------------------------------------------------------------ the key
 
 /** A key file's content as nginx variables: the query form and, for redaction, the text form. */
@@ -659,6 +745,8 @@ export interface GatewayHandle {
   keyMode: KeyMode;
   /** Whether every /api/ request needs an access token. */
   signIn: boolean;
+  /** What the service said of the firm key at start (also in /healthz). */
+  keyCheck: FirmKeyCheck;
   stateDir: string;
   confDir: string;
   logsDir: string;
@@ -771,6 +859,23 @@ async function waitForHealth(
   throw new Error(`nginx did not answer ${url}/healthz within ${timeoutMs / 1000} s: ${stderr().trim()}`);
 }
 
+/** `npm run gateway` for the port-taken message (scripts/lib/ports.ts, as `npm start` says it). */
+export const GATEWAY_PORT_USER: PortUser = {
+  command: "npm run gateway",
+  rerun: (moves) => `npm run gateway -- <the same options> ${moves.join(" ")}`,
+  note: "(and the add-in's address, MD_ADDIN_URL, with it)",
+};
+
+/** The port-taken message for the gateway's `host:port`, naming what holds it when this machine can tell. */
+async function gatewayPortTaken(host: string, port: number, url: string): Promise<string | null> {
+  const bindHost = host.replace(/^\[|\]$/g, "");
+  if (await isPortFree(port, bindHost)) return null;
+  return portsTakenMessage(
+    [{ port, host: bindHost, role: `the gateway (${url})`, moveTo: (to) => `--port ${to}`, owner: portOwner(port) }],
+    GATEWAY_PORT_USER,
+  );
+}
+
 export async function startGateway(options: GatewayOptions): Promise<GatewayHandle> {
   const log = options.log ?? (() => {});
   const nginx = options.nginx ?? findNginx();
@@ -795,6 +900,16 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     : null;
   const rawKey = options.keyFile ? readFileSync(options.keyFile, "utf8") : null;
   const secret = rawKey === null ? null : keyInclude(rawKey);
+  const scheme = options.tls ? "https" : "http";
+  const urlFor = (port: number) =>
+    `${scheme}://${host === "0.0.0.0" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host}:${port}`;
+  // A port that is taken is said once, as npm start says it, not as nginx's bind() error five times over.
+  if (options.port) {
+    const taken = await gatewayPortTaken(host, options.port, urlFor(options.port));
+    if (taken) throw new Error(taken);
+  }
+  const keyCheck: FirmKeyCheck =
+    rawKey === null ? { firmKey: "none", checkedAt: null } : await checkFirmKey(options.upstream, rawKey);
 
   const tempState = !options.stateDir;
   const stateDir = path.resolve(options.stateDir ?? mkdtempSync(path.join(os.tmpdir(), "md-gateway-state-")));
@@ -839,6 +954,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       ...(options.burst !== undefined ? { burst: options.burst } : {}),
       ...(options.times ? { times: options.times } : {}),
       tls: options.tls ?? null,
+      keyCheck,
     });
     for (const [name, text] of Object.entries(files)) writeFileSync(path.join(confDir, name), text, { mode: 0o600 });
     if (secret) writeFileSync(keyIncludePath, secret, { mode: 0o600 });
@@ -853,8 +969,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       stderr += chunk.toString();
     });
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    const scheme = options.tls ? "https" : "http";
-    const url = `${scheme}://${host === "0.0.0.0" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host}:${port}`;
+    const url = urlFor(port);
     try {
       await waitForHealth(url, child, () => stderr);
     } catch (error) {
@@ -866,12 +981,14 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       if (!options.port && /Address already in use/.test(String(error))) continue;
       rmSync(confDir, { recursive: true, force: true });
       if (tempState) rmSync(stateDir, { recursive: true, force: true });
-      throw error;
+      // Taken between the check and nginx binding it: said the same way.
+      const taken = /Address already in use/.test(String(error)) ? await gatewayPortTaken(host, port, url) : null;
+      throw taken ? new Error(taken) : error;
     }
     // nginx has read its configuration: the key now lives only in its memory.
     if (secret) unlinkSync(keyIncludePath);
     log(
-      `nginx ${child.pid} serving ${distDir} on ${url} (${keyMode} key mode${identity ? ", sign-in required" : ""}); logs in ${logsDir}`,
+      `nginx (pid ${child.pid}) serving ${distDir} on ${url} (${keyMode} key mode${identity ? ", sign-in required" : ""}); logs in ${logsDir}`,
     );
 
     let stopping: Promise<void> | undefined;
@@ -891,6 +1008,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       port,
       keyMode,
       signIn: identity !== null,
+      keyCheck,
       stateDir,
       confDir,
       logsDir,

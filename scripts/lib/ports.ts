@@ -1,6 +1,6 @@
 /**
- * Before `npm start` binds its ports: is each one free, and if not, which
- * process holds it. The owner comes from `ss -ltnpH` when it is installed and
+ * Before `npm start` (or `npm run gateway`) binds its ports: is each one free,
+ * and if not, which process holds it, said the same way by both. The owner comes from `ss -ltnpH` when it is installed and
  * sees the process, else from Linux's /proc (the listening socket's inode in
  * /proc/net/tcp{,6}, then the process whose file descriptors include it).
  * Elsewhere, or without permission, the message names only the port.
@@ -110,14 +110,33 @@ export function portOwner(port: number): PortOwner | null {
 export interface PortNeed {
   port: number;
   host: string;
-  /** What `npm start` runs there: "the dev server (https://localhost:3000)". */
+  /** What runs there: "the dev server (https://localhost:3000)". */
   role: string;
-  /** The environment variable that moves it. */
-  env: string;
+  /** How to put it on another port, as typed: "MD_DEV_SERVER_PORT=3100", "--port 8180". */
+  moveTo(port: number): string;
 }
 
+/** The program that needs the ports, for the message. */
+export interface PortUser {
+  /** As typed: "npm start". */
+  command: string;
+  /** The command line again with `moves` (each taken port's moveTo): "MD_DEV_SERVER_PORT=3100 npm start". */
+  rerun(moves: string[]): string;
+  /** Said after it, or "": "(Excel's manifest expects …)". */
+  note: string;
+}
+
+export const NPM_START: PortUser = {
+  command: "npm start",
+  rerun: (moves) => `${moves.join(" ")} npm start`,
+  note: "(then sideload the manifest the dev server serves, which names its port: the repository's manifest.xml names 3000)",
+};
+
 /** One sentence per taken port, and what to do about it. */
-export function portsTakenMessage(taken: ReadonlyArray<PortNeed & { owner: PortOwner | null }>): string {
+export function portsTakenMessage(
+  taken: ReadonlyArray<PortNeed & { owner: PortOwner | null }>,
+  user: PortUser = NPM_START,
+): string {
   const lines = taken.map(({ port, role, owner }) => {
     const by = owner ? ` by process ${owner.pid}${owner.command ? ` (${owner.command})` : ""}` : "";
     return `Port ${port}, for ${role}, is already in use${by}.`;
@@ -126,11 +145,11 @@ export function portsTakenMessage(taken: ReadonlyArray<PortNeed & { owner: PortO
   const stop = pids.length
     ? `stop it (Ctrl+C in its terminal, or kill ${pids.join(" ")})`
     : "stop the program using it";
-  const moved = taken.map(({ env, port }) => `${env}=${port + 100}`).join(" ");
+  const moved = user.rerun(taken.map((need) => need.moveTo(need.port + 100)));
   return [
-    "npm start cannot start: a port it needs is taken.",
+    `${user.command} cannot start: a port it needs is taken.`,
     ...lines.map((line) => `  ${line}`),
-    `Is another npm start running? If so, use that one or ${stop}.`,
-    `Or run on other ports: ${moved} npm start (Excel's manifest expects https://localhost:3000).`,
+    `Is another ${user.command} running? If so, use that one or ${stop}.`,
+    `Or run on ${taken.length === 1 ? "another port" : "other ports"}: ${moved}${user.note ? ` ${user.note}` : ""}.`,
   ].join("\n");
 }

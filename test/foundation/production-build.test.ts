@@ -4,7 +4,8 @@
  * own frames but no plain-http loopback service.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -44,7 +45,7 @@ describe("a production build", () => {
     const failed = withConfig(`config({}, { mode: "production" }).mode`, { MD_ADDIN_URL: undefined });
     expect(failed.ok).toBe(false);
     expect(failed.stderr).toMatch(
-      /MD_ADDIN_URL is not set: a production build must name the https address the add-in is served from/,
+      /The production build needs MD_ADDIN_URL, the https address the add-in will be served from/,
     );
     // Development and test builds keep the local address.
     expect(withConfig(`config({}, { mode: "development" }).mode`, { MD_ADDIN_URL: undefined }).value).toBe(
@@ -53,6 +54,33 @@ describe("a production build", () => {
     expect(
       withConfig(`config({ target: "test" }, { mode: "production" }).mode`, { MD_ADDIN_URL: undefined }).value,
     ).toBe("production");
+  });
+
+  it("npm run build without MD_ADDIN_URL: one paragraph saying what to set, with an example; no stack trace; exit 1", () => {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env.MD_ADDIN_URL;
+    const out = mkdtempSync(path.join(os.tmpdir(), "md-build-no-url-"));
+    try {
+      const build = spawnSync(
+        path.join(ROOT, "node_modules", ".bin", "webpack"),
+        ["--mode", "production", "--output-path", out],
+        { cwd: ROOT, env, encoding: "utf8" },
+      );
+      expect(build.status).toBe(1);
+      const paragraphs = build.stderr.trim().split(/\n\s*\n/);
+      expect(paragraphs).toHaveLength(1);
+      expect(paragraphs[0]).toContain("The production build needs MD_ADDIN_URL");
+      expect(paragraphs[0]).toContain(
+        "MD_ADDIN_URL=https://addin.example.com MD_BASE_URL=https://<service host> npm run build",
+      );
+      expect(build.stderr).not.toMatch(/^\s+at /m);
+      expect(build.stderr).not.toContain("webpack.config.js:");
+      expect(build.stderr).not.toContain("Error:");
+      // Nothing was built.
+      expect(readdirSync(out)).toEqual([]);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 
   it("builds with MD_ADDIN_URL set", () => {

@@ -148,7 +148,7 @@ describe("finding who holds a port", () => {
         port: 3000,
         host: "localhost",
         role: "the dev server (https://localhost:3000)",
-        env: "MD_DEV_SERVER_PORT",
+        moveTo: (to: number) => `MD_DEV_SERVER_PORT=${to}`,
         owner: null,
       },
     ]);
@@ -157,7 +157,7 @@ describe("finding who holds a port", () => {
         "npm start cannot start: a port it needs is taken.",
         "  Port 3000, for the dev server (https://localhost:3000), is already in use.",
         "Is another npm start running? If so, use that one or stop the program using it.",
-        "Or run on other ports: MD_DEV_SERVER_PORT=3100 npm start (Excel's manifest expects https://localhost:3000).",
+        "Or run on another port: MD_DEV_SERVER_PORT=3100 npm start (then sideload the manifest the dev server serves, which names its port: the repository's manifest.xml names 3000).",
       ].join("\n"),
     );
   });
