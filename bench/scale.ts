@@ -133,46 +133,52 @@ function collectGarbage(): void {
 }
 
 /** IndexedDB reads (get, getAll, cursors) and the write transactions still open, counted on fake-indexeddb's prototypes. */
-class IdbCounter {
-  reads = 0;
-  open = 0;
-  started = 0;
-  constructor() {
-    const self = this;
-    for (const proto of [IDBObjectStore.prototype, IDBIndex.prototype] as unknown as Record<
-      string,
-      (...args: unknown[]) => unknown
-    >[]) {
-      for (const name of ["get", "getAll", "openCursor", "getAllKeys", "count"]) {
-        const original = proto[name];
-        if (!original) continue;
-        proto[name] = function (this: unknown, ...args: unknown[]) {
-          self.reads += 1;
-          return original.apply(this, args);
-        };
-      }
-    }
-    const db = IDBDatabase.prototype as unknown as { transaction: (...args: unknown[]) => IDBTransaction };
-    const transaction = db.transaction;
-    db.transaction = function (this: unknown, ...args: unknown[]) {
-      const tx = transaction.apply(this, args);
-      self.open += 1;
-      self.started += 1;
-      const done = () => (self.open -= 1);
-      tx.addEventListener("complete", done);
-      tx.addEventListener("abort", done);
-      return tx;
-    };
-  }
-
+interface IdbCounter {
+  reads: number;
+  open: number;
+  started: number;
   /** Resolves once no transaction is open and none started for a while (the store's writes are done). */
-  async settled(): Promise<void> {
-    let seen = -1;
-    while (this.open > 0 || seen !== this.started) {
-      seen = this.started;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+  settled(): Promise<void>;
+}
+
+function countIndexedDb(): IdbCounter {
+  const counter: IdbCounter = {
+    reads: 0,
+    open: 0,
+    started: 0,
+    async settled() {
+      let seen = -1;
+      while (counter.open > 0 || seen !== counter.started) {
+        seen = counter.started;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    },
+  };
+  for (const proto of [IDBObjectStore.prototype, IDBIndex.prototype] as unknown as Record<
+    string,
+    (...args: unknown[]) => unknown
+  >[]) {
+    for (const name of ["get", "getAll", "openCursor", "getAllKeys", "count"]) {
+      const original = proto[name];
+      if (!original) continue;
+      proto[name] = function (this: unknown, ...args: unknown[]) {
+        counter.reads += 1;
+        return original.apply(this, args);
+      };
     }
   }
+  const db = IDBDatabase.prototype as unknown as { transaction: (...args: unknown[]) => IDBTransaction };
+  const transaction = db.transaction;
+  db.transaction = function (this: unknown, ...args: unknown[]) {
+    const tx = transaction.apply(this, args);
+    counter.open += 1;
+    counter.started += 1;
+    const done = () => (counter.open -= 1);
+    tx.addEventListener("complete", done);
+    tx.addEventListener("abort", done);
+    return tx;
+  };
+  return counter;
 }
 
 interface Load {
@@ -311,7 +317,7 @@ export async function runScale(cellCount: number, dist: string): Promise<ScaleFi
       .slice(0, SCALE_SYMBOLS);
     if (symbols.length < SCALE_SYMBOLS) throw new Error(`scale: only ${symbols.length} filler tokens in the catalog`);
     const cells = cellsOf(symbols, today, dates);
-    const counter = new IdbCounter();
+    const counter = countIndexedDb();
 
     // Reference: no store, no latency.
     const reference = await (async () => {
@@ -426,7 +432,8 @@ export function detailTable(runs: ScaleRun[]): string {
     const f = run.scales.find((s) => s.formatted)?.formatted;
     const p = run.scales.find((s) => s.picker)?.picker;
     const load = run.scales.map((s) => s.loadMs).sort((a, b) => a - b)[Math.floor(run.scales.length / 2)];
-    if (load !== undefined) rows.push(`| ${run.label} | functions.js evaluated → functions registered, median | ${load.toFixed(1)} ms |`);
+    if (load !== undefined)
+      rows.push(`| ${run.label} | functions.js evaluated → functions registered, median | ${load.toFixed(1)} ms |`);
     if (f) {
       rows.push(
         `| ${run.label} | ${n(FORMATTED_CELLS)} formatted cells, cold: wall / requests | ${n(f.cold.wallMs)} ms / ${f.cold.requests} |`,
