@@ -45,42 +45,58 @@ export interface GetRecordsHooks {
   requested(key: string): void;
 }
 
-/** Reads a batch in one transaction: the records found, by key. */
+/**
+ * Reads a batch in one transaction: the records found, by key. The kinds in
+ * `whole` are read with one request for all their records (a workbook
+ * reopened asks for most of what it stored at once: one request instead of
+ * hundreds, each of which waits its turn on a busy thread) and the batch's
+ * keys picked from them; the others key by key.
+ */
 export function getRecords(
   db: IDBDatabase,
   batch: PendingRead[],
   hooks: GetRecordsHooks,
+  whole: ReadonlySet<PendingRead["kind"]> = new Set(),
 ): Promise<Map<string, SeriesData | StoredAnswer>> {
   return new Promise((resolve, reject) => {
     const found = new Map<string, SeriesData | StoredAnswer>();
     const tx = db.transaction([SERIES, ANSWERS], "readonly");
-    const series = tx.objectStore(SERIES);
-    const answers = tx.objectStore(ANSWERS);
-    const seen = new Set<string>();
+    const stores = { series: tx.objectStore(SERIES), answer: tx.objectStore(ANSWERS) };
+    const take = (kind: PendingRead["kind"], key: string, value: unknown) => {
+      if (kind === "series" && isSeriesRecord(value)) {
+        const data: SeriesData = { ranges: value.ranges, dates: value.dates, vals: value.vals };
+        found.set(key, data);
+        const id = {
+          baseUrl: value.baseUrl,
+          symbol: value.symbol,
+          metric: value.metric,
+          granularity: value.granularity,
+        };
+        hooks.found(key, { kind: "series", id, data, bytes: seriesBytes(data) });
+      } else if (kind === "answer" && value && typeof value === "object" && "fetchedAt" in value) {
+        const record = value as AnswerRecord;
+        const stored = { value: record.value, fetchedAt: record.fetchedAt, bytes: record.bytes };
+        found.set(key, stored);
+        hooks.found(key, { kind: "answer", answer: stored, bytes: record.bytes });
+      }
+    };
+    const asked = { series: new Set<string>(), answer: new Set<string>() };
     for (const read of batch) {
-      if (seen.has(read.key)) continue;
-      seen.add(read.key);
-      const request = (read.kind === "series" ? series : answers).get(read.key);
+      if (asked[read.kind].has(read.key)) continue;
+      asked[read.kind].add(read.key);
+      hooks.requested(read.key);
+      if (whole.has(read.kind)) continue;
+      const request = stores[read.kind].get(read.key);
+      request.onsuccess = () => take(read.kind, read.key, request.result);
+    }
+    for (const kind of whole) {
+      if (asked[kind].size === 0) continue;
+      const request = stores[kind].getAll();
       request.onsuccess = () => {
-        const value: unknown = request.result;
-        if (read.kind === "series" && isSeriesRecord(value)) {
-          const data: SeriesData = { ranges: value.ranges, dates: value.dates, vals: value.vals };
-          found.set(read.key, data);
-          const id = {
-            baseUrl: value.baseUrl,
-            symbol: value.symbol,
-            metric: value.metric,
-            granularity: value.granularity,
-          };
-          hooks.found(read.key, { kind: "series", id, data, bytes: seriesBytes(data) });
-        } else if (read.kind === "answer" && value && typeof value === "object" && "fetchedAt" in value) {
-          const record = value as AnswerRecord;
-          const stored = { value: record.value, fetchedAt: record.fetchedAt, bytes: record.bytes };
-          found.set(read.key, stored);
-          hooks.found(read.key, { kind: "answer", answer: stored, bytes: record.bytes });
+        for (const value of request.result as { key?: unknown }[]) {
+          if (typeof value?.key === "string" && asked[kind].has(value.key)) take(kind, value.key, value);
         }
       };
-      hooks.requested(read.key);
     }
     tx.oncomplete = () => resolve(found);
     tx.onerror = () => reject(tx.error);

@@ -59,6 +59,9 @@ import {
 import { MemoryWorkingSet } from "./memory-working-set";
 import { WriteQueue } from "./write-queue";
 
+/** A batch asking for at least this many keys of a kind, and half of what is held of it, reads them with one request. */
+const WHOLE_READ_MIN_KEYS = 16;
+
 export function openSeriesStore(options: SeriesStoreOptions = {}): SeriesStore {
   return new IndexedDbSeriesStore(options);
 }
@@ -180,12 +183,17 @@ class IndexedDbSeriesStore implements SeriesStore {
       const found =
         held.length === 0
           ? new Map<string, SeriesData | StoredAnswer>()
-          : await getRecords(db, held, {
-              found: (key, entry) => {
-                if (generation === this.generation && !this.memory.has(key)) this.memory.set(key, entry);
+          : await getRecords(
+              db,
+              held,
+              {
+                found: (key, entry) => {
+                  if (generation === this.generation && !this.memory.has(key)) this.memory.set(key, entry);
+                },
+                requested: (key) => this.touch(key),
               },
-              requested: (key) => this.touch(key),
-            });
+              this.readWhole(held),
+            );
       answer(found);
     } catch (error) {
       this.toMemoryOnly(`reading failed (${errorText(error)})`);
@@ -193,6 +201,22 @@ class IndexedDbSeriesStore implements SeriesStore {
     } finally {
       this.timers.clearTimeout(deadline);
     }
+  }
+
+  /**
+   * The kinds a batch asks for most of (at least half of what IndexedDB holds
+   * of them, and more than a few): read with one request for all their records.
+   */
+  private readWhole(batch: PendingRead[]): Set<PendingRead["kind"]> {
+    const asked = { series: new Set<string>(), answer: new Set<string>() };
+    for (const read of batch) asked[read.kind].add(read.key);
+    const held = { series: 0, answer: 0 };
+    for (const record of this.held.values()) held[record.kind] += 1;
+    const whole = new Set<PendingRead["kind"]>();
+    for (const kind of ["series", "answer"] as const) {
+      if (asked[kind].size >= WHOLE_READ_MIN_KEYS && asked[kind].size * 2 >= held[kind]) whole.add(kind);
+    }
+    return whole;
   }
 
   // ------------------------------------------------------------ writing
