@@ -451,6 +451,131 @@ export function detailTable(runs: ScaleRun[]): string {
   return rows.join("\n");
 }
 
+// ---------------------------------------------------------------- budgets (DESIGN.md "Budgets")
+
+export const COLD_CELLS = 50_000;
+export const COLD_WALL_TARGET_MS = 8000;
+export const PEAK_HEAP_TARGET_MB = 1024;
+export const WARM_FORMATTED_TARGET_MS = 1000;
+export const PER_CELL_GROWTH_LIMIT = 1.2;
+export const KEYSTROKE_TARGET_MS = 5;
+
+/** One row of the Budgets table: `enforced` only where the figure is deterministic (requests, answers). */
+export interface ScaleBudget {
+  name: string;
+  limit: string;
+  measured: string;
+  ok: boolean;
+  enforced: boolean;
+}
+
+/** The big-workbook budgets, from one build's scale run (the figures a scale did not run are left out). */
+export function scaleBudgets(run: ScaleRun): ScaleBudget[] {
+  const at = (cells: number) => run.scales.find((s) => s.cells === cells);
+  const list: ScaleBudget[] = [];
+  const cold = at(COLD_CELLS);
+  if (cold) {
+    list.push(
+      {
+        name: `${n(COLD_CELLS)} MD.LATEST cells cold: requests (1 per ${SYMBOLS_PER_REQUEST} symbols per group)`,
+        limit: String(cold.budget),
+        measured: String(cold.cold.requests),
+        ok: cold.cold.requests <= cold.budget,
+        enforced: true,
+      },
+      {
+        name: `${n(COLD_CELLS)} cells cold: wall at ${LATENCY_MS} ms latency`,
+        limit: `${n(COLD_WALL_TARGET_MS)} ms`,
+        measured: `${n(cold.cold.wallMs)} ms`,
+        ok: cold.cold.wallMs <= COLD_WALL_TARGET_MS,
+        enforced: false,
+      },
+      {
+        name: `${n(COLD_CELLS)} cells cold: peak heap`,
+        limit: `${n(PEAK_HEAP_TARGET_MB)} MB`,
+        measured: `${n(cold.cold.peakHeapMb)} MB`,
+        ok: cold.cold.peakHeapMb <= PEAK_HEAP_TARGET_MB,
+        enforced: false,
+      },
+    );
+    if (cold.picker) {
+      list.push({
+        name: `picker search over ${n(PICKER_ASSETS)} assets during the ${n(COLD_CELLS)}-cell cold burst: keystroke to answer, median (worst)`,
+        limit: `${KEYSTROKE_TARGET_MS} ms`,
+        measured: `${cold.picker.medianMs.toFixed(1)} ms (${cold.picker.worstMs.toFixed(1)} ms)`,
+        ok: cold.picker.medianMs <= KEYSTROKE_TARGET_MS,
+        enforced: false,
+      });
+    }
+  }
+  const formatted = at(FORMATTED_CELLS)?.formatted;
+  if (formatted) {
+    const series = at(FORMATTED_CELLS)!.series;
+    list.push(
+      {
+        name: `${n(FORMATTED_CELLS)} formatted cells recalculated from the store (reopened): requests`,
+        limit: "0",
+        measured: String(formatted.warm.requests),
+        ok: formatted.warm.requests === 0,
+        enforced: false,
+      },
+      {
+        name: `${n(FORMATTED_CELLS)} formatted cells reopened: wall`,
+        limit: `${n(WARM_FORMATTED_TARGET_MS)} ms`,
+        measured: `${n(formatted.warm.wallMs)} ms`,
+        ok: formatted.warm.wallMs <= WARM_FORMATTED_TARGET_MS,
+        enforced: false,
+      },
+      {
+        name: `${n(FORMATTED_CELLS)} formatted cells reopened: IndexedDB reads (≤ the distinct series touched)`,
+        limit: n(series),
+        measured: n(formatted.warm.idbReads),
+        ok: formatted.warm.idbReads <= series,
+        enforced: false,
+      },
+    );
+  }
+  const small = run.scales[0];
+  const large = run.scales.at(-1);
+  if (small && large && large !== small) {
+    const growth = perCell(large.cold, large.cells) / perCell(small.cold, small.cells);
+    list.push({
+      name: `cost per cell cold at ${n(large.cells)} cells ÷ at ${n(small.cells)}`,
+      limit: `${PER_CELL_GROWTH_LIMIT}×`,
+      measured: `${growth.toFixed(2)}× (${perCell(large.cold, large.cells).toFixed(3)} / ${perCell(small.cold, small.cells).toFixed(3)} ms)`,
+      ok: growth <= PER_CELL_GROWTH_LIMIT,
+      enforced: false,
+    });
+  }
+  const differing = run.scales.reduce(
+    (sum, s) =>
+      sum +
+      s.cold.mismatches +
+      s.warm.mismatches +
+      (s.formatted ? s.formatted.cold.mismatches + s.formatted.warm.mismatches : 0),
+    0,
+  );
+  list.push({
+    name: `answers that differ from a client without a store (every scale, cold and reopened)`,
+    limit: "0",
+    measured: String(differing),
+    ok: differing === 0,
+    enforced: true,
+  });
+  return list;
+}
+
+export function scaleBudgetTable(list: ScaleBudget[]): string {
+  return [
+    "| budget | limit | measured | | fails CI |",
+    "|---|---:|---:|---|---|",
+    ...list.map(
+      (b) =>
+        `| ${b.name} | ${b.limit} | ${b.measured} | ${b.ok ? "ok" : b.enforced ? "**EXCEEDED**" : "over target"} | ${b.enforced ? "yes" : "no (printed)"} |`,
+    ),
+  ].join("\n");
+}
+
 // ---------------------------------------------------------------- CLI
 
 async function main(): Promise<void> {
@@ -479,10 +604,11 @@ async function main(): Promise<void> {
   console.log(scaleTable(runs));
   console.log(`\n${detailTable(runs)}\n`);
   if (json) writeFileSync(json, JSON.stringify(runs, null, 2));
-  const mine = runs.at(-1)!;
-  const over = mine.scales.filter((s) => s.cold.requests > s.budget || s.warm.requests > 0);
-  if (over.length > 0) {
-    console.error(`Request budget exceeded at ${over.map((s) => n(s.cells)).join(", ")} cells`);
+  const list = scaleBudgets(runs.at(-1)!);
+  console.log(`Budgets (this build)\n\n${scaleBudgetTable(list)}\n`);
+  const exceeded = list.filter((b) => b.enforced && !b.ok);
+  if (exceeded.length > 0) {
+    console.error(`Budget exceeded: ${exceeded.map((b) => `${b.name}: ${b.measured} > ${b.limit}`).join("; ")}`);
     if (check) process.exitCode = 1;
   }
 }
