@@ -59,18 +59,6 @@ export interface SeriesBatcherDeps {
   };
 }
 
-/**
- * Callers handed their series before the thread is let go: each goes on
- * (store, cell) in the microtasks that follow, ~0.1–0.5 ms apiece, so an
- * answer for 250 series would otherwise hold the thread for 100 ms or more.
- */
-const SETTLE_SLICE = 16;
-
-/** Lets the event loop run (input, rendering, other timers) before going on: a macrotask, not a microtask. */
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => globalThis.setTimeout(resolve, 0));
-}
-
 export class SeriesBatcher {
   private queue: SeriesLoad[] = [];
   private flushes = 0;
@@ -290,10 +278,7 @@ export class SeriesBatcher {
           this.deps.cache.set(key, result, this.deps.limits.cacheTtlMs, seriesSize(result));
         }
       }
-      for (let i = 0; i < live.length; i++) {
-        // A big answer's callers go on in slices, the thread let go between them (the pane stays responsive).
-        if (i > 0 && i % SETTLE_SLICE === 0) await yieldToEventLoop();
-        const load = live[i]!;
+      for (const load of live) {
         const result = table.get(load.symbol)?.get(load.metric);
         if (result instanceof BadResponseError) this.settle(load, { error: result });
         else this.settle(load, { value: result ?? { kind: "points", points: [] } });
