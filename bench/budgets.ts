@@ -8,6 +8,8 @@
  *   npx tsx bench/budgets.ts --check    exit 1 when a budget is exceeded (CI)
  *   npx tsx bench/budgets.ts --write    also run the unbatched comparison and the
  *                                       shaping benchmark, and write BENCHMARKS.md
+ *   npx tsx bench/budgets.ts --scale    also the big-workbook budgets (bench/scale.ts:
+ *                                       10,000 to 100,000 cells, several minutes)
  *
  * Needs a build first (`npx webpack --mode production --env target=test`).
  *
@@ -56,6 +58,7 @@ import {
   weekTable,
   type ReopenRun,
 } from "./reopen";
+import { runScales, scaleBudgets } from "./scale";
 
 const ROOT = path.resolve(__dirname, "..");
 const DIST = path.join(ROOT, "dist");
@@ -69,14 +72,16 @@ const UI_SOURCES = /src\/taskpane\/|node_modules\/(react|react-dom|scheduler|@fl
 interface Args {
   check: boolean;
   write: boolean;
+  scale: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { check: false, write: false };
+  const args: Args = { check: false, write: false, scale: false };
   for (const arg of argv) {
     if (arg === "--check") args.check = true;
     else if (arg === "--write") args.write = true;
-    else throw new Error(`Unknown argument ${arg}. Use --check and/or --write.`);
+    else if (arg === "--scale") args.scale = true;
+    else throw new Error(`Unknown argument ${arg}. Use --check, --write and/or --scale.`);
   }
   return args;
 }
@@ -389,6 +394,8 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const figures = await measure(args.write);
   const list = budgets(figures);
+  // Big workbooks (bench/scale.ts): each scale in its own process, after the figures above.
+  if (args.scale) list.push(...scaleBudgets((await runScales([{ label: "this build", dist: DIST }]))[0]!));
   console.log(
     `\nBudgets (${LOOKUPS} lookups at ${LATENCY_MS} ms latency; bundle ${path.relative(ROOT, DIST)}/functions.js)\n`,
   );

@@ -43,15 +43,42 @@ export async function catalogOf(
   }
 }
 
+type Shared = { catalog: MetricDescriptor[] | undefined; own: boolean };
+
+/** Per client: the look-ups of sharedCatalog under way, by symbol (and preview or not); dropped once settled. */
+const underWay = new WeakMap<MarketDataClient, Map<string, Promise<Shared>>>();
+
 /**
  * The catalog that stands for `symbol`'s: its own when the client holds it,
  * otherwise that of the first symbol of its kind asked about (shared by every
- * cell). `own` tells which it is.
+ * cell). `own` tells which it is. Cells asking about the same symbol while a
+ * look-up is under way share it (a recalculation asks about each symbol once
+ * per metric and date): one look-up, the same answer.
  */
-export async function sharedCatalog(
-  ctx: CallContext,
-  symbol: string,
-): Promise<{ catalog: MetricDescriptor[] | undefined; own: boolean }> {
+export async function sharedCatalog(ctx: CallContext, symbol: string): Promise<Shared> {
+  let byKey = underWay.get(ctx.client);
+  if (!byKey) underWay.set(ctx.client, (byKey = new Map()));
+  const key = `${ctx.call.cacheOnly ? "preview" : "cell"} ${symbol}`;
+  const current = byKey.get(key);
+  if (current) {
+    try {
+      return await current;
+    } catch (error) {
+      // The cell that started it was cancelled; this one was not: it looks for itself.
+      if (ctx.call.signal?.aborted || !(isMarketDataError(error) && error.kind === "cancelled")) throw error;
+      return lookUpShared(ctx, symbol);
+    }
+  }
+  const started = lookUpShared(ctx, symbol);
+  byKey.set(key, started);
+  const forget = () => {
+    if (byKey.get(key) === started) byKey.delete(key);
+  };
+  started.then(forget, forget);
+  return started;
+}
+
+async function lookUpShared(ctx: CallContext, symbol: string): Promise<Shared> {
   const cached = await catalogOf(ctx, symbol, true);
   if (cached) return { catalog: cached, own: true };
   const kind = kindOf(symbol);

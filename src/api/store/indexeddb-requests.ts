@@ -45,42 +45,58 @@ export interface GetRecordsHooks {
   requested(key: string): void;
 }
 
-/** Reads a batch in one transaction: the records found, by key. */
+/**
+ * Reads a batch in one transaction: the records found, by key. The kinds in
+ * `whole` are read with one request for all their records (a workbook
+ * reopened asks for most of what it stored at once: one request instead of
+ * hundreds, each of which waits its turn on a busy thread) and the batch's
+ * keys picked from them; the others key by key.
+ */
 export function getRecords(
   db: IDBDatabase,
   batch: PendingRead[],
   hooks: GetRecordsHooks,
+  whole: ReadonlySet<PendingRead["kind"]> = new Set(),
 ): Promise<Map<string, SeriesData | StoredAnswer>> {
   return new Promise((resolve, reject) => {
     const found = new Map<string, SeriesData | StoredAnswer>();
     const tx = db.transaction([SERIES, ANSWERS], "readonly");
-    const series = tx.objectStore(SERIES);
-    const answers = tx.objectStore(ANSWERS);
-    const seen = new Set<string>();
+    const stores = { series: tx.objectStore(SERIES), answer: tx.objectStore(ANSWERS) };
+    const take = (kind: PendingRead["kind"], key: string, value: unknown) => {
+      if (kind === "series" && isSeriesRecord(value)) {
+        const data: SeriesData = { ranges: value.ranges, dates: value.dates, vals: value.vals };
+        found.set(key, data);
+        const id = {
+          baseUrl: value.baseUrl,
+          symbol: value.symbol,
+          metric: value.metric,
+          granularity: value.granularity,
+        };
+        hooks.found(key, { kind: "series", id, data, bytes: seriesBytes(data) });
+      } else if (kind === "answer" && value && typeof value === "object" && "fetchedAt" in value) {
+        const record = value as AnswerRecord;
+        const stored = { value: record.value, fetchedAt: record.fetchedAt, bytes: record.bytes };
+        found.set(key, stored);
+        hooks.found(key, { kind: "answer", answer: stored, bytes: record.bytes });
+      }
+    };
+    const asked = { series: new Set<string>(), answer: new Set<string>() };
     for (const read of batch) {
-      if (seen.has(read.key)) continue;
-      seen.add(read.key);
-      const request = (read.kind === "series" ? series : answers).get(read.key);
+      if (asked[read.kind].has(read.key)) continue;
+      asked[read.kind].add(read.key);
+      hooks.requested(read.key);
+      if (whole.has(read.kind)) continue;
+      const request = stores[read.kind].get(read.key);
+      request.onsuccess = () => take(read.kind, read.key, request.result);
+    }
+    for (const kind of whole) {
+      if (asked[kind].size === 0) continue;
+      const request = stores[kind].getAll();
       request.onsuccess = () => {
-        const value: unknown = request.result;
-        if (read.kind === "series" && isSeriesRecord(value)) {
-          const data: SeriesData = { ranges: value.ranges, dates: value.dates, vals: value.vals };
-          found.set(read.key, data);
-          const id = {
-            baseUrl: value.baseUrl,
-            symbol: value.symbol,
-            metric: value.metric,
-            granularity: value.granularity,
-          };
-          hooks.found(read.key, { kind: "series", id, data, bytes: seriesBytes(data) });
-        } else if (read.kind === "answer" && value && typeof value === "object" && "fetchedAt" in value) {
-          const record = value as AnswerRecord;
-          const stored = { value: record.value, fetchedAt: record.fetchedAt, bytes: record.bytes };
-          found.set(read.key, stored);
-          hooks.found(read.key, { kind: "answer", answer: stored, bytes: record.bytes });
+        for (const value of request.result as { key?: unknown }[]) {
+          if (typeof value?.key === "string" && asked[kind].has(value.key)) take(kind, value.key, value);
         }
       };
-      hooks.requested(read.key);
     }
     tx.oncomplete = () => resolve(found);
     tx.onerror = () => reject(tx.error);
@@ -88,17 +104,24 @@ export function getRecords(
   });
 }
 
+/** What the store knows IndexedDB holds under a key: its kind and bytes, as its usage row says. */
+export type HeldRecord = Pick<UsageRow, "kind" | "bytes">;
+
 /**
  * Writes a batch in one transaction, merging series into what is stored, and
- * marks `touched` keys used `now()`. `completed` gets the change in bytes and
- * in series held once the transaction has committed.
+ * marks `touched` keys used `now()`. `held` is what the store knows IndexedDB
+ * holds (its usage rows, read once when it opened): the usage rows are
+ * written from it without reading them again, and a touched key it does not
+ * hold is skipped. `completed` gets the change in bytes and in series held,
+ * and what each written key now holds, once the transaction has committed.
  */
 export function putRecords(
   db: IDBDatabase,
   batch: Map<string, PendingWrite>,
   touched: Set<string>,
   now: () => number,
-  completed: (bytesDelta: number, seriesDelta: number) => void,
+  held: (key: string) => HeldRecord | undefined,
+  completed: (bytesDelta: number, seriesDelta: number, written: Map<string, HeldRecord>) => void,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     const tx = db.transaction([SERIES, ANSWERS, USAGE], "readwrite");
@@ -106,49 +129,48 @@ export function putRecords(
     const answers = tx.objectStore(ANSWERS);
     const usage = tx.objectStore(USAGE);
     const usedAt = now();
+    const written = new Map<string, HeldRecord>();
     let bytesDelta = 0;
     let seriesDelta = 0;
     for (const [key, pending] of batch) {
-      const oldUsage = usage.get(key);
-      oldUsage.onsuccess = () => {
-        const old = oldUsage.result as UsageRow | undefined;
-        if (pending.kind === "answer" && pending.answer) {
-          answers.put(pending.answer);
-          usage.put({ key, kind: "answer", bytes: pending.answer.bytes, usedAt } satisfies UsageRow);
-          bytesDelta += pending.answer.bytes - (old?.bytes ?? 0);
-          return;
-        }
-        const current = series.get(key);
-        current.onsuccess = () => {
-          let data: SeriesData | undefined = isSeriesRecord(current.result) ? current.result : undefined;
-          for (const op of pending.ops) data = mergeFetched(data, op);
-          if (!data || !pending.id) return;
-          const bytes = seriesBytes(data);
-          const record: SeriesRecord = {
-            key,
-            ...pending.id,
-            ranges: data.ranges,
-            dates: data.dates,
-            vals: data.vals,
-            bytes,
-          };
-          series.put(record);
-          usage.put({ key, kind: "series", bytes, usedAt } satisfies UsageRow);
-          bytesDelta += bytes - (old?.bytes ?? 0);
-          if (!old) seriesDelta += 1;
+      if (pending.kind === "answer" && pending.answer) {
+        const bytes = pending.answer.bytes;
+        answers.put(pending.answer);
+        usage.put({ key, kind: "answer", bytes, usedAt } satisfies UsageRow);
+        bytesDelta += bytes - (held(key)?.bytes ?? 0);
+        written.set(key, { kind: "answer", bytes });
+        continue;
+      }
+      // The stored series is read to merge into: another window of the add-in may have written it since.
+      const current = series.get(key);
+      current.onsuccess = () => {
+        const old = isSeriesRecord(current.result) ? current.result : undefined;
+        let data: SeriesData | undefined = old;
+        for (const op of pending.ops) data = mergeFetched(data, op);
+        if (!data || !pending.id) return;
+        const bytes = seriesBytes(data);
+        const record: SeriesRecord = {
+          key,
+          ...pending.id,
+          ranges: data.ranges,
+          dates: data.dates,
+          vals: data.vals,
+          bytes,
         };
+        series.put(record);
+        usage.put({ key, kind: "series", bytes, usedAt } satisfies UsageRow);
+        bytesDelta += bytes - (old?.bytes ?? 0);
+        if (!old) seriesDelta += 1;
+        written.set(key, { kind: "series", bytes });
       };
     }
     for (const key of touched) {
       if (batch.has(key)) continue;
-      const row = usage.get(key);
-      row.onsuccess = () => {
-        const old = row.result as UsageRow | undefined;
-        if (old) usage.put({ ...old, usedAt });
-      };
+      const row = held(key);
+      if (row) usage.put({ key, kind: row.kind, bytes: row.bytes, usedAt } satisfies UsageRow);
     }
     tx.oncomplete = () => {
-      completed(bytesDelta, seriesDelta);
+      completed(bytesDelta, seriesDelta, written);
       resolve();
     };
     tx.onerror = () => reject(tx.error);
@@ -164,31 +186,29 @@ export function evict(
   db: IDBDatabase,
   target: number,
   log: (line: string) => void,
-  completed: (bytes: number, series: number) => void,
+  completed: (rows: UsageRow[]) => void,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     const tx = db.transaction([SERIES, ANSWERS, USAGE], "readwrite");
     const usage = tx.objectStore(USAGE);
     const all = usage.getAll();
-    let bytes = 0;
-    let count = 0;
+    let kept: UsageRow[] = [];
     all.onsuccess = () => {
       const rows = (all.result as UsageRow[]).sort((a, b) => a.usedAt - b.usedAt);
-      bytes = rows.reduce((sum, row) => sum + row.bytes, 0);
-      count = rows.filter((row) => row.kind === "series").length;
+      let bytes = rows.reduce((sum, row) => sum + row.bytes, 0);
       let evicted = 0;
       for (const row of rows) {
         if (bytes <= target) break;
         tx.objectStore(row.kind === "series" ? SERIES : ANSWERS).delete(row.key);
         usage.delete(row.key);
         bytes -= row.bytes;
-        if (row.kind === "series") count -= 1;
         evicted += 1;
       }
+      kept = rows.slice(evicted);
       if (evicted > 0) log(`evicted ${evicted} least recently used record(s) to stay under ${formatMb(target)}`);
     };
     tx.oncomplete = () => {
-      completed(bytes, count);
+      completed(kept);
       resolve();
     };
     tx.onerror = () => reject(tx.error);
@@ -196,18 +216,12 @@ export function evict(
   });
 }
 
-/** Adds up what the store holds; `measured` gets the bytes and series as soon as they are read. */
-export function measure(db: IDBDatabase, measured: (bytes: number, series: number) => void): Promise<void> {
+/** Reads what the store holds (its usage rows); `measured` gets them as soon as they are read. */
+export function measure(db: IDBDatabase, measured: (rows: UsageRow[]) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const tx = db.transaction(USAGE, "readonly");
     const all = tx.objectStore(USAGE).getAll();
-    all.onsuccess = () => {
-      const rows = all.result as UsageRow[];
-      measured(
-        rows.reduce((sum, row) => sum + (row.bytes || 0), 0),
-        rows.filter((row) => row.kind === "series").length,
-      );
-    };
+    all.onsuccess = () => measured(all.result as UsageRow[]);
     tx.oncomplete = () => resolve();
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error ?? new Error("aborted"));

@@ -17,11 +17,26 @@
  *
  * Reads and writes are batched: a recalculation of a thousand cells costs a
  * few transactions, not a thousand. Every record kept in memory (the session's
- * working set, capped too) is answered without touching IndexedDB again.
+ * working set, capped too) is answered without touching IndexedDB again. The
+ * usage rows read when the store opens (to measure it) also say which keys
+ * IndexedDB holds: a key it does not hold is answered "not stored" without a
+ * read, a key is read at most once at a time, and the least-recently-used
+ * bookkeeping writes usage rows without reading them first. A record another
+ * window of the add-in stores after this one opened is then not seen until
+ * the next open: it is fetched again, as a miss always was.
  */
 import { mergeFetched, type FetchedRange, type SeriesData } from "./window-plan";
 import { globalTimers, within, type Timers } from "../http/timers";
-import { clearAll, evict, getRecords, isQuotaError, measure, openDatabase, putRecords } from "./indexeddb-requests";
+import {
+  clearAll,
+  evict,
+  getRecords,
+  type HeldRecord,
+  isQuotaError,
+  measure,
+  openDatabase,
+  putRecords,
+} from "./indexeddb-requests";
 import {
   errorText,
   formatMb,
@@ -39,9 +54,13 @@ import {
   type StoredAnswer,
   type StoreInfo,
   type StoreLimits,
+  type UsageRow,
 } from "./types";
 import { MemoryWorkingSet } from "./memory-working-set";
 import { WriteQueue } from "./write-queue";
+
+/** A batch asking for at least this many keys of a kind, and half of what is held of it, reads them with one request. */
+const WHOLE_READ_MIN_KEYS = 16;
 
 export function openSeriesStore(options: SeriesStoreOptions = {}): SeriesStore {
   return new IndexedDbSeriesStore(options);
@@ -67,6 +86,10 @@ class IndexedDbSeriesStore implements SeriesStore {
 
   private pendingReads: PendingRead[] = [];
   private readTimer: unknown = undefined;
+  /** Reads asked of IndexedDB and not answered yet, by kind and key: a second caller shares the first's. */
+  private readonly inFlight = new Map<string, Promise<SeriesData | StoredAnswer | undefined>>();
+  /** What IndexedDB holds, by key (its usage rows, read on opening and kept up to date since); empty until open. */
+  private held = new Map<string, HeldRecord>();
   private readonly queue = new WriteQueue();
   private writeTimer: unknown = undefined;
   private writing: Promise<void> = Promise.resolve();
@@ -116,10 +139,24 @@ class IndexedDbSeriesStore implements SeriesStore {
 
   private readThrough(kind: "series" | "answer", key: string): Promise<SeriesData | StoredAnswer | undefined> {
     if (this.memoryOnly) return Promise.resolve(undefined);
-    return new Promise((resolve) => {
-      this.pendingReads.push({ kind, key, resolve });
+    // Open, IndexedDB is known not to hold it: no read.
+    if (this.db && !this.held.has(key)) return Promise.resolve(undefined);
+    const flightKey = `${kind} ${key}`;
+    const inFlight = this.inFlight.get(flightKey);
+    if (inFlight) return inFlight;
+    const read = new Promise<SeriesData | StoredAnswer | undefined>((resolve) => {
+      this.pendingReads.push({
+        kind,
+        key,
+        resolve: (value) => {
+          this.inFlight.delete(flightKey);
+          resolve(value);
+        },
+      });
       if (this.readTimer === undefined) this.readTimer = this.timers.setTimeout(() => void this.runReads(), 0);
     });
+    this.inFlight.set(flightKey, read);
+    return read;
   }
 
   private async runReads(): Promise<void> {
@@ -141,12 +178,22 @@ class IndexedDbSeriesStore implements SeriesStore {
       const db = await this.openBounded();
       if (!db) return answer(new Map());
       const generation = this.generation;
-      const found = await getRecords(db, batch, {
-        found: (key, entry) => {
-          if (generation === this.generation && !this.memory.has(key)) this.memory.set(key, entry);
-        },
-        requested: (key) => this.touch(key),
-      });
+      // Only the keys IndexedDB holds are read; the others are answered "not stored".
+      const held = batch.filter((read) => this.held.has(read.key));
+      const found =
+        held.length === 0
+          ? new Map<string, SeriesData | StoredAnswer>()
+          : await getRecords(
+              db,
+              held,
+              {
+                found: (key, entry) => {
+                  if (generation === this.generation && !this.memory.has(key)) this.memory.set(key, entry);
+                },
+                requested: (key) => this.touch(key),
+              },
+              this.readWhole(held),
+            );
       answer(found);
     } catch (error) {
       this.toMemoryOnly(`reading failed (${errorText(error)})`);
@@ -154,6 +201,22 @@ class IndexedDbSeriesStore implements SeriesStore {
     } finally {
       this.timers.clearTimeout(deadline);
     }
+  }
+
+  /**
+   * The kinds a batch asks for most of (at least half of what IndexedDB holds
+   * of them, and more than a few): read with one request for all their records.
+   */
+  private readWhole(batch: PendingRead[]): Set<PendingRead["kind"]> {
+    const asked = { series: new Set<string>(), answer: new Set<string>() };
+    for (const read of batch) asked[read.kind].add(read.key);
+    const held = { series: 0, answer: 0 };
+    for (const record of this.held.values()) held[record.kind] += 1;
+    const whole = new Set<PendingRead["kind"]>();
+    for (const kind of ["series", "answer"] as const) {
+      if (asked[kind].size >= WHOLE_READ_MIN_KEYS && asked[kind].size * 2 >= held[kind]) whole.add(kind);
+    }
+    return whole;
   }
 
   // ------------------------------------------------------------ writing
@@ -256,10 +319,12 @@ class IndexedDbSeriesStore implements SeriesStore {
       batch,
       touched,
       () => this.now(),
-      (bytesDelta, seriesDelta) => {
+      (key) => this.held.get(key),
+      (bytesDelta, seriesDelta, written) => {
         if (generation !== this.generation) return;
         this.dbBytes += bytesDelta;
         this.dbSeries += seriesDelta;
+        for (const [key, record] of written) this.held.set(key, record);
       },
     );
   }
@@ -269,8 +334,17 @@ class IndexedDbSeriesStore implements SeriesStore {
     return evict(db, target, this.log, this.counted);
   }
 
-  /** Takes what IndexedDB holds, as counted by eviction or measuring. */
-  private readonly counted = (bytes: number, series: number): void => {
+  /** Takes what IndexedDB holds, as eviction or measuring read it (its usage rows). */
+  private readonly counted = (rows: UsageRow[]): void => {
+    const held = new Map<string, HeldRecord>();
+    let bytes = 0;
+    let series = 0;
+    for (const row of rows) {
+      held.set(row.key, { kind: row.kind, bytes: row.bytes || 0 });
+      bytes += row.bytes || 0;
+      if (row.kind === "series") series += 1;
+    }
+    this.held = held;
     this.dbBytes = bytes;
     this.dbSeries = series;
   };
@@ -290,8 +364,7 @@ class IndexedDbSeriesStore implements SeriesStore {
       if (!db || !this.clearOnOpen) return;
       await clearAll(db);
       this.clearOnOpen = false;
-      this.dbBytes = 0;
-      this.dbSeries = 0;
+      this.counted([]);
       this.log("cleared");
     } catch (error) {
       this.toMemoryOnly(`clearing failed (${errorText(error)})`);

@@ -17,6 +17,7 @@ import {
 import type { FetchedRange, StoredPoint } from "../../../src/api/store/window-plan";
 import { dumpStore, failing } from "../../support/failing-idb";
 import { freshIndexedDb } from "../../support/fake-idb";
+import { IDBObjectStore } from "fake-indexeddb";
 
 const BASE = "https://md.example.test/api";
 const AT = Date.parse("2025-06-15T12:00:00Z");
@@ -43,7 +44,85 @@ afterEach(() => {
 
 /** Every value held in a fake IndexedDB, as JSON text (to look for what must never be stored). */
 
+/** Requests asked of IndexedDB while `during` runs: IDBObjectStore.get by object store, and getAll as "<store> (all)". */
+async function countGets(during: () => Promise<void>): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  const { get, getAll } = IDBObjectStore.prototype;
+  IDBObjectStore.prototype.get = function (this: IDBObjectStore, ...args: Parameters<typeof get>) {
+    counts[this.name] = (counts[this.name] ?? 0) + 1;
+    return get.apply(this, args);
+  };
+  IDBObjectStore.prototype.getAll = function (this: IDBObjectStore, ...args: Parameters<typeof getAll>) {
+    counts[`${this.name} (all)`] = (counts[`${this.name} (all)`] ?? 0) + 1;
+    return getAll.apply(this, args);
+  };
+  try {
+    await during();
+  } finally {
+    Object.assign(IDBObjectStore.prototype, { get, getAll });
+  }
+  return counts;
+}
+
 describe("series store over IndexedDB", () => {
+  it("reads each key it holds once however many callers ask, never a key it does not hold, and keeps usage without reading it", async () => {
+    const factory = freshIndexedDb();
+    const first = open({ indexedDB: factory, now: () => AT });
+    const symbols = ["eth", "btc", "sol"];
+    const cold = await countGets(async () => {
+      expect(await first.read(id("eth"))).toBeUndefined();
+      for (const symbol of symbols) first.write(id(symbol), answer("2025-06-01", "2025-06-15"));
+      await first.flush();
+    });
+    // Opened empty (the open reads the usage rows): no read for the miss; the write reads the series it merges into, never the usage row.
+    expect(cold).toEqual({ "usage (all)": 1, series: symbols.length });
+    first.close();
+
+    const later = AT + 3_600_000;
+    const second = open({ indexedDB: factory, now: () => later });
+    let reads: (number | undefined)[] = [];
+    const warm = await countGets(async () => {
+      // Ten cells per series, asked at once, and a series never stored.
+      const asked = [...symbols.flatMap((s) => Array.from({ length: 10 }, () => id(s))), id("doge")];
+      reads = (await Promise.all(asked.map((x) => second.read(x)))).map((data) => data?.dates.length);
+      await second.flush();
+    });
+    expect(reads).toEqual([...Array.from({ length: 30 }, () => 15), undefined]);
+    expect(warm).toEqual({ "usage (all)": 1, series: symbols.length });
+    second.close();
+    // The uses were recorded all the same: each series' usage row says it was used now, its size unchanged.
+    const dumped = JSON.parse(await dumpStore(factory)) as { key?: string; usedAt?: number; bytes?: number }[][];
+    const usage = dumped.flat().filter((row) => row.usedAt !== undefined);
+    const records = dumped.flat().filter((row) => row.usedAt === undefined && row.bytes !== undefined);
+    expect(usage.map((row) => row.usedAt)).toEqual(symbols.map(() => later));
+    expect(usage.map((row) => row.bytes).sort()).toEqual(records.map((row) => row.bytes).sort());
+  });
+
+  it("a reopened workbook asking for most of what is stored at once: one request for all of it", async () => {
+    const factory = freshIndexedDb();
+    const first = open({ indexedDB: factory });
+    const symbols = Array.from({ length: 40 }, (_, i) => `tok${i}`);
+    for (const symbol of symbols) first.write(id(symbol), answer("2025-06-01", "2025-06-15"));
+    await first.flush();
+    first.close();
+
+    const second = open({ indexedDB: factory });
+    const asked = symbols.slice(0, 30).map((s) => id(s));
+    let lengths: (number | undefined)[] = [];
+    const counts = await countGets(async () => {
+      lengths = (await Promise.all(asked.map((x) => second.read(x)))).map((data) => data?.dates.length);
+    });
+    expect(lengths).toEqual(asked.map(() => 15));
+    // The open's one read of the usage rows, and one of the series.
+    expect(counts).toEqual({ "usage (all)": 1, "series (all)": 1 });
+    // A few more of them later: key by key.
+    const third = open({ indexedDB: factory });
+    const few = await countGets(async () => {
+      expect((await third.read(id("tok39")))?.dates).toHaveLength(15);
+    });
+    expect(few).toEqual({ "usage (all)": 1, series: 1 });
+  });
+
   it("keeps what a first session stored for a second one, key by (base address, symbol, metric, granularity)", async () => {
     const factory = freshIndexedDb();
     const first = open({ indexedDB: factory });
@@ -263,7 +342,13 @@ describe("series store: memory only where IndexedDB is missing or fails, never a
   });
 
   it("reads that fail: a miss, then memory only", async () => {
-    const store = open({ indexedDB: failing(freshIndexedDb(), { reads: true }) });
+    // A series IndexedDB holds: a key it does not hold is answered without a read.
+    const factory = freshIndexedDb();
+    const writer = open({ indexedDB: factory });
+    writer.write(id("eth"), answer("2025-06-01", "2025-06-02"));
+    await writer.flush();
+    writer.close();
+    const store = open({ indexedDB: failing(factory, { reads: true }) });
     expect(await store.read(id("eth"))).toBeUndefined();
     expect(store.info()).toMatchObject({ backend: "memory", reason: expect.stringMatching(/reading failed/) });
   });
