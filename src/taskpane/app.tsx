@@ -1,5 +1,6 @@
 /**
- * The task pane: three views (Settings, Picker, Insights) under one tab list.
+ * The task pane: three views (Settings, Picker, Insights) under one tab list
+ * (in a navigation landmark).
  * Every view stays mounted while hidden, so a search, a chosen metric or a
  * loaded feed survives switching tabs; `active` tells a view when it is on
  * screen (to start its first request, or to poll).
@@ -9,8 +10,6 @@ import {
   FluentProvider,
   makeStaticStyles,
   makeStyles,
-  Tab,
-  TabList,
   Title3,
   tokens,
   webDarkTheme,
@@ -27,6 +26,7 @@ import { sharedRuntime } from "../office/runtime-registry";
 import { paneSignIn } from "../office/sign-in";
 import { copyText } from "./shared/clipboard";
 import { InsightsView } from "./insights/insights-view";
+import { ViewTabs } from "./shared/view-tabs";
 import { useThemeMode } from "./shared/office-theme";
 import { ServicesProvider, useServices, type PaneServices } from "./shared/pane-services";
 import { PickerView } from "./picker/picker-view";
@@ -107,18 +107,9 @@ function Pane({ initialView }: { initialView: ViewId }) {
           <HostLine className={styles.host} />
           <StoredDataNotice />
         </header>
-        <TabList
-          className={styles.tabs}
-          selectedValue={view}
-          onTabSelect={(_, data) => setView(data.value as ViewId)}
-          aria-label="Market Data views"
-        >
-          {VIEWS.map((v) => (
-            <Tab key={v.id} id={`tab-${v.id}`} value={v.id} aria-controls={`panel-${v.id}`}>
-              {v.label}
-            </Tab>
-          ))}
-        </TabList>
+        <nav aria-label="Market Data views" className={styles.tabs}>
+          <ViewTabs<ViewId> views={VIEWS} selected={view} onSelect={setView} label="Market Data views" />
+        </nav>
         <main>
           {VIEWS.map((v) => (
             <div

@@ -10,14 +10,7 @@ import { DEMO_API_KEY } from "../../sandbox/server";
 import { describeBrowser } from "../support/browser";
 import { emptyWorkbook, type PaneWatch } from "../support/pane-page";
 import { usePaneRig } from "../support/pane-rig";
-import {
-  axeTable,
-  BLOCKING_IMPACTS,
-  type AxeFinding,
-  PANE_VIEWS,
-  runAxe,
-  type PaneTheme,
-} from "../support/pane-views";
+import { axeTable, BLOCKING_IMPACTS, type AxeFinding, PANE_VIEWS, runAxe, type PaneTheme } from "../support/pane-views";
 
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 const THEMES: readonly PaneTheme[] = ["light", "dark"];

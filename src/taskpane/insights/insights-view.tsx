@@ -9,7 +9,6 @@ import {
   Caption1,
   Field,
   makeStyles,
-  MessageBar,
   MessageBarActions,
   MessageBarBody,
   ProgressBar,
@@ -20,6 +19,7 @@ import {
   Text,
   tokens,
 } from "@fluentui/react-components";
+import { MessageBar } from "../shared/message-bar";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { InsightCard } from "../../core/domain";
 import { errorText } from "../shared/error-text";

@@ -374,7 +374,8 @@ describe("Picker: preview and formula", () => {
       ["Date", "eth PRICE"],
       ...POINTS.slice(0, 5).map((p) => [p.date, fmt.format(p.val)]),
     ]);
-    expect(screen.getByText(`${POINTS.length + 1} rows × 2 columns; the first 6 shown`)).toBeTruthy();
+    // The size counts the rows of data; the header row is named apart.
+    expect(screen.getByText(`${POINTS.length} rows (and a header row) × 2 columns; the first 5 shown`)).toBeTruthy();
     expect(
       screen.getByRole("img", { name: /^Line chart of eth PRICE: 8 readings from 2024-06-01 to 2024-06-08/ }),
     ).toBeTruthy();
@@ -397,7 +398,7 @@ describe("Picker: preview and formula", () => {
         .reverse()
         .map((p) => p.date),
     ]);
-    expect(screen.getByText("4 rows × 2 columns")).toBeTruthy();
+    expect(screen.getByText("3 rows (and a header row) × 2 columns")).toBeTruthy();
     // The line still runs oldest to newest, over the rows kept.
     expect(
       screen.getByRole("img", { name: /^Line chart of eth PRICE: 3 readings from 2024-06-06 to 2024-06-08/ }),

@@ -177,11 +177,12 @@ describe("MD.FLOWS builder (Picker ▸ Capital flows)", () => {
     const text = '=MD.FLOWS("ethereum, arbitrum, tron","-1M","TODAY",,"NETFLOW, INFLOW","top=2")';
     expect(formula()).toBe(text);
     const rows = await previewTable();
-    // The fake answers 1000 × the chain's position in the request: tron (3rd) is largest.
+    // The fake answers 1000 × the chain's position in the request: tron (3rd) is largest. The flows are in
+    // USD: shown as the cells format them.
     expect(rows).toEqual([
       ["Chain", "Netflow (USD)", "Inflow (USD)"],
-      ["tron", "3,000", "3,000"],
-      ["arbitrum", "2,000", "2,000"],
+      ["tron", "$3,000.00", "$3,000.00"],
+      ["arbitrum", "$2,000.00", "$2,000.00"],
     ]);
     fireEvent.click(insertButton());
     await screen.findByText("Inserted into Sheet1!B2.");
