@@ -19,6 +19,7 @@ import { useState } from "react";
 import { createRoot } from "react-dom/client";
 import { localToday } from "../core/calendar";
 import { BUILD_INFO } from "../office/build-info";
+import { dataTypeSupport } from "../office/cell-values";
 import { getRefreshActions } from "../office/commands";
 import { readOfficeTheme, type OfficeTheme } from "../office/host";
 import { workbookForHost } from "../office/pane-workbook";
@@ -157,6 +158,7 @@ export async function mountApp(element: HTMLElement, context: PaneContext): Prom
     refresh: getRefreshActions(),
     today: () => localToday(),
     dateSystem: () => runtime.dateSystem(),
+    cellFormats: () => dataTypeSupport() !== "none",
     resultNotes: () => runtime.calls.notes(),
     signIn: paneSignIn(runtime.accessTokens),
     host,

@@ -103,6 +103,12 @@ export const PANE_VIEWS: readonly PaneViewCase[] = [
   { name: "Insights: decline streaks", open: insightsFeed("Decline streaks") },
 ];
 
+/** The views whose preview is wider than the pane; the screenshot's file name where one is kept. */
+export const WIDE_PREVIEWS: readonly (PaneViewCase & { screenshot?: string })[] = [
+  PANE_VIEWS.find((v) => v.name === "Builder: MD.SUPPLY (7 columns)")!,
+  { ...PANE_VIEWS.find((v) => v.name === "Builder: MD.SNAPSHOT (10×4)")!, screenshot: "wide-preview.png" },
+];
+
 export type AxeImpact = "critical" | "serious" | "moderate" | "minor";
 export const IMPACTS: readonly AxeImpact[] = ["critical", "serious", "moderate", "minor"];
 export const BLOCKING_IMPACTS: readonly AxeImpact[] = ["critical", "serious"];

@@ -20,7 +20,7 @@ import {
   tokens,
 } from "@fluentui/react-components";
 import { MessageBar } from "../../shared/message-bar";
-import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { isMarketDataError, redact } from "../../../api";
 import { type CellValue, isErrorCell } from "../../../core/cell";
 import { type DateSystem, serialToIsoIn } from "../../../core/excel-date";
@@ -79,6 +79,8 @@ const useStyles = makeStyles({
     boxShadow: `inset 12px 0 8px -8px ${tokens.colorNeutralShadowAmbientDarker}, inset -12px 0 8px -8px ${tokens.colorNeutralShadowAmbientDarker}`,
   },
   caption: { textAlign: "left", position: "sticky", left: 0 },
+  scrollBar: { display: "flex", flexWrap: "wrap", alignItems: "center", gap: tokens.spacingHorizontalS },
+  scrollNote: { flexBasis: "100%" },
   table: { borderCollapse: "collapse", fontSize: tokens.fontSizeBase200, fontVariantNumeric: "tabular-nums" },
   cell: {
     padding: `${tokens.spacingVerticalXXS} ${tokens.spacingHorizontalS}`,
@@ -96,10 +98,16 @@ const useStyles = makeStyles({
 /** Runs the call as a cell would (a failure becomes the error cell the formula shows). */
 export async function evaluatePreview(call: PreviewCall, ctx: CallContext): Promise<PreviewOutcome> {
   const dateSystem = ctx.dateSystem ?? 1900;
+  // A host that shows no formats shows plain numbers (dates are the preview's own reading of a serial).
+  const shown = (format: string | null) =>
+    ctx.cellFormats || format === DATE_FORMAT || format === PARTIAL_DATE_FORMAT ? format : null;
   try {
     const result = await call.run(ctx);
-    if (isFormattedTable(result)) return { kind: "table", rows: result.rows, formatAt: result.formatAt, dateSystem };
-    return { kind: "value", value: result.value, format: result.format, dateSystem };
+    if (isFormattedTable(result)) {
+      const formatAt: FormatAt = (row, column, value) => shown(result.formatAt(row, column, value));
+      return { kind: "table", rows: result.rows, formatAt, dateSystem };
+    }
+    return { kind: "value", value: result.value, format: shown(result.format), dateSystem };
   } catch (error) {
     if (ctx.call.signal?.aborted) throw error;
     // Sending the same request again may succeed (the network, the service's load): the preview offers "Try again".
@@ -170,7 +178,7 @@ export interface FunctionPreviewProps {
 
 export function FunctionPreview({ call, emptyText, sparkline, onOutcome }: FunctionPreviewProps) {
   const styles = useStyles();
-  const { client, today, dateSystem } = useServices();
+  const { client, today, dateSystem, cellFormats } = useServices();
   const key = useDebounced(call?.key ?? null, FUNCTION_PREVIEW_DEBOUNCE_MS);
   const result = useRequest<PreviewOutcome>(
     key && call && key === call.key
@@ -179,6 +187,7 @@ export function FunctionPreview({ call, emptyText, sparkline, onOutcome }: Funct
             client,
             today: today(),
             call: { signal },
+            cellFormats: cellFormats ? cellFormats() : true,
             dateSystem: dateSystem ? await dateSystem() : 1900,
           })
       : null,
@@ -340,13 +349,32 @@ function PreviewTable({
     };
   }, []);
   const size = tableSizeText(rows, columns, shown.length);
+  // The arrow keys scroll a focused box by themselves; Home and End would scroll it up and down: here, to its ends.
+  const scrollEnds = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== "Home" && event.key !== "End") return;
+    event.preventDefault();
+    const element = event.currentTarget;
+    element.scrollTo({ left: event.key === "Home" ? 0 : element.scrollWidth - element.clientWidth });
+  };
+  const scrollBy = (direction: 1 | -1) => {
+    const element = box.current;
+    element?.scrollBy({ left: direction * Math.max(40, element.clientWidth * 0.8) });
+  };
   return (
     <>
       {scroll.wide && (
-        <Caption1 id={noteId} data-testid="function-preview-scroll-note">
-          Wider than the pane: scroll sideways, or select the table and use the arrow keys, to see all {columns}{" "}
-          columns.
-        </Caption1>
+        <div className={styles.scrollBar}>
+          <Caption1 id={noteId} className={styles.scrollNote} data-testid="function-preview-scroll-note">
+            Wider than the pane: scroll sideways, or select the table and use the arrow keys (Home, End), to see all{" "}
+            {columns} columns.
+          </Caption1>
+          <Button size="small" disabled={!scroll.left} onClick={() => scrollBy(-1)}>
+            Scroll left
+          </Button>
+          <Button size="small" disabled={!scroll.right} onClick={() => scrollBy(1)}>
+            Scroll right
+          </Button>
+        </div>
       )}
       <div
         ref={box}
@@ -359,8 +387,17 @@ function PreviewTable({
         )}
         data-testid="function-preview-scroll"
         data-scrollable={scroll.wide}
+        data-more-columns={
+          scroll.left && scroll.right ? "both sides" : scroll.left ? "left" : scroll.right ? "right" : undefined
+        }
         {...(scroll.wide
-          ? { tabIndex: 0, role: "region", "aria-label": `Preview table, ${size}`, "aria-describedby": noteId }
+          ? {
+              tabIndex: 0,
+              role: "region",
+              "aria-label": `Preview table, ${size}`,
+              "aria-describedby": noteId,
+              onKeyDown: scrollEnds,
+            }
           : {})}
       >
         <table
