@@ -207,7 +207,13 @@ function AssetPicker({
         </section>
       )}
 
-      {asset && metric && <AssetFormulaBuilder symbol={asset.symbol} metric={metric} />}
+      {asset && metric && (
+        <AssetFormulaBuilder
+          symbol={asset.symbol}
+          metric={metric}
+          offered={metrics.status === "ready" ? metrics.data.map((m) => m.name) : undefined}
+        />
+      )}
     </div>
   );
 }
