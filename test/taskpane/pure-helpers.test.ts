@@ -16,6 +16,7 @@ import {
   formatValue,
   formatWithNumberFormat,
 } from "../../src/taskpane/shared/value-format";
+import { searchRank, wordMatchRank } from "../../src/core/text-search";
 import { hasHeaderRow, tableSizeText } from "../../src/taskpane/picker/builders/function-preview";
 
 describe("safe-url: httpUrl", () => {
@@ -357,5 +358,26 @@ describe("the preview's table size: rows of data, the header row named apart", (
     ).toBe(true);
     expect(hasHeaderRow([["only"]])).toBe(false);
     expect(hasHeaderRow([["eth", 1]])).toBe(false);
+  });
+});
+
+describe("search ranking: whole words, then a word's start, then inside a word", () => {
+  it.each<[string, (string | null)[], number | null]>([
+    ["eth", ["eth"], 0],
+    ["eth", ["Ethereum"], 1],
+    ["eth", ["Tether USD"], 2],
+    ["eth", ["tether", "Ethereum"], 1],
+    ["income", ["NET_INCOME"], 0],
+    ["inc", ["NET_INCOME"], 1],
+    ["2", ["Layer 2"], 0],
+    ["btc", ["Ethereum", null], null],
+  ])("%s in %j: %p", (word, texts, rank) => {
+    expect(wordMatchRank(word, texts)).toBe(rank);
+  });
+
+  it("a record's rank sums its words'; a missing word leaves it out; no words rank 0", () => {
+    expect(searchRank(["eth", "fees"], ["ethereum", "FEES"])).toBe(1);
+    expect(searchRank(["eth", "tvl"], ["ethereum", "FEES"])).toBeNull();
+    expect(searchRank([], ["anything"])).toBe(0);
   });
 });

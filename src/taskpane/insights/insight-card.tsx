@@ -36,7 +36,8 @@ const useStyles = makeStyles({
   down: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
 });
 
-export function InsightCardView({ card }: { card: InsightCard }) {
+/** `title`: the catalog's name for the card's entity; the id shows beside the metric. */
+export function InsightCardView({ card, title }: { card: InsightCard; title?: string }) {
   const styles = useStyles();
   const cadence = insightCadence(card.FLAG);
   const change = changePercent(card.START_VALUE, card.END_VALUE);
@@ -52,10 +53,12 @@ export function InsightCardView({ card }: { card: InsightCard }) {
     <Card className={styles.card} size="small" aria-labelledby={headingId} data-testid="insight-card">
       <div className={styles.header}>
         <div className={styles.titles}>
-          <h3 className={styles.entity} id={headingId}>
-            {card.ENTITY_ID}
+          <h3 className={styles.entity} id={headingId} data-entity={card.ENTITY_ID}>
+            {title ?? card.ENTITY_ID}
           </h3>
-          <Caption1 className={styles.metric}>{card.METRIC_NAME}</Caption1>
+          <Caption1 className={styles.metric} data-testid="insight-metric">
+            {title ? `${card.ENTITY_ID} · ${card.METRIC_NAME}` : card.METRIC_NAME}
+          </Caption1>
         </div>
         <div className={styles.badges}>
           {cadence && (
@@ -81,7 +84,7 @@ export function InsightCardView({ card }: { card: InsightCard }) {
           values={values}
           width={280}
           height={36}
-          label={`Sparkline of ${card.METRIC_NAME} for ${card.ENTITY_ID}: ${values.length} periods, ${formatValue(values[0], card.UNIT)} to ${formatValue(values[values.length - 1], card.UNIT)}.`}
+          label={`Sparkline of ${card.METRIC_NAME} for ${title ?? card.ENTITY_ID}: ${values.length} periods, ${formatValue(values[0], card.UNIT)} to ${formatValue(values[values.length - 1], card.UNIT)}.`}
           color={decline ? tokens.colorPaletteRedForeground1 : tokens.colorPaletteGreenForeground1}
           testId="insight-sparkline"
         />

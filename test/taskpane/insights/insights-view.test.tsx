@@ -4,7 +4,7 @@ import { NetworkError, TimeoutError } from "../../../src/api/errors";
 import type { InsightCard } from "../../../src/core/domain";
 import { InsightsView, PAGE_SIZE } from "../../../src/taskpane/insights/insights-view";
 import { OUTSIDE_EXCEL_COPIED } from "../../../src/taskpane/shared/place-formula";
-import { card } from "../../support/fake-client";
+import { asset, card } from "../../support/fake-client";
 import { makeHarness, renderWith, type Harness, type HarnessOptions } from "../../support/pane-fakes";
 
 const FEED: InsightCard[] = [
@@ -356,5 +356,43 @@ describe("Insights: cards", () => {
     await screen.findByText(OUTSIDE_EXCEL_COPIED);
     expect(copied).toEqual(['=MD.SERIES("eth","PRICE","2024-04-01","2024-05-13","WEEK")']);
     expect(workbook.written).toEqual([]);
+  });
+});
+
+describe("Insights: the catalog's names", () => {
+  const CARDS: InsightCard[] = [
+    card({ ENTITY_ID: "tether", METRIC_NAME: "FEES", FLAG: "streak_weekly" }),
+    card({ ENTITY_ID: "l2", METRIC_NAME: "FEES", FLAG: "streak_weekly" }),
+    card({ ENTITY_ID: "ethereum", METRIC_NAME: "FEES", FLAG: "streak_weekly" }),
+    card({ ENTITY_ID: "dex", METRIC_NAME: "DEX_VOLUMES", FLAG: "streak_weekly" }),
+  ];
+  const CATALOG = [
+    asset("usdt", "Tether USD", { platform_id: "tether" }),
+    asset("l2", "Layer 2"),
+    asset("eth", "Ethereum", { platform_id: "ethereum" }),
+  ];
+
+  it("a card is headed by its entity's catalog title, its id beside the metric; an entity the catalog lacks keeps its id", async () => {
+    const { client } = await loaded(CARDS);
+    await waitFor(() => expect(client.assets.calls).toHaveLength(1));
+    act(() => client.assets.last.resolve(CATALOG));
+    await waitFor(() => expect(shownEntities()).toEqual(["Tether USD", "Layer 2", "Ethereum", "dex"]));
+    expect(screen.getAllByTestId("insight-metric").map((e) => e.textContent)).toEqual([
+      "tether · FEES",
+      "l2 · FEES",
+      "ethereum · FEES",
+      "DEX_VOLUMES",
+    ]);
+  });
+
+  it('searching "eth": Ethereum (its symbol, whole) before Tether (eth inside a word); "layer" finds l2 by its title', async () => {
+    const { client } = await loaded(CARDS);
+    await waitFor(() => expect(client.assets.calls).toHaveLength(1));
+    act(() => client.assets.last.resolve(CATALOG));
+    await waitFor(() => expect(shownEntities()).toContain("Layer 2"));
+    fireEvent.change(screen.getByRole("searchbox", { name: "Search insight cards" }), { target: { value: "eth" } });
+    await waitFor(() => expect(shownEntities()).toEqual(["Ethereum", "Tether USD"]));
+    fireEvent.change(screen.getByRole("searchbox", { name: "Search insight cards" }), { target: { value: "layer" } });
+    await waitFor(() => expect(shownEntities()).toEqual(["Layer 2"]));
   });
 });
