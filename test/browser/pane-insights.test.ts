@@ -76,7 +76,12 @@ describeBrowser("task pane Insights with slow first calls (headless Chromium, sa
     const title = catalog.assets.find((a) => a.platform_id === rows[0].ENTITY_ID)?.title;
     expect(title).toBeDefined();
     await first.locator("h3", { hasText: title }).waitFor();
-    expect(await first.getByTestId("insight-sparkline").locator("path").count()).toBe(1);
+    // The streak is drawn marked; the period before it (the lead-in) thin and muted.
+    const parts = await first
+      .getByTestId("insight-sparkline")
+      .locator("path")
+      .evaluateAll((ps) => ps.map((p) => p.getAttribute("data-part")));
+    expect(parts).toEqual(["lead-in", "emphasis"]);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(SCREENSHOTS, "insights.png") });
   });

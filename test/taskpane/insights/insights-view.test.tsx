@@ -396,3 +396,45 @@ describe("Insights: the catalog's names", () => {
     await waitFor(() => expect(shownEntities()).toEqual(["Layer 2"]));
   });
 });
+
+describe("Insights: a streak's sparkline", () => {
+  /** The y of each point of a path "M x,y L x,y …" (SVG: larger is lower). */
+  const ys = (d: string | null) => (d ?? "").split(" ").map((part) => Number(part.slice(1).split(",")[1]));
+
+  it("a decline streak after a rising lead-in: the lead-in is drawn apart, the streak marked, and it falls", async () => {
+    const decline = card({
+      ENTITY_ID: "sol",
+      METRIC_NAME: "FEES",
+      FLAG: "decline_streak_weekly",
+      DURATION: 3,
+      START_VALUE: 90,
+      END_VALUE: 60,
+      PERIOD_START_DATE: "2024-05-20",
+      PERIOD_END_DATE: "2024-06-09",
+      SPARKLINE: [
+        { date: "2024-04-29", value: 50 },
+        { date: "2024-05-06", value: 70 },
+        { date: "2024-05-13", value: 100 },
+        { date: "2024-05-20", value: 90 },
+        { date: "2024-05-27", value: 75 },
+        { date: "2024-06-03", value: 60 },
+      ],
+    });
+    await loaded([decline]);
+    const chart = screen.getByTestId("insight-sparkline");
+    const leadIn = chart.querySelector('path[data-part="lead-in"]');
+    const streak = chart.querySelector('path[data-part="emphasis"]');
+    // The lead-in runs from the first point to the streak's first; the streak is its 3 points, each lower.
+    expect(ys(leadIn?.getAttribute("d") ?? null)).toHaveLength(4);
+    const streakYs = ys(streak?.getAttribute("d") ?? null);
+    expect(streakYs).toHaveLength(3);
+    expect(streakYs.every((y, i) => i === 0 || y > streakYs[i - 1])).toBe(true);
+    expect(chart.getAttribute("aria-label")).toMatch(/the streak, marked, is the last 3, \$90 to \$60\.$/);
+  });
+
+  it("a sparkline with no point before the streak is one line", async () => {
+    await loaded([card()]);
+    const paths = screen.getByTestId("insight-sparkline").querySelectorAll("path");
+    expect(Array.from(paths).map((p) => p.getAttribute("data-part"))).toEqual(["line"]);
+  });
+});
