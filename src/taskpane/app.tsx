@@ -1,5 +1,6 @@
 /**
- * The task pane: five views (Settings, Picker, Insights, Templates, Artemis) under one tab list.
+ * The task pane: five views (Settings, Picker, Insights, Templates, Artemis) under one tab list
+ * (in a navigation landmark).
  * Every view stays mounted while hidden, so a search, a chosen metric or a
  * loaded feed survives switching tabs; `active` tells a view when it is on
  * screen (to start its first request, or to poll).
@@ -9,8 +10,6 @@ import {
   FluentProvider,
   makeStaticStyles,
   makeStyles,
-  Tab,
-  TabList,
   Title3,
   tokens,
   webDarkTheme,
@@ -20,6 +19,7 @@ import { useState } from "react";
 import { createRoot } from "react-dom/client";
 import { localToday } from "../core/calendar";
 import { BUILD_INFO } from "../office/build-info";
+import { dataTypeSupport } from "../office/cell-values";
 import { getRefreshActions } from "../office/commands";
 import { readOfficeTheme, type OfficeTheme } from "../office/host";
 import { workbookForHost } from "../office/pane-workbook";
@@ -28,6 +28,7 @@ import { paneSignIn } from "../office/sign-in";
 import { copyText } from "./shared/clipboard";
 import { InsightsView } from "./insights/insights-view";
 import { MigrateView } from "./migrate/migrate-view";
+import { ViewTabs } from "./shared/view-tabs";
 import { useThemeMode } from "./shared/office-theme";
 import { ServicesProvider, useServices, type PaneServices } from "./shared/pane-services";
 import { PickerView } from "./picker/picker-view";
@@ -112,18 +113,9 @@ function Pane({ initialView }: { initialView: ViewId }) {
           <HostLine className={styles.host} />
           <StoredDataNotice />
         </header>
-        <TabList
-          className={styles.tabs}
-          selectedValue={view}
-          onTabSelect={(_, data) => setView(data.value as ViewId)}
-          aria-label="Market Data views"
-        >
-          {VIEWS.map((v) => (
-            <Tab key={v.id} id={`tab-${v.id}`} value={v.id} aria-controls={`panel-${v.id}`}>
-              {v.label}
-            </Tab>
-          ))}
-        </TabList>
+        <nav aria-label="Market Data views" className={styles.tabs}>
+          <ViewTabs<ViewId> views={VIEWS} selected={view} onSelect={setView} label="Market Data views" />
+        </nav>
         <main>
           {VIEWS.map((v) => (
             <div
@@ -173,6 +165,7 @@ export async function mountApp(element: HTMLElement, context: PaneContext): Prom
     refresh: getRefreshActions(),
     today: () => localToday(),
     dateSystem: () => runtime.dateSystem(),
+    cellFormats: () => dataTypeSupport() !== "none",
     resultNotes: () => runtime.calls.notes(),
     signIn: paneSignIn(runtime.accessTokens),
     host,

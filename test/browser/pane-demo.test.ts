@@ -80,7 +80,10 @@ describeBrowser("the pane against npm start's sandbox (headless Chromium)", () =
     const { page } = watch;
     await showView(page, "Insights");
     await page.getByTestId("insight-card").first().waitFor({ timeout: 30_000 });
-    const entities = await page.getByTestId("insight-card").locator("h3").allTextContents();
+    const entities = await page
+      .getByTestId("insight-card")
+      .locator("h3")
+      .evaluateAll((hs) => hs.map((h) => h.getAttribute("data-entity") ?? ""));
     expect(entities.length).toBeGreaterThan(0);
     const platformIds = new Set(catalog.map((a) => a.platform_id));
     expect(entities.filter((entity) => !platformIds.has(entity) || FIXTURE_LIKE.test(entity))).toEqual([]);

@@ -70,8 +70,18 @@ describeBrowser("task pane Insights with slow first calls (headless Chromium, sa
     expect(rows.length).toBeGreaterThan(0);
     expect(await page.getByTestId("insight-count").textContent()).toBe(`${rows.length} cards`);
     const first = page.getByTestId("insight-card").first();
-    expect(await first.locator("h3").textContent()).toBe(rows[0].ENTITY_ID);
-    expect(await first.getByTestId("insight-sparkline").locator("path").count()).toBe(1);
+    expect(await first.locator("h3").getAttribute("data-entity")).toBe(rows[0].ENTITY_ID);
+    // Headed by the catalog's title for the entity (a platform id), once the catalog is in.
+    const catalog = await rig.fetchJson<{ assets: { platform_id: string; title: string }[] }>("/asset/symbols/");
+    const title = catalog.assets.find((a) => a.platform_id === rows[0].ENTITY_ID)?.title;
+    expect(title).toBeDefined();
+    await first.locator("h3", { hasText: title }).waitFor();
+    // The streak is drawn marked; the period before it (the lead-in) thin and muted.
+    const parts = await first
+      .getByTestId("insight-sparkline")
+      .locator("path")
+      .evaluateAll((ps) => ps.map((p) => p.getAttribute("data-part")));
+    expect(parts).toEqual(["lead-in", "emphasis"]);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(SCREENSHOTS, "insights.png") });
   });
@@ -89,7 +99,10 @@ describeBrowser("task pane Insights with slow first calls (headless Chromium, sa
       .check();
     const count = kept.length === rows.length ? `${rows.length} cards` : `${kept.length} of ${rows.length} cards`;
     await page.getByText(count, { exact: true }).waitFor();
-    const headings = await page.getByTestId("insight-card").locator("h3").allTextContents();
+    const headings = await page
+      .getByTestId("insight-card")
+      .locator("h3")
+      .evaluateAll((hs) => hs.map((h) => h.getAttribute("data-entity") ?? ""));
     expect(headings).toEqual(kept.slice(0, headings.length).map((r) => r.ENTITY_ID));
 
     const card = kept[0];
@@ -112,7 +125,9 @@ describeBrowser("task pane Insights with slow first calls (headless Chromium, sa
     const rows = (await rig.fetchJson<{ rows: Card[] }>("/insights/decline-streaks/")).rows;
     await page.getByRole("radio", { name: /^All \(/ }).check();
     expect(await page.getByTestId("insight-count").textContent()).toBe(`${rows.length} cards`);
-    expect(await page.getByTestId("insight-card").first().locator("h3").textContent()).toBe(rows[0].ENTITY_ID);
+    expect(await page.getByTestId("insight-card").first().locator("h3").getAttribute("data-entity")).toBe(
+      rows[0].ENTITY_ID,
+    );
     // Switching back shows the growth feed at once: it is kept, not fetched again.
     await page.getByRole("radio", { name: "Growth streaks" }).check();
     expect(await page.getByTestId("insights-loading").count()).toBe(0);

@@ -65,7 +65,12 @@ describeBrowser("task pane Settings view (headless Chromium, sandbox)", () => {
     // No green "saved" beside the red "failed".
     expect((await watch.page.getByTestId("key-notice").innerText()).trim()).toBe("");
     expect(await watch.page.locator('section[aria-labelledby="settings-key-heading"] .fui-MessageBar').count()).toBe(1);
-    expect(await watch.page.getByTestId("key-status").textContent()).toBe("Your key");
+    // The sandbox refused the key: it is not badged as a good key.
+    const badge = watch.page.getByTestId("key-status");
+    expect([await badge.textContent(), await badge.getAttribute("data-color")]).toEqual([
+      "Key refused by the service",
+      "danger",
+    ]);
     await expectKeyOnlyInMaskedInput(watch.page, BAD_KEY);
     // The pane did ask the service with that key (it was not refused locally).
     expect(rig.sandbox.requestLog().length).toBeGreaterThan(0);
@@ -74,6 +79,8 @@ describeBrowser("task pane Settings view (headless Chromium, sandbox)", () => {
   it("the sandbox's key: the test connects, and the key is saved but shown nowhere", async () => {
     const message = await testKey(GOOD_KEY);
     expect(message).toMatch(/^Key saved\. Connected in \d+ ms\.$/);
+    const badge = watch.page.getByTestId("key-status");
+    expect([await badge.textContent(), await badge.getAttribute("data-color")]).toEqual(["Your key", "success"]);
     expect(await watch.page.evaluate(() => localStorage.getItem("md.apiKey"))).toBe(GOOD_KEY);
     await expectKeyOnlyInMaskedInput(watch.page, GOOD_KEY);
     await watch.page.evaluate(() => window.scrollTo(0, 0));

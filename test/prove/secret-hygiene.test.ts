@@ -277,7 +277,7 @@ describeBrowser("secret hygiene: the task pane in headless Chromium", () => {
     expect(await testConnection()).toMatch(/Connected/);
     await watch.page.getByRole("button", { name: "Refresh all MD formulas" }).click();
     await watch.page.getByTestId("refresh-outcome").waitFor({ timeout: 20_000 });
-    await pickAndPreview("1M", /[\d,]+ rows × \d+ columns/);
+    await pickAndPreview("1M", /[\d,]+ rows? (\(and a header row\) )?× \d+ columns?/);
     await watch.page.getByRole("button", { name: /^Insert the formula for eth PRICE/ }).click();
     await watch.page.getByTestId("place-outcome").waitFor();
     await showView(watch.page, "Insights");
@@ -299,7 +299,10 @@ describeBrowser("secret hygiene: the task pane in headless Chromium", () => {
     accepting.setFaults({ ...FAULTS, serverErrorRate: 0.6 });
     await setAddress(accepting.url);
     await testConnection();
-    await pickAndPreview("5Y", /[\d,]+ rows × \d+ columns|service failed|Could not reach|Rate limited|unreadable/);
+    await pickAndPreview(
+      "5Y",
+      /[\d,]+ rows? (\(and a header row\) )?× \d+ columns?|service failed|Could not reach|Rate limited|unreadable/,
+    );
     await expectNoLeak("against the faulty sandbox");
     accepting.setFaults({ serverErrorRate: 0, rateLimitRate: 0, dropRate: 0, badJsonRate: 0 });
 

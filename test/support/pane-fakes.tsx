@@ -147,6 +147,8 @@ export interface HarnessOptions {
   gatewayKeyMode?: "firm" | "pass-through" | null;
   /** The locale typed dates follow; default en-US (01/15/2025), whatever the machine's. */
   dateLocale?: string;
+  /** Whether the host shows the cells' number formats; absent: the service is left out (it does). */
+  cellFormats?: boolean;
 }
 
 export function makeHarness(options: HarnessOptions = {}): Harness {
@@ -176,6 +178,7 @@ export function makeHarness(options: HarnessOptions = {}): Harness {
     refresh: fakeRefresh().actions,
     today: () => TEST_TODAY,
     dateLocale: options.dateLocale ?? "en-US",
+    ...(options.cellFormats === undefined ? {} : { cellFormats: () => options.cellFormats! }),
     host: options.inExcel === false ? null : "Excel",
     version: "0.0.0-test",
   };

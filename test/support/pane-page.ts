@@ -79,10 +79,8 @@ export async function openPane(
   return watch;
 }
 
-export async function showView(
-  page: Page,
-  name: "Settings" | "Picker" | "Insights" | "Templates" | "Artemis",
-): Promise<void> {
+/** Selects the view's tab (by its label: Settings, Picker, Insights, or any view the pane adds) and waits for its panel. */
+export async function showView(page: Page, name: string): Promise<void> {
   await page.getByRole("tab", { name }).click();
   await page.locator(`[role=tabpanel]:not([hidden])`).first().waitFor();
 }

@@ -67,6 +67,38 @@ describe("the pane's shell", () => {
     await waitFor(() => expect(harness.client.insights.calls.map((c) => c.args)).toEqual(["streaks"]));
   });
 
+  it("the tab list is in a navigation landmark; only the selected tab is in the Tab order; arrows, Home and End select", async () => {
+    renderApp({ initialView: "picker" });
+    const nav = screen.getByRole("navigation", { name: "Market Data views" });
+    const tabs = within(nav).getAllByRole("tab");
+    expect(tabs.map((t) => [t.textContent, t.tabIndex, t.getAttribute("aria-controls")])).toEqual([
+      ["Settings", -1, "panel-settings"],
+      ["Picker", 0, "panel-picker"],
+      ["Insights", -1, "panel-insights"],
+    ]);
+    const selected = () => within(nav).getByRole("tab", { selected: true });
+    const press = (key: string) => fireEvent.keyDown(selected(), { key });
+    press("ArrowRight");
+    expect(selected().textContent).toBe("Insights");
+    expect(document.activeElement).toBe(selected());
+    expect(panel("insights").hidden).toBe(false);
+    press("ArrowRight");
+    expect(selected().textContent).toBe("Settings");
+    press("ArrowLeft");
+    expect(selected().textContent).toBe("Insights");
+    press("Home");
+    expect(selected().textContent).toBe("Settings");
+    expect(selected().tabIndex).toBe(0);
+    press("End");
+    expect(selected().textContent).toBe("Insights");
+    expect(
+      within(nav)
+        .getAllByRole("tab")
+        .filter((t) => t.tabIndex === 0),
+    ).toEqual([selected()]);
+    await act(async () => undefined);
+  });
+
   it("keeps a view's state while another tab is shown (views stay mounted)", async () => {
     const { harness } = renderApp({ initialView: "picker" });
     harness.client.assets.answer(() => [asset("eth", "Ethereum"), asset("btc", "Bitcoin")]);

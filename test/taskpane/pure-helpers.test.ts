@@ -9,7 +9,15 @@ import {
 } from "../../src/taskpane/insights/insight-filter";
 import { linePlot, type PlotBox } from "../../src/taskpane/shared/line-path";
 import { httpUrl } from "../../src/taskpane/picker/safe-url";
-import { formatBytes, formatExact, formatPercent, formatValue } from "../../src/taskpane/shared/value-format";
+import {
+  formatBytes,
+  formatExact,
+  formatPercent,
+  formatValue,
+  formatWithNumberFormat,
+} from "../../src/taskpane/shared/value-format";
+import { searchRank, wordMatchRank } from "../../src/core/text-search";
+import { hasHeaderRow, tableSizeText } from "../../src/taskpane/picker/builders/function-preview";
 
 describe("safe-url: httpUrl", () => {
   it.each([
@@ -278,5 +286,98 @@ describe("insight-filter", () => {
       { date: "2024-01-04", value: 4 },
     ]);
     expect(() => filterInsights([card], { cadence: "weekly", search: "x" })).not.toThrow();
+  });
+});
+
+describe("formatWithNumberFormat: a number under the formats the functions give their cells", () => {
+  it.each<[number, string, string | null]>([
+    [1234.5, "$#,##0.00", "$1,234.50"],
+    [-1234.5, "$#,##0.00", "-$1,234.50"],
+    [0.000312, "$0.00####", "$0.000312"],
+    [0.5, "$0.00####", "$0.50"],
+    [1234.5, "€#,##0.00", "€1,234.50"],
+    [1234.5, '#,##0.00 "CHF"', "1,234.50 CHF"],
+    [0.2534, "0.00%", "25.34%"],
+    [-0.05, "0.00%", "-5.00%"],
+    [3.2, '0.00"%"', "3.20%"],
+    [25.314, '0.00"x"', "25.31x"],
+    [1234567.4, "#,##0", "1,234,567"],
+    [104.271, "0.00", "104.27"],
+    [45000, "yyyy-mm-dd", null],
+    [NaN, "$#,##0.00", null],
+  ])("%p under %s is %p", (value, format, text) => {
+    expect(formatWithNumberFormat(value, format)).toBe(text);
+  });
+});
+
+describe("the preview's table size: rows of data, the header row named apart", () => {
+  it.each<[unknown[][], number, string]>([
+    [
+      [
+        ["Date", "eth PRICE"],
+        [1, 2],
+        [3, 4],
+        [5, 6],
+      ],
+      6,
+      "3 rows (and a header row) × 2 columns",
+    ],
+    [
+      [
+        ["Date", "eth PRICE"],
+        [1, 2],
+      ],
+      6,
+      "1 row (and a header row) × 2 columns",
+    ],
+    [
+      Array.from({ length: 9 }, (_, i) => (i === 0 ? ["Date", "x"] : [i, i])),
+      6,
+      "8 rows (and a header row) × 2 columns; the first 5 shown",
+    ],
+    [
+      [
+        ["eth", 1],
+        ["sol", 2],
+      ],
+      6,
+      "2 rows × 2 columns",
+    ],
+    [[[1]], 6, "1 row × 1 column"],
+  ])("%j", (rows, shown, text) => {
+    const columns = Math.max(...rows.map((r) => r.length));
+    expect(tableSizeText(rows as never, columns, Math.min(shown, rows.length))).toBe(text);
+  });
+
+  it("a text-only first row above data is a header; a single text row is not", () => {
+    expect(
+      hasHeaderRow([
+        ["Symbol", "PRICE"],
+        ["eth", 1],
+      ]),
+    ).toBe(true);
+    expect(hasHeaderRow([["only"]])).toBe(false);
+    expect(hasHeaderRow([["eth", 1]])).toBe(false);
+  });
+});
+
+describe("search ranking: whole words, then a word's start, then inside a word", () => {
+  it.each<[string, (string | null)[], number | null]>([
+    ["eth", ["eth"], 0],
+    ["eth", ["Ethereum"], 1],
+    ["eth", ["Tether USD"], 2],
+    ["eth", ["tether", "Ethereum"], 1],
+    ["income", ["NET_INCOME"], 0],
+    ["inc", ["NET_INCOME"], 1],
+    ["2", ["Layer 2"], 0],
+    ["btc", ["Ethereum", null], null],
+  ])("%s in %j: %p", (word, texts, rank) => {
+    expect(wordMatchRank(word, texts)).toBe(rank);
+  });
+
+  it("a record's rank sums its words'; a missing word leaves it out; no words rank 0", () => {
+    expect(searchRank(["eth", "fees"], ["ethereum", "FEES"])).toBe(1);
+    expect(searchRank(["eth", "tvl"], ["ethereum", "FEES"])).toBeNull();
+    expect(searchRank([], ["anything"])).toBe(0);
   });
 });

@@ -36,13 +36,23 @@ const useStyles = makeStyles({
   down: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
 });
 
-export function InsightCardView({ card }: { card: InsightCard }) {
+/** `title`: the catalog's name for the card's entity; the id shows beside the metric. */
+/** The index of the first sparkline point of the streak (dated on or after its start); 0 when none is before it. */
+export function streakStart(sparkline: readonly { date: string }[], periodStart: string): number {
+  if (!/^\d{4}-\d{2}-\d{2}/.test(periodStart)) return 0;
+  const at = sparkline.findIndex((p) => p.date >= periodStart);
+  return at < 0 ? 0 : at;
+}
+
+export function InsightCardView({ card, title }: { card: InsightCard; title?: string }) {
   const styles = useStyles();
   const cadence = insightCadence(card.FLAG);
   const change = changePercent(card.START_VALUE, card.END_VALUE);
   const decline = card.END_VALUE < card.START_VALUE;
   const sparkline = Array.isArray(card.SPARKLINE) ? card.SPARKLINE : [];
   const values = sparkline.map((p) => p.value);
+  // The streak's own periods (from its first, dated on or after the streak's start); those before are its lead-in.
+  const streakFrom = streakStart(sparkline, card.PERIOD_START_DATE);
   const start = formatValue(card.START_VALUE, card.UNIT);
   const end = formatValue(card.END_VALUE, card.UNIT);
   const duration = durationText(card.DURATION, cadence);
@@ -52,10 +62,12 @@ export function InsightCardView({ card }: { card: InsightCard }) {
     <Card className={styles.card} size="small" aria-labelledby={headingId} data-testid="insight-card">
       <div className={styles.header}>
         <div className={styles.titles}>
-          <h3 className={styles.entity} id={headingId}>
-            {card.ENTITY_ID}
+          <h3 className={styles.entity} id={headingId} data-entity={card.ENTITY_ID}>
+            {title ?? card.ENTITY_ID}
           </h3>
-          <Caption1 className={styles.metric}>{card.METRIC_NAME}</Caption1>
+          <Caption1 className={styles.metric} data-testid="insight-metric">
+            {title ? `${card.ENTITY_ID} · ${card.METRIC_NAME}` : card.METRIC_NAME}
+          </Caption1>
         </div>
         <div className={styles.badges}>
           {cadence && (
@@ -81,7 +93,8 @@ export function InsightCardView({ card }: { card: InsightCard }) {
           values={values}
           width={280}
           height={36}
-          label={`Sparkline of ${card.METRIC_NAME} for ${card.ENTITY_ID}: ${values.length} periods, ${formatValue(values[0], card.UNIT)} to ${formatValue(values[values.length - 1], card.UNIT)}.`}
+          label={`Sparkline of ${card.METRIC_NAME} for ${title ?? card.ENTITY_ID}: ${values.length} periods, ${formatValue(values[0], card.UNIT)} to ${formatValue(values[values.length - 1], card.UNIT)}${streakFrom > 0 ? `; the streak, marked, is the last ${values.length - streakFrom}, ${formatValue(values[streakFrom], card.UNIT)} to ${formatValue(values[values.length - 1], card.UNIT)}` : ""}.`}
+          emphasisFrom={streakFrom}
           color={decline ? tokens.colorPaletteRedForeground1 : tokens.colorPaletteGreenForeground1}
           testId="insight-sparkline"
         />

@@ -4,7 +4,8 @@
  * `decline_streak_weekly` are documented; the other decline cadences follow the
  * same naming, so the cadence is read from the suffix rather than a fixed list.
  */
-import type { InsightCard } from "../../core/domain";
+import type { AssetRecord, InsightCard } from "../../core/domain";
+import { searchRank } from "../../core/text-search";
 import { normaliseSearchText } from "../shared/search-text";
 
 export type Cadence = "weekly" | "monthly" | "quarterly";
@@ -83,14 +84,49 @@ export interface InsightQuery {
   search: string;
 }
 
-/** Cards whose cadence matches and whose entity or metric contains every word of the search, in feed order. */
-export function filterInsights(cards: readonly InsightCard[], query: InsightQuery): InsightCard[] {
+/** What the asset catalog says of a card's entity (ENTITY_ID is a platform id, or a symbol). */
+export interface EntityName {
+  title: string;
+  symbol: string;
+}
+
+/** Catalog titles by platform id and by symbol, lowercase, for the cards' ENTITY_ID. */
+export function entityNames(assets: readonly AssetRecord[]): Map<string, EntityName> {
+  const names = new Map<string, EntityName>();
+  for (const asset of assets) {
+    if (typeof asset.title !== "string" || !asset.title.trim()) continue;
+    const name = { title: asset.title, symbol: asset.symbol };
+    for (const id of [asset.platform_id, asset.symbol]) {
+      if (typeof id === "string" && !names.has(id.toLowerCase())) names.set(id.toLowerCase(), name);
+    }
+  }
+  return names;
+}
+
+/**
+ * Cards whose cadence matches and whose entity (its id, catalog title or
+ * symbol) or metric contains every word of the search. With a search, the
+ * best matches come first — a word matched whole ("eth", Ethereum's symbol),
+ * then at a word's start ("Ethereum"), then inside a word ("Tether") — and in
+ * feed order among equals; without one, feed order.
+ */
+export function filterInsights(
+  cards: readonly InsightCard[],
+  query: InsightQuery,
+  names: ReadonlyMap<string, EntityName> = new Map(),
+): InsightCard[] {
   const words = normaliseSearchText(query.search).split(" ").filter(Boolean);
-  return cards.filter((card) => {
-    if (query.cadence !== "all" && insightCadence(card.FLAG) !== query.cadence) return false;
-    if (words.length === 0) return true;
+  const ranked: { card: InsightCard; rank: number }[] = [];
+  for (const card of cards) {
+    if (query.cadence !== "all" && insightCadence(card.FLAG) !== query.cadence) continue;
+    const name = names.get(card.ENTITY_ID.toLowerCase());
     // Metric names are SNAKE_CASE: "net income" should find NET_INCOME.
-    const text = normaliseSearchText(`${card.ENTITY_ID} ${card.METRIC_NAME} ${card.METRIC_NAME.replace(/_/g, " ")}`);
-    return words.every((word) => text.includes(word));
-  });
+    const texts = [card.ENTITY_ID, name?.title, name?.symbol, card.METRIC_NAME].map((t) =>
+      t === undefined ? t : normaliseSearchText(t),
+    );
+    const rank = searchRank(words, texts);
+    if (rank !== null) ranked.push({ card, rank });
+  }
+  // Array.prototype.sort is stable: equal ranks keep the feed's order.
+  return ranked.sort((a, b) => a.rank - b.rank).map((r) => r.card);
 }

@@ -9,7 +9,6 @@ import {
   Caption1,
   Field,
   makeStyles,
-  MessageBar,
   MessageBarActions,
   MessageBarBody,
   ProgressBar,
@@ -20,12 +19,21 @@ import {
   Text,
   tokens,
 } from "@fluentui/react-components";
+import { MessageBar } from "../shared/message-bar";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { InsightCard } from "../../core/domain";
 import { errorText } from "../shared/error-text";
 import { InsightCardView } from "./insight-card";
-import { CADENCES, filterInsights, insightCadence, readableCard, type CadenceFilter } from "./insight-filter";
+import {
+  CADENCES,
+  entityNames,
+  filterInsights,
+  insightCadence,
+  readableCard,
+  type CadenceFilter,
+} from "./insight-filter";
 import { useServices } from "../shared/pane-services";
+import { useRequest } from "../shared/use-request";
 
 export type FeedId = "streaks" | "decline-streaks";
 export const FEEDS: readonly { id: FeedId; label: string }[] = [
@@ -144,8 +152,17 @@ export function InsightsView({ active }: { active: boolean }) {
 
   useEffect(() => setShown(PAGE_SIZE), [feed, cadence, search]);
 
+  // The catalog's titles name the cards' entities ("l2" is Layer 2): asked for once a feed has cards (the client
+  // shares and caches the catalog with the Picker); without it the cards show their ids.
   const cards = state.status === "ready" ? state.cards : null;
-  const filtered = useMemo(() => (cards ? filterInsights(cards, { cadence, search }) : []), [cards, cadence, search]);
+  const hasCards = cards !== null && cards.length > 0;
+  const catalog = useRequest(hasCards ? (signal) => client.getAssets({ signal }) : null, [hasCards, client]);
+  const catalogAssets = catalog.status === "ready" ? catalog.data : null;
+  const names = useMemo(() => entityNames(catalogAssets ?? []), [catalogAssets]);
+  const filtered = useMemo(
+    () => (cards ? filterInsights(cards, { cadence, search }, names) : []),
+    [cards, cadence, search, names],
+  );
   const counts = useMemo(() => {
     const result: Record<CadenceFilter, number> = { all: cards?.length ?? 0, weekly: 0, monthly: 0, quarterly: 0 };
     for (const card of cards ?? []) {
@@ -260,7 +277,7 @@ export function InsightsView({ active }: { active: boolean }) {
               <ul className={styles.list} aria-label={`${label} cards`}>
                 {filtered.slice(0, shown).map((card, i) => (
                   <li key={`${card.ENTITY_ID}|${card.METRIC_NAME}|${card.FLAG}|${card.PERIOD_END_DATE}|${i}`}>
-                    <InsightCardView card={card} />
+                    <InsightCardView card={card} title={names.get(card.ENTITY_ID.toLowerCase())?.title} />
                   </li>
                 ))}
               </ul>

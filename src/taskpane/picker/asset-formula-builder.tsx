@@ -6,6 +6,7 @@
  */
 import { makeStyles, Radio, RadioGroup, Subtitle2, tokens } from "@fluentui/react-components";
 import { useState } from "react";
+import { kindFromOffer } from "../../core/assets-table";
 import type { MetricDescriptor } from "../../core/domain";
 import { AggBuilder } from "./builders/agg-builder";
 import { SupplyBuilder } from "./builders/supply-builder";
@@ -20,8 +21,30 @@ const useStyles = makeStyles({
 
 export type AssetFormulaKind = "series" | "latest" | "agg" | "supply" | "asset";
 
-export function AssetFormulaBuilder({ symbol, metric }: { symbol: string; metric: MetricDescriptor }) {
+/**
+ * What MD.SUPPLY returns for this asset, from the metrics the service offers
+ * for it (the kind rule of src/core/assets-table.ts): for a chain, the supply
+ * of the stablecoins on it; for a stablecoin, its own supply.
+ */
+export function supplyDescription(symbol: string, offered: readonly string[] | undefined): string {
+  const kind = offered ? kindFromOffer(new Set(offered)) : null;
+  if (kind === "chain") return `the supply of all stablecoins on ${symbol}, by bucket`;
+  if (kind === "stablecoin") return `${symbol}'s own supply, by bucket`;
+  return "a stablecoin's supply by bucket, or that of all stablecoins on a chain";
+}
+
+export function AssetFormulaBuilder({
+  symbol,
+  metric,
+  offered,
+}: {
+  symbol: string;
+  metric: MetricDescriptor;
+  /** The names of the metrics the service offers for the asset (they tell a chain from a stablecoin). */
+  offered?: readonly string[];
+}) {
   const styles = useStyles();
+  const supply = supplyDescription(symbol, offered);
   const [kind, setKind] = useState<AssetFormulaKind>("series");
   return (
     <section className={styles.root} aria-labelledby="builder-heading">
@@ -32,7 +55,7 @@ export function AssetFormulaBuilder({ symbol, metric }: { symbol: string; metric
         <Radio value="series" label="MD.SERIES (a table)" />
         <Radio value="latest" label="MD.LATEST (one value)" />
         <Radio value="agg" label="MD.AGG (a statistic over a window)" />
-        <Radio value="supply" label={`MD.SUPPLY (${symbol}'s supply, for a stablecoin)`} />
+        <Radio value="supply" label={`MD.SUPPLY (${supply})`} />
         <Radio value="asset" label={`MD.ASSET (${symbol} as a card: =A1.Price reads it)`} />
       </RadioGroup>
       {kind === "asset" ? (
@@ -40,9 +63,14 @@ export function AssetFormulaBuilder({ symbol, metric }: { symbol: string; metric
           <FormulaActions formula={assetFormula(symbol)} subject={`${symbol} card`} />
         </div>
       ) : kind === "agg" ? (
-        <AggBuilder key={`${symbol} ${metric.name}`} symbol={symbol} metric={metric.name} />
+        <AggBuilder
+          key={`${symbol} ${metric.name}`}
+          symbol={symbol}
+          metric={metric.name}
+          aggregationType={metric.aggregation_type}
+        />
       ) : kind === "supply" ? (
-        <SupplyBuilder key={symbol} symbol={symbol} />
+        <SupplyBuilder key={symbol} symbol={symbol} description={supply} />
       ) : (
         <SeriesBuilder symbol={symbol} metric={metric} kind={kind} />
       )}

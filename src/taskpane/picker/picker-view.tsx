@@ -8,7 +8,6 @@ import {
   Radio,
   RadioGroup,
   makeStyles,
-  MessageBar,
   MessageBarActions,
   MessageBarBody,
   Spinner,
@@ -16,6 +15,7 @@ import {
   Text,
   tokens,
 } from "@fluentui/react-components";
+import { MessageBar } from "../shared/message-bar";
 import { useEffect, useMemo, useState } from "react";
 import type { AssetRecord, MetricDescriptor } from "../../core/domain";
 import { AssetList } from "./asset-list";
@@ -207,7 +207,13 @@ function AssetPicker({
         </section>
       )}
 
-      {asset && metric && <AssetFormulaBuilder symbol={asset.symbol} metric={metric} />}
+      {asset && metric && (
+        <AssetFormulaBuilder
+          symbol={asset.symbol}
+          metric={metric}
+          offered={metrics.status === "ready" ? metrics.data.map((m) => m.name) : undefined}
+        />
+      )}
     </div>
   );
 }

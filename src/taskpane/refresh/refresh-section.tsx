@@ -8,12 +8,12 @@ import {
   Caption1,
   Checkbox,
   makeStyles,
-  MessageBar,
   MessageBarBody,
   Spinner,
   Switch,
   tokens,
 } from "@fluentui/react-components";
+import { MessageBar } from "../shared/message-bar";
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { TRUST_PROMPT_EXPLAINED } from "../../refresh/refresh-on-open";
 import type { PaneRefreshActions, PaneRefreshResult, PaneRefreshStatus } from "../../refresh/pane-actions";

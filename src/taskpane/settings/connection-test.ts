@@ -6,6 +6,9 @@ import { errorText } from "../shared/error-text";
 import { useServices } from "../shared/pane-services";
 import type { Notice } from "./status-notice";
 
+/** What a connection test says of the key it used. */
+export type KeyVerdict = "accepted" | "refused" | "unknown";
+
 /**
  * "Test connection": one request with the stored settings, its result as one
  * notice. A test started while one runs replaces it; leaving the view cancels it.
@@ -18,8 +21,11 @@ export function useConnectionTest() {
 
   useEffect(() => () => running.current?.abort(), []);
 
-  /** `saved`: "Key saved" or "Key removed" when the test saved an edited key first, said in the same message. */
-  async function run(current: StoredSettings, saved: string): Promise<void> {
+  /**
+   * `saved`: "Key saved" or "Key removed" when the test saved an edited key first, said in the same message.
+   * Resolves to what the service made of the key: accepted, refused (an auth error), or unknown (any other failure).
+   */
+  async function run(current: StoredSettings, saved: string): Promise<KeyVerdict> {
     running.current?.abort();
     const controller = new AbortController();
     running.current = controller;
@@ -28,6 +34,7 @@ export function useConnectionTest() {
       const { ms } = await client.testConnection({ signal: controller.signal });
       const connected = `Connected in ${Math.round(ms)} ms${current.usingDefaultKey && current.apiKey ? " (sandbox demo key)" : ""}.`;
       setResult({ intent: "success", text: saved ? `${saved}. ${connected}` : connected });
+      return "accepted";
     } catch (error) {
       // The reason says what to do (enter a valid key, check the address, try again later).
       // fetch's bare TypeError: down and CORS-refused look the same to a browser.
@@ -40,6 +47,7 @@ export function useConnectionTest() {
           intent: "error",
           text: saved ? `${saved}, but the connection test failed: ${reason}` : `Connection failed: ${reason}`,
         });
+      return isMarketDataError(error) && error.kind === "auth" ? "refused" : "unknown";
     } finally {
       if (running.current === controller) setTesting(false);
     }

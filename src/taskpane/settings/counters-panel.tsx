@@ -5,7 +5,8 @@
  * with what the pane does, so they are polled — once a second, and only while
  * the Settings view is showing.
  */
-import { Button, Caption1, makeStyles, MessageBar, MessageBarBody, tokens } from "@fluentui/react-components";
+import { Button, Caption1, makeStyles, MessageBarBody, tokens } from "@fluentui/react-components";
+import { MessageBar } from "../shared/message-bar";
 import { useEffect, useState } from "react";
 import type { ClientCounters, StoreStatus } from "../../api";
 import { useServices, type ResultNote } from "../shared/pane-services";

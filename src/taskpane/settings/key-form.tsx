@@ -3,7 +3,7 @@ import { useState, type FormEvent } from "react";
 import type { StoredSettings } from "../../office/settings";
 import { errorText } from "../shared/error-text";
 import { useServices } from "../shared/pane-services";
-import { useConnectionTest } from "./connection-test";
+import { type KeyVerdict, useConnectionTest } from "./connection-test";
 import { KeyInput } from "./key-input";
 import { useSettingsStyles } from "./settings-styles";
 import { StatusNotice, type Notice } from "./status-notice";
@@ -14,10 +14,12 @@ export interface KeyFormProps {
   reload(): Promise<StoredSettings>;
   /** Why the settings could not be read, said where the key's notices go. */
   readError: string | null;
+  /** Told what a connection test found of the user's own key (not the demo key nor the gateway's). */
+  onKeyVerdict?(apiKey: string, verdict: KeyVerdict): void;
 }
 
 /** The user's key: save or remove it, and test the connection with it (saving an edit first). */
-export function KeyForm({ stored, reload, readError }: KeyFormProps) {
+export function KeyForm({ stored, reload, readError, onKeyVerdict }: KeyFormProps) {
   const styles = useSettingsStyles();
   const { settings, defaults } = useServices();
   const savedKey = (current: StoredSettings) => (current.usingDefaultKey ? "" : current.apiKey);
@@ -56,7 +58,8 @@ export function KeyForm({ stored, reload, readError }: KeyFormProps) {
     const savedNow = dirty;
     const current = savedNow ? await saveKey(false) : (stored ?? (await reload()));
     if (!current) return;
-    await test.run(current, savedNow ? (current.usingDefaultKey ? "Key removed" : "Key saved") : "");
+    const verdict = await test.run(current, savedNow ? (current.usingDefaultKey ? "Key removed" : "Key saved") : "");
+    if (!current.usingDefaultKey && !current.keyManagedByGateway) onKeyVerdict?.(current.apiKey, verdict);
   }
 
   return (

@@ -5,7 +5,8 @@
  * the last few (src/office/call-tracker.ts); the counters panel polls them and
  * this shows the newest, where the user looks after a recalculation.
  */
-import { Button, Caption1, makeStyles, MessageBar, MessageBarBody, tokens } from "@fluentui/react-components";
+import { Button, Caption1, makeStyles, MessageBarBody, tokens } from "@fluentui/react-components";
+import { MessageBar } from "../shared/message-bar";
 import type { ResultNote } from "../shared/pane-services";
 
 /** Notes shown at once: the newest; older ones are counted. */

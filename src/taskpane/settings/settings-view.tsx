@@ -19,6 +19,8 @@ import {
 import { useServices } from "../shared/pane-services";
 import { RefreshSection } from "../refresh/refresh-section";
 import { CountersPanel } from "./counters-panel";
+import { useState } from "react";
+import type { KeyVerdict } from "./connection-test";
 import { KeyForm } from "./key-form";
 import { KeyStatusBadge } from "./key-status";
 import { ServiceAddressForm } from "./service-address-form";
@@ -30,6 +32,10 @@ export function SettingsView({ active }: { active: boolean }) {
   const styles = useSettingsStyles();
   const { defaults, signIn } = useServices();
   const { stored, reload, readError } = useStoredSettings();
+  // What the last connection test found of the user's key, kept with the key it was made with.
+  const [checked, setChecked] = useState<{ apiKey: string; verdict: KeyVerdict } | null>(null);
+  const verdict =
+    checked && stored && !stored.usingDefaultKey && checked.apiKey === stored.apiKey ? checked.verdict : null;
 
   return (
     <div className={styles.root}>
@@ -45,14 +51,19 @@ export function SettingsView({ active }: { active: boolean }) {
       <section className={styles.section} aria-labelledby="settings-key-heading">
         <Subtitle2 as="h2" id="settings-key-heading" className={styles.heading}>
           API key
-          <KeyStatusBadge stored={stored} />
+          <KeyStatusBadge stored={stored} verdict={verdict} />
         </Subtitle2>
         {stored?.usingDefaultKey && defaults.apiKey && (
           <Caption1>
             Requests use the sandbox&apos;s public demo key until you save your own. It only works against the sandbox.
           </Caption1>
         )}
-        <KeyForm stored={stored} reload={reload} readError={readError} />
+        <KeyForm
+          stored={stored}
+          reload={reload}
+          readError={readError}
+          onKeyVerdict={(apiKey, found) => setChecked({ apiKey, verdict: found })}
+        />
         {stored && !stored.keyManagedByGateway && (
           <Caption1 data-testid="key-storage-note">
             Your key is stored unencrypted on this computer, for this add-in only (in Excel on the web: in this browser,

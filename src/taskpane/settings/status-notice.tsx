@@ -1,4 +1,5 @@
-import { MessageBar, MessageBarBody } from "@fluentui/react-components";
+import { MessageBarBody } from "@fluentui/react-components";
+import { MessageBar } from "../shared/message-bar";
 
 /** What a form says after an action; null says nothing. */
 export type Notice = { intent: "success" | "error" | "info" | "warning"; text: string } | null;

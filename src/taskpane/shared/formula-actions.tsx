@@ -2,7 +2,8 @@
  * The formula a view has built, with "Insert" and "Copy". Outside Excel,
  * "Insert" says so and copies instead, so the button never fails silently.
  */
-import { Button, makeStyles, MessageBar, MessageBarBody, tokens } from "@fluentui/react-components";
+import { Button, makeStyles, MessageBarBody, tokens } from "@fluentui/react-components";
+import { MessageBar } from "./message-bar";
 import { useState, type ReactNode } from "react";
 import type { ChartTableShape } from "../../office/pane-workbook";
 import { useServices } from "./pane-services";
@@ -33,7 +34,7 @@ export interface FormulaActionsProps {
   compact?: boolean;
   /** Shown instead of the formula when it cannot be built yet. */
   placeholder?: string;
-  /** A dated table's shape: offers "Insert with a chart" (in Excel) once the preview has it. */
+  /** A dated table's shape: offers "Insert with a line chart" (in Excel) once the preview has it. */
   chart?: ChartTableShape | null;
 }
 
@@ -73,7 +74,8 @@ export function FormulaActions({ formula, subject, compact, placeholder, chart }
           aria-label={`Insert the formula for ${subject}${workbook.canInsert ? " into the selected cell" : ""}`}
           onClick={() => formula && void run(() => placeFormula(formula, workbook, copyText))}
         >
-          {workbook.canInsert ? "Insert into selected cell" : "Insert"}
+          {/* The visible words begin the accessible name (WCAG 2.5.3, "Label in Name"). */}
+          Insert
         </Button>
         {workbook.canInsert && chart !== undefined && (
           <Button
@@ -83,7 +85,7 @@ export function FormulaActions({ formula, subject, compact, placeholder, chart }
             onClick={() => formula && chart && void run(() => placeFormula(formula, workbook, copyText, chart))}
             data-testid="insert-with-chart"
           >
-            Insert with a chart
+            Insert with a line chart
           </Button>
         )}
         <Button

@@ -1,6 +1,6 @@
 /** A small line chart: the preview's series and each insight card's sparkline. */
 import { tokens } from "@fluentui/react-components";
-import { linePlot } from "./line-path";
+import { linePlot, segmentPath } from "./line-path";
 
 export interface LineChartProps {
   values: readonly number[];
@@ -12,6 +12,12 @@ export interface LineChartProps {
   /** Faint top and bottom guides (the preview), or just the line (sparklines). */
   guides?: boolean;
   testId?: string;
+  /**
+   * The index from which the line is the point of the chart (an insight's
+   * streak): the points before it (the lead-in) are drawn thin, dashed and
+   * muted, the rest in `color`. Absent or 0: one line.
+   */
+  emphasisFrom?: number;
 }
 
 export function LineChart({
@@ -22,9 +28,14 @@ export function LineChart({
   color = tokens.colorBrandForeground1,
   guides,
   testId,
+  emphasisFrom = 0,
 }: LineChartProps) {
   const padding = 3;
   const plot = linePlot(values, { width, height, padding });
+  const from = Math.min(Math.max(0, emphasisFrom), values.length - 1);
+  // The lead-in runs up to the first emphasised point, so the two parts join.
+  const leadIn = from > 0 ? segmentPath(plot, 0, from + 1) : "";
+  const line = from > 0 ? segmentPath(plot, from) : plot.path;
   return (
     <svg
       role="img"
@@ -58,12 +69,25 @@ export function LineChart({
           />
         </>
       )}
-      {plot.path && (
+      {leadIn && (
         <path
-          d={plot.path}
+          d={leadIn}
+          fill="none"
+          stroke={tokens.colorNeutralForeground3}
+          strokeWidth={1}
+          strokeDasharray="3 2"
+          strokeLinejoin="round"
+          vectorEffect="non-scaling-stroke"
+          data-part="lead-in"
+        />
+      )}
+      {line && (
+        <path
+          d={line}
+          data-part={leadIn ? "emphasis" : "line"}
           fill="none"
           stroke={color}
-          strokeWidth={1.75}
+          strokeWidth={leadIn ? 2.25 : 1.75}
           strokeLinejoin="round"
           strokeLinecap="round"
           vectorEffect="non-scaling-stroke"

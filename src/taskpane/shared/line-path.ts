@@ -17,6 +17,8 @@ export interface LinePlot {
   max: number;
   /** Coordinates of the last drawn point, for an end marker. */
   last: { x: number; y: number } | null;
+  /** Each value's point (null where the value is not finite), for drawing part of the line. */
+  points: ({ x: number; y: number } | null)[];
 }
 
 /**
@@ -26,7 +28,7 @@ export interface LinePlot {
  */
 export function linePlot(values: readonly number[], box: PlotBox): LinePlot {
   const finite = values.filter(Number.isFinite);
-  if (finite.length === 0) return { path: "", min: NaN, max: NaN, last: null };
+  if (finite.length === 0) return { path: "", min: NaN, max: NaN, last: null, points: values.map(() => null) };
   let min = Infinity;
   let max = -Infinity;
   for (const v of finite) {
@@ -39,21 +41,28 @@ export function linePlot(values: readonly number[], box: PlotBox): LinePlot {
   const step = values.length > 1 ? innerW / (values.length - 1) : 0;
   const x = (i: number) => box.padding + (values.length > 1 ? i * step : innerW / 2);
   const y = (v: number) => box.padding + (span === 0 ? innerH / 2 : innerH - ((v - min) / span) * innerH);
+  const points = values.map((v, i) => (Number.isFinite(v) ? { x: round(x(i)), y: round(y(v)) } : null));
+  const drawn = points.filter((p) => p !== null);
+  return { path: pathThrough(points), min, max, last: drawn[drawn.length - 1] ?? null, points };
+}
+
+/** The path through points `from` to `to` (exclusive) of a plot, scaled as the whole line is. */
+export function segmentPath(plot: LinePlot, from: number, to = plot.points.length): string {
+  return pathThrough(plot.points.slice(Math.max(0, from), to));
+}
+
+function pathThrough(points: readonly ({ x: number; y: number } | null)[]): string {
   const parts: string[] = [];
   let penDown = false;
-  let last: LinePlot["last"] = null;
-  values.forEach((v, i) => {
-    if (!Number.isFinite(v)) {
+  for (const point of points) {
+    if (!point) {
       penDown = false;
-      return;
+      continue;
     }
-    const px = round(x(i));
-    const py = round(y(v));
-    parts.push(`${penDown ? "L" : "M"}${px},${py}`);
+    parts.push(`${penDown ? "L" : "M"}${point.x},${point.y}`);
     penDown = true;
-    last = { x: px, y: py };
-  });
-  return { path: parts.join(" "), min, max, last };
+  }
+  return parts.join(" ");
 }
 
 function round(n: number): number {

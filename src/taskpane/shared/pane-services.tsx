@@ -52,6 +52,12 @@ export interface PaneServices {
   today(): string;
   /** The workbook's date system, as the functions read it (previews turn date serials into dates with it); absent: 1900. */
   dateSystem?(): Promise<DateSystem>;
+  /**
+   * Whether the host shows the number formats the functions give their cells
+   * (`$`, `%`: Excel data types, src/office/cell-values.ts); a preview shows
+   * the numbers as the cells will. Absent: it does.
+   */
+  cellFormats?(): boolean;
   /** Locale whose numeric date order (01/15/2025 or 15/01/2025 …) typed dates follow; undefined: the browser's. */
   dateLocale?: string;
   /** The runtime's recent notes about results, oldest first; absent: none are kept. */

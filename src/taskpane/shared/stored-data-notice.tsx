@@ -4,7 +4,8 @@
  * reached (the client's `storage().offlineSince`). Polled, as the counters
  * are: any calculation in the workbook can set it, and a refresh clears it.
  */
-import { MessageBar, MessageBarBody } from "@fluentui/react-components";
+import { MessageBarBody } from "@fluentui/react-components";
+import { MessageBar } from "./message-bar";
 import { useEffect, useState } from "react";
 import { useServices } from "./pane-services";
 

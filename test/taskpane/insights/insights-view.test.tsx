@@ -4,7 +4,7 @@ import { NetworkError, TimeoutError } from "../../../src/api/errors";
 import type { InsightCard } from "../../../src/core/domain";
 import { InsightsView, PAGE_SIZE } from "../../../src/taskpane/insights/insights-view";
 import { OUTSIDE_EXCEL_COPIED } from "../../../src/taskpane/shared/place-formula";
-import { card } from "../../support/fake-client";
+import { asset, card } from "../../support/fake-client";
 import { makeHarness, renderWith, type Harness, type HarnessOptions } from "../../support/pane-fakes";
 
 const FEED: InsightCard[] = [
@@ -356,5 +356,85 @@ describe("Insights: cards", () => {
     await screen.findByText(OUTSIDE_EXCEL_COPIED);
     expect(copied).toEqual(['=MD.SERIES("eth","PRICE","2024-04-01","2024-05-13","WEEK")']);
     expect(workbook.written).toEqual([]);
+  });
+});
+
+describe("Insights: the catalog's names", () => {
+  const CARDS: InsightCard[] = [
+    card({ ENTITY_ID: "tether", METRIC_NAME: "FEES", FLAG: "streak_weekly" }),
+    card({ ENTITY_ID: "l2", METRIC_NAME: "FEES", FLAG: "streak_weekly" }),
+    card({ ENTITY_ID: "ethereum", METRIC_NAME: "FEES", FLAG: "streak_weekly" }),
+    card({ ENTITY_ID: "dex", METRIC_NAME: "DEX_VOLUMES", FLAG: "streak_weekly" }),
+  ];
+  const CATALOG = [
+    asset("usdt", "Tether USD", { platform_id: "tether" }),
+    asset("l2", "Layer 2"),
+    asset("eth", "Ethereum", { platform_id: "ethereum" }),
+  ];
+
+  it("a card is headed by its entity's catalog title, its id beside the metric; an entity the catalog lacks keeps its id", async () => {
+    const { client } = await loaded(CARDS);
+    await waitFor(() => expect(client.assets.calls).toHaveLength(1));
+    act(() => client.assets.last.resolve(CATALOG));
+    await waitFor(() => expect(shownEntities()).toEqual(["Tether USD", "Layer 2", "Ethereum", "dex"]));
+    expect(screen.getAllByTestId("insight-metric").map((e) => e.textContent)).toEqual([
+      "tether · FEES",
+      "l2 · FEES",
+      "ethereum · FEES",
+      "DEX_VOLUMES",
+    ]);
+  });
+
+  it('searching "eth": Ethereum (its symbol, whole) before Tether (eth inside a word); "layer" finds l2 by its title', async () => {
+    const { client } = await loaded(CARDS);
+    await waitFor(() => expect(client.assets.calls).toHaveLength(1));
+    act(() => client.assets.last.resolve(CATALOG));
+    await waitFor(() => expect(shownEntities()).toContain("Layer 2"));
+    fireEvent.change(screen.getByRole("searchbox", { name: "Search insight cards" }), { target: { value: "eth" } });
+    await waitFor(() => expect(shownEntities()).toEqual(["Ethereum", "Tether USD"]));
+    fireEvent.change(screen.getByRole("searchbox", { name: "Search insight cards" }), { target: { value: "layer" } });
+    await waitFor(() => expect(shownEntities()).toEqual(["Layer 2"]));
+  });
+});
+
+describe("Insights: a streak's sparkline", () => {
+  /** The y of each point of a path "M x,y L x,y …" (SVG: larger is lower). */
+  const ys = (d: string | null) => (d ?? "").split(" ").map((part) => Number(part.slice(1).split(",")[1]));
+
+  it("a decline streak after a rising lead-in: the lead-in is drawn apart, the streak marked, and it falls", async () => {
+    const decline = card({
+      ENTITY_ID: "sol",
+      METRIC_NAME: "FEES",
+      FLAG: "decline_streak_weekly",
+      DURATION: 3,
+      START_VALUE: 90,
+      END_VALUE: 60,
+      PERIOD_START_DATE: "2024-05-20",
+      PERIOD_END_DATE: "2024-06-09",
+      SPARKLINE: [
+        { date: "2024-04-29", value: 50 },
+        { date: "2024-05-06", value: 70 },
+        { date: "2024-05-13", value: 100 },
+        { date: "2024-05-20", value: 90 },
+        { date: "2024-05-27", value: 75 },
+        { date: "2024-06-03", value: 60 },
+      ],
+    });
+    await loaded([decline]);
+    const chart = screen.getByTestId("insight-sparkline");
+    const leadIn = chart.querySelector('path[data-part="lead-in"]');
+    const streak = chart.querySelector('path[data-part="emphasis"]');
+    // The lead-in runs from the first point to the streak's first; the streak is its 3 points, each lower.
+    expect(ys(leadIn?.getAttribute("d") ?? null)).toHaveLength(4);
+    const streakYs = ys(streak?.getAttribute("d") ?? null);
+    expect(streakYs).toHaveLength(3);
+    expect(streakYs.every((y, i) => i === 0 || y > streakYs[i - 1])).toBe(true);
+    expect(chart.getAttribute("aria-label")).toMatch(/the streak, marked, is the last 3, \$90 to \$60\.$/);
+  });
+
+  it("a sparkline with no point before the streak is one line", async () => {
+    await loaded([card()]);
+    const paths = screen.getByTestId("insight-sparkline").querySelectorAll("path");
+    expect(Array.from(paths).map((p) => p.getAttribute("data-part"))).toEqual(["line"]);
   });
 });

@@ -352,6 +352,15 @@ describe("Picker: preview and formula", () => {
     return preview;
   }
 
+  it("in a host that shows no number formats, the preview's numbers are plain, as the cells' are; dates stay dates", async () => {
+    const { client } = await toBuilder({ cellFormats: false });
+    await waitFor(() => expect(client.series.calls).toHaveLength(1));
+    act(() => client.series.last.resolve({ kind: "points", points: POINTS }));
+    await previewOf('=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY")');
+    const plain = new Intl.NumberFormat("en-US", { maximumFractionDigits: 4 });
+    expect(previewRows().slice(1, 3)).toEqual(POINTS.slice(0, 2).map((p) => [p.date, plain.format(p.val)]));
+  });
+
   it("asks for the window the fields describe and shows what MD.SERIES will spill: order and last=N included", async () => {
     const { client } = await toBuilder();
     expect(screen.getByText("Loading preview…")).toBeTruthy();
@@ -368,13 +377,15 @@ describe("Picker: preview and formula", () => {
     client.series.answer(() => ({ kind: "points", points: POINTS }));
     act(() => client.series.last.resolve({ kind: "points", points: POINTS }));
     await previewOf('=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY")');
-    const fmt = new Intl.NumberFormat("en-US", { maximumFractionDigits: 4 });
+    // PRICE is in USD (the catalog's unit): the cells read $1,010.50.
+    const usd = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     // A header row (Date, the series' name), then the readings oldest first; the preview shows the first 6 rows.
     expect(previewRows()).toEqual([
       ["Date", "eth PRICE"],
-      ...POINTS.slice(0, 5).map((p) => [p.date, fmt.format(p.val)]),
+      ...POINTS.slice(0, 5).map((p) => [p.date, `$${usd.format(p.val)}`]),
     ]);
-    expect(screen.getByText(`${POINTS.length + 1} rows × 2 columns; the first 6 shown`)).toBeTruthy();
+    // The size counts the rows of data; the header row is named apart.
+    expect(screen.getByText(`${POINTS.length} rows (and a header row) × 2 columns; the first 5 shown`)).toBeTruthy();
     expect(
       screen.getByRole("img", { name: /^Line chart of eth PRICE: 8 readings from 2024-06-01 to 2024-06-08/ }),
     ).toBeTruthy();
@@ -397,7 +408,7 @@ describe("Picker: preview and formula", () => {
         .reverse()
         .map((p) => p.date),
     ]);
-    expect(screen.getByText("4 rows × 2 columns")).toBeTruthy();
+    expect(screen.getByText("3 rows (and a header row) × 2 columns")).toBeTruthy();
     // The line still runs oldest to newest, over the rows kept.
     expect(
       screen.getByRole("img", { name: /^Line chart of eth PRICE: 3 readings from 2024-06-06 to 2024-06-08/ }),

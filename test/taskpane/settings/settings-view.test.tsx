@@ -310,6 +310,48 @@ describe("Settings view: test connection", () => {
   });
 });
 
+describe("Settings view: the key badge says what the service made of the key", () => {
+  const badge = () => screen.getByTestId("key-status");
+
+  it("a key the service refuses is badged red, not green; a key it accepts green; a new key is unchecked again", async () => {
+    const { client } = await renderSettings({ stored: { [SETTING_KEYS.apiKey]: SECRET } });
+    // Not yet tested: the user's key, neither green nor red.
+    expect([badge().textContent, badge().getAttribute("data-color")]).toEqual(["Your key", "informative"]);
+
+    fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
+    await waitFor(() => expect(client.connection.calls).toHaveLength(1));
+    act(() => client.connection.last.reject(new AuthError("The API key was rejected (HTTP 401).", { status: 401 })));
+    await waitFor(() => expect(badge().textContent).toBe("Key refused by the service"));
+    expect(badge().getAttribute("data-color")).toBe("danger");
+
+    // Another key, saved by the test: it is checked afresh, and accepted.
+    fireEvent.change(keyInput(), { target: { value: `${SECRET}-2` } });
+    fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
+    await waitFor(() => expect(client.connection.calls).toHaveLength(2));
+    act(() => client.connection.last.resolve({ ok: true, ms: 9 }));
+    await waitFor(() =>
+      expect([badge().textContent, badge().getAttribute("data-color")]).toEqual(["Your key", "success"]),
+    );
+
+    // Saved without a test: unchecked.
+    fireEvent.change(keyInput(), { target: { value: `${SECRET}-3` } });
+    fireEvent.click(screen.getByRole("button", { name: "Save key" }));
+    await screen.findByText("API key saved on this computer.");
+    expect([badge().textContent, badge().getAttribute("data-color")]).toEqual(["Your key", "informative"]);
+  });
+
+  it("a failure that says nothing of the key (the service down) leaves the key unchecked", async () => {
+    const { client } = await renderSettings({ stored: { [SETTING_KEYS.apiKey]: SECRET } });
+    fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
+    await waitFor(() => expect(client.connection.calls).toHaveLength(1));
+    act(() =>
+      client.connection.last.reject(new ServerError("The market-data service failed (HTTP 503).", { status: 503 })),
+    );
+    await screen.findByText(/^Connection failed:/);
+    expect([badge().textContent, badge().getAttribute("data-color")]).toEqual(["Your key", "informative"]);
+  });
+});
+
 describe("Settings view: base URL", () => {
   async function openAdvanced() {
     fireEvent.click(screen.getByRole("button", { name: "Advanced" }));

@@ -1,6 +1,9 @@
 /** MD.AGG for the chosen asset and metric: a window, a statistic, an as-of date. */
 import { Button, Field, Select } from "@fluentui/react-components";
 import { useMemo, useState } from "react";
+import { defaultStat } from "../../../core/agg-stat";
+import { parsePrefixedMetric } from "../../../core/agg-window";
+import { knownAggregationType } from "../../../core/metric-knowledge";
 import { formattedAggregateValue } from "../../../functions/agg";
 import { FormulaActions } from "../../shared/formula-actions";
 import { useServices } from "../../shared/pane-services";
@@ -11,7 +14,28 @@ import { FunctionPreview, type PreviewCall } from "./function-preview";
 export const AGG_WINDOWS = ["7D", "30D", "90D", "MTD", "QTD", "YTD", "LTM"] as const;
 export const AGG_STATS = ["SUM", "AVG", "MIN", "MAX", "FIRST", "LAST", "CHANGE", "PCT_CHANGE"] as const;
 
-export function AggBuilder({ symbol, metric }: { symbol: string; metric: string }) {
+/**
+ * What "Default" is for this metric, as MD.AGG decides it: LAST for a prefixed
+ * metric (its rolling sum at the window's end), else SUM for flows and LAST for
+ * levels, from the catalog's aggregation type (or the built-in one). Null when
+ * neither says: the function then asks for a statistic.
+ */
+export function defaultStatText(metric: string, aggregationType: string | undefined): string | null {
+  if (parsePrefixedMetric(metric)) return "LAST";
+  const type = aggregationType ?? knownAggregationType(metric);
+  return type ? defaultStat(type) : null;
+}
+
+export function AggBuilder({
+  symbol,
+  metric,
+  aggregationType,
+}: {
+  symbol: string;
+  metric: string;
+  /** The catalog's aggregation_type for the metric, which decides the default statistic. */
+  aggregationType?: string;
+}) {
   const styles = useBuilderStyles();
   const { today, dateLocale } = useServices();
   const [window, setWindow] = useState("30D");
@@ -23,6 +47,7 @@ export function AggBuilder({ symbol, metric }: { symbol: string; metric: string 
     [symbol, metric, window, stat, asOf, today, dateLocale],
   );
   const errors = checked.ok ? {} : checked.errors;
+  const defaultName = defaultStatText(metric, aggregationType);
   const call = useMemo((): PreviewCall | null => {
     if (!checked.ok) return null;
     const { formula, args } = checked;
@@ -50,7 +75,9 @@ export function AggBuilder({ symbol, metric }: { symbol: string; metric: string 
       <div className={styles.row}>
         <Field label="Statistic" validationMessage={errors.stat} validationState={errors.stat ? "error" : "none"}>
           <Select value={stat} onChange={(_, d) => setStat(d.value)} data-testid="agg-stat">
-            <option value="">Default for the metric</option>
+            <option value="">
+              {defaultName ? `Default (${defaultName} for ${metric})` : "Default for the metric"}
+            </option>
             {AGG_STATS.map((s) => (
               <option key={s} value={s}>
                 {s}

@@ -3,7 +3,8 @@
  * runs in the pane on the shared client, with the arguments the formula
  * passes, so the preview is what the cell will show — the same rows, columns,
  * `last=`/`top=` cuts, #N/A cells and messages — not a re-implementation.
- * Dates and percentages are shown as the cell formats them. An error the
+ * Numbers carry the cell's number format (dates, `$`, `%`, `x`, grouping). A
+ * table wider than the pane scrolls sideways, by pointer or keyboard. An error the
  * cell would show comes with its message, and a "Try again" when asking
  * again may help.
  */
@@ -11,14 +12,15 @@ import {
   Button,
   Caption1,
   makeStyles,
-  MessageBar,
+  mergeClasses,
   MessageBarActions,
   MessageBarBody,
   Spinner,
   Text,
   tokens,
 } from "@fluentui/react-components";
-import { useEffect, type ReactNode } from "react";
+import { MessageBar } from "../../shared/message-bar";
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { isMarketDataError, redact } from "../../../api";
 import { type CellValue, isErrorCell } from "../../../core/cell";
 import { type DateSystem, serialToIsoIn } from "../../../core/excel-date";
@@ -29,7 +31,6 @@ import {
   type FormattedValue,
   isFormattedTable,
   PARTIAL_DATE_FORMAT,
-  PERCENT_FORMAT,
 } from "../../../core/number-format";
 import type { CallContext } from "../../../functions/call-context";
 import { failureCell } from "../../../office/errors";
@@ -38,7 +39,7 @@ import { LineChart } from "../../shared/line-chart";
 import { useServices } from "../../shared/pane-services";
 import { useRequest } from "../../shared/use-request";
 import { useDebounced } from "../../shared/use-debounced";
-import { formatExact } from "../../shared/value-format";
+import { formatExact, formatWithNumberFormat } from "../../shared/value-format";
 
 export const FUNCTION_PREVIEW_DEBOUNCE_MS = 300;
 export const FUNCTION_PREVIEW_ROWS = 6;
@@ -73,6 +74,21 @@ const useStyles = makeStyles({
     minHeight: "64px",
   },
   scroll: { overflowX: "auto", maxWidth: "100%" },
+  // Scrolling: a visible bar, a focus ring, and an inner shadow on each side that hides columns.
+  scrollable: {
+    scrollbarWidth: "auto",
+    scrollbarColor: `${tokens.colorNeutralStroke1} transparent`,
+    borderRadius: tokens.borderRadiusMedium,
+    ":focus-visible": { outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}`, outlineOffset: "2px" },
+  },
+  moreRight: { boxShadow: `inset -12px 0 8px -8px ${tokens.colorNeutralShadowAmbientDarker}` },
+  moreLeft: { boxShadow: `inset 12px 0 8px -8px ${tokens.colorNeutralShadowAmbientDarker}` },
+  moreBoth: {
+    boxShadow: `inset 12px 0 8px -8px ${tokens.colorNeutralShadowAmbientDarker}, inset -12px 0 8px -8px ${tokens.colorNeutralShadowAmbientDarker}`,
+  },
+  caption: { textAlign: "left", position: "sticky", left: 0 },
+  scrollBar: { display: "flex", flexWrap: "wrap", alignItems: "center", gap: tokens.spacingHorizontalS },
+  scrollNote: { flexBasis: "100%" },
   table: { borderCollapse: "collapse", fontSize: tokens.fontSizeBase200, fontVariantNumeric: "tabular-nums" },
   cell: {
     padding: `${tokens.spacingVerticalXXS} ${tokens.spacingHorizontalS}`,
@@ -90,11 +106,16 @@ const useStyles = makeStyles({
 /** Runs the call as a cell would (a failure becomes the error cell the formula shows). */
 export async function evaluatePreview(call: PreviewCall, ctx: CallContext): Promise<PreviewOutcome> {
   const dateSystem = ctx.dateSystem ?? 1900;
+  // A host that shows no formats shows plain numbers (dates are the preview's own reading of a serial).
+  const shown = (format: string | null) =>
+    ctx.cellFormats || format === DATE_FORMAT || format === PARTIAL_DATE_FORMAT ? format : null;
   try {
     const result = await call.run(ctx);
-    if (isFormattedTable(result))
-      return { kind: "table", rows: result.rows, formatAt: result.formatAt, dateSystem, note: result.note };
-    return { kind: "value", value: result.value, format: result.format, dateSystem, note: result.note };
+    if (isFormattedTable(result)) {
+      const formatAt: FormatAt = (row, column, value) => shown(result.formatAt(row, column, value));
+      return { kind: "table", rows: result.rows, formatAt, dateSystem, note: result.note };
+    }
+    return { kind: "value", value: result.value, format: shown(result.format), dateSystem, note: result.note };
   } catch (error) {
     if (ctx.call.signal?.aborted) throw error;
     // Sending the same request again may succeed (the network, the service's load): the preview offers "Try again".
@@ -103,7 +124,7 @@ export async function evaluatePreview(call: PreviewCall, ctx: CallContext): Prom
   }
 }
 
-/** A cell as Excel displays it: dates and percentages by their format, other numbers exactly, errors by their code. */
+/** A cell as Excel displays it: numbers by their number format (exactly when they have none), errors by their code. */
 export function cellText(value: CellValue, format: string | null, dateSystem: DateSystem): string {
   if (isErrorCell(value)) return value.error;
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
@@ -115,8 +136,7 @@ export function cellText(value: CellValue, format: string | null, dateSystem: Da
       return formatExact(value);
     }
   }
-  if (format === PERCENT_FORMAT) return `${(value * 100).toFixed(2)}%`;
-  return formatExact(value);
+  return (format !== null && formatWithNumberFormat(value, format)) || formatExact(value);
 }
 
 /** The raw value, as the browser tests compare it with the built bundle's: numbers and text as is, errors by code. */
@@ -166,7 +186,7 @@ export interface FunctionPreviewProps {
 
 export function FunctionPreview({ call, emptyText, sparkline, onOutcome }: FunctionPreviewProps) {
   const styles = useStyles();
-  const { client, today, dateSystem } = useServices();
+  const { client, today, dateSystem, cellFormats } = useServices();
   const key = useDebounced(call?.key ?? null, FUNCTION_PREVIEW_DEBOUNCE_MS);
   const result = useRequest<PreviewOutcome>(
     key && call && key === call.key
@@ -175,12 +195,14 @@ export function FunctionPreview({ call, emptyText, sparkline, onOutcome }: Funct
             client,
             today: today(),
             call: { signal },
+            cellFormats: cellFormats ? cellFormats() : true,
             dateSystem: dateSystem ? await dateSystem() : 1900,
           })
       : null,
     [key, call?.key === key],
   );
 
+  const headingId = useId();
   const current = result.status === "ready" && call !== null && key === call.key ? result.data : null;
   useEffect(() => onOutcome?.(current), [current, onOutcome]);
 
@@ -204,12 +226,12 @@ export function FunctionPreview({ call, emptyText, sparkline, onOutcome }: Funct
   return (
     <section
       className={styles.root}
-      aria-labelledby="function-preview-heading"
+      aria-labelledby={headingId}
       aria-busy={result.status === "loading"}
       data-testid="function-preview"
       data-key={result.status === "ready" && call && key === call.key ? call.key : ""}
     >
-      <Text weight="semibold" id="function-preview-heading">
+      <Text weight="semibold" id={headingId}>
         Preview: what the cell will show
       </Text>
       {body}
@@ -267,18 +289,135 @@ function PreviewBody({ outcome, sparkline, retry }: { outcome: PreviewOutcome; s
           testId="preview-chart"
         />
       )}
-      <div className={styles.scroll}>
+      <PreviewTable rows={rows} shown={shown} columns={columns} formatAt={formatAt} dateSystem={dateSystem} />
+      {outcome.note && <DatedNote note={outcome.note} />}
+      {messages.map((message) => (
+        <Caption1 key={message} block className={styles.message} data-testid="function-preview-message">
+          {message}
+        </Caption1>
+      ))}
+    </>
+  );
+}
+
+/** A header row: text in every cell, above at least one row of data (the functions' header rows, never a value). */
+export function hasHeaderRow(rows: readonly CellValue[][]): boolean {
+  return rows.length > 1 && rows[0].length > 0 && rows[0].every((value) => typeof value === "string");
+}
+
+/** "3 rows (and a header row) × 7 columns; the first 5 shown": the rows of data, the header counted apart. */
+export function tableSizeText(rows: readonly CellValue[][], columns: number, shown: number): string {
+  const header = hasHeaderRow(rows);
+  const data = rows.length - (header ? 1 : 0);
+  const dataShown = Math.max(0, shown - (header ? 1 : 0));
+  const rowWord = `${data.toLocaleString("en-US")} ${data === 1 ? "row" : "rows"}`;
+  return (
+    `${rowWord}${header ? " (and a header row)" : ""} × ${columns} ${columns === 1 ? "column" : "columns"}` +
+    (data > dataShown ? `; the first ${dataShown} shown` : "")
+  );
+}
+
+/**
+ * The table, in a box that scrolls sideways when it is wider than the pane:
+ * then the box is a named region in the Tab order (the arrow keys scroll it),
+ * with a note above it and a shadow on the side that has more columns.
+ */
+function PreviewTable({
+  rows,
+  shown,
+  columns,
+  formatAt,
+  dateSystem,
+}: {
+  rows: CellValue[][];
+  shown: CellValue[][];
+  columns: number;
+  formatAt: FormatAt;
+  dateSystem: DateSystem;
+}) {
+  const styles = useStyles();
+  const box = useRef<HTMLDivElement>(null);
+  const [scroll, setScroll] = useState({ wide: false, left: false, right: false });
+  const noteId = useId();
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const measure = () => {
+      const wide = element.scrollWidth > element.clientWidth + 1;
+      const left = wide && element.scrollLeft > 0;
+      const right = wide && element.scrollLeft + element.clientWidth < element.scrollWidth - 1;
+      setScroll((was) => (was.wide === wide && was.left === left && was.right === right ? was : { wide, left, right }));
+    };
+    measure();
+    element.addEventListener("scroll", measure, { passive: true });
+    const observer = typeof ResizeObserver === "function" ? new ResizeObserver(measure) : null;
+    observer?.observe(element);
+    if (element.firstElementChild) observer?.observe(element.firstElementChild);
+    return () => {
+      element.removeEventListener("scroll", measure);
+      observer?.disconnect();
+    };
+  }, []);
+  const size = tableSizeText(rows, columns, shown.length);
+  // The arrow keys scroll a focused box by themselves; Home and End would scroll it up and down: here, to its ends.
+  const scrollEnds = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== "Home" && event.key !== "End") return;
+    event.preventDefault();
+    const element = event.currentTarget;
+    element.scrollTo({ left: event.key === "Home" ? 0 : element.scrollWidth - element.clientWidth });
+  };
+  const scrollBy = (direction: 1 | -1) => {
+    const element = box.current;
+    element?.scrollBy({ left: direction * Math.max(40, element.clientWidth * 0.8) });
+  };
+  return (
+    <>
+      {scroll.wide && (
+        <div className={styles.scrollBar}>
+          <Caption1 id={noteId} className={styles.scrollNote} data-testid="function-preview-scroll-note">
+            Wider than the pane: scroll sideways, or select the table and use the arrow keys (Home, End), to see all{" "}
+            {columns} columns.
+          </Caption1>
+          <Button size="small" disabled={!scroll.left} onClick={() => scrollBy(-1)}>
+            Scroll left
+          </Button>
+          <Button size="small" disabled={!scroll.right} onClick={() => scrollBy(1)}>
+            Scroll right
+          </Button>
+        </div>
+      )}
+      <div
+        ref={box}
+        className={mergeClasses(
+          styles.scroll,
+          scroll.wide && styles.scrollable,
+          scroll.left && styles.moreLeft,
+          scroll.right && styles.moreRight,
+          scroll.left && scroll.right && styles.moreBoth,
+        )}
+        data-testid="function-preview-scroll"
+        data-scrollable={scroll.wide}
+        data-more-columns={
+          scroll.left && scroll.right ? "both sides" : scroll.left ? "left" : scroll.right ? "right" : undefined
+        }
+        {...(scroll.wide
+          ? {
+              tabIndex: 0,
+              role: "region",
+              "aria-label": `Preview table, ${size}`,
+              "aria-describedby": noteId,
+              onKeyDown: scrollEnds,
+            }
+          : {})}
+      >
         <table
           className={styles.table}
           data-testid="function-preview-table"
           data-rows={rows.length}
           data-columns={columns}
         >
-          <caption style={{ textAlign: "left" }}>
-            <Caption1>
-              {rows.length.toLocaleString("en-US")} rows × {columns} columns
-              {rows.length > shown.length ? `; the first ${shown.length} shown` : ""}
-            </Caption1>
+          <caption className={styles.caption}>
+            <Caption1>{size}</Caption1>
           </caption>
           <tbody>
             {shown.map((row, r) => (
@@ -301,12 +440,6 @@ function PreviewBody({ outcome, sparkline, retry }: { outcome: PreviewOutcome; s
           </tbody>
         </table>
       </div>
-      {outcome.note && <DatedNote note={outcome.note} />}
-      {messages.map((message) => (
-        <Caption1 key={message} block className={styles.message} data-testid="function-preview-message">
-          {message}
-        </Caption1>
-      ))}
     </>
   );
 }

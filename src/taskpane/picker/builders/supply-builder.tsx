@@ -1,4 +1,5 @@
-/** MD.SUPPLY for the chosen stablecoin: a window and a granularity; its table can go in with a line chart. */
+/** MD.SUPPLY for the chosen asset (a stablecoin, or a chain's stablecoins): a window and a granularity; its table can go in with a line chart. */
+import { Caption1 } from "@fluentui/react-components";
 import { useMemo, useState } from "react";
 import type { Granularity } from "../../../core/domain";
 import { formattedSupplyTable } from "../../../functions/supply";
@@ -10,7 +11,7 @@ import { chartOf, FunctionPreview, type PreviewCall, type PreviewOutcome } from 
 
 const QUICK_WINDOWS = ["-1M", "-3M", "-1Y"] as const;
 
-export function SupplyBuilder({ symbol }: { symbol: string }) {
+export function SupplyBuilder({ symbol, description }: { symbol: string; description?: string }) {
   const styles = useBuilderStyles();
   const { today, dateLocale } = useServices();
   const [start, setStart] = useState("-3M");
@@ -31,6 +32,11 @@ export function SupplyBuilder({ symbol }: { symbol: string }) {
 
   return (
     <div className={styles.root} data-testid="supply-builder">
+      {description && (
+        <Caption1 data-testid="supply-description">
+          Returns {description}: Total, Bridged, Premint, Peg stability, Other locked and Circulating, per date.
+        </Caption1>
+      )}
       <WindowFields
         start={start}
         end={end}

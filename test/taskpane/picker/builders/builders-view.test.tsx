@@ -65,6 +65,19 @@ describe("MD.AGG builder", () => {
     expect(h.workbook.written).toEqual(['=MD.AGG("eth","FEES","YTD","MAX","2024-05-31")']);
   });
 
+  it.each([
+    ["FEES", { aggregation_type: "SUM" }, "Default (SUM for FEES)"],
+    ["PRICE", { aggregation_type: "LAST" }, "Default (LAST for PRICE)"],
+    ["TVL", { aggregation_type: "AVERAGE" }, "Default (LAST for TVL)"],
+    ["L30_FEES", {}, "Default (LAST for L30_FEES)"],
+  ])("names the statistic Default stands for: %s", (name, fields, text) => {
+    renderWith(harness(), <AssetFormulaBuilder symbol="eth" metric={metric(name, fields)} />);
+    fireEvent.click(screen.getByRole("radio", { name: "MD.AGG (a statistic over a window)" }));
+    const select = screen.getByTestId("agg-stat") as HTMLSelectElement;
+    expect(select.value).toBe("");
+    expect(select.options[select.selectedIndex].textContent).toBe(text);
+  });
+
   it("a window the function refuses is shown under Window and leaves nothing to insert", async () => {
     const h = harness();
     renderWith(h, <AssetFormulaBuilder symbol="eth" metric={metric("FEES")} />);
@@ -119,6 +132,18 @@ describe("MD.SUPPLY builder", () => {
         table: { rows: 6, columns: 7, title: "usdc supply", newestFirst: false },
       },
     ]);
+  });
+
+  it.each([
+    ["eth", ["PRICE", "DEX_VOLUMES", "STABLECOIN_SUPPLY_TOTAL"], "the supply of all stablecoins on eth, by bucket"],
+    ["usdc", ["PRICE", "STABLECOIN_SUPPLY_TOTAL", "STABLECOIN_SUPPLY_CIRCULATING"], "usdc's own supply, by bucket"],
+    ["btc", undefined, "a stablecoin's supply by bucket, or that of all stablecoins on a chain"],
+  ])("says what it returns for %s (a chain: its stablecoins; a stablecoin: its own)", (symbol, offered, text) => {
+    renderWith(harness(), <AssetFormulaBuilder symbol={symbol} metric={metric("PRICE")} offered={offered} />);
+    fireEvent.click(screen.getByRole("radio", { name: `MD.SUPPLY (${text})` }));
+    expect(screen.getByTestId("supply-description").textContent).toBe(
+      `Returns ${text}: Total, Bridged, Premint, Peg stability, Other locked and Circulating, per date.`,
+    );
   });
 
   it("outside Excel there is no chart button: Insert copies", async () => {
@@ -177,11 +202,12 @@ describe("MD.FLOWS builder (Picker ▸ Capital flows)", () => {
     const text = '=MD.FLOWS("ethereum, arbitrum, tron","-1M","TODAY",,"NETFLOW, INFLOW","top=2")';
     expect(formula()).toBe(text);
     const rows = await previewTable();
-    // The fake answers 1000 × the chain's position in the request: tron (3rd) is largest.
+    // The fake answers 1000 × the chain's position in the request: tron (3rd) is largest. The flows are in
+    // USD: shown as the cells format them.
     expect(rows).toEqual([
       ["Chain", "Netflow (USD)", "Inflow (USD)"],
-      ["tron", "3,000", "3,000"],
-      ["arbitrum", "2,000", "2,000"],
+      ["tron", "$3,000.00", "$3,000.00"],
+      ["arbitrum", "$2,000.00", "$2,000.00"],
     ]);
     fireEvent.click(insertButton());
     await screen.findByText("Inserted into Sheet1!B2.");
