@@ -80,7 +80,8 @@ function latest(page: Page, symbol: string, metric: string, day: string): Promis
       const fns = (window as unknown as { __mdFunctions: Record<string, (...a: unknown[]) => Promise<unknown>> })
         .__mdFunctions;
       try {
-        const value = await fns.LATEST!(symbol, metric, day, {
+        // Excel passes every declared argument, null for an omitted one (here: options), then the invocation.
+        const value = await fns.LATEST!(symbol, metric, day, null, {
           address: "Sheet1!B2",
           isInValuePreview: false,
           onCanceled: null,

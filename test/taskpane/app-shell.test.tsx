@@ -75,6 +75,8 @@ describe("the pane's shell", () => {
       ["Settings", -1, "panel-settings"],
       ["Picker", 0, "panel-picker"],
       ["Insights", -1, "panel-insights"],
+      ["Templates", -1, "panel-templates"],
+      ["Artemis", -1, "panel-migrate"],
     ]);
     const selected = () => within(nav).getByRole("tab", { selected: true });
     const press = (key: string) => fireEvent.keyDown(selected(), { key });
@@ -83,14 +85,17 @@ describe("the pane's shell", () => {
     expect(document.activeElement).toBe(selected());
     expect(panel("insights").hidden).toBe(false);
     press("ArrowRight");
+    press("ArrowRight");
+    expect(selected().textContent).toBe("Artemis");
+    press("ArrowRight");
     expect(selected().textContent).toBe("Settings");
     press("ArrowLeft");
-    expect(selected().textContent).toBe("Insights");
+    expect(selected().textContent).toBe("Artemis");
     press("Home");
     expect(selected().textContent).toBe("Settings");
     expect(selected().tabIndex).toBe(0);
     press("End");
-    expect(selected().textContent).toBe("Insights");
+    expect(selected().textContent).toBe("Artemis");
     expect(
       within(nav)
         .getAllByRole("tab")
