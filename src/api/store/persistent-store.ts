@@ -61,6 +61,8 @@ import { WriteQueue } from "./write-queue";
 
 /** A batch asking for at least this many keys of a kind, and half of what is held of it, reads them with one request. */
 const WHOLE_READ_MIN_KEYS = 16;
+/** The read wait's steps (see readDeadline). */
+const READ_WAIT_STEPS = 10;
 
 export function openSeriesStore(options: SeriesStoreOptions = {}): SeriesStore {
   return new IndexedDbSeriesStore(options);
@@ -170,10 +172,10 @@ class IndexedDbSeriesStore implements SeriesStore {
       answered = true;
       for (const read of batch) read.resolve(found.get(read.key));
     };
-    const deadline = this.timers.setTimeout(() => {
+    const deadline = this.readDeadline(() => {
       if (!answered) this.log(`a read took over ${this.o.readWaitMs} ms; answered from the network instead`);
       answer(new Map());
-    }, this.o.readWaitMs);
+    });
     try {
       const db = await this.openBounded();
       if (!db) return answer(new Map());
@@ -199,8 +201,29 @@ class IndexedDbSeriesStore implements SeriesStore {
       this.toMemoryOnly(`reading failed (${errorText(error)})`);
       answer(new Map());
     } finally {
-      this.timers.clearTimeout(deadline);
+      deadline.cancel();
     }
+  }
+
+  /**
+   * The read wait, counted in steps of a tenth of it: a step counts whole
+   * however late its timer fires, so a stretch the thread spends busy (a
+   * recalculation's burst) costs the wait one step, not all of it, and the
+   * read queued behind that stretch is still waited for. It still ends: after
+   * at least the wait, and within the wait plus ten such stretches.
+   */
+  private readDeadline(expire: () => void): { cancel: () => void } {
+    const steps = READ_WAIT_STEPS;
+    const step = this.o.readWaitMs / steps;
+    let left = steps;
+    let timer: unknown;
+    const tick = () => {
+      left -= 1;
+      if (left <= 0) expire();
+      else timer = this.timers.setTimeout(tick, step);
+    };
+    timer = this.timers.setTimeout(tick, step);
+    return { cancel: () => this.timers.clearTimeout(timer) };
   }
 
   /**
