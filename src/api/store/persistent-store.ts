@@ -61,8 +61,9 @@ import { WriteQueue } from "./write-queue";
 
 /** A batch asking for at least this many keys of a kind, and half of what is held of it, reads them with one request. */
 const WHOLE_READ_MIN_KEYS = 16;
-/** The read wait's steps (see readDeadline). */
+/** The read wait's steps, and the most it takes counted or not (see readDeadline). */
 const READ_WAIT_STEPS = 10;
+const READ_WAIT_MAX_STEPS = 100;
 
 export function openSeriesStore(options: SeriesStoreOptions = {}): SeriesStore {
   return new IndexedDbSeriesStore(options);
@@ -206,20 +207,26 @@ class IndexedDbSeriesStore implements SeriesStore {
   }
 
   /**
-   * The read wait, counted in steps of a tenth of it: a step counts whole
-   * however late its timer fires, so a stretch the thread spends busy (a
-   * recalculation's burst) costs the wait one step, not all of it, and the
-   * read queued behind that stretch is still waited for. It still ends: after
-   * at least the wait, and within the wait plus ten such stretches.
+   * The read wait, counted in steps of a tenth of it, and only the steps the
+   * thread was free for: a step whose timer fires more than a step late was
+   * spent on other work (a recalculation's burst, the read's own answer
+   * queued behind it) and does not count, so a reopened workbook's read is
+   * not given up for the network because its own thread was busy. It still
+   * ends: after at most READ_WAIT_MAX_STEPS steps, counted or not (and every
+   * call has its own deadline besides).
    */
   private readDeadline(expire: () => void): { cancel: () => void } {
-    const steps = READ_WAIT_STEPS;
-    const step = this.o.readWaitMs / steps;
-    let left = steps;
+    const step = this.o.readWaitMs / READ_WAIT_STEPS;
+    let counted = 0;
+    let taken = 0;
+    let last = this.now();
     let timer: unknown;
     const tick = () => {
-      left -= 1;
-      if (left <= 0) expire();
+      const now = this.now();
+      if (now - last < 2 * step) counted += 1;
+      last = now;
+      taken += 1;
+      if (counted >= READ_WAIT_STEPS || taken >= READ_WAIT_MAX_STEPS) expire();
       else timer = this.timers.setTimeout(tick, step);
     };
     timer = this.timers.setTimeout(tick, step);
