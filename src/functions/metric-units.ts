@@ -6,7 +6,8 @@
  * every asset of a kind, so a metric's unit is read from:
  * 1. the symbol's own catalog when the client already holds it (cached or in flight);
  * 2. otherwise the catalog of the first symbol of the same kind (equity or
- *    crypto) that was asked about, shared by every cell;
+ *    crypto) that was asked about, or whose catalog was found held, shared
+ *    by every cell;
  * 3. otherwise the symbol's own catalog (a metric the first symbol lacks).
  * Only when the host shows formats (ctx.cellFormats); a failed lookup leaves the
  * number plain and never fails the cell.
@@ -80,10 +81,14 @@ export async function sharedCatalog(ctx: CallContext, symbol: string): Promise<S
 
 async function lookUpShared(ctx: CallContext, symbol: string): Promise<Shared> {
   const cached = await catalogOf(ctx, symbol, true);
-  if (cached) return { catalog: cached, own: true };
   const kind = kindOf(symbol);
   let reps = representatives.get(ctx.client);
   if (!reps) representatives.set(ctx.client, (reps = new Map()));
+  if (cached) {
+    // A catalog already held (a reopened workbook's, from the store) stands for its kind: no request for another.
+    if (!reps.has(kind)) reps.set(kind, symbol);
+    return { catalog: cached, own: true };
+  }
   const rep = reps.get(kind) ?? symbol;
   if (!reps.has(kind)) reps.set(kind, symbol);
   const catalog = await catalogOf(ctx, rep, false);

@@ -4,7 +4,7 @@
  * each would have had alone; a cell cancelled while others wait for the
  * look-up it started does not fail them.
  */
-import { CancelledError } from "../../src/api/errors";
+import { CancelledError, NotCachedError } from "../../src/api/errors";
 import { valueKind } from "../../src/functions/metric-units";
 import { FakeClient, fakeContext, metric } from "../support/fake-client";
 
@@ -39,6 +39,20 @@ describe("a formatted cell's unit", () => {
     // Once settled, the next cell looks again (the client may hold more by then).
     await valueKind({ ...fakeContext(client), cellFormats: true }, "eth", "PRICE");
     expect(catalogCalls(client)).toBe(2);
+  });
+
+  it("a catalog the client already holds (a reopened workbook's) stands for its kind: no other symbol's is asked", async () => {
+    const client = FakeClient.answering();
+    client.metrics.answer(() => CATALOG);
+    // Held: eth's catalog only (cacheOnly asks answer from what the client holds).
+    const getMetrics = client.getMetrics.bind(client);
+    client.getMetrics = (symbol, opts) =>
+      opts?.cacheOnly && symbol !== "eth" ? Promise.reject(new NotCachedError()) : getMetrics(symbol, opts);
+    const eth = await valueKind({ ...fakeContext(client), cellFormats: true }, "eth", "PRICE");
+    const link = await valueKind({ ...fakeContext(client), cellFormats: true }, "link", "PRICE");
+    expect(link).toEqual(eth);
+    const asked = client.otherCalls.filter((call) => call.method === "getMetrics" && !call.opts?.cacheOnly);
+    expect(asked.map((call) => call.args[0])).not.toContain("link");
   });
 
   it("a cell cancelled while others wait for the look-up it started: the others still get their unit", async () => {

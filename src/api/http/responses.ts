@@ -188,7 +188,7 @@ export function soundPoints(
       drop("not a point", () => `a point of ${pair} is ${describe(item)}`);
       continue;
     }
-    const date = typeof item.date === "string" && isIsoDate(item.date) ? item.date : null;
+    const date = typeof item.date === "string" && isPointDate(item.date) ? item.date : null;
     if (date === null) {
       drop("not a date", () => dateProblem(item.date, `a point of ${pair}`));
       continue;
@@ -223,6 +223,19 @@ export function soundPoints(
     }
   }
   return { points, dropped, firstProblem };
+}
+
+/** Dates already found to be calendar days: an answer repeats the same few for every series in it. */
+const POINT_DATES = new Set<string>();
+const POINT_DATES_HELD = 8192;
+
+/** `isIsoDate`, remembered for the dates that are. */
+function isPointDate(text: string): boolean {
+  if (POINT_DATES.has(text)) return true;
+  if (!isIsoDate(text)) return false;
+  if (POINT_DATES.size >= POINT_DATES_HELD) POINT_DATES.clear();
+  POINT_DATES.add(text);
+  return true;
 }
 
 /** Why a point's date is not one: not YYYY-MM-DD, or not a calendar day. */

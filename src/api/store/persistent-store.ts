@@ -61,6 +61,9 @@ import { WriteQueue } from "./write-queue";
 
 /** A batch asking for at least this many keys of a kind, and half of what is held of it, reads them with one request. */
 const WHOLE_READ_MIN_KEYS = 16;
+/** The read wait's steps, and the most it takes counted or not (see readDeadline). */
+const READ_WAIT_STEPS = 10;
+const READ_WAIT_MAX_STEPS = 100;
 
 export function openSeriesStore(options: SeriesStoreOptions = {}): SeriesStore {
   return new IndexedDbSeriesStore(options);
@@ -170,10 +173,10 @@ class IndexedDbSeriesStore implements SeriesStore {
       answered = true;
       for (const read of batch) read.resolve(found.get(read.key));
     };
-    const deadline = this.timers.setTimeout(() => {
+    const deadline = this.readDeadline(() => {
       if (!answered) this.log(`a read took over ${this.o.readWaitMs} ms; answered from the network instead`);
       answer(new Map());
-    }, this.o.readWaitMs);
+    });
     try {
       const db = await this.openBounded();
       if (!db) return answer(new Map());
@@ -199,8 +202,35 @@ class IndexedDbSeriesStore implements SeriesStore {
       this.toMemoryOnly(`reading failed (${errorText(error)})`);
       answer(new Map());
     } finally {
-      this.timers.clearTimeout(deadline);
+      deadline.cancel();
     }
+  }
+
+  /**
+   * The read wait, counted in steps of a tenth of it, and only the steps the
+   * thread was free for: a step whose timer fires more than a step late was
+   * spent on other work (a recalculation's burst, the read's own answer
+   * queued behind it) and does not count, so a reopened workbook's read is
+   * not given up for the network because its own thread was busy. It still
+   * ends: after at most READ_WAIT_MAX_STEPS steps, counted or not (and every
+   * call has its own deadline besides).
+   */
+  private readDeadline(expire: () => void): { cancel: () => void } {
+    const step = this.o.readWaitMs / READ_WAIT_STEPS;
+    let counted = 0;
+    let taken = 0;
+    let last = this.now();
+    let timer: unknown;
+    const tick = () => {
+      const now = this.now();
+      if (now - last < 2 * step) counted += 1;
+      last = now;
+      taken += 1;
+      if (counted >= READ_WAIT_STEPS || taken >= READ_WAIT_MAX_STEPS) expire();
+      else timer = this.timers.setTimeout(tick, step);
+    };
+    timer = this.timers.setTimeout(tick, step);
+    return { cancel: () => this.timers.clearTimeout(timer) };
   }
 
   /**

@@ -30,7 +30,7 @@ import {
   type CoarseAggregation,
   type CoarseGranularity,
 } from "./coarse-recheck";
-import { settledTrustEnd } from "./trust-period";
+import { settledTrustEndOf } from "./trust-period";
 import { type SeriesId, type SeriesStore, type StoredAnswer } from "./types";
 import {
   dueMessages,
@@ -75,6 +75,22 @@ export interface StoredSeriesOptions {
 /** Into the UTC day, a fetch settles yesterday's real values only after this long (a clock ahead of the service's). */
 export const YESTERDAY_SETTLES_AFTER_MS = 2 * 3_600_000;
 
+const DAY_MS = 86_400_000;
+
+interface FetchDay {
+  epochDay: number;
+  /** YYYY-MM-DD. */
+  date: string;
+  /** Its first instant, ms since the epoch. */
+  startMs: number;
+  /** The last day settled on it (the day minus the unsettled days). */
+  settledThrough: string;
+  yesterday: string;
+}
+
+/** Symbols whose trust rule is remembered; more, and the memory starts afresh. */
+const TRUST_RULES_HELD = 10_000;
+
 /** Errors that mean "the service cannot be reached", not "the service refused". */
 export function isUnreachable(error: unknown): boolean {
   return isMarketDataError(error) && (error.kind === "network" || error.kind === "timeout" || error.kind === "server");
@@ -100,7 +116,38 @@ export class StoredSeries {
   private bytesSaved = 0;
   private offlineSince: number | null = null;
 
+  /** Each symbol's trust rule (trust-period.ts), its hash taken once a session. */
+  private fetchDay: FetchDay | undefined;
+  private readonly trustEnds = new Map<string, { maxMs: number; end: (fetchedAt: number) => number }>();
+
   constructor(private readonly o: StoredSeriesOptions) {}
+
+  /** The UTC day of an instant and the dates reckoned from it, kept for the day: every cell asks them. */
+  private dayOf(ms: number): FetchDay {
+    const epochDay = Math.floor(ms / DAY_MS);
+    if (this.fetchDay?.epochDay !== epochDay) {
+      const date = utcDateOf(ms);
+      this.fetchDay = {
+        epochDay,
+        date,
+        startMs: epochDay * DAY_MS,
+        settledThrough: addDays(date, -this.o.unsettledDays),
+        yesterday: addDays(date, -1),
+      };
+    }
+    return this.fetchDay;
+  }
+
+  private trustEndOf(baseUrl: string, symbol: string, maxMs: number): (fetchedAt: number) => number {
+    const key = `${baseUrl} ${symbol}`;
+    let held = this.trustEnds.get(key);
+    if (!held || held.maxMs !== maxMs) {
+      if (this.trustEnds.size >= TRUST_RULES_HELD) this.trustEnds.clear();
+      held = { maxMs, end: settledTrustEndOf(baseUrl, symbol, maxMs) };
+      this.trustEnds.set(key, held);
+    }
+    return held.end;
+  }
 
   /** Whether a window is answered through the store (see the module comment for what is not). */
   handles(metric: string, window: SeriesWindow): boolean {
@@ -109,7 +156,7 @@ export class StoredSeries {
 
   async get(symbol: string, metric: string, window: SeriesWindow, opts: CallOptions): Promise<SeriesResult> {
     const start = window.start!;
-    const today = utcDateOf(this.o.now());
+    const today = this.dayOf(this.o.now()).date;
     // As splitWindow reads an open end: today, or the start if that is later.
     const end = window.end ?? (today > start ? today : start);
     const id = { baseUrl: await this.o.baseUrl(), symbol, metric, granularity: "DAY" as const };
@@ -119,21 +166,21 @@ export class StoredSeries {
     const planOptions: PlanOptions = {
       now,
       revalidateAfterMs: maxMs,
-      trustEnd: (fetchedAt) => settledTrustEnd(id.baseUrl, symbol, fetchedAt, maxMs),
+      trustEnd: this.trustEndOf(id.baseUrl, symbol, maxMs),
       recentFreshMs: this.o.recentFreshMs,
       staleBefore: this.staleBefore,
       settledStaleBefore: this.settledStaleBefore,
     };
     const initial = planWindow(data, { start, end }, planOptions);
     const fetchedAt = now;
-    const fetchDay = utcDateOf(fetchedAt);
-    const settledThrough = addDays(fetchDay, -this.o.unsettledDays);
+    const fetchDay = this.dayOf(fetchedAt);
+    const settledThrough = fetchDay.settledThrough;
     // Yesterday settles with a real value (the service's placeholders are null or 0) when it is the only unsettled
     // day before today, and not in the first hours of the UTC day: a clock a little ahead of the service's would
     // take the service's today, still filling in, for yesterday.
     const valued =
-      this.o.unsettledDays === 2 && fetchedAt - Date.parse(`${fetchDay}T00:00:00Z`) >= YESTERDAY_SETTLES_AFTER_MS
-        ? { settledIfValuedThrough: addDays(fetchDay, -1) }
+      this.o.unsettledDays === 2 && fetchedAt - fetchDay.startMs >= YESTERDAY_SETTLES_AFTER_MS
+        ? { settledIfValuedThrough: fetchDay.yesterday }
         : {};
     const keep = (range: DatedWindow, result: SeriesResult) =>
       this.o.store.write(

@@ -33,7 +33,24 @@ const DAY_MS = 86_400_000;
 
 /** The instant (ms since the epoch) until which settled days of `symbol` fetched at `fetchedAt` are trusted; at most `maxMs` later. */
 export function settledTrustEnd(baseUrl: string, symbol: string, fetchedAt: number, maxMs: number): number {
-  const share = unitHash(JSON.stringify([baseUrl, symbol]));
+  return trustEndOfShare(symbolShare(baseUrl, symbol), fetchedAt, maxMs);
+}
+
+/**
+ * `settledTrustEnd` for one symbol, its hash taken once: a plan asks it of
+ * every known range of the series.
+ */
+export function settledTrustEndOf(baseUrl: string, symbol: string, maxMs: number): (fetchedAt: number) => number {
+  const share = symbolShare(baseUrl, symbol);
+  return (fetchedAt) => trustEndOfShare(share, fetchedAt, maxMs);
+}
+
+/** The symbol's place in [0, 1): which of the cycle's days are its recheck days. */
+function symbolShare(baseUrl: string, symbol: string): number {
+  return unitHash(JSON.stringify([baseUrl, symbol]));
+}
+
+function trustEndOfShare(share: number, fetchedAt: number, maxMs: number): number {
   const days = Math.floor(maxMs / DAY_MS);
   if (days >= 2) {
     const cycle = days - 1;

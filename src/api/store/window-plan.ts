@@ -75,18 +75,25 @@ export function mergeFetched(data: SeriesData | undefined, fetched: FetchedRange
   const { start, end } = fetched;
   if (start > end) return base;
 
-  const kept = base.ranges.flatMap((range) => cut(range, start, end));
-  const added = fetchedRanges(fetched);
-  const ranges = coalesce([...kept, ...added].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0)));
-
-  const dates: string[] = [];
-  const vals: (number | null)[] = [];
-  const from = lowerBound(base.dates, start);
-  const to = lowerBound(base.dates, addDays(end, 1));
-  for (let i = 0; i < from; i++) {
-    dates.push(base.dates[i]!);
-    vals.push(base.vals[i]!);
+  // The known ranges are in date order and disjoint: what is kept of them before the window, the window's, what is kept after.
+  const ordered: KnownRange[] = [];
+  const after: KnownRange[] = [];
+  for (const range of base.ranges) {
+    if (range.end < start) ordered.push(range);
+    else if (range.start > end) after.push(range);
+    else {
+      if (range.start < start) ordered.push({ ...range, end: dayBefore(start) });
+      if (range.end > end) after.push({ ...range, start: dayAfter(end) });
+    }
   }
+  for (const range of fetchedRanges(fetched)) ordered.push(range);
+  for (const range of after) ordered.push(range);
+  const ranges = coalesce(ordered);
+
+  const from = lowerBound(base.dates, start);
+  const to = lowerBound(base.dates, dayAfter(end));
+  const dates = base.dates.slice(0, from);
+  const vals = base.vals.slice(0, from);
   let last = "";
   for (const point of inDateOrder(fetched.points)) {
     if (point.date < start || point.date > end || point.date <= last) continue;
@@ -99,6 +106,29 @@ export function mergeFetched(data: SeriesData | undefined, fetched: FetchedRange
     vals.push(base.vals[i]!);
   }
   return { ranges, dates, vals };
+}
+
+/** Neighbouring days, remembered: the store's merges and plans ask for the same few thousand over and over. */
+const DAY_AFTER = new Map<string, string>();
+const DAY_BEFORE = new Map<string, string>();
+const NEIGHBOURS_HELD = 8192;
+
+function neighbour(memo: Map<string, string>, date: string, days: 1 | -1): string {
+  let day = memo.get(date);
+  if (day === undefined) {
+    if (memo.size >= NEIGHBOURS_HELD) memo.clear();
+    day = addDays(date, days);
+    memo.set(date, day);
+  }
+  return day;
+}
+
+function dayAfter(date: string): string {
+  return neighbour(DAY_AFTER, date, 1);
+}
+
+function dayBefore(date: string): string {
+  return neighbour(DAY_BEFORE, date, -1);
 }
 
 function inDateOrder(points: readonly StoredPoint[]): readonly StoredPoint[] {
@@ -123,12 +153,12 @@ function fetchedRanges(fetched: FetchedRange): KnownRange[] {
     // Nulls inside the settled part stay unsettled: the service fills them in later.
     for (const point of inDateOrder(fetched.points)) {
       if (point.val !== null || point.date < cursor || point.date > settledEnd) continue;
-      push(cursor, addDays(point.date, -1), true);
+      push(cursor, dayBefore(point.date), true);
       push(point.date, point.date, false);
-      cursor = addDays(point.date, 1);
+      cursor = dayAfter(point.date);
     }
     push(cursor, settledEnd, true);
-    cursor = addDays(settledEnd, 1);
+    cursor = dayAfter(settledEnd);
   }
   push(cursor > start ? cursor : start, end, false);
   return out;
@@ -143,21 +173,12 @@ function valuedThrough(fetched: FetchedRange): string {
   const byDate = new Map<string, number | null>();
   for (const point of fetched.points)
     if (point.date > through && point.date <= until) byDate.set(point.date, point.val);
-  for (let day = addDays(through, 1); day <= until; day = addDays(day, 1)) {
+  for (let day = dayAfter(through); day <= until; day = dayAfter(day)) {
     const val = byDate.get(day);
     if (val === undefined || val === null || val === 0) break;
     through = day;
   }
   return through;
-}
-
-/** The parts of `range` outside [start, end]. */
-function cut(range: KnownRange, start: string, end: string): KnownRange[] {
-  if (range.end < start || range.start > end) return [range];
-  const out: KnownRange[] = [];
-  if (range.start < start) out.push({ ...range, end: addDays(start, -1) });
-  if (range.end > end) out.push({ ...range, start: addDays(end, 1) });
-  return out;
 }
 
 /**
@@ -178,7 +199,7 @@ function coalesce(ranges: KnownRange[]): KnownRange[] {
       previous.settled === range.settled &&
       previous.message === range.message &&
       (!range.settled || previous.fetchedAt === range.fetchedAt) &&
-      addDays(previous.end, 1) === range.start
+      dayAfter(previous.end) === range.start
     ) {
       out[out.length - 1] = {
         ...previous,
@@ -260,7 +281,7 @@ export function dueSettled(data: SeriesData | undefined, window: DatedWindow, op
     const s = range.start > window.start ? range.start : window.start;
     const e = range.end < window.end ? range.end : window.end;
     const previous = out[out.length - 1];
-    if (previous && addDays(previous.end, 1) === s) previous.end = e;
+    if (previous && dayAfter(previous.end) === s) previous.end = e;
     else out.push({ start: s, end: e });
   }
   return out;
@@ -285,7 +306,7 @@ export function dueMessages(
     const s = range.start > window.start ? range.start : window.start;
     const e = range.end < window.end ? range.end : window.end;
     const previous = out[out.length - 1];
-    if (previous && previous.message === range.message && addDays(previous.end, 1) === s) previous.end = e;
+    if (previous && previous.message === range.message && dayAfter(previous.end) === s) previous.end = e;
     else out.push({ start: s, end: e, message: range.message });
   }
   return out;
@@ -301,7 +322,7 @@ export function planWindow(data: SeriesData | undefined, window: DatedWindow, op
   const served: DatedWindow[] = [];
   const addFetch = (s: string, e: string) => {
     const previous = fetch[fetch.length - 1];
-    if (previous && addDays(previous.end, 1) === s) previous.end = e;
+    if (previous && dayAfter(previous.end) === s) previous.end = e;
     else fetch.push({ start: s, end: e });
   };
 
@@ -318,7 +339,7 @@ export function planWindow(data: SeriesData | undefined, window: DatedWindow, op
     const s = range.start > start ? range.start : start;
     const e = range.end < end ? range.end : end;
     if (s > cursor) {
-      addFetch(cursor, addDays(s, -1));
+      addFetch(cursor, dayBefore(s));
       gapBeforeCoverage = true;
     }
     newestAt = Math.max(newestAt, range.fetchedAt);
@@ -331,7 +352,7 @@ export function planWindow(data: SeriesData | undefined, window: DatedWindow, op
       staleAt = Math.min(staleAt, range.fetchedAt);
     }
     coveredEnd = e;
-    cursor = addDays(e, 1);
+    cursor = dayAfter(e);
   }
   if (cursor <= end) addFetch(cursor, end);
 

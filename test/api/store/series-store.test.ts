@@ -147,6 +147,67 @@ describe("series store over IndexedDB", () => {
     expect(second.info()).toMatchObject({ backend: "indexeddb", series: 3 });
   });
 
+  it("a read's wait counts only the steps the thread was free for, and still ends", async () => {
+    const factory = freshIndexedDb();
+    const first = open({ indexedDB: factory });
+    first.write(id("eth"), answer("2025-06-01", "2025-06-15"));
+    first.write(id("btc"), answer("2025-06-01", "2025-06-15"));
+    first.write(id("sol"), answer("2025-06-01", "2025-06-15"));
+    first.write(id("ada"), answer("2025-06-01", "2025-06-15"));
+    await first.flush();
+    first.close();
+
+    // Timers fired by hand, and a clock moved by hand: a step's timer firing late is the thread busy meanwhile.
+    const due: { run: () => void; ms: number }[] = [];
+    const timers = {
+      setTimeout: (run: () => void, ms: number) => {
+        const timer = { run, ms };
+        due.push(timer);
+        return timer;
+      },
+      clearTimeout: (timer: unknown) => {
+        const i = due.indexOf(timer as (typeof due)[number]);
+        if (i >= 0) due.splice(i, 1);
+      },
+    };
+    let clock = AT;
+    const store = open({ indexedDB: factory, timers, now: () => clock, readWaitMs: 1000, openWaitMs: 1000 });
+    /** Fires the timers due after `ms` (each once, in order); the clock moves by `late` for each. */
+    const fire = (ms: number, late: number) => {
+      for (const timer of due.filter((t) => t.ms === ms)) {
+        timers.clearTimeout(timer);
+        clock += late;
+        timer.run();
+      }
+    };
+    const settle = async <T>(read: Promise<T>): Promise<T> => {
+      // The store batches reads on a zero-delay timer; its IndexedDB work runs on the event loop.
+      while (due.some((t) => t.ms === 0)) fire(0, 0);
+      return read;
+    };
+
+    // Opened by a first read.
+    expect((await settle(store.read(id("eth"))))?.dates).toHaveLength(15);
+
+    // The thread busy for seconds at every step of the wait: the read is still waited for and answered.
+    const busy = store.read(id("btc"));
+    fire(0, 0);
+    for (let step = 0; step < 20; step++) fire(100, 5_000);
+    expect((await busy)?.dates).toHaveLength(15);
+
+    // A thread free all along: the wait ends after its ten steps, answered "not stored" (the network's turn).
+    const free = store.read(id("sol"));
+    fire(0, 0);
+    for (let step = 0; step < 10; step++) fire(100, 100);
+    expect(await free).toBeUndefined();
+
+    // Busy forever: the wait still ends, after its hundred steps counted or not.
+    const stuck = store.read(id("ada"));
+    fire(0, 0);
+    for (let step = 0; step < 100; step++) fire(100, 5_000);
+    expect(await stuck).toBeUndefined();
+  });
+
   it("merges a later answer into the stored record rather than replacing it", async () => {
     const factory = freshIndexedDb();
     const first = open({ indexedDB: factory });
