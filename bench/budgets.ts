@@ -58,6 +58,7 @@ import {
   weekTable,
   type ReopenRun,
 } from "./reopen";
+import { budgetTable, type Budget } from "./budget-table";
 import { runScales, scaleBudgets } from "./scale";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -84,15 +85,6 @@ function parseArgs(argv: string[]): Args {
     else throw new Error(`Unknown argument ${arg}. Use --check, --write and/or --scale.`);
   }
   return args;
-}
-
-interface Budget {
-  name: string;
-  limit: string;
-  measured: string;
-  ok: boolean;
-  /** Printed only: a wall-time target CI does not enforce. */
-  enforced: boolean;
 }
 
 interface BundleFigures {
@@ -286,14 +278,6 @@ function budgets(f: Figures): Budget[] {
     });
   }
   return list;
-}
-
-function budgetTable(list: Budget[]): string {
-  const rows = list.map(
-    (b) =>
-      `| ${b.name} | ${b.limit} | ${b.measured} | ${b.ok ? "ok" : b.enforced ? "**EXCEEDED**" : "over target"} | ${b.enforced ? "yes" : "no (printed)"} |`,
-  );
-  return ["| budget | limit | measured | | fails CI |", "|---|---:|---:|---|---|", ...rows].join("\n");
 }
 
 function lookupTable(f: Figures): string {

@@ -42,19 +42,10 @@ import { openSeriesStore } from "../src/api/store/persistent-store";
 import type { SeriesRequest } from "../src/api/types";
 import { addDays } from "../src/core/calendar";
 import type { SeriesResult } from "../src/core/domain";
+import { OFF as REALISTIC_OFF } from "../sandbox/realistic";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../sandbox/server";
 
 const DAY_MS = 86_400_000;
-/** The sandbox's realistic behaviours all off: the placeholders run turns on only its unsettled newest days. */
-const NO_QUIRKS = {
-  sentences: false,
-  noDataSentence: false,
-  unsettledDays: false,
-  datelessNumbers: false,
-  caseEcho: false,
-  emptyBodyEvery: 0,
-  catalogAsReal: false,
-};
 export const HISTORY_METRICS = ["PRICE", "MC", "FEES", "DAU", "TXNS"];
 export const HISTORY_SYMBOLS = 50;
 export const HISTORY_DAYS = 365;
@@ -341,7 +332,8 @@ export async function runReopen(
     // (real-service.md): its last day with data is the client's today, today null, yesterday null or 0.
     const placeholders = (day: string) => (s: SandboxHandle) => {
       s.setToday(day);
-      s.setRealistic({ ...NO_QUIRKS, unsettledDays: true });
+      // The sandbox's realistic behaviours all off but its unsettled newest days.
+      s.setRealistic({ ...REALISTIC_OFF, unsettledDays: true });
     };
     const placeholderFactory = new IDBFactory();
     const placeholderCold = await step(

@@ -48,6 +48,7 @@ import { DIST, loadFunctionsBundle, type LoadedBundle } from "../harness/bundle"
 import { addDays } from "../src/core/calendar";
 import type { AssetRecord } from "../src/core/domain";
 import { buildAssetIndex, type AssetFilter } from "../src/taskpane/picker/asset-search";
+import { budgetTable, type Budget } from "./budget-table";
 
 export const SCALE_SYMBOLS = 100;
 export const SCALE_METRICS = ["PRICE", "MC", "FEES", "DAU", "TXNS"];
@@ -466,19 +467,10 @@ export const WARM_FORMATTED_TARGET_MS = 1000;
 export const PER_CELL_GROWTH_LIMIT = 1.2;
 export const KEYSTROKE_TARGET_MS = 5;
 
-/** One row of the Budgets table: `enforced` only where the figure is deterministic (requests, answers). */
-export interface ScaleBudget {
-  name: string;
-  limit: string;
-  measured: string;
-  ok: boolean;
-  enforced: boolean;
-}
-
 /** The big-workbook budgets, from one build's scale run (the figures a scale did not run are left out). */
-export function scaleBudgets(run: ScaleRun): ScaleBudget[] {
+export function scaleBudgets(run: ScaleRun): Budget[] {
   const at = (cells: number) => run.scales.find((s) => s.cells === cells);
-  const list: ScaleBudget[] = [];
+  const list: Budget[] = [];
   const cold = at(COLD_CELLS);
   if (cold) {
     list.push(
@@ -571,17 +563,6 @@ export function scaleBudgets(run: ScaleRun): ScaleBudget[] {
   return list;
 }
 
-export function scaleBudgetTable(list: ScaleBudget[]): string {
-  return [
-    "| budget | limit | measured | | fails CI |",
-    "|---|---:|---:|---|---|",
-    ...list.map(
-      (b) =>
-        `| ${b.name} | ${b.limit} | ${b.measured} | ${b.ok ? "ok" : b.enforced ? "**EXCEEDED**" : "over target"} | ${b.enforced ? "yes" : "no (printed)"} |`,
-    ),
-  ].join("\n");
-}
-
 // ---------------------------------------------------------------- CLI
 
 async function main(): Promise<void> {
@@ -611,7 +592,7 @@ async function main(): Promise<void> {
   console.log(`\n${detailTable(runs)}\n`);
   if (json) writeFileSync(json, JSON.stringify(runs, null, 2));
   const list = scaleBudgets(runs.at(-1)!);
-  console.log(`Budgets (this build)\n\n${scaleBudgetTable(list)}\n`);
+  console.log(`Budgets (this build)\n\n${budgetTable(list)}\n`);
   const exceeded = list.filter((b) => b.enforced && !b.ok);
   if (exceeded.length > 0) {
     console.error(`Budget exceeded: ${exceeded.map((b) => `${b.name}: ${b.measured} > ${b.limit}`).join("; ")}`);

@@ -29,7 +29,7 @@
  * An ART call inside a larger formula is converted in place:
  * `=ART("BTC","PRICE")*2` → `=MD.LATEST("btc","PRICE")*2`.
  */
-import { buildFormula, type FormulaArg } from "./formula";
+import { buildFormula, closingQuote, quoteText, type FormulaArg } from "./formula";
 
 /** What the asset catalog says of a symbol as written in an Artemis formula. */
 export type SymbolResolution =
@@ -160,17 +160,6 @@ function argumentsFrom(formula: string, from: number): { args: string[]; end: nu
   return null;
 }
 
-/** Index after the closing quote; a doubled quote inside is an escaped one. */
-function closingQuote(text: string, start: number, quote: string): number {
-  let i = start + 1;
-  while (i < text.length) {
-    if (text[i] !== quote) i += 1;
-    else if (text[i + 1] === quote) i += 2;
-    else return i + 1;
-  }
-  return text.length;
-}
-
 // ---- reading an argument ----
 
 type Arg =
@@ -251,6 +240,11 @@ type Names =
   | { ok: true; arg: FormulaArg; count: "one" | "several"; names: string[]; notes: string[] }
   | { ok: false; reason: string };
 
+/** Names read from cells: passed on as the reference, with a note of what is not checked. */
+function fromCells(arg: Extract<Arg, { kind: "reference" }>, note: string): Names {
+  return { ok: true, arg: { expression: arg.text }, count: arg.cells, names: [], notes: [note] };
+}
+
 function readSymbols(arg: Arg, resolve: SymbolResolver): Names {
   switch (arg.kind) {
     case "text":
@@ -285,13 +279,10 @@ function readSymbols(arg: Arg, resolve: SymbolResolver): Names {
       return { ok: true, arg: ids.join(","), count: ids.length > 1 ? "several" : "one", names: ids, notes };
     }
     case "reference":
-      return {
-        ok: true,
-        arg: { expression: arg.text },
-        count: arg.cells,
-        names: [],
-        notes: [`The symbols in ${arg.text} are read as they are (MD lowercases them); they are not checked here.`],
-      };
+      return fromCells(
+        arg,
+        `The symbols in ${arg.text} are read as they are (MD lowercases them); they are not checked here.`,
+      );
     case "empty":
       return { ok: false, reason: "symbols: the argument is empty" };
     default:
@@ -323,15 +314,10 @@ function readMetrics(arg: Arg): Names {
       return { ok: true, arg: names.join(","), count: names.length > 1 ? "several" : "one", names, notes: [] };
     }
     case "reference":
-      return {
-        ok: true,
-        arg: { expression: arg.text },
-        count: arg.cells,
-        names: [],
-        notes: [
-          `The metrics in ${arg.text} are read as they are; a TT_ metric there will not be found by the service.`,
-        ],
-      };
+      return fromCells(
+        arg,
+        `The metrics in ${arg.text} are read as they are; a TT_ metric there will not be found by the service.`,
+      );
     case "empty":
       return { ok: false, reason: "metrics: the argument is empty" };
     default:
@@ -503,7 +489,7 @@ function convertInfo(args: Arg[], resolve: SymbolResolver): CallResult {
       );
     case "COINGECKO-ID": {
       // The catalog's aggregator_id is the CoinGecko id (the real service names the field coingecko_id).
-      const lookup = `LET(t,${buildFormula("MD.ASSETS", [symbol]).slice(1)},XLOOKUP(${quote(symbol)},INDEX(t,,2),INDEX(t,,4)))`;
+      const lookup = `LET(t,${buildFormula("MD.ASSETS", [symbol]).slice(1)},XLOOKUP(${quoteText(symbol)},INDEX(t,,2),INDEX(t,,4)))`;
       return {
         ok: true,
         text: lookup,
@@ -522,10 +508,6 @@ function convertInfo(args: Arg[], resolve: SymbolResolver): CallResult {
     default:
       return fail(`ARTINFO field "${fieldArg.value}" is not one Artemis's docs describe`);
   }
-}
-
-function quote(text: string): string {
-  return `"${text.replace(/"/g, '""')}"`;
 }
 
 // ---- the catalog as a resolver ----

@@ -1,3 +1,5 @@
+import { closingQuote } from "./formula";
+
 /**
  * A formula as it must be typed or pasted in the user's Excel. Formulas the
  * add-in writes through the API are always in English form (`Range.formulas`;
@@ -29,17 +31,6 @@ export function formulaForLocale(formula: string, decimalSeparator: string): str
     }
   }
   return out;
-}
-
-/** Index after the closing quote; a doubled quote inside is an escaped one. */
-function closingQuote(text: string, start: number, quote: string): number {
-  let i = start + 1;
-  while (i < text.length) {
-    if (text[i] !== quote) i += 1;
-    else if (text[i + 1] === quote) i += 2;
-    else return i + 1;
-  }
-  return text.length;
 }
 
 /** A "." between digits of a number literal (not inside a name such as MD.LATEST or a reference). */

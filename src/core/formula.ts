@@ -38,3 +38,14 @@ function formulaArg(arg: FormulaArg): string {
   }
   return arg.expression;
 }
+
+/** In formula text, the index after the quote that closes the one at `start`; a doubled quote inside is an escaped one. */
+export function closingQuote(text: string, start: number, quote: string): number {
+  let i = start + 1;
+  while (i < text.length) {
+    if (text[i] !== quote) i += 1;
+    else if (text[i + 1] === quote) i += 2;
+    else return i + 1;
+  }
+  return text.length;
+}

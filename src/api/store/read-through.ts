@@ -196,13 +196,15 @@ export class StoredSeries {
       return result;
     };
 
-    if (initial.fetch.length === 0) {
-      const answer = storedAnswer(initial, []);
+    // Nothing to fetch: the answer is what the store holds (or, where that cannot say, the whole window again).
+    const fromStore = (held: typeof initial): SeriesResult | Promise<SeriesResult> => {
+      const answer = storedAnswer(held, []);
       if (answer === "ask") return whole();
       this.hits += 1;
-      this.bytesSaved += pointBytes(initial.stored);
+      this.bytesSaved += pointBytes(held.stored);
       return answer;
-    }
+    };
+    if (initial.fetch.length === 0) return fromStore(initial);
 
     let plan = initial;
     let results: SeriesResult[];
@@ -233,14 +235,8 @@ export class StoredSeries {
       throw error;
     }
 
-    if (plan.fetch.length === 0) {
-      // Every day due was re-confirmed by the coarse recheck.
-      const answer = storedAnswer(plan, []);
-      if (answer === "ask") return whole();
-      this.hits += 1;
-      this.bytesSaved += pointBytes(plan.stored);
-      return answer;
-    }
+    // Every day due was re-confirmed by the coarse recheck.
+    if (plan.fetch.length === 0) return fromStore(plan);
     const fetchedPoints: DataPoint[] = [];
     plan.fetch.forEach((range, i) => {
       const result = results[i]!;

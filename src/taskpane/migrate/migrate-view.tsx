@@ -30,6 +30,7 @@ import {
   migrationWorkbookForHost,
   type FormulaChange,
   type MigrationWorkbook,
+  type ReplaceOutcome,
   type WorkbookFormula,
 } from "../../office/formula-migration";
 
@@ -93,6 +94,17 @@ type Scan =
 interface Result {
   intent: "success" | "warning" | "error";
   text: string;
+}
+
+/** What a Convert or an Undo did: `done`, then the cells left alone (edited since) and the ones Excel refused. */
+function replaceResult(outcome: ReplaceOutcome, done: string, changedSince: string): Result {
+  const left = [
+    outcome.changed.length > 0 &&
+      `${changedSince} (${outcome.changed.map((c) => cellName(c.sheet, c.address)).join(", ")}).`,
+    outcome.refused.length > 0 &&
+      `Excel refused ${outcome.refused.map((r) => `${cellName(r.sheet, r.address)} (${r.reason})`).join(", ")}.`,
+  ].filter(Boolean);
+  return { intent: left.length ? "warning" : "success", text: [done, ...left].join(" ") };
 }
 
 /** "Sheet1!B2", or "'My sheet'!B2" when the name needs quotes (as Excel writes it). */
@@ -182,16 +194,13 @@ export function MigrateView({ active, workbook }: { active: boolean; workbook?: 
       }));
       // A second conversion before an undo adds to what Undo puts back (its cells held Artemis formulas, so they differ).
       if (cells.length > 0) setUndo((previous) => ({ cells: [...(previous?.cells ?? []), ...cells] }));
-      const left = [
-        outcome.changed.length > 0 &&
-          `${plural(outcome.changed.length, "formula")} left as they are: changed since the scan (${outcome.changed.map((c) => cellName(c.sheet, c.address)).join(", ")}).`,
-        outcome.refused.length > 0 &&
-          `Excel refused ${outcome.refused.map((r) => `${cellName(r.sheet, r.address)} (${r.reason})`).join(", ")}.`,
-      ].filter(Boolean);
-      setResult({
-        intent: left.length ? "warning" : "success",
-        text: [`Converted ${plural(outcome.written.length, "formula")}.`, ...left].join(" "),
-      });
+      setResult(
+        replaceResult(
+          outcome,
+          `Converted ${plural(outcome.written.length, "formula")}.`,
+          `${plural(outcome.changed.length, "formula")} left as they are: changed since the scan`,
+        ),
+      );
     } catch (error) {
       setResult({ intent: "error", text: `Nothing was converted: ${errorText(error)}` });
     } finally {
@@ -209,16 +218,13 @@ export function MigrateView({ active, workbook }: { active: boolean; workbook?: 
         undo.cells.map((cell) => ({ sheet: cell.sheet, address: cell.address, from: cell.stored, to: cell.original })),
       );
       setUndo(null);
-      const left = [
-        outcome.changed.length > 0 &&
-          `${plural(outcome.changed.length, "cell")} edited since the conversion kept as they are (${outcome.changed.map((c) => cellName(c.sheet, c.address)).join(", ")}).`,
-        outcome.refused.length > 0 &&
-          `Excel refused ${outcome.refused.map((r) => `${cellName(r.sheet, r.address)} (${r.reason})`).join(", ")}.`,
-      ].filter(Boolean);
-      setResult({
-        intent: left.length ? "warning" : "success",
-        text: [`Restored ${plural(outcome.written.length, "original formula")}.`, ...left].join(" "),
-      });
+      setResult(
+        replaceResult(
+          outcome,
+          `Restored ${plural(outcome.written.length, "original formula")}.`,
+          `${plural(outcome.changed.length, "cell")} edited since the conversion kept as they are`,
+        ),
+      );
     } catch (error) {
       setResult({ intent: "error", text: `Nothing was restored: ${errorText(error)}` });
     } finally {
