@@ -2,8 +2,10 @@
  * Big workbooks: MD.LATEST cells by the ten thousand through the BUILT
  * dist/functions.js (harness/bundle.ts: Excel's custom-functions runtime
  * stand-in), over the persistent store on fake-indexeddb (IndexedDB's code
- * path, not a browser's speed), against the in-process sandbox with 100 ms
- * latency. Prints figures; asserts nothing unless `--check`.
+ * path, not a browser's speed), against the sandbox with 100 ms latency in a
+ * process of its own (bench/sandbox-process.ts: the service's work is not on
+ * the cells' thread, as the real service's is not). Prints figures; asserts
+ * nothing unless `--check`.
  *
  *   npx tsx bench/scale.ts                      10,000, 50,000 and 100,000 cells
  *   npx tsx bench/scale.ts --cells 10000,50000  other scales
@@ -43,12 +45,13 @@ import { performance } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { IDBDatabase, IDBFactory, IDBIndex, IDBKeyRange, IDBObjectStore } from "fake-indexeddb";
-import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../sandbox/server";
+import { DEMO_API_KEY, startSandbox } from "../sandbox/server";
 import { DIST, loadFunctionsBundle, type LoadedBundle } from "../harness/bundle";
 import { addDays } from "../src/core/calendar";
 import type { AssetRecord } from "../src/core/domain";
 import { buildAssetIndex, type AssetFilter } from "../src/taskpane/picker/asset-search";
 import { budgetTable, type Budget } from "./budget-table";
+import { startSandboxProcess, type SandboxProcess } from "./sandbox-process";
 
 export const SCALE_SYMBOLS = 100;
 export const SCALE_METRICS = ["PRICE", "MC", "FEES", "DAU", "TXNS"];
@@ -185,7 +188,7 @@ function countIndexedDb(): IdbCounter {
 interface Load {
   factory: IDBFactory | null;
   formatted: boolean;
-  sandbox: SandboxHandle;
+  sandbox: SandboxProcess;
   dist: string;
 }
 
@@ -207,8 +210,8 @@ async function runCells(
   counter: IdbCounter,
   during?: { start(): void; stop(): void },
 ): Promise<{ figures: RunFigures; values: (string | number)[]; bundle: LoadedBundle; loadMs: number }> {
-  o.sandbox.reset();
-  o.sandbox.setLatency(LATENCY_MS);
+  await o.sandbox.reset();
+  await o.sandbox.setLatency(LATENCY_MS);
   const { bundle, loadMs } = await loadBundle(o);
   const baseHeap = heapMb();
   let peak = baseHeap;
@@ -229,7 +232,7 @@ async function runCells(
   clearInterval(sampler);
   peak = Math.max(peak, heapMb());
   const figures: RunFigures = {
-    requests: o.sandbox.stats().requests,
+    requests: (await o.sandbox.stats()).requests,
     wallMs,
     idbReads: counter.reads - readsBefore,
     peakHeapMb: peak - baseHeap,
@@ -306,7 +309,7 @@ async function pickerDuring(): Promise<{ start(): void; stop(): void; figures():
 export async function runScale(cellCount: number, dist: string): Promise<ScaleFigures> {
   const dates = Math.round(cellCount / (SCALE_SYMBOLS * SCALE_METRICS.length));
   const today = new Date().toISOString().slice(0, 10);
-  const sandbox = await startSandbox({
+  const sandbox = await startSandboxProcess({
     port: 0,
     quiet: true,
     today,
@@ -331,9 +334,8 @@ export async function runScale(cellCount: number, dist: string): Promise<ScaleFi
       const run = await runCells({ factory: null, formatted: false, sandbox, dist }, cells, counter);
       return run.values;
     })();
-    collectGarbage();
-
     const picker = cellCount === PICKER_CELLS ? await pickerDuring() : undefined;
+    collectGarbage();
     const baseHeap = heapMb();
     const factory = new IDBFactory();
     const cold = await runCells({ factory, formatted: false, sandbox, dist }, cells, counter, picker);
