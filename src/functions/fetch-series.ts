@@ -19,13 +19,25 @@ export interface WindowedRequest extends SeriesRequest {
  * (the user sees that window's values). `keep`: it is returned whole (MD.LATEST
  * wants the last reading wherever it is).
  */
-export async function fetchSeries(
+export function fetchSeries(
   ctx: CallContext,
   req: WindowedRequest,
   widened: "slice" | "keep" = "slice",
 ): Promise<SeriesResult> {
-  const result = await ctx.client.getSeries(req, widened === "keep" ? { ...ctx.call, keepWidened: true } : ctx.call);
-  return settledValues(ctx, result);
+  return askSeries(ctx, req, widened).then((result) => settledValues(ctx, result));
+}
+
+/**
+ * The client's answer as it gives it. A promise chain rather than an async
+ * function: a workbook keeps tens of thousands of these waiting at once, and a
+ * suspended async function holds its frame for as long as it waits.
+ */
+function askSeries(ctx: CallContext, req: WindowedRequest, widened: "slice" | "keep"): Promise<SeriesResult> {
+  try {
+    return ctx.client.getSeries(req, widened === "keep" ? { ...ctx.call, keepWidened: true } : ctx.call);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** The unsettled days' 0 placeholders as null (core/readings.ts), so no function shows or uses them as values. */
@@ -62,7 +74,7 @@ export async function fetchSeriesColumns(
 }
 
 /** One series' readings from `start` to `end`; a message in place of the series is "no data" with the service's words. */
-export async function fetchReadings(
+export function fetchReadings(
   ctx: CallContext,
   symbol: string,
   metric: string,
@@ -71,7 +83,10 @@ export async function fetchReadings(
   end: string,
   widened: "slice" | "keep" = "slice",
 ): Promise<readonly DataPoint[]> {
-  const result = await fetchSeries(ctx, { symbol, metric, granularity, start, end }, widened);
-  if (result.kind === "message") throw new MessageSeriesError(`${symbol} ${metric}: ${result.message}`, result.message);
-  return inDateOrder(result.points);
+  return askSeries(ctx, { symbol, metric, granularity, start, end }, widened).then((answer) => {
+    const result = settledValues(ctx, answer);
+    if (result.kind === "message")
+      throw new MessageSeriesError(`${symbol} ${metric}: ${result.message}`, result.message);
+    return inDateOrder(result.points);
+  });
 }
