@@ -76,18 +76,20 @@ export function mergeFetched(data: SeriesData | undefined, fetched: FetchedRange
   if (start > end) return base;
 
   // The known ranges are in date order and disjoint: what is kept of them before the window, the window's, what is kept after.
-  const ordered: KnownRange[] = [];
-  const after: KnownRange[] = [];
-  for (const range of base.ranges) {
-    if (range.end < start) ordered.push(range);
-    else if (range.start > end) after.push(range);
-    else {
-      if (range.start < start) ordered.push({ ...range, end: dayBefore(start) });
-      if (range.end > end) after.push({ ...range, start: dayAfter(end) });
-    }
+  // Those wholly before the window are taken as they are, found by halving; then the ones it touches, cut.
+  const known = base.ranges;
+  const first = firstRangeEndingOnOrAfter(known, start);
+  const ordered: KnownRange[] = known.slice(0, first);
+  let next = first;
+  let cutAfter: KnownRange | undefined;
+  for (; next < known.length && known[next]!.start <= end; next++) {
+    const range = known[next]!;
+    if (range.start < start) ordered.push({ ...range, end: dayBefore(start) });
+    if (range.end > end) cutAfter = { ...range, start: dayAfter(end) };
   }
   for (const range of fetchedRanges(fetched)) ordered.push(range);
-  for (const range of after) ordered.push(range);
+  if (cutAfter) ordered.push(cutAfter);
+  for (; next < known.length; next++) ordered.push(known[next]!);
   const ranges = coalesce(ordered);
 
   const from = lowerBound(base.dates, start);
@@ -207,10 +209,23 @@ function coalesce(ranges: KnownRange[]): KnownRange[] {
         fetchedAt: Math.min(previous.fetchedAt, range.fetchedAt),
       };
     } else {
-      out.push({ ...range });
+      // Known ranges are never changed once made (a join makes a new one): shared, not copied.
+      out.push(range);
     }
   }
   return out;
+}
+
+/** The index of the first of the date-ordered, disjoint `ranges` that ends on or after `date` (their length if none). */
+function firstRangeEndingOnOrAfter(ranges: readonly KnownRange[], date: string): number {
+  let lo = 0;
+  let hi = ranges.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ranges[mid]!.end < date) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export interface PlanOptions {
@@ -333,8 +348,9 @@ export function planWindow(data: SeriesData | undefined, window: DatedWindow, op
   let gapBeforeCoverage = false; // a day the store lacks, before a day it holds
   const messages: string[] = [];
   let plainServed = false;
-  for (const range of series.ranges) {
-    if (range.end < start) continue;
+  const ranges = series.ranges;
+  for (let i = firstRangeEndingOnOrAfter(ranges, start); i < ranges.length; i++) {
+    const range = ranges[i]!;
     if (range.start > end) break;
     const s = range.start > start ? range.start : start;
     const e = range.end < end ? range.end : end;
