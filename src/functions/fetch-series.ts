@@ -3,7 +3,7 @@
  * failure stays that pair's. (The free-cash-flow ratios' short-window quirk is
  * the client's to undo: api/series/fcf-widening.ts.)
  */
-import { isMarketDataError, type SeriesRequest } from "../api";
+import { type CallOptions, isMarketDataError, type SeriesRequest } from "../api";
 import type { DataPoint, Granularity, SeriesResult } from "../core/domain";
 import { MessageSeriesError } from "../core/errors";
 import { withoutPlaceholders } from "../core/readings";
@@ -34,10 +34,21 @@ export function fetchSeries(
  */
 function askSeries(ctx: CallContext, req: WindowedRequest, widened: "slice" | "keep"): Promise<SeriesResult> {
   try {
-    return ctx.client.getSeries(req, widened === "keep" ? { ...ctx.call, keepWidened: true } : ctx.call);
+    return ctx.client.getSeries(req, widened === "keep" ? keepingWidened(ctx.call) : ctx.call);
   } catch (error) {
     return Promise.reject(error);
   }
+}
+
+/**
+ * The call's options with keepWidened. Copied by Object.assign, not spread:
+ * every waiting MD.LATEST cell holds one, and V8 gives the spread copies made
+ * here a hidden class each.
+ */
+function keepingWidened(call: CallOptions): CallOptions {
+  const options: CallOptions = Object.assign({}, call);
+  options.keepWidened = true;
+  return options;
 }
 
 /** The unsettled days' 0 placeholders as null (core/readings.ts), so no function shows or uses them as values. */
