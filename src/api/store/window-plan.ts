@@ -246,8 +246,8 @@ export interface PlanOptions {
 }
 
 export interface WindowPlan {
-  /** Points the store answers, in date order (none of them inside a fetched window). */
-  stored: StoredPoint[];
+  /** Points the store answers, in date order (none of them inside a fetched window); copied when first read. */
+  readonly stored: StoredPoint[];
   /** Windows to ask the service for, in date order, disjoint. Empty: the store answers everything. */
   fetch: DatedWindow[];
   /**
@@ -255,9 +255,9 @@ export interface WindowPlan {
    * reached: every point it holds there, and the oldest fetch time among the
    * stale parts shown. Null when the store lacks a part of the window that
    * the service had answered before it (a never-fetched head or gap); days
-   * after everything it ever fetched count as not published yet.
+   * after everything it ever fetched count as not published yet. Its points are copied when first read.
    */
-  fallback: { points: StoredPoint[]; fetchedAt: number } | null;
+  fallback: { readonly points: StoredPoint[]; fetchedAt: number } | null;
   /** The messages of the stored days answered (ranges the service answered with a message), distinct. */
   messages: string[];
   /** Some stored days answered are known without a message (with points, or none). */
@@ -373,12 +373,28 @@ export function planWindow(data: SeriesData | undefined, window: DatedWindow, op
   if (cursor <= end) addFetch(cursor, end);
 
   const joined = joinClosest(fetch, options.maxFetches ?? 2);
-  const stored = pointsIn(series, served, joined);
+  // The points are copied out of the series when first read, not here: a cell waiting for the rest of its window
+  // holds its plan meanwhile, and the series it was made from never changes (a merge makes a new one).
+  let stored: StoredPoint[] | undefined;
+  let shown: StoredPoint[] | undefined;
   const fallback =
     coveredEnd !== null && !gapBeforeCoverage
-      ? { points: pointsIn(series, [{ start, end }], []), fetchedAt: Number.isFinite(staleAt) ? staleAt : newestAt }
+      ? {
+          get points(): StoredPoint[] {
+            return (shown ??= pointsIn(series, [{ start, end }], []));
+          },
+          fetchedAt: Number.isFinite(staleAt) ? staleAt : newestAt,
+        }
       : null;
-  return { stored, fetch: joined, fallback, messages, plainServed };
+  return {
+    get stored(): StoredPoint[] {
+      return (stored ??= pointsIn(series, served, joined));
+    },
+    fetch: joined,
+    fallback,
+    messages,
+    plainServed,
+  };
 }
 
 /** Joins the fetch windows separated by the smallest gaps until at most `max` remain. */
