@@ -89,24 +89,22 @@ export function mergeFetched(data: SeriesData | undefined, fetched: FetchedRange
   }
   for (const range of fetchedRanges(fetched)) ordered.push(range);
   if (cutAfter) ordered.push(cutAfter);
-  for (; next < known.length; next++) ordered.push(known[next]!);
-  const ranges = coalesce(ordered);
+  const ranges = coalesce(next < known.length ? ordered.concat(known.slice(next)) : ordered);
 
   const from = lowerBound(base.dates, start);
   const to = lowerBound(base.dates, dayAfter(end));
-  const dates = base.dates.slice(0, from);
-  const vals = base.vals.slice(0, from);
+  const windowDates: string[] = [];
+  const windowVals: (number | null)[] = [];
   let last = "";
   for (const point of inDateOrder(fetched.points)) {
     if (point.date < start || point.date > end || point.date <= last) continue;
-    dates.push(point.date);
-    vals.push(point.val);
+    windowDates.push(point.date);
+    windowVals.push(point.val);
     last = point.date;
   }
-  for (let i = to; i < base.dates.length; i++) {
-    dates.push(base.dates[i]!);
-    vals.push(base.vals[i]!);
-  }
+  // Copied in three blocks (before, the window's, after), not point by point.
+  const dates = base.dates.slice(0, from).concat(windowDates, base.dates.slice(to));
+  const vals = base.vals.slice(0, from).concat(windowVals, base.vals.slice(to));
   return { ranges, dates, vals };
 }
 
