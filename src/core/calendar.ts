@@ -21,9 +21,25 @@ const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Days since 1970-01-01 for a real calendar date, or null (bad shape, 2024-02-30, …). */
 export function epochDayOf(iso: string): number | null {
-  const ymd = calendarParts(iso);
-  return ymd < 0 ? null : civilDays(Math.floor(ymd / 10_000), Math.floor(ymd / 100) % 100, ymd % 100);
+  let day = EPOCH_DAY_OF.get(iso);
+  if (day === undefined) {
+    const ymd = calendarParts(iso);
+    if (ymd < 0) return null;
+    day = civilDays(Math.floor(ymd / 10_000), Math.floor(ymd / 100) % 100, ymd % 100);
+    if (EPOCH_DAY_OF.size >= DATES_HELD) EPOCH_DAY_OF.clear();
+    EPOCH_DAY_OF.set(iso, day);
+  }
+  return day;
 }
+
+/**
+ * Dates and epoch days converted lately, both ways: a workbook's cells ask for
+ * the same few hundred dates over and over (today, each as-of date, the day
+ * after it). Bounded: past this many, each memory starts afresh.
+ */
+const DATES_HELD = 8192;
+const EPOCH_DAY_OF = new Map<string, number>();
+const ISO_OF_DAY = new Map<number, string>();
 
 /** A digit's value at `i` of `text`, or -1 for anything else. */
 function digitAt(text: string, i: number): number {
@@ -122,6 +138,16 @@ const LAST_FOUR_DIGIT_DAY = 2_932_896;
 export function isoOfEpochDay(day: number): string {
   if (!Number.isInteger(day) || day < FIRST_FOUR_DIGIT_DAY || day > LAST_FOUR_DIGIT_DAY)
     return new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+  let iso = ISO_OF_DAY.get(day);
+  if (iso === undefined) {
+    iso = isoOfFourDigitYearDay(day);
+    if (ISO_OF_DAY.size >= DATES_HELD) ISO_OF_DAY.clear();
+    ISO_OF_DAY.set(day, iso);
+  }
+  return iso;
+}
+
+function isoOfFourDigitYearDay(day: number): string {
   // The inverse of civilDays: the era, the day and year in it (years starting on March 1st), then the month.
   const z = day + 719_468;
   const era = Math.floor(z / 146_097);
