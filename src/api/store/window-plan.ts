@@ -373,26 +373,50 @@ export function planWindow(data: SeriesData | undefined, window: DatedWindow, op
   const joined = joinClosest(fetch, options.maxFetches ?? 2);
   // The points are copied out of the series when first read, not here: a cell waiting for the rest of its window
   // holds its plan meanwhile, and the series it was made from never changes (a merge makes a new one).
-  let stored: StoredPoint[] | undefined;
-  let shown: StoredPoint[] | undefined;
   const fallback =
     coveredEnd !== null && !gapBeforeCoverage
-      ? {
-          get points(): StoredPoint[] {
-            return (shown ??= pointsIn(series, [{ start, end }], []));
-          },
-          fetchedAt: Number.isFinite(staleAt) ? staleAt : newestAt,
-        }
+      ? new HeldPoints(series, start, end, Number.isFinite(staleAt) ? staleAt : newestAt)
       : null;
-  return {
-    get stored(): StoredPoint[] {
-      return (stored ??= pointsIn(series, served, joined));
-    },
-    fetch: joined,
-    fallback,
-    messages,
-    plainServed,
-  };
+  if (served.length === 0) return { stored: [], fetch: joined, fallback, messages, plainServed };
+  return new PartlyStoredPlan(series, served, joined, fallback, messages, plainServed);
+}
+
+/**
+ * A plan whose stored points are copied out of the series when first read.
+ * Classes, not object literals with getters: V8 keeps an object literal with
+ * accessors as a dictionary, several hundred bytes per waiting cell.
+ */
+class PartlyStoredPlan implements WindowPlan {
+  private points: StoredPoint[] | undefined;
+
+  constructor(
+    private readonly series: SeriesData,
+    private readonly served: DatedWindow[],
+    readonly fetch: DatedWindow[],
+    readonly fallback: WindowPlan["fallback"],
+    readonly messages: string[],
+    readonly plainServed: boolean,
+  ) {}
+
+  get stored(): StoredPoint[] {
+    return (this.points ??= pointsIn(this.series, this.served, this.fetch));
+  }
+}
+
+/** Every point the store holds in a window, copied out of the series when first read (see PartlyStoredPlan). */
+class HeldPoints {
+  private held: StoredPoint[] | undefined;
+
+  constructor(
+    private readonly series: SeriesData,
+    private readonly start: string,
+    private readonly end: string,
+    readonly fetchedAt: number,
+  ) {}
+
+  get points(): StoredPoint[] {
+    return (this.held ??= pointsIn(this.series, [{ start: this.start, end: this.end }], []));
+  }
 }
 
 /** Joins the fetch windows separated by the smallest gaps until at most `max` remain. */
