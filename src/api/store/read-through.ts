@@ -100,30 +100,9 @@ export function isUnreachable(error: unknown): boolean {
 /** About what the service sends for one point: {"date":"2025-06-15","val":123.45}, */
 function pointBytes(points: readonly StoredPoint[]): number {
   let bytes = 0;
-  for (const point of points) bytes += 29 + valueChars(point.val);
+  for (const point of points) bytes += 29 + String(point.val).length;
   return bytes;
 }
-
-/**
- * How many characters a value is written with, fractions remembered (bounded):
- * the same stored values are counted again by every cell whose window holds
- * them, and writing a fraction out is most of what counting costs.
- */
-function valueChars(val: number | null): number {
-  if (val === null) return 4;
-  // Whole numbers are written out faster than they are looked up.
-  if (Number.isInteger(val)) return String(val).length;
-  let chars = VALUE_CHARS.get(val);
-  if (chars === undefined) {
-    chars = String(val).length;
-    if (VALUE_CHARS.size >= VALUE_CHARS_HELD) VALUE_CHARS.clear();
-    VALUE_CHARS.set(val, chars);
-  }
-  return chars;
-}
-
-const VALUE_CHARS = new Map<number, number>();
-const VALUE_CHARS_HELD = 65_536;
 
 /** Stored points as the domain's points. A null is kept only where the service answered null. */
 function asPoints(points: readonly StoredPoint[]): DataPoint[] {
