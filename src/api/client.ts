@@ -254,8 +254,15 @@ class BatchingClient implements Client {
       return Promise.reject(error);
     }
     if (opts.signal?.aborted) return Promise.reject(new CancelledError());
-    const granularity = window.granularity ? { granularity: window.granularity } : {};
-    const load = (part: DatedWindow) => this.batcher.load(symbol, metric, { ...part, ...granularity }, opts);
+    const granularity = window.granularity;
+    // The window built whole rather than spread: one per waiting part, and spread copies get a hidden class each.
+    const load = (part: DatedWindow) =>
+      this.batcher.load(
+        symbol,
+        metric,
+        granularity ? { start: part.start, end: part.end, granularity } : { start: part.start, end: part.end },
+        opts,
+      );
     if (parts.length === 1) return load(parts[0]!);
     return walkBackwards(parts, load);
   }

@@ -21,13 +21,66 @@ const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Days since 1970-01-01 for a real calendar date, or null (bad shape, 2024-02-30, …). */
 export function epochDayOf(iso: string): number | null {
-  const match = ISO_DATE.exec(iso);
-  if (!match) return null;
-  const year = Number(match[1]);
-  const month = Number(match[2]);
-  const day = Number(match[3]);
-  if (!isCalendarDay(year, month, day)) return null;
-  return epochDayOfParts(year, month, day);
+  let day = EPOCH_DAY_OF.get(iso);
+  if (day === undefined) {
+    const ymd = calendarParts(iso);
+    if (ymd < 0) return null;
+    day = civilDays(Math.floor(ymd / 10_000), Math.floor(ymd / 100) % 100, ymd % 100);
+    if (EPOCH_DAY_OF.size >= DATES_HELD) EPOCH_DAY_OF.clear();
+    EPOCH_DAY_OF.set(iso, day);
+  }
+  return day;
+}
+
+/**
+ * Dates and epoch days converted lately, both ways: a workbook's cells ask for
+ * the same few hundred dates over and over (today, each as-of date, the day
+ * after it). Bounded: past this many, each memory starts afresh.
+ */
+const DATES_HELD = 8192;
+const EPOCH_DAY_OF = new Map<string, number>();
+const ISO_OF_DAY = new Map<number, string>();
+
+/** A digit's value at `i` of `text`, or -1 for anything else. */
+function digitAt(text: string, i: number): number {
+  const c = text.charCodeAt(i) - 48;
+  return c >= 0 && c <= 9 ? c : -1;
+}
+
+/**
+ * `YYYY-MM-DD` naming a real calendar day as the number YYYYMMDD, or -1: the
+ * shape and day checks of every date the client reads (each point of each
+ * answer), by character codes rather than a regular expression and a Date.
+ */
+function calendarParts(text: string): number {
+  if (text.length !== 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return -1;
+  const y0 = digitAt(text, 0);
+  const y1 = digitAt(text, 1);
+  const y2 = digitAt(text, 2);
+  const y3 = digitAt(text, 3);
+  const m0 = digitAt(text, 5);
+  const m1 = digitAt(text, 6);
+  const d0 = digitAt(text, 8);
+  const d1 = digitAt(text, 9);
+  if ((y0 | y1 | y2 | y3 | m0 | m1 | d0 | d1) < 0) return -1;
+  const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
+  const month = m0 * 10 + m1;
+  const day = d0 * 10 + d1;
+  return isCalendarDay(year, month, day) ? year * 10_000 + month * 100 + day : -1;
+}
+
+/**
+ * The epoch day of a real calendar day of the proleptic Gregorian calendar
+ * (what Date counts), by arithmetic: days before the year's March 1st in
+ * 400-year eras, then the day of that March-based year.
+ */
+function civilDays(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }
 
 /** Days since 1970-01-01 of a date that must be real: a RangeError otherwise. */
@@ -42,8 +95,7 @@ export function toEpochDay(iso: string): number {
  * no Date: the client checks every point of every series with it.
  */
 export function isIsoDate(text: string): boolean {
-  const match = ISO_DATE.exec(text);
-  return match !== null && isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3]));
+  return calendarParts(text) >= 0;
 }
 
 /** Only the shape `YYYY-MM-DD` (digits and dashes), real day or not: for messages that tell the two apart. */
@@ -60,6 +112,8 @@ function isCalendarDay(year: number, month: number, day: number): boolean {
  * rolls over into the next or previous month, as Date does.
  */
 export function epochDayOfParts(year: number, month: number, day: number): number {
+  if (year >= 0 && year <= 9999 && Number.isInteger(year) && Number.isInteger(day) && isCalendarDay(year, month, day))
+    return civilDays(year, month, day);
   // setUTCFullYear, unlike Date.UTC, does not map years 0–99 to 1900–1999.
   return new Date(0).setUTCFullYear(year, month - 1, day) / MS_PER_DAY;
 }
@@ -77,8 +131,36 @@ export function calendarDateOf(text: string): string | null {
   return isIsoDate(date) ? date : null;
 }
 
+/** Epoch days of 0000-01-01 and 9999-12-31: the years written with four digits. */
+const FIRST_FOUR_DIGIT_DAY = -719_528;
+const LAST_FOUR_DIGIT_DAY = 2_932_896;
+
 export function isoOfEpochDay(day: number): string {
-  return new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+  if (!Number.isInteger(day) || day < FIRST_FOUR_DIGIT_DAY || day > LAST_FOUR_DIGIT_DAY)
+    return new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+  let iso = ISO_OF_DAY.get(day);
+  if (iso === undefined) {
+    iso = isoOfFourDigitYearDay(day);
+    if (ISO_OF_DAY.size >= DATES_HELD) ISO_OF_DAY.clear();
+    ISO_OF_DAY.set(day, iso);
+  }
+  return iso;
+}
+
+function isoOfFourDigitYearDay(day: number): string {
+  // The inverse of civilDays: the era, the day and year in it (years starting on March 1st), then the month.
+  const z = day + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const mp = Math.floor((5 * dayOfYear + 2) / 153);
+  const d = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yearOfEra + era * 400 + (m <= 2 ? 1 : 0);
+  return `${y < 1000 ? String(y).padStart(4, "0") : y}-${m < 10 ? "0" : ""}${m}-${d < 10 ? "0" : ""}${d}`;
 }
 
 const MONTH_LENGTHS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

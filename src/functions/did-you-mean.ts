@@ -117,21 +117,27 @@ function explainable(error: unknown): boolean {
  * name becomes UnknownNameError and a gap keeps its "no data" error (with a
  * pointer to MD.METRICS).
  */
-export async function withDiagnosis<T>(
+export function withDiagnosis<T>(
   ctx: CallContext,
   symbol: string,
   metric: string,
   names: NameArguments,
   work: () => Promise<T>,
 ): Promise<T> {
+  // A promise chain rather than an async function: cells wait here by the ten thousand, and a suspended async
+  // function holds its frame while it waits.
+  let working: Promise<T>;
   try {
-    return await work();
+    working = work();
   } catch (error) {
+    working = Promise.reject(error);
+  }
+  return working.catch(async (error: unknown) => {
     if (!explainable(error)) throw error;
     const diagnosis = await diagnosePair(ctx, symbol, metric, names);
     if (diagnosis?.kind === "unknown") throw diagnosis.error;
     if (diagnosis?.kind === "gap" && error instanceof NoDataError)
       throw new NoDataError(withHint(error.message, diagnosis.hint));
     throw error;
-  }
+  });
 }

@@ -3,7 +3,7 @@
  * failure stays that pair's. (The free-cash-flow ratios' short-window quirk is
  * the client's to undo: api/series/fcf-widening.ts.)
  */
-import { isMarketDataError, type SeriesRequest } from "../api";
+import { type CallOptions, isMarketDataError, type SeriesRequest } from "../api";
 import type { DataPoint, Granularity, SeriesResult } from "../core/domain";
 import { MessageSeriesError } from "../core/errors";
 import { withoutPlaceholders } from "../core/readings";
@@ -19,13 +19,36 @@ export interface WindowedRequest extends SeriesRequest {
  * (the user sees that window's values). `keep`: it is returned whole (MD.LATEST
  * wants the last reading wherever it is).
  */
-export async function fetchSeries(
+export function fetchSeries(
   ctx: CallContext,
   req: WindowedRequest,
   widened: "slice" | "keep" = "slice",
 ): Promise<SeriesResult> {
-  const result = await ctx.client.getSeries(req, widened === "keep" ? { ...ctx.call, keepWidened: true } : ctx.call);
-  return settledValues(ctx, result);
+  return askSeries(ctx, req, widened).then((result) => settledValues(ctx, result));
+}
+
+/**
+ * The client's answer as it gives it. A promise chain rather than an async
+ * function: a workbook keeps tens of thousands of these waiting at once, and a
+ * suspended async function holds its frame for as long as it waits.
+ */
+function askSeries(ctx: CallContext, req: WindowedRequest, widened: "slice" | "keep"): Promise<SeriesResult> {
+  try {
+    return ctx.client.getSeries(req, widened === "keep" ? keepingWidened(ctx.call) : ctx.call);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * The call's options with keepWidened. Copied by Object.assign, not spread:
+ * every waiting MD.LATEST cell holds one, and V8 gives the spread copies made
+ * here a hidden class each.
+ */
+function keepingWidened(call: CallOptions): CallOptions {
+  const options: CallOptions = Object.assign({}, call);
+  options.keepWidened = true;
+  return options;
 }
 
 /** The unsettled days' 0 placeholders as null (core/readings.ts), so no function shows or uses them as values. */
@@ -62,7 +85,7 @@ export async function fetchSeriesColumns(
 }
 
 /** One series' readings from `start` to `end`; a message in place of the series is "no data" with the service's words. */
-export async function fetchReadings(
+export function fetchReadings(
   ctx: CallContext,
   symbol: string,
   metric: string,
@@ -71,7 +94,10 @@ export async function fetchReadings(
   end: string,
   widened: "slice" | "keep" = "slice",
 ): Promise<readonly DataPoint[]> {
-  const result = await fetchSeries(ctx, { symbol, metric, granularity, start, end }, widened);
-  if (result.kind === "message") throw new MessageSeriesError(`${symbol} ${metric}: ${result.message}`, result.message);
-  return inDateOrder(result.points);
+  return askSeries(ctx, { symbol, metric, granularity, start, end }, widened).then((answer) => {
+    const result = settledValues(ctx, answer);
+    if (result.kind === "message")
+      throw new MessageSeriesError(`${symbol} ${metric}: ${result.message}`, result.message);
+    return inDateOrder(result.points);
+  });
 }

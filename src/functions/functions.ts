@@ -86,8 +86,15 @@ export function latest(
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<number | Excel.DoubleCellValue> {
   return invokeValue(invocation, (ctx) => {
-    const { as_of: asOf, ...args } = plainArguments({ symbol, metric, as_of, options });
-    return formattedLatestValue(ctx, { ...args, asOf });
+    // Named one by one, not spread: a big workbook holds one of these per waiting cell, and V8 gives spread copies
+    // made here a hidden class each.
+    const args = plainArguments({ symbol, metric, as_of, options });
+    return formattedLatestValue(ctx, {
+      symbol: args.symbol,
+      metric: args.metric,
+      asOf: args.as_of,
+      options: args.options,
+    });
   }) as Promise<number | Excel.DoubleCellValue>;
 }
 

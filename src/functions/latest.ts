@@ -141,16 +141,29 @@ export async function datedLatest(
   return plainLatest(ctx, symbol, metric, asOf ?? ctx.today);
 }
 
-async function plainLatest(ctx: CallContext, symbol: string, metric: string, asOf: string): Promise<Reading> {
+/**
+ * The lookbacks in turn until one holds a reading. A promise chain rather than
+ * an async function: every cell of a big workbook waits here at once, and a
+ * suspended async function holds its frame while it waits.
+ */
+function plainLatest(ctx: CallContext, symbol: string, metric: string, asOf: string): Promise<Reading> {
   const granularity = naturalGranularity(metric);
-  let searchedFrom = asOf;
-  for (const lookback of LATEST_LOOKBACKS[granularity === "QUARTER" ? "QUARTER" : "DAY"]) {
-    searchedFrom = shiftDate(asOf, -lookback.count, lookback.unit);
-    const points = await fetchReadings(ctx, symbol, metric, granularity, searchedFrom, asOf, "keep");
-    const last = lastOnOrBefore(points, asOf);
-    if (last) return last;
+  const lookbacks = LATEST_LOOKBACKS[granularity === "QUARTER" ? "QUARTER" : "DAY"];
+  const look = (i: number): Promise<Reading> => {
+    const lookback = lookbacks[i]!;
+    const searchedFrom = shiftDate(asOf, -lookback.count, lookback.unit);
+    return fetchReadings(ctx, symbol, metric, granularity, searchedFrom, asOf, "keep").then((points) => {
+      const last = lastOnOrBefore(points, asOf);
+      if (last) return last;
+      if (i + 1 < lookbacks.length) return look(i + 1);
+      throw new NoDataError(`No ${symbol} ${metric} value on or before ${asOf} (searched from ${searchedFrom}).`);
+    });
+  };
+  try {
+    return look(0);
+  } catch (error) {
+    return Promise.reject(error);
   }
-  throw new NoDataError(`No ${symbol} ${metric} value on or before ${asOf} (searched from ${searchedFrom}).`);
 }
 
 /** The last reading with a value dated on or before `date`: a null (a day not filled in yet) is skipped, never read as 0. */

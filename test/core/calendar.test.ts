@@ -9,6 +9,7 @@ import {
   epochDayOfParts,
   hasIsoDateShape,
   isIsoDate,
+  isoOfEpochDay,
   localToday,
   partsOfEpochDay,
   shiftDate,
@@ -142,6 +143,30 @@ describe("calendar", () => {
     expect(epochDayOfParts(2024, 13, 1)).toBe(epochDayOf("2025-01-01"));
     expect(epochDayOfParts(2024, 0, 1)).toBe(epochDayOf("2023-12-01"));
   });
+
+  it("dates and epoch days convert as Date does: every day of 1900–2100 and near the four-digit years' ends, and beyond", () => {
+    const every = (day: number) =>
+      (day >= -25_567 && day <= 47_482) || day < -719_528 + 800 || day > 2_932_896 - 800 || day % 31 === 0;
+    let checked = 0;
+    for (let day = -720_000; day <= 2_934_000; day += 1) {
+      if (!every(day)) continue;
+      const iso = new Date(day * 86_400_000).toISOString().slice(0, 10);
+      if (isoOfEpochDay(day) !== iso) expect(isoOfEpochDay(day)).toBe(iso);
+      if (/^\d{4}-/.test(iso) && epochDayOf(iso) !== day) expect(epochDayOf(iso)).toBe(day);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(180_000);
+    // Not a whole day: as Date reads it.
+    expect(isoOfEpochDay(0.5)).toBe(new Date(43_200_000).toISOString().slice(0, 10));
+  });
+
+  it.each(["2024-01-01\n", " 2024-01-01", "2024-1-01", "２０２４-01-01", "+02024-01-01", "2024-01-0a", "2024_01-01"])(
+    "%j is not a date",
+    (text) => {
+      expect(isIsoDate(text)).toBe(false);
+      expect(epochDayOf(text)).toBeNull();
+    },
+  );
 
   it("utcDateOf is the UTC calendar date of an instant", () => {
     expect(utcDateOf(Date.UTC(2024, 4, 31, 23, 59))).toBe("2024-05-31");

@@ -256,14 +256,16 @@ class IndexedDbSeriesStore implements SeriesStore {
       const key = seriesKey(id);
       const entry = this.memoryGet(key);
       const data = mergeFetched(entry?.kind === "series" ? entry.data : undefined, fetched);
-      this.memory.set(key, {
-        kind: "series",
-        id: { ...id, baseUrl: storeBaseUrl(id.baseUrl) },
-        data,
-        bytes: seriesBytes(data),
-      });
+      // One copy of the id as stored, for the working set and the queue alike (neither changes it).
+      const stored: SeriesId = {
+        baseUrl: storeBaseUrl(id.baseUrl),
+        symbol: id.symbol,
+        metric: id.metric,
+        granularity: id.granularity,
+      };
+      this.memory.set(key, { kind: "series", id: stored, data, bytes: seriesBytes(data) });
       if (this.memoryOnly) return;
-      this.queue.addSeries(key, { ...id, baseUrl: storeBaseUrl(id.baseUrl) }, fetched);
+      this.queue.addSeries(key, stored, fetched);
       this.scheduleWrites();
     } catch (error) {
       this.log(`could not record an answer (${errorText(error)})`);

@@ -42,7 +42,19 @@ export function settledTrustEnd(baseUrl: string, symbol: string, fetchedAt: numb
  */
 export function settledTrustEndOf(baseUrl: string, symbol: string, maxMs: number): (fetchedAt: number) => number {
   const share = symbolShare(baseUrl, symbol);
-  return (fetchedAt) => trustEndOfShare(share, fetchedAt, maxMs);
+  if (Math.floor(maxMs / DAY_MS) < 2) return (fetchedAt) => trustEndOfShare(share, fetchedAt, maxMs);
+  // A period of two days or more: the end depends only on the UTC day of the fetch, and a series' ranges were
+  // mostly fetched on the same few days. The last day's end is remembered.
+  let lastDay = NaN;
+  let lastEnd = 0;
+  return (fetchedAt) => {
+    const day = Math.floor(fetchedAt / DAY_MS);
+    if (day !== lastDay) {
+      lastEnd = trustEndOfShare(share, fetchedAt, maxMs);
+      lastDay = day;
+    }
+    return lastEnd;
+  };
 }
 
 /** The symbol's place in [0, 1): which of the cycle's days are its recheck days. */

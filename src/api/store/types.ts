@@ -115,8 +115,20 @@ export function seriesKey(id: SeriesId): string {
   return JSON.stringify([storeBaseUrl(id.baseUrl), id.symbol, id.metric, id.granularity]);
 }
 
+/** The last base address `storeBaseUrl` was given, and its answer: every read and write of every cell asks it. */
+let lastBaseUrl: string | undefined;
+let lastStoreBaseUrl = "";
+
 /** A base address as the store keeps it: without credentials in the authority, if anyone typed them. */
 export function storeBaseUrl(baseUrl: string): string {
+  if (baseUrl !== lastBaseUrl) {
+    lastStoreBaseUrl = withoutCredentials(baseUrl);
+    lastBaseUrl = baseUrl;
+  }
+  return lastStoreBaseUrl;
+}
+
+function withoutCredentials(baseUrl: string): string {
   try {
     const url = new URL(baseUrl);
     if (!url.username && !url.password) return baseUrl;

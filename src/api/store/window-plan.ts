@@ -76,35 +76,35 @@ export function mergeFetched(data: SeriesData | undefined, fetched: FetchedRange
   if (start > end) return base;
 
   // The known ranges are in date order and disjoint: what is kept of them before the window, the window's, what is kept after.
-  const ordered: KnownRange[] = [];
-  const after: KnownRange[] = [];
-  for (const range of base.ranges) {
-    if (range.end < start) ordered.push(range);
-    else if (range.start > end) after.push(range);
-    else {
-      if (range.start < start) ordered.push({ ...range, end: dayBefore(start) });
-      if (range.end > end) after.push({ ...range, start: dayAfter(end) });
-    }
+  // Those wholly before the window are taken as they are, found by halving; then the ones it touches, cut.
+  const known = base.ranges;
+  const first = firstRangeEndingOnOrAfter(known, start);
+  const ordered: KnownRange[] = known.slice(0, first);
+  let next = first;
+  let cutAfter: KnownRange | undefined;
+  for (; next < known.length && known[next]!.start <= end; next++) {
+    const range = known[next]!;
+    if (range.start < start) ordered.push({ ...range, end: dayBefore(start) });
+    if (range.end > end) cutAfter = { ...range, start: dayAfter(end) };
   }
   for (const range of fetchedRanges(fetched)) ordered.push(range);
-  for (const range of after) ordered.push(range);
-  const ranges = coalesce(ordered);
+  if (cutAfter) ordered.push(cutAfter);
+  const ranges = coalesce(next < known.length ? ordered.concat(known.slice(next)) : ordered);
 
   const from = lowerBound(base.dates, start);
   const to = lowerBound(base.dates, dayAfter(end));
-  const dates = base.dates.slice(0, from);
-  const vals = base.vals.slice(0, from);
+  const windowDates: string[] = [];
+  const windowVals: (number | null)[] = [];
   let last = "";
   for (const point of inDateOrder(fetched.points)) {
     if (point.date < start || point.date > end || point.date <= last) continue;
-    dates.push(point.date);
-    vals.push(point.val);
+    windowDates.push(point.date);
+    windowVals.push(point.val);
     last = point.date;
   }
-  for (let i = to; i < base.dates.length; i++) {
-    dates.push(base.dates[i]!);
-    vals.push(base.vals[i]!);
-  }
+  // Copied in three blocks (before, the window's, after), not point by point.
+  const dates = base.dates.slice(0, from).concat(windowDates, base.dates.slice(to));
+  const vals = base.vals.slice(0, from).concat(windowVals, base.vals.slice(to));
   return { ranges, dates, vals };
 }
 
@@ -207,10 +207,23 @@ function coalesce(ranges: KnownRange[]): KnownRange[] {
         fetchedAt: Math.min(previous.fetchedAt, range.fetchedAt),
       };
     } else {
-      out.push({ ...range });
+      // Known ranges are never changed once made (a join makes a new one): shared, not copied.
+      out.push(range);
     }
   }
   return out;
+}
+
+/** The index of the first of the date-ordered, disjoint `ranges` that ends on or after `date` (their length if none). */
+function firstRangeEndingOnOrAfter(ranges: readonly KnownRange[], date: string): number {
+  let lo = 0;
+  let hi = ranges.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ranges[mid]!.end < date) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export interface PlanOptions {
@@ -231,8 +244,8 @@ export interface PlanOptions {
 }
 
 export interface WindowPlan {
-  /** Points the store answers, in date order (none of them inside a fetched window). */
-  stored: StoredPoint[];
+  /** Points the store answers, in date order (none of them inside a fetched window); copied when first read. */
+  readonly stored: StoredPoint[];
   /** Windows to ask the service for, in date order, disjoint. Empty: the store answers everything. */
   fetch: DatedWindow[];
   /**
@@ -240,9 +253,9 @@ export interface WindowPlan {
    * reached: every point it holds there, and the oldest fetch time among the
    * stale parts shown. Null when the store lacks a part of the window that
    * the service had answered before it (a never-fetched head or gap); days
-   * after everything it ever fetched count as not published yet.
+   * after everything it ever fetched count as not published yet. Its points are copied when first read.
    */
-  fallback: { points: StoredPoint[]; fetchedAt: number } | null;
+  fallback: { readonly points: StoredPoint[]; fetchedAt: number } | null;
   /** The messages of the stored days answered (ranges the service answered with a message), distinct. */
   messages: string[];
   /** Some stored days answered are known without a message (with points, or none). */
@@ -333,8 +346,9 @@ export function planWindow(data: SeriesData | undefined, window: DatedWindow, op
   let gapBeforeCoverage = false; // a day the store lacks, before a day it holds
   const messages: string[] = [];
   let plainServed = false;
-  for (const range of series.ranges) {
-    if (range.end < start) continue;
+  const ranges = series.ranges;
+  for (let i = firstRangeEndingOnOrAfter(ranges, start); i < ranges.length; i++) {
+    const range = ranges[i]!;
     if (range.start > end) break;
     const s = range.start > start ? range.start : start;
     const e = range.end < end ? range.end : end;
@@ -357,12 +371,52 @@ export function planWindow(data: SeriesData | undefined, window: DatedWindow, op
   if (cursor <= end) addFetch(cursor, end);
 
   const joined = joinClosest(fetch, options.maxFetches ?? 2);
-  const stored = pointsIn(series, served, joined);
+  // The points are copied out of the series when first read, not here: a cell waiting for the rest of its window
+  // holds its plan meanwhile, and the series it was made from never changes (a merge makes a new one).
   const fallback =
     coveredEnd !== null && !gapBeforeCoverage
-      ? { points: pointsIn(series, [{ start, end }], []), fetchedAt: Number.isFinite(staleAt) ? staleAt : newestAt }
+      ? new HeldPoints(series, start, end, Number.isFinite(staleAt) ? staleAt : newestAt)
       : null;
-  return { stored, fetch: joined, fallback, messages, plainServed };
+  if (served.length === 0) return { stored: [], fetch: joined, fallback, messages, plainServed };
+  return new PartlyStoredPlan(series, served, joined, fallback, messages, plainServed);
+}
+
+/**
+ * A plan whose stored points are copied out of the series when first read.
+ * Classes, not object literals with getters: V8 keeps an object literal with
+ * accessors as a dictionary, several hundred bytes per waiting cell.
+ */
+class PartlyStoredPlan implements WindowPlan {
+  private points: StoredPoint[] | undefined;
+
+  constructor(
+    private readonly series: SeriesData,
+    private readonly served: DatedWindow[],
+    readonly fetch: DatedWindow[],
+    readonly fallback: WindowPlan["fallback"],
+    readonly messages: string[],
+    readonly plainServed: boolean,
+  ) {}
+
+  get stored(): StoredPoint[] {
+    return (this.points ??= pointsIn(this.series, this.served, this.fetch));
+  }
+}
+
+/** Every point the store holds in a window, copied out of the series when first read (see PartlyStoredPlan). */
+class HeldPoints {
+  private held: StoredPoint[] | undefined;
+
+  constructor(
+    private readonly series: SeriesData,
+    private readonly start: string,
+    private readonly end: string,
+    readonly fetchedAt: number,
+  ) {}
+
+  get points(): StoredPoint[] {
+    return (this.held ??= pointsIn(this.series, [{ start: this.start, end: this.end }], []));
+  }
 }
 
 /** Joins the fetch windows separated by the smallest gaps until at most `max` remain. */

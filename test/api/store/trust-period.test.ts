@@ -4,7 +4,7 @@
  * symbol's own recheck days whatever the fetch time, the same every time,
  * and spread evenly over the days of the cycle across a workbook's symbols.
  */
-import { recheckSlot, settledTrustEnd } from "../../../src/api/store/trust-period";
+import { recheckSlot, settledTrustEnd, settledTrustEndOf } from "../../../src/api/store/trust-period";
 
 const DAY = 86_400_000;
 const BASE = "https://md.example.test/api";
@@ -22,6 +22,16 @@ describe("settledTrustEnd", () => {
         expect(end).toBeGreaterThanOrEqual((Math.floor(at / DAY) + 2) * DAY);
         expect(end % DAY).toBe(0);
         expect(settledTrustEnd(BASE, key, at, 7 * DAY)).toBe(end);
+      }
+    }
+  });
+
+  it("one symbol's rule (settledTrustEndOf) gives the same ends, in any order of fetch times, for long and short periods", () => {
+    const shuffled = [...fetches, ...[...fetches].reverse(), fetches[3]!, fetches[3]! + 1, fetches[40]!];
+    for (const maxMs of [7 * DAY, 2 * DAY, DAY, 3_600_000]) {
+      for (const key of keys.slice(0, 50)) {
+        const rule = settledTrustEndOf(BASE, key, maxMs);
+        for (const at of shuffled) expect(rule(at)).toBe(settledTrustEnd(BASE, key, at, maxMs));
       }
     }
   });
