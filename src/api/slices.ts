@@ -1,0 +1,166 @@
+/**
+ * Long work cut into short slices, so the thread the add-in shares with the
+ * task pane answers input while it runs. With a shared runtime, custom
+ * functions and the task pane run in one browser runtime, one thread
+ * (https://learn.microsoft.com/office/dev/add-ins/testing/runtimes): while an
+ * answer for 250 series hands each waiting cell its value (the store's merge
+ * and write, the cell's extraction and formatting), a keystroke in the pane
+ * waits. A browser runs queued input between tasks, not inside one, so the
+ * work gives the thread back between slices of a few milliseconds each.
+ */
+
+/** How long one slice may run before the thread is given back, in milliseconds. */
+export const SLICE_BUDGET_MS = 3;
+
+/** Items handed out before the first measurement: a small answer is delivered at once, as before. */
+const FIRST_CHUNK = 16;
+
+/**
+ * Microtask turns awaited after a chunk, so the continuations it started
+ * (each caller's own chain of awaits) run, and are measured, before the
+ * budget is checked. A deeper chain just finishes in the next check's time.
+ */
+const CONTINUATION_TURNS = 32;
+
+interface HostScheduler {
+  yield?: () => Promise<void>;
+  postTask?: (callback: () => void) => Promise<void>;
+}
+
+let channel: { port: MessagePort; waiting: (() => void)[] } | undefined;
+
+/**
+ * One turn of the host's event loop: the promise resolves in a new task,
+ * after the input already queued. Where the platform has it,
+ * `scheduler.yield()` (Chromium, Edge's WebView2: the continuation runs
+ * before other queued tasks of its kind, so the work is not pushed behind
+ * them; https://developer.chrome.com/blog/use-scheduler-yield), else
+ * `scheduler.postTask`, else a MessageChannel message (a task without
+ * setTimeout's clamping of nested timers), else a 0 ms timer.
+ */
+export function yieldToHost(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: HostScheduler }).scheduler;
+  if (typeof scheduler?.yield === "function") return scheduler.yield();
+  if (typeof scheduler?.postTask === "function") return scheduler.postTask(() => undefined);
+  if (typeof MessageChannel === "function") {
+    if (!channel) {
+      const { port1, port2 } = new MessageChannel();
+      const state = { port: port2, waiting: [] as (() => void)[] };
+      port1.onmessage = () => state.waiting.shift()?.();
+      // Node keeps a port's process alive while it listens; a browser ignores this.
+      (port1 as { unref?: () => void }).unref?.();
+      channel = state;
+    }
+    const { port, waiting } = channel;
+    return new Promise((resolve) => {
+      waiting.push(resolve);
+      port.postMessage(null);
+    });
+  }
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * Calls `each` for every item, in order, in slices of at most about
+ * `budgetMs` of work each (the calls and the continuations they start),
+ * giving the thread back between slices. The chunk size follows the measured
+ * cost per item. Resolves once every item has been handed out.
+ */
+export async function inSlices<T>(
+  items: readonly T[],
+  each: (item: T) => void,
+  now: () => number,
+  budgetMs = SLICE_BUDGET_MS,
+  yieldTo: () => Promise<void> = yieldToHost,
+): Promise<void> {
+  let sliceStart = now();
+  let chunk = FIRST_CHUNK;
+  let i = 0;
+  while (i < items.length) {
+    const from = i;
+    const chunkStart = now();
+    const end = Math.min(items.length, i + chunk);
+    for (; i < end; i++) each(items[i]!);
+    if (i >= items.length) return;
+    for (let turn = 0; turn < CONTINUATION_TURNS; turn++) await undefined;
+    const at = now();
+    const perItem = (at - chunkStart) / (i - from);
+    if (at - sliceStart >= budgetMs) {
+      await yieldTo();
+      sliceStart = now();
+    }
+    const left = budgetMs - (now() - sliceStart);
+    chunk = perItem > 0 ? Math.max(1, Math.floor(left / perItem)) : FIRST_CHUNK * 4;
+  }
+}
+
+interface Delivery {
+  run: () => Promise<void>;
+  done: () => void;
+}
+
+/**
+ * Answers handed out one after the other, each in slices (inSlices), and the
+ * moments between two of them. A caller that plans from what earlier answers
+ * left in the store waits for such a moment (`between`): it then sees every
+ * answer either wholly handed out or not at all, as it did when an answer was
+ * handed out in one task, so the calls of one recalculation still plan alike
+ * and share their requests.
+ */
+export class Deliveries {
+  private readonly queue: Delivery[] = [];
+  private running = false;
+  private waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly now: () => number,
+    private readonly budgetMs = SLICE_BUDGET_MS,
+    private readonly yieldTo: () => Promise<void> = yieldToHost,
+  ) {}
+
+  /** Whether an answer is being handed out now. */
+  get busy(): boolean {
+    return this.running;
+  }
+
+  /** Resolves at the next moment no answer is being handed out (at once when none is). */
+  between(): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Hands `each` every item, in slices, after the answers queued before; resolves once all are handed out. */
+  deliver<T>(items: readonly T[], each: (item: T) => void): Promise<void> {
+    return new Promise((resolve) => {
+      this.queue.push({ run: () => inSlices(items, each, this.now, this.budgetMs, this.yieldTo), done: resolve });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+        try {
+          await next.run();
+        } finally {
+          next.done();
+        }
+        if (this.waiting.length > 0 && this.queue.length > 0) {
+          // The callers that waited plan now, before the next answer changes what they read.
+          this.release();
+          await this.yieldTo();
+        }
+      }
+    } finally {
+      this.running = false;
+      this.release();
+    }
+  }
+
+  private release(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const resolve of waiting) resolve();
+  }
+}
