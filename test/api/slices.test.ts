@@ -1,0 +1,68 @@
+/**
+ * Long work in short slices (src/api/slices.ts): every item handed out, in
+ * order, the thread given back once a slice has used its budget; answers
+ * handed out one after the other, with callers waiting for the moment between
+ * two. Time here is a counter each item advances, and the yield a recorded
+ * promise, so the slicing is exact.
+ */
+import { Deliveries, inSlices, yieldToHost } from "../../src/api/slices";
+
+function costly(msPerItem: number) {
+  let time = 0;
+  const events: string[] = [];
+  return {
+    now: () => time,
+    events,
+    each: (item: number) => {
+      time += msPerItem;
+      events.push(`item ${item}`);
+    },
+    yieldTo: async () => {
+      events.push("yield");
+      await yieldToHost();
+    },
+  };
+}
+
+describe("inSlices", () => {
+  it("hands out a small answer in one go, without giving the thread back", async () => {
+    const c = costly(0.01);
+    await inSlices([1, 2, 3, 4, 5], c.each, c.now, 3, c.yieldTo);
+    expect(c.events).toEqual([1, 2, 3, 4, 5].map((i) => `item ${i}`));
+  });
+
+  it("gives the thread back once a slice has used its budget, every item handed out once and in order", async () => {
+    const c = costly(0.5);
+    const items = Array.from({ length: 100 }, (_, i) => i);
+    await inSlices(items, c.each, c.now, 3, c.yieldTo);
+    expect(c.events.filter((e) => e !== "yield")).toEqual(items.map((i) => `item ${i}`));
+    // Between two yields, no more work than the first chunk or the budget allows (at 0.5 ms an item: 6 after the first).
+    const runs = c.events.join(",").split("yield").map((run) => run.split(",").filter(Boolean).length);
+    expect(runs.length).toBeGreaterThan(10);
+    for (const run of runs.slice(1)) expect(run).toBeLessThanOrEqual(6);
+  });
+});
+
+describe("Deliveries", () => {
+  it("lets a caller through at once when nothing is being handed out", async () => {
+    const c = costly(0.5);
+    const deliveries = new Deliveries(c.now, 3, c.yieldTo);
+    expect(deliveries.busy).toBe(false);
+    await deliveries.between();
+    expect(c.events).toEqual([]);
+  });
+
+  it("hands out answers one after the other; a waiting caller goes between two, never inside one", async () => {
+    const c = costly(0.5);
+    const deliveries = new Deliveries(c.now, 3, c.yieldTo);
+    const first = Array.from({ length: 40 }, (_, i) => i);
+    const second = Array.from({ length: 40 }, (_, i) => 100 + i);
+    const done = [deliveries.deliver(first, c.each), deliveries.deliver(second, c.each)];
+    expect(deliveries.busy).toBe(true);
+    const waited = deliveries.between().then(() => c.events.push("caller"));
+    await Promise.all([...done, waited]);
+    const items = c.events.filter((e) => e !== "yield");
+    expect(items).toEqual([...first.map((i) => `item ${i}`), "caller", ...second.map((i) => `item ${i}`)]);
+    expect(deliveries.busy).toBe(false);
+  });
+});
