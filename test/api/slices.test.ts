@@ -37,7 +37,10 @@ describe("inSlices", () => {
     await inSlices(items, c.each, c.now, 3, c.yieldTo);
     expect(c.events.filter((e) => e !== "yield")).toEqual(items.map((i) => `item ${i}`));
     // Between two yields, no more work than the first chunk or the budget allows (at 0.5 ms an item: 6 after the first).
-    const runs = c.events.join(",").split("yield").map((run) => run.split(",").filter(Boolean).length);
+    const runs = c.events
+      .join(",")
+      .split("yield")
+      .map((run) => run.split(",").filter(Boolean).length);
     expect(runs.length).toBeGreaterThan(10);
     for (const run of runs.slice(1)) expect(run).toBeLessThanOrEqual(6);
   });
