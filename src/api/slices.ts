@@ -118,6 +118,13 @@ export class Deliveries {
     private readonly yieldTo: () => Promise<void> = yieldToHost,
   ) {}
 
+  /**
+   * Whether the callers that waited are being let through now (in slices):
+   * their calls are still arriving, a batch window should not close on part
+   * of them.
+   */
+  releasing = false;
+
   /** Whether an answer is being handed out now. */
   get busy(): boolean {
     return this.running;
@@ -140,27 +147,32 @@ export class Deliveries {
   private async drain(): Promise<void> {
     this.running = true;
     try {
-      for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+      for (;;) {
+        // The callers that waited go first, before the next answer changes what they read: in slices too, since
+        // each plans its cell's requests (a recalculation's worth may have gathered meanwhile).
+        while (this.waiting.length > 0) {
+          const waiting = this.waiting;
+          this.waiting = [];
+          this.releasing = true;
+          try {
+            await inSlices(waiting, (resolve) => resolve(), this.now, this.budgetMs, this.yieldTo);
+          } finally {
+            this.releasing = false;
+          }
+        }
+        const next = this.queue.shift();
+        if (!next) break;
         try {
           await next.run();
         } finally {
           next.done();
         }
-        if (this.waiting.length > 0 && this.queue.length > 0) {
-          // The callers that waited plan now, before the next answer changes what they read.
-          this.release();
-          await this.yieldTo();
-        }
       }
     } finally {
       this.running = false;
-      this.release();
+      const waiting = this.waiting;
+      this.waiting = [];
+      for (const resolve of waiting) resolve();
     }
-  }
-
-  private release(): void {
-    const waiting = this.waiting;
-    this.waiting = [];
-    for (const resolve of waiting) resolve();
   }
 }

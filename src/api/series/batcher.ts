@@ -170,6 +170,12 @@ export class SeriesBatcher {
     this.flushTimer = undefined;
     const { batchDelayMs, batchMaxDelayMs } = this.deps.limits;
     const now = this.deps.now();
+    // The calls that waited for an answer to be handed out arrive in slices (slices.ts): the window stays open
+    // until all of them have, so one recalculation's calls are not split between two windows.
+    if (this.deliveries.releasing) {
+      this.armFlush(batchDelayMs);
+      return;
+    }
     const quietFor = now - this.lastQueuedAt;
     const openFor = now - this.firstQueuedAt;
     if (quietFor < batchDelayMs && openFor < batchMaxDelayMs) {
