@@ -15,6 +15,9 @@ export const SLICE_BUDGET_MS = 3;
 /** Items handed out before the first measurement: a small answer is delivered at once, as before. */
 const FIRST_CHUNK = 16;
 
+/** An answer for at most this many callers is handed out without giving the thread back first. */
+export const SMALL_ANSWER = FIRST_CHUNK;
+
 /**
  * Microtask turns awaited after a chunk, so the continuations it started
  * (each caller's own chain of awaits) run, and are measured, before the
@@ -140,13 +143,15 @@ export class Deliveries {
   deliver<T>(items: readonly T[], each: (item: T) => void): Promise<void> {
     return new Promise((resolve) => {
       this.queue.push({ run: () => inSlices(items, each, this.now, this.budgetMs, this.yieldTo), done: resolve });
-      if (!this.running) void this.drain();
+      if (!this.running) void this.drain(items.length > SMALL_ANSWER);
     });
   }
 
-  private async drain(): Promise<void> {
+  /** `fresh`: starts in a new task, so that a big answer's first slice does not add to the task that parsed it. */
+  private async drain(fresh: boolean): Promise<void> {
     this.running = true;
     try {
+      if (fresh) await this.yieldTo();
       for (;;) {
         // The callers that waited go first, before the next answer changes what they read: in slices too, since
         // each plans its cell's requests (a recalculation's worth may have gathered meanwhile).

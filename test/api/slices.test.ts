@@ -55,7 +55,7 @@ describe("Deliveries", () => {
     expect(c.events).toEqual([]);
   });
 
-  it("hands out answers one after the other; a waiting caller goes between two, never inside one", async () => {
+  it("hands out answers one after the other; a waiting caller goes before or between them, never inside one", async () => {
     const c = costly(0.5);
     const deliveries = new Deliveries(c.now, 3, c.yieldTo);
     const first = Array.from({ length: 40 }, (_, i) => i);
@@ -64,8 +64,23 @@ describe("Deliveries", () => {
     expect(deliveries.busy).toBe(true);
     const waited = deliveries.between().then(() => c.events.push("caller"));
     await Promise.all([...done, waited]);
-    const items = c.events.filter((e) => e !== "yield");
-    expect(items).toEqual([...first.map((i) => `item ${i}`), "caller", ...second.map((i) => `item ${i}`)]);
+    const handed = c.events.filter((e) => e !== "yield");
+    expect(handed.filter((e) => e !== "caller")).toEqual([...first, ...second].map((i) => `item ${i}`));
+    expect([0, first.length, first.length + second.length]).toContain(handed.indexOf("caller"));
     expect(deliveries.busy).toBe(false);
+  });
+
+  it("starts a big answer in a new task, a small one at once", async () => {
+    const c = costly(0.01);
+    const deliveries = new Deliveries(c.now, 3, c.yieldTo);
+    await deliveries.deliver([1, 2, 3], c.each);
+    expect(c.events).toEqual(["item 1", "item 2", "item 3"]);
+    c.events.length = 0;
+    await deliveries.deliver(
+      Array.from({ length: 20 }, (_, i) => i),
+      c.each,
+    );
+    expect(c.events[0]).toBe("yield");
+    expect(c.events.filter((e) => e !== "yield")).toHaveLength(20);
   });
 });

@@ -15,7 +15,7 @@ import { answerKey, cacheKey, type Load, type Outcome, type PendingLoads } from 
 import { listChars, requestUrl, seriesRequest, seriesUrlLength, type ApiRequest } from "../http/requests";
 import { parseSeriesResponse, type DroppedPoints, type SeriesTable } from "../http/responses";
 import { SeriesIsolation } from "./isolation";
-import { Deliveries } from "../slices";
+import { Deliveries, SMALL_ANSWER, yieldToHost } from "../slices";
 import type { SendOutcome, SeriesLoad } from "./batch-types";
 import type { Timers } from "../http/timers";
 import type { CallOptions, ClientCounters } from "../types";
@@ -283,6 +283,9 @@ export class SeriesBatcher {
     try {
       const { json } = await this.deps.send(request, settings, signal, { serverErrorRetries });
       answered = true;
+      // Reading the body (JSON.parse) and checking it are two stretches of a big answer: the thread is given back
+      // between them, and again before the answer is handed out (slices.ts).
+      if (live.length > SMALL_ANSWER) await yieldToHost();
       if (await this.askedUnderOldSettings(settings, live)) return { ok: true };
       // Checked against the window asked for (http/responses.ts soundPoints): only sound points are cached or stored.
       const table = parseSeriesResponse(json, symbols, metrics, window, (symbol, metric, dropped) =>
