@@ -23,7 +23,7 @@ export const SMALL_ANSWER = FIRST_CHUNK;
  * (each caller's own chain of awaits) run, and are measured, before the
  * budget is checked. A deeper chain just finishes in the next check's time.
  */
-const CONTINUATION_TURNS = 96;
+const CONTINUATION_TURNS = 32;
 
 interface HostScheduler {
   yield?: () => Promise<void>;
