@@ -25,6 +25,11 @@ export const SMALL_ANSWER = FIRST_CHUNK;
  */
 const CONTINUATION_TURNS = 32;
 
+/** Lets the continuations started so far run (CONTINUATION_TURNS microtask turns). */
+async function continuations(): Promise<void> {
+  for (let turn = 0; turn < CONTINUATION_TURNS; turn++) await undefined;
+}
+
 interface HostScheduler {
   yield?: () => Promise<void>;
   postTask?: (callback: () => void) => Promise<void>;
@@ -85,7 +90,7 @@ export async function inSlices<T>(
     const end = Math.min(items.length, i + chunk);
     for (; i < end; i++) each(items[i]!);
     if (i >= items.length) return;
-    for (let turn = 0; turn < CONTINUATION_TURNS; turn++) await undefined;
+    await continuations();
     const at = now();
     const perItem = (at - chunkStart) / (i - from);
     if (at - sliceStart >= budgetMs) {
@@ -113,7 +118,12 @@ interface Delivery {
 export class Deliveries {
   private readonly queue: Delivery[] = [];
   private running = false;
-  private waiting: (() => void)[] = [];
+  /** The callers waiting, by the task they came in (a recalculation's batch of calls comes in one). */
+  private waiting: (() => void)[][] = [];
+  /** The last group of waiting callers still takes callers of the task running now. */
+  private groupOpen = 0;
+  private groups = 0;
+  private groupEnds: (() => void)[] = [];
 
   constructor(
     private readonly now: () => number,
@@ -122,11 +132,17 @@ export class Deliveries {
   ) {}
 
   /**
-   * Whether the callers that waited are being let through now (in slices):
-   * their calls are still arriving, a batch window should not close on part
-   * of them.
+   * Whether callers that waited are being let through now (in slices): their
+   * calls are still arriving, a batch window should not close on part of the
+   * ones that came together.
    */
   releasing = false;
+
+  /** Resolves once the callers that came together and are being let through now all have been (at once when none are). */
+  released(): Promise<void> {
+    if (!this.releasing) return Promise.resolve();
+    return new Promise((resolve) => this.groupEnds.push(resolve));
+  }
 
   /** Whether an answer is being handed out now. */
   get busy(): boolean {
@@ -136,7 +152,20 @@ export class Deliveries {
   /** Resolves at the next moment no answer is being handed out (at once when none is). */
   between(): Promise<void> {
     if (!this.running) return Promise.resolve();
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve) => {
+      const open = this.groupOpen !== 0 ? this.waiting.at(-1) : undefined;
+      if (open) {
+        open.push(resolve);
+        return;
+      }
+      this.waiting.push([resolve]);
+      const group = ++this.groups;
+      this.groupOpen = group;
+      // The group closes with the task its callers came in.
+      void this.yieldTo().then(() => {
+        if (this.groupOpen === group) this.groupOpen = 0;
+      });
+    });
   }
 
   /** Hands `each` every item, in slices, after the answers queued before; resolves once all are handed out. */
@@ -154,19 +183,14 @@ export class Deliveries {
       if (fresh) await this.yieldTo();
       for (;;) {
         // The callers that waited go first, before the next answer changes what they read: in slices too, since
-        // each plans its cell's requests (a recalculation's worth may have gathered meanwhile).
-        while (this.waiting.length > 0) {
-          const waiting = this.waiting;
-          this.waiting = [];
-          this.releasing = true;
-          try {
-            await inSlices(waiting, (resolve) => resolve(), this.now, this.budgetMs, this.yieldTo);
-          } finally {
-            this.releasing = false;
-          }
-        }
+        // each plans its cell's requests, group by group. Those who come while they go wait for the next moment
+        // between two answers: answers are not held back by a stream of them.
+        if (this.waiting.length > 0) await this.release();
         const next = this.queue.shift();
-        if (!next) break;
+        if (!next) {
+          if (this.waiting.length > 0) continue;
+          break;
+        }
         try {
           await next.run();
         } finally {
@@ -177,7 +201,30 @@ export class Deliveries {
       this.running = false;
       const waiting = this.waiting;
       this.waiting = [];
-      for (const resolve of waiting) resolve();
+      this.groupOpen = 0;
+      for (const group of waiting) for (const resolve of group) resolve();
+    }
+  }
+
+  private async release(): Promise<void> {
+    const waiting = this.waiting;
+    this.waiting = [];
+    this.groupOpen = 0;
+    this.releasing = true;
+    try {
+      for (const group of waiting) {
+        await inSlices(group, (resolve) => resolve(), this.now, this.budgetMs, this.yieldTo);
+        // Their calls reach the batcher a few turns after they are let through: the group ends when they have.
+        await continuations();
+        const ended = this.groupEnds;
+        this.groupEnds = [];
+        for (const resolve of ended) resolve();
+      }
+    } finally {
+      this.releasing = false;
+      const ended = this.groupEnds;
+      this.groupEnds = [];
+      for (const resolve of ended) resolve();
     }
   }
 }

@@ -83,4 +83,27 @@ describe("Deliveries", () => {
     expect(c.events[0]).toBe("yield");
     expect(c.events.filter((e) => e !== "yield")).toHaveLength(20);
   });
+
+  it("lets callers that came in one task through as one group, in slices; released() resolves once the whole group went", async () => {
+    const c = costly(0.5);
+    const deliveries = new Deliveries(c.now, 3, c.yieldTo);
+    const done = deliveries.deliver(
+      Array.from({ length: 40 }, (_, i) => i),
+      c.each,
+    );
+    const callers = Array.from({ length: 30 }, (_, i) =>
+      deliveries.between().then(() => {
+        c.each(1000 + i);
+        if (i === 0) void deliveries.released().then(() => c.events.push("group released"));
+      }),
+    );
+    await Promise.all([done, ...callers]);
+    const handed = c.events.filter((e) => e !== "yield");
+    expect(handed.slice(0, 30)).toEqual(Array.from({ length: 30 }, (_, i) => `item ${1000 + i}`));
+    expect(handed[30]).toBe("group released");
+    expect(handed.slice(31)).toEqual(Array.from({ length: 40 }, (_, i) => `item ${i}`));
+    // The group itself went in several slices.
+    const groupEnd = c.events.indexOf("group released");
+    expect(c.events.slice(1, groupEnd).filter((e) => e === "yield").length).toBeGreaterThan(1);
+  });
 });

@@ -170,19 +170,25 @@ export class SeriesBatcher {
     this.flushTimer = undefined;
     const { batchDelayMs, batchMaxDelayMs } = this.deps.limits;
     const now = this.deps.now();
-    // The calls that waited for an answer to be handed out arrive in slices (slices.ts): the window stays open
-    // until all of them have, so one recalculation's calls are not split between two windows.
-    if (this.deliveries.releasing) {
-      this.armFlush(batchDelayMs);
-      return;
-    }
     const quietFor = now - this.lastQueuedAt;
     const openFor = now - this.firstQueuedAt;
     if (quietFor < batchDelayMs && openFor < batchMaxDelayMs) {
       this.armFlush(Math.min(batchDelayMs - quietFor, batchMaxDelayMs - openFor));
       return;
     }
+    if (this.deliveries.releasing) {
+      // The calls that waited for an answer to be handed out are arriving, in slices (slices.ts): the window
+      // closes once all of these have, so one recalculation's calls are not split between two windows.
+      this.flushTimer = this.deliveries.released().then(() => this.closeWindow());
+      return;
+    }
     void this.flush(quietFor < batchDelayMs);
+  }
+
+  /** The window closes now that the waiting callers were let through; calls may still be coming. */
+  private closeWindow(): void {
+    this.flushTimer = undefined;
+    void this.flush(this.deps.now() - this.lastQueuedAt < this.deps.limits.batchDelayMs);
   }
 
   /** `stillArriving`: the cap forced this flush while calls keep coming (see scheduleFlush). */
