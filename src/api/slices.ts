@@ -123,7 +123,7 @@ export class Deliveries {
   /** The last group of waiting callers still takes callers of the task running now. */
   private groupOpen = 0;
   private groups = 0;
-  private groupEnds: (() => void)[] = [];
+  private stepEnds: (() => void)[] = [];
 
   constructor(
     private readonly now: () => number,
@@ -132,16 +132,19 @@ export class Deliveries {
   ) {}
 
   /**
-   * Whether callers that waited are being let through now (in slices): their
-   * calls are still arriving, a batch window should not close on part of the
-   * ones that came together.
+   * Whether a step is under way: an answer being handed out, or a group of
+   * waiting callers being let through (in slices). The calls they make are
+   * still arriving between its slices: a batch window should not close on
+   * part of them.
    */
-  releasing = false;
+  stepping = false;
+  /** The step under way lets waiting callers through (not an answer). */
+  lettingThrough = false;
 
-  /** Resolves once the callers that came together and are being let through now all have been (at once when none are). */
-  released(): Promise<void> {
-    if (!this.releasing) return Promise.resolve();
-    return new Promise((resolve) => this.groupEnds.push(resolve));
+  /** Resolves once the step under way is through, the calls it started included (at once when none is). */
+  stepDone(): Promise<void> {
+    if (!this.stepping) return Promise.resolve();
+    return new Promise((resolve) => this.stepEnds.push(resolve));
   }
 
   /** Whether an answer is being handed out now. */
@@ -192,7 +195,7 @@ export class Deliveries {
           break;
         }
         try {
-          await next.run();
+          await this.step(next.run);
         } finally {
           next.done();
         }
@@ -210,20 +213,25 @@ export class Deliveries {
     const waiting = this.waiting;
     this.waiting = [];
     this.groupOpen = 0;
-    this.releasing = true;
+    this.lettingThrough = true;
     try {
-      for (const group of waiting) {
-        await inSlices(group, (resolve) => resolve(), this.now, this.budgetMs, this.yieldTo);
-        // Their calls reach the batcher a few turns after they are let through: the group ends when they have.
-        await continuations();
-        const ended = this.groupEnds;
-        this.groupEnds = [];
-        for (const resolve of ended) resolve();
-      }
+      for (const group of waiting)
+        await this.step(() => inSlices(group, (resolve) => resolve(), this.now, this.budgetMs, this.yieldTo));
     } finally {
-      this.releasing = false;
-      const ended = this.groupEnds;
-      this.groupEnds = [];
+      this.lettingThrough = false;
+    }
+  }
+
+  /** One step; it ends once the continuations it started have run (their calls reach the batcher a few turns later). */
+  private async step(run: () => Promise<void>): Promise<void> {
+    this.stepping = true;
+    try {
+      await run();
+      await continuations();
+    } finally {
+      this.stepping = false;
+      const ended = this.stepEnds;
+      this.stepEnds = [];
       for (const resolve of ended) resolve();
     }
   }

@@ -84,7 +84,7 @@ describe("Deliveries", () => {
     expect(c.events.filter((e) => e !== "yield")).toHaveLength(20);
   });
 
-  it("lets callers that came in one task through as one group, in slices; released() resolves once the whole group went", async () => {
+  it("lets callers that came in one task through as one group, in slices; stepDone() resolves once the whole group went", async () => {
     const c = costly(0.5);
     const deliveries = new Deliveries(c.now, 3, c.yieldTo);
     const done = deliveries.deliver(
@@ -94,7 +94,7 @@ describe("Deliveries", () => {
     const callers = Array.from({ length: 30 }, (_, i) =>
       deliveries.between().then(() => {
         c.each(1000 + i);
-        if (i === 0) void deliveries.released().then(() => c.events.push("group released"));
+        if (i === 0) void deliveries.stepDone().then(() => c.events.push("group released"));
       }),
     );
     await Promise.all([done, ...callers]);

@@ -176,16 +176,19 @@ export class SeriesBatcher {
       this.armFlush(Math.min(batchDelayMs - quietFor, batchMaxDelayMs - openFor));
       return;
     }
-    if (this.deliveries.releasing) {
-      // The calls that waited for an answer to be handed out are arriving, in slices (slices.ts): the window
-      // closes once all of these have, so one recalculation's calls are not split between two windows.
-      this.flushTimer = this.deliveries.released().then(() => this.closeWindow());
+    const stillArriving = quietFor < batchDelayMs;
+    if (this.deliveries.stepping && (!stillArriving || this.deliveries.lettingThrough)) {
+      // An answer is being handed out, or the calls that waited for one are being let through, in slices
+      // (slices.ts): the calls they make arrive between the slices, and a pause between two is no quiet. The
+      // window closes once the step is through (the calls that waited: even past the cap, so one
+      // recalculation's calls are not split between two windows).
+      this.flushTimer = this.deliveries.stepDone().then(() => this.closeWindow());
       return;
     }
-    void this.flush(quietFor < batchDelayMs);
+    void this.flush(stillArriving);
   }
 
-  /** The window closes now that the waiting callers were let through; calls may still be coming. */
+  /** The window closes now that a step of the handing out is through; calls may still be coming. */
   private closeWindow(): void {
     this.flushTimer = undefined;
     void this.flush(this.deps.now() - this.lastQueuedAt < this.deps.limits.batchDelayMs);
