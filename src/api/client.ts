@@ -226,7 +226,14 @@ class BatchingClient implements Client {
     } catch (error) {
       return Promise.reject(error);
     }
-    if (this.stored?.handles(req.metric, window)) return this.stored.get(req.symbol, req.metric, window, opts);
+    const stored = this.stored;
+    if (stored?.handles(req.metric, window)) {
+      // The store's plan reads what answers left there: while one is being handed out in slices (series/batcher.ts),
+      // the plan waits for it to end, so the calls of one recalculation plan alike and share their requests.
+      const between = this.batcher.betweenDeliveries();
+      if (between) return between.then(() => stored.get(req.symbol, req.metric, window, opts));
+      return stored.get(req.symbol, req.metric, window, opts);
+    }
     return this.fetchWindow(req.symbol, req.metric, window, opts);
   }
 

@@ -15,6 +15,7 @@ import { answerKey, cacheKey, type Load, type Outcome, type PendingLoads } from 
 import { listChars, requestUrl, seriesRequest, seriesUrlLength, type ApiRequest } from "../http/requests";
 import { parseSeriesResponse, type DroppedPoints, type SeriesTable } from "../http/responses";
 import { SeriesIsolation } from "./isolation";
+import { Deliveries, SMALL_ANSWER, yieldToHost } from "../slices";
 import type { SendOutcome, SeriesLoad } from "./batch-types";
 import type { Timers } from "../http/timers";
 import type { CallOptions, ClientCounters } from "../types";
@@ -67,8 +68,11 @@ export class SeriesBatcher {
   private flushTimer: unknown = undefined;
   private firstQueuedAt = 0;
   private lastQueuedAt = 0;
+  /** Answers handed to their callers in slices, one answer after the other (slices.ts). */
+  private readonly deliveries: Deliveries;
 
   constructor(private readonly deps: SeriesBatcherDeps) {
+    this.deliveries = new Deliveries(deps.now);
     this.isolation = new SeriesIsolation({
       send: (settings, window, loads, serverErrorRetries) =>
         this.sendSeries(settings, window, loads, serverErrorRetries),
@@ -77,6 +81,15 @@ export class SeriesBatcher {
       log: (line) => this.deps.log(line),
       unservedForMs: () => this.deps.limits.cacheTtlMs,
     });
+  }
+
+  /**
+   * Resolves at the next moment no answer is being handed out (at once when
+   * none is): for a caller about to plan from what answers left in the store.
+   * Undefined when none is being handed out, so that caller need not wait a turn.
+   */
+  betweenDeliveries(): Promise<void> | undefined {
+    return this.deliveries.busy ? this.deliveries.between() : undefined;
   }
 
   /** Parts waiting for their batch. */
@@ -163,7 +176,22 @@ export class SeriesBatcher {
       this.armFlush(Math.min(batchDelayMs - quietFor, batchMaxDelayMs - openFor));
       return;
     }
-    void this.flush(quietFor < batchDelayMs);
+    const stillArriving = quietFor < batchDelayMs;
+    if (this.deliveries.stepping && (!stillArriving || this.deliveries.lettingThrough)) {
+      // An answer is being handed out, or the calls that waited for one are being let through, in slices
+      // (slices.ts): the calls they make arrive between the slices, and a pause between two is no quiet. The
+      // window closes once the step is through (the calls that waited: even past the cap, so one
+      // recalculation's calls are not split between two windows).
+      this.flushTimer = this.deliveries.stepDone().then(() => this.closeWindow());
+      return;
+    }
+    void this.flush(stillArriving);
+  }
+
+  /** The window closes now that a step of the handing out is through; calls may still be coming. */
+  private closeWindow(): void {
+    this.flushTimer = undefined;
+    void this.flush(this.deps.now() - this.lastQueuedAt < this.deps.limits.batchDelayMs);
   }
 
   /** `stillArriving`: the cap forced this flush while calls keep coming (see scheduleFlush). */
@@ -264,6 +292,9 @@ export class SeriesBatcher {
     try {
       const { json } = await this.deps.send(request, settings, signal, { serverErrorRetries });
       answered = true;
+      // Reading the body (JSON.parse) and checking it are two stretches of a big answer: the thread is given back
+      // between them, and again before the answer is handed out (slices.ts).
+      if (live.length > SMALL_ANSWER) await yieldToHost();
       if (await this.askedUnderOldSettings(settings, live)) return { ok: true };
       // Checked against the window asked for (http/responses.ts soundPoints): only sound points are cached or stored.
       const table = parseSeriesResponse(json, symbols, metrics, window, (symbol, metric, dropped) =>
@@ -278,11 +309,13 @@ export class SeriesBatcher {
           this.deps.cache.set(key, result, this.deps.limits.cacheTtlMs, seriesSize(result));
         }
       }
-      for (const load of live) {
+      // Each caller's continuation (the store's write, the cell's value) runs when it is handed its series: an
+      // answer for hundreds of series is handed out in short slices, the thread given back between them (slices.ts).
+      await this.deliveries.deliver(live, (load) => {
         const result = table.get(load.symbol)?.get(load.metric);
         if (result instanceof BadResponseError) this.settle(load, { error: result });
         else this.settle(load, { value: result ?? { kind: "points", points: [] } });
-      }
+      });
       return { ok: true };
     } catch (error) {
       if (!(error instanceof CancelledError)) {
