@@ -35,6 +35,8 @@ import { type SeriesId, type SeriesStore, type StoredAnswer } from "./types";
 import {
   dueMessages,
   dueSettled,
+  heldWhole,
+  lowerBound,
   mergeFetched,
   messageOver,
   planWindow,
@@ -43,6 +45,7 @@ import {
   type SeriesData,
   type StoredPoint,
   type WindowPlan,
+  upperBound,
 } from "./window-plan";
 import type { CallOptions, StoreStatus } from "../types";
 
@@ -97,10 +100,47 @@ export function isUnreachable(error: unknown): boolean {
 }
 
 /** About what the service sends for one point: {"date":"2025-06-15","val":123.45}, */
+function onePointBytes(point: StoredPoint): number {
+  return 29 + String(point.val).length;
+}
+
 function pointBytes(points: readonly StoredPoint[]): number {
   let bytes = 0;
-  for (const point of points) bytes += 29 + String(point.val).length;
+  for (const point of points) bytes += onePointBytes(point);
   return bytes;
+}
+
+/**
+ * A series as the store holds it, its points made once: the store replaces a
+ * series' data on every change and never alters it, so the points of one
+ * version are built on first use (only the days asked) and shared by every
+ * window answered from it, with their sizes for the bytes-saved figure.
+ */
+interface HeldPoints {
+  points: DataPoint[];
+  bytes: number[];
+}
+
+const heldPoints = new WeakMap<SeriesData, HeldPoints>();
+
+/** The points of `data` from `start` to `end`, a new array each time, and their bytes as the service sends them. */
+function heldWindow(data: SeriesData, start: string, end: string): { points: DataPoint[]; bytes: number } {
+  let held = heldPoints.get(data);
+  if (!held) heldPoints.set(data, (held = { points: [], bytes: [] }));
+  const from = lowerBound(data.dates, start);
+  const to = upperBound(data.dates, end);
+  const points: DataPoint[] = [];
+  let bytes = 0;
+  for (let i = from; i < to; i++) {
+    let point = held.points[i];
+    if (point === undefined) {
+      point = held.points[i] = { date: data.dates[i]!, val: data.vals[i]! } as DataPoint;
+      held.bytes[i] = onePointBytes(point);
+    }
+    points.push(point);
+    bytes += held.bytes[i]!;
+  }
+  return { points, bytes };
 }
 
 /** Stored points as the domain's points. A null is kept only where the service answered null. */
@@ -171,6 +211,13 @@ export class StoredSeries {
       staleBefore: this.staleBefore,
       settledStaleBefore: this.settledStaleBefore,
     };
+    // Every day of the window held and usable, none with a message: what the plan would answer, without it.
+    if (data && heldWhole(data, { start, end }, planOptions)) {
+      const held = heldWindow(data, start, end);
+      this.hits += 1;
+      this.bytesSaved += held.bytes;
+      return { kind: "points", points: held.points };
+    }
     const initial = planWindow(data, { start, end }, planOptions);
     const fetchedAt = now;
     const fetchDay = this.dayOf(fetchedAt);
