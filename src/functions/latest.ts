@@ -188,27 +188,12 @@ async function plainLatest(ctx: CallContext, symbol: string, metric: string, asO
   const granularity = naturalGranularity(metric);
   let searchedFrom = asOf;
   for (const lookback of LATEST_LOOKBACKS[granularity === "QUARTER" ? "QUARTER" : "DAY"]) {
-    searchedFrom = lookbackStart(asOf, lookback);
+    searchedFrom = shiftDate(asOf, -lookback.count, lookback.unit);
     const points = await fetchReadings(ctx, symbol, metric, granularity, searchedFrom, asOf, "keep");
     const last = lastOnOrBefore(points, asOf);
     if (last) return last;
   }
   throw new NoDataError(`No ${symbol} ${metric} value on or before ${asOf} (searched from ${searchedFrom}).`);
-}
-
-/** The first day of a lookback ending on `asOf`, remembered per lookback: the cells of a recalculation share a few dates. */
-const lookbackStarts = new WeakMap<object, Map<string, string>>();
-
-function lookbackStart(asOf: string, lookback: { count: number; unit: DateUnit }): string {
-  let starts = lookbackStarts.get(lookback);
-  if (!starts) lookbackStarts.set(lookback, (starts = new Map()));
-  let start = starts.get(asOf);
-  if (start === undefined) {
-    if (starts.size >= PARSED_HELD) starts.clear();
-    start = shiftDate(asOf, -lookback.count, lookback.unit);
-    starts.set(asOf, start);
-  }
-  return start;
 }
 
 /** The last reading with a value dated on or before `date`: a null (a day not filled in yet) is skipped, never read as 0. */

@@ -100,13 +100,9 @@ export function isUnreachable(error: unknown): boolean {
 }
 
 /** About what the service sends for one point: {"date":"2025-06-15","val":123.45}, */
-function onePointBytes(point: StoredPoint): number {
-  return 29 + String(point.val).length;
-}
-
 function pointBytes(points: readonly StoredPoint[]): number {
   let bytes = 0;
-  for (const point of points) bytes += onePointBytes(point);
+  for (const point of points) bytes += 29 + String(point.val).length;
   return bytes;
 }
 
@@ -135,7 +131,7 @@ function heldWindow(data: SeriesData, start: string, end: string): { points: Dat
     let point = held.points[i];
     if (point === undefined) {
       point = held.points[i] = { date: data.dates[i]!, val: data.vals[i]! } as DataPoint;
-      held.bytes[i] = onePointBytes(point);
+      held.bytes[i] = pointBytes([point]);
     }
     points.push(point);
     bytes += held.bytes[i]!;

@@ -115,16 +115,8 @@ export function seriesKey(id: SeriesId): string {
   return JSON.stringify([storeBaseUrl(id.baseUrl), id.symbol, id.metric, id.granularity]);
 }
 
-/** The last base address asked and its answer: every read and write asks, nearly always for the same one. */
-let lastBase = { given: "", kept: "" };
-
 /** A base address as the store keeps it: without credentials in the authority, if anyone typed them. */
 export function storeBaseUrl(baseUrl: string): string {
-  if (baseUrl !== lastBase.given) lastBase = { given: baseUrl, kept: credentialFree(baseUrl) };
-  return lastBase.kept;
-}
-
-function credentialFree(baseUrl: string): string {
   try {
     const url = new URL(baseUrl);
     if (!url.username && !url.password) return baseUrl;
