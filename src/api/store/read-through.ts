@@ -190,6 +190,12 @@ export class StoredSeries {
     return window.start !== undefined && (window.granularity ?? "DAY") === "DAY" && !isFcfDerived(metric);
   }
 
+  /**
+   * A caller's window: straight from the points the store holds where it
+   * answers all of it (most cells of a reopened workbook), otherwise as the
+   * plan says. No closure here, so the common answer does not allocate the
+   * planned path's.
+   */
   async get(symbol: string, metric: string, window: SeriesWindow, opts: CallOptions): Promise<SeriesResult> {
     const start = window.start!;
     const today = this.dayOf(this.o.now()).date;
@@ -197,23 +203,42 @@ export class StoredSeries {
     const end = window.end ?? (today > start ? today : start);
     const id = { baseUrl: await this.o.baseUrl(), symbol, metric, granularity: "DAY" as const };
     const data = await this.o.store.read(id);
-    const now = this.o.now();
-    const maxMs = this.o.revalidateAfterMs;
-    const planOptions: PlanOptions = {
-      now,
-      revalidateAfterMs: maxMs,
-      trustEnd: this.trustEndOf(id.baseUrl, symbol, maxMs),
-      recentFreshMs: this.o.recentFreshMs,
-      staleBefore: this.staleBefore,
-      settledStaleBefore: this.settledStaleBefore,
-    };
+    const planOptions = this.planOptions(id.baseUrl, symbol);
+    const range = { start, end };
     // Every day of the window held and usable, none with a message: what the plan would answer, without it.
-    if (data && heldWhole(data, { start, end }, planOptions)) {
+    if (data && heldWhole(data, range, planOptions)) {
       const held = heldWindow(data, start, end);
       this.hits += 1;
       this.bytesSaved += held.bytes;
       return { kind: "points", points: held.points };
     }
+    return this.planned(id, data, window, range, planOptions, opts);
+  }
+
+  /** What the store decides by, now. */
+  private planOptions(baseUrl: string, symbol: string): PlanOptions {
+    const maxMs = this.o.revalidateAfterMs;
+    return {
+      now: this.o.now(),
+      revalidateAfterMs: maxMs,
+      trustEnd: this.trustEndOf(baseUrl, symbol, maxMs),
+      recentFreshMs: this.o.recentFreshMs,
+      staleBefore: this.staleBefore,
+      settledStaleBefore: this.settledStaleBefore,
+    };
+  }
+
+  /** A window the store does not answer whole: the plan's parts fetched, kept, and joined with what the store answers. */
+  private async planned(
+    id: SeriesId,
+    data: SeriesData | undefined,
+    window: SeriesWindow,
+    { start, end }: DatedWindow,
+    planOptions: PlanOptions,
+    opts: CallOptions,
+  ): Promise<SeriesResult> {
+    const { symbol, metric } = id;
+    const now = planOptions.now;
     const initial = planWindow(data, { start, end }, planOptions);
     const fetchedAt = now;
     const fetchDay = this.dayOf(fetchedAt);
