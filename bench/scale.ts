@@ -308,7 +308,7 @@ async function pickerDuring(): Promise<{ start(): void; stop(): void; figures():
 /** The formatted cells (the host's data types): reference, cold and warm, answers compared with the reference. */
 async function formattedScale(
   cells: Cell[][],
-  sandbox: SandboxHandle,
+  sandbox: Load["sandbox"],
   dist: string,
   counter: IdbCounter,
 ): Promise<{ cold: RunFigures; warm: RunFigures }> {
@@ -326,7 +326,7 @@ async function formattedScale(
 async function formattedRuns(
   cells: Cell[][],
   cellCount: number,
-  sandbox: SandboxHandle,
+  sandbox: Load["sandbox"],
   dist: string,
   counter: IdbCounter,
 ): Promise<ScaleFigures> {
