@@ -139,23 +139,6 @@ function heldWindow(data: SeriesData, start: string, end: string): { points: Dat
   return { points, bytes };
 }
 
-/**
- * A rule that remembers its last question and answer: a series' settled
- * ranges were mostly fetched at the same instant, and every cell asks the
- * rule of each range in its window.
- */
-function lastAnswerOf(rule: (fetchedAt: number) => number): (fetchedAt: number) => number {
-  let askedAt = NaN;
-  let answer = 0;
-  return (fetchedAt) => {
-    if (fetchedAt !== askedAt) {
-      answer = rule(fetchedAt);
-      askedAt = fetchedAt;
-    }
-    return answer;
-  };
-}
-
 /** Stored points as the domain's points. A null is kept only where the service answered null. */
 function asPoints(points: readonly StoredPoint[]): DataPoint[] {
   return points as DataPoint[];
@@ -196,7 +179,7 @@ export class StoredSeries {
     let held = this.trustEnds.get(key);
     if (!held || held.maxMs !== maxMs) {
       if (this.trustEnds.size >= TRUST_RULES_HELD) this.trustEnds.clear();
-      held = { maxMs, end: lastAnswerOf(settledTrustEndOf(baseUrl, symbol, maxMs)) };
+      held = { maxMs, end: settledTrustEndOf(baseUrl, symbol, maxMs) };
       this.trustEnds.set(key, held);
     }
     return held.end;
