@@ -12,6 +12,8 @@
  *   npx tsx bench/scale.ts --before <dist>      also run another build (the "before" column)
  *   npx tsx bench/scale.ts --json out.json      also the figures as JSON
  *   npx tsx bench/scale.ts --check              exit 1 when the request budget is exceeded
+ *   npx tsx bench/scale.ts --child 10000 <dist> --formatted-only
+ *                                               one scale's formatted cells only (to profile them), as JSON
  *
  * Needs a build first (`npx webpack --mode production --env target=test`).
  *
@@ -306,7 +308,47 @@ async function pickerDuring(): Promise<{ start(): void; stop(): void; figures():
   };
 }
 
-export async function runScale(cellCount: number, dist: string): Promise<ScaleFigures> {
+/** The formatted cells (the host's data types): reference, cold and warm, answers compared with the reference. */
+async function formattedScale(
+  cells: Cell[][],
+  sandbox: Load["sandbox"],
+  dist: string,
+  counter: IdbCounter,
+): Promise<{ cold: RunFigures; warm: RunFigures }> {
+  const formattedReference = (await runCells({ factory: null, formatted: true, sandbox, dist }, cells, counter)).values;
+  const fFactory = new IDBFactory();
+  const fCold = await runCells({ factory: fFactory, formatted: true, sandbox, dist }, cells, counter);
+  fCold.figures.mismatches = mismatches(fCold.values, formattedReference);
+  await counter.settled();
+  const fWarm = await runCells({ factory: fFactory, formatted: true, sandbox, dist }, cells, counter);
+  fWarm.figures.mismatches = mismatches(fWarm.values, formattedReference);
+  return { cold: fCold.figures, warm: fWarm.figures };
+}
+
+/** Only the formatted part of a scale (`--child N <dist> --formatted-only`, for profiling it). */
+async function formattedRuns(
+  cells: Cell[][],
+  cellCount: number,
+  sandbox: Load["sandbox"],
+  dist: string,
+  counter: IdbCounter,
+): Promise<ScaleFigures> {
+  const none: RunFigures = { requests: 0, wallMs: 0, idbReads: 0, peakHeapMb: 0, mismatches: 0, failures: 0 };
+  return {
+    cells: cellCount,
+    dates: cells.length,
+    budget: 0,
+    loadMs: 0,
+    cold: none,
+    warm: none,
+    retainedHeapMb: 0,
+    series: SCALE_SYMBOLS * SCALE_METRICS.length,
+    formatted: await formattedScale(cells, sandbox, dist, counter),
+  };
+}
+
+/** `formattedOnly`: only the formatted reference, cold and warm (for profiling them; the plain figures are then zero). */
+export async function runScale(cellCount: number, dist: string, formattedOnly = false): Promise<ScaleFigures> {
   const dates = Math.round(cellCount / (SCALE_SYMBOLS * SCALE_METRICS.length));
   const today = new Date().toISOString().slice(0, 10);
   const sandbox = await startSandboxProcess({
@@ -328,6 +370,7 @@ export async function runScale(cellCount: number, dist: string): Promise<ScaleFi
     if (symbols.length < SCALE_SYMBOLS) throw new Error(`scale: only ${symbols.length} filler tokens in the catalog`);
     const cells = cellsOf(symbols, today, dates);
     const counter = countIndexedDb();
+    if (formattedOnly) return await formattedRuns(cells, cellCount, sandbox, dist, counter);
 
     // Reference: no store, no latency.
     const reference = await (async () => {
@@ -362,15 +405,7 @@ export async function runScale(cellCount: number, dist: string): Promise<ScaleFi
     };
     if (cellCount === FORMATTED_CELLS) {
       collectGarbage();
-      const formattedReference = (await runCells({ factory: null, formatted: true, sandbox, dist }, cells, counter))
-        .values;
-      const fFactory = new IDBFactory();
-      const fCold = await runCells({ factory: fFactory, formatted: true, sandbox, dist }, cells, counter);
-      fCold.figures.mismatches = mismatches(fCold.values, formattedReference);
-      await counter.settled();
-      const fWarm = await runCells({ factory: fFactory, formatted: true, sandbox, dist }, cells, counter);
-      fWarm.figures.mismatches = mismatches(fWarm.values, formattedReference);
-      figures.formatted = { cold: fCold.figures, warm: fWarm.figures };
+      figures.formatted = await formattedScale(cells, sandbox, dist, counter);
     }
     return figures;
   } finally {
@@ -570,7 +605,7 @@ export function scaleBudgets(run: ScaleRun): Budget[] {
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv[0] === "--child") {
-    const figures = await runScale(Number(argv[1]), argv[2]!);
+    const figures = await runScale(Number(argv[1]), argv[2]!, argv[3] === "--formatted-only");
     process.stdout.write(`${JSON.stringify(figures)}\n`);
     process.exit(0);
   }

@@ -25,29 +25,85 @@ export function withDeadline<T>(
   if (!(ms > 0 && Number.isFinite(ms))) return run(opts);
   const outer = opts.signal;
   if (outer?.aborted) return Promise.reject(new CancelledError());
-  const controller = new AbortController();
-  const onOuterAbort = () => controller.abort();
-  outer?.addEventListener("abort", onOuterAbort, { once: true });
+  const call = new DeadlineCall(opts, outer);
   return new Promise<T>((resolve, reject) => {
-    let expired = false;
     const timer = timers.setTimeout(() => {
-      expired = true;
+      call.expired = true;
       reject(new TimeoutError(`No answer from the market-data service within ${Math.round(ms / 1000)} s (${what}).`));
-      controller.abort();
+      call.abort();
     }, ms);
     const done = () => {
       timers.clearTimeout(timer);
-      outer?.removeEventListener("abort", onOuterAbort);
+      call.release();
     };
-    run({ ...opts, signal: controller.signal }).then(
+    run(call).then(
       (value) => {
         done();
         resolve(value);
       },
       (error: unknown) => {
         done();
-        if (!expired) reject(error);
+        if (!call.expired) reject(error);
       },
     );
   });
+}
+
+/**
+ * The options a call runs with: the caller's, and a signal of its own that
+ * aborts at the deadline or with the caller's. The signal is made when first
+ * read: most calls of a reopened workbook are answered from memory without
+ * waiting for anything and never read it, and an AbortController (with its
+ * listener on the caller's signal) is most of what such a call would cost.
+ * Made late, it starts aborted if the call already expired or the caller
+ * cancelled, as the one made at once would be by then. The signal is a
+ * getter: pass these options on as they are (a spread copy would lose it).
+ */
+class DeadlineCall implements CallOptions {
+  cacheOnly?: boolean;
+  keepWidened?: boolean;
+  deadlineMs?: number;
+  expired = false;
+  private controller: AbortController | undefined = undefined;
+  private onOuterAbort: (() => void) | undefined = undefined;
+  private released = false;
+
+  constructor(
+    opts: CallOptions,
+    private readonly outer: AbortSignal | undefined,
+  ) {
+    // Every option but the signal, as given (the compiler lists them: a new option must be copied here too).
+    const copied: Record<Exclude<keyof CallOptions, "signal">, true> = {
+      cacheOnly: true,
+      keepWidened: true,
+      deadlineMs: true,
+    };
+    void copied;
+    if (opts.cacheOnly !== undefined) this.cacheOnly = opts.cacheOnly;
+    if (opts.keepWidened !== undefined) this.keepWidened = opts.keepWidened;
+    if (opts.deadlineMs !== undefined) this.deadlineMs = opts.deadlineMs;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      const controller = (this.controller = new AbortController());
+      if (this.expired || this.outer?.aborted) controller.abort();
+      else if (this.outer && !this.released) {
+        this.onOuterAbort = () => controller.abort();
+        this.outer.addEventListener("abort", this.onOuterAbort, { once: true });
+      }
+    }
+    return this.controller.signal;
+  }
+
+  abort(): void {
+    this.controller?.abort();
+  }
+
+  /** The call settled: the caller's signal no longer concerns it. */
+  release(): void {
+    this.released = true;
+    if (this.onOuterAbort) this.outer?.removeEventListener("abort", this.onOuterAbort);
+    this.onOuterAbort = undefined;
+  }
 }

@@ -19,7 +19,7 @@ import {
 } from "../office/cell-values";
 import { type EntityValue, toEntityValue } from "../office/entity-value";
 import { isExcelError, toCustomFunctionsError } from "../office/errors";
-import { getClient, getRuntime } from "../office/runtime";
+import { getRuntime } from "../office/runtime";
 import type { CallContext } from "./call-context";
 
 /**
@@ -48,14 +48,33 @@ export async function contextFor(
   controller = new AbortController(),
 ): Promise<CallContext> {
   if (invocation) invocation.onCanceled = () => controller.abort();
+  const runtime = getRuntime();
   return {
-    client: getClient(),
-    today: localToday(),
+    client: runtime.client,
+    today: userToday(),
     // A preview must never start a request: the client answers from its cache or an in-flight request, or refuses.
     call: { signal: controller.signal, cacheOnly: isValuePreview(invocation) },
     cellFormats: support !== "none",
-    dateSystem: await getRuntime().dateSystem(),
+    dateSystem: await runtime.dateSystem(),
   };
+}
+
+/** The user's date and the local day it holds for (ms since the epoch, from and until): every cell asks it. */
+let heldToday = { today: "", from: 0, until: 0 };
+
+/** localToday, worked out again only when the clock leaves the local day it was worked out for. */
+function userToday(): string {
+  const now = Date.now();
+  if (now < heldToday.from || now >= heldToday.until) {
+    const date = new Date(now);
+    const [year, month, day] = [date.getFullYear(), date.getMonth(), date.getDate()];
+    heldToday = {
+      today: localToday(date),
+      from: new Date(year, month, day).getTime(),
+      until: new Date(year, month, day + 1).getTime(),
+    };
+  }
+  return heldToday.today;
 }
 
 /**

@@ -10,8 +10,7 @@
 import { parseDate, parseMetric, parseSymbol } from "../core/arguments";
 import { type DateSystem, isoToSerialIn } from "../core/excel-date";
 import { type AggWindow, parsePrefixedMetric, type PrefixedMetric } from "../core/agg-window";
-import { lowerBound } from "../core/agg-stat";
-import { addDays, type DateUnit, shiftDate } from "../core/calendar";
+import { type DateUnit, shiftDate } from "../core/calendar";
 import { NoDataError } from "../core/errors";
 import { naturalGranularity } from "../core/metric-knowledge";
 import { DATE_FORMAT, type FormattedValue, numberFormatFor } from "../core/number-format";
@@ -54,13 +53,57 @@ export const LATEST_LOOKBACKS: Readonly<Record<"DAY" | "QUARTER", readonly { cou
   ],
 };
 
+/**
+ * Arguments as cells write them, parsed once: a workbook's MD.LATEST cells
+ * repeat the same few symbols, metrics and dates thousands of times. Only
+ * text that parses is remembered (a failure is thrown each time, as before);
+ * dates with the day and date system they were read on.
+ */
+const PARSED_HELD = 4096;
+
+class ParsedText {
+  private readonly held = new Map<string, string | undefined>();
+  private context = "";
+
+  /** `context`: what else the parse depends on; a new one forgets the rest. */
+  get(value: unknown, parse: () => string | undefined, context = ""): string | undefined {
+    if (typeof value !== "string") return parse();
+    if (context !== this.context) {
+      this.held.clear();
+      this.context = context;
+    }
+    const known = this.held.get(value);
+    if (known !== undefined || this.held.has(value)) return known;
+    const parsed = parse();
+    if (this.held.size >= PARSED_HELD) this.held.clear();
+    this.held.set(value, parsed);
+    return parsed;
+  }
+}
+
+const SYMBOLS = new ParsedText();
+const METRICS = new ParsedText();
+const AS_OF = new ParsedText();
+
+function parsedSymbol(value: unknown): string {
+  return SYMBOLS.get(value, () => parseSymbol(value))!;
+}
+
+function parsedMetric(value: unknown): string {
+  return METRICS.get(value, () => parseMetric(value))!;
+}
+
 export function parseAsOf(value: unknown, today: string, dateSystem?: DateSystem): string {
   return parseDate(value, "as_of", { today, anchor: today, dateSystem, upToToday: true }) ?? today;
 }
 
 /** as_of as written: undefined when omitted, which lets a window end on the latest data (core/window-span.ts). */
 export function parseAsOfGiven(value: unknown, today: string, dateSystem?: DateSystem): string | undefined {
-  return parseDate(value, "as_of", { today, anchor: today, dateSystem, upToToday: true }) ?? undefined;
+  return AS_OF.get(
+    value,
+    () => parseDate(value, "as_of", { today, anchor: today, dateSystem, upToToday: true }) ?? undefined,
+    `${today} ${dateSystem ?? ""}`,
+  );
 }
 
 /** MD.LATEST's `options`: show=date puts the value's date in the cell instead of the value. */
@@ -69,8 +112,8 @@ export const LATEST_OPTIONS = {
 } as const satisfies OptionSpec;
 
 export async function latestValue(ctx: CallContext, args: LatestArgs): Promise<number> {
-  const symbol = parseSymbol(args.symbol);
-  const metric = parseMetric(args.metric);
+  const symbol = parsedSymbol(args.symbol);
+  const metric = parsedMetric(args.metric);
   return (await latestReading(ctx, symbol, metric, parseAsOfGiven(args.asOf, ctx.today, ctx.dateSystem))).val;
 }
 
@@ -80,8 +123,8 @@ export async function latestValue(ctx: CallContext, args: LatestArgs): Promise<n
  * a note of the date it is dated on (what the pane's preview shows beside it).
  */
 export async function formattedLatestValue(ctx: CallContext, args: LatestArgs): Promise<FormattedValue> {
-  const symbol = parseSymbol(args.symbol);
-  const metric = parseMetric(args.metric);
+  const symbol = parsedSymbol(args.symbol);
+  const metric = parsedMetric(args.metric);
   const asOf = parseAsOfGiven(args.asOf, ctx.today, ctx.dateSystem);
   const options = parseOptions(args.options, LATEST_OPTIONS);
   const [reading, kind] = await Promise.all([
@@ -168,7 +211,15 @@ function plainLatest(ctx: CallContext, symbol: string, metric: string, asOf: str
 
 /** The last reading with a value dated on or before `date`: a null (a day not filled in yet) is skipped, never read as 0. */
 export function lastOnOrBefore(points: readonly DataPoint[], date: string): Reading | undefined {
-  for (let i = lowerBound(points, addDays(date, 1)) - 1; i >= 0; i--) {
+  // The points after `date`: those dated on or after the next day (dates are YYYY-MM-DD, compared as text).
+  let after = points.length;
+  let lo = 0;
+  while (lo < after) {
+    const mid = (lo + after) >>> 1;
+    if (points[mid]!.date <= date) lo = mid + 1;
+    else after = mid;
+  }
+  for (let i = after - 1; i >= 0; i--) {
     const point = points[i];
     if (hasValue(point)) return point;
   }

@@ -27,8 +27,33 @@ function kindOf(symbol: string): Kind {
   return symbol.startsWith("eq-") ? "equity" : "crypto";
 }
 
+/**
+ * A catalog's descriptors by name, made once per catalog: the client hands
+ * every cell the same catalog it holds, and a workbook's cells ask it for the
+ * same few metrics thousands of times. (The first of a name, as a search in
+ * order finds it.)
+ */
+const byName = new WeakMap<readonly MetricDescriptor[], Map<string, MetricDescriptor>>();
+
 function describes(catalog: readonly MetricDescriptor[] | undefined, metric: string): MetricDescriptor | undefined {
-  return catalog?.find((descriptor) => descriptor.name === metric);
+  if (!catalog) return undefined;
+  let names = byName.get(catalog);
+  if (!names) {
+    names = new Map();
+    for (const descriptor of catalog) if (!names.has(descriptor.name)) names.set(descriptor.name, descriptor);
+    byName.set(catalog, names);
+  }
+  return names.get(metric);
+}
+
+/** What each descriptor says its values are, read once per descriptor (a catalog's descriptors are never changed). */
+const kinds = new WeakMap<MetricDescriptor, ValueKind>();
+
+function kindOfDescriptor(descriptor: MetricDescriptor | undefined): ValueKind {
+  if (!descriptor) return valueKindOf(undefined);
+  let kind = kinds.get(descriptor);
+  if (kind === undefined) kinds.set(descriptor, (kind = valueKindOf(descriptor)));
+  return kind;
 }
 
 export async function catalogOf(
@@ -56,19 +81,18 @@ const underWay = new WeakMap<MarketDataClient, Map<string, Promise<Shared>>>();
  * look-up is under way share it (a recalculation asks about each symbol once
  * per metric and date): one look-up, the same answer.
  */
-export async function sharedCatalog(ctx: CallContext, symbol: string): Promise<Shared> {
+export function sharedCatalog(ctx: CallContext, symbol: string): Promise<Shared> {
   let byKey = underWay.get(ctx.client);
   if (!byKey) underWay.set(ctx.client, (byKey = new Map()));
   const key = `${ctx.call.cacheOnly ? "preview" : "cell"} ${symbol}`;
   const current = byKey.get(key);
   if (current) {
-    try {
-      return await current;
-    } catch (error) {
+    // A promise chain, not an await: every cell of a symbol after the first joins here.
+    return current.catch((error: unknown) => {
       // The cell that started it was cancelled; this one was not: it looks for itself.
       if (ctx.call.signal?.aborted || !(isMarketDataError(error) && error.kind === "cancelled")) throw error;
       return lookUpShared(ctx, symbol);
-    }
+    });
   }
   const started = lookUpShared(ctx, symbol);
   byKey.set(key, started);
@@ -109,7 +133,7 @@ export async function metricDescriptor(
 }
 
 /** What `metric`'s values are, for formatting; PLAIN when formats are off or the catalog says nothing. */
-export async function valueKind(ctx: CallContext, symbol: string, metric: string): Promise<ValueKind> {
-  if (!ctx.cellFormats) return PLAIN;
-  return valueKindOf(await metricDescriptor(ctx, symbol, metric));
+export function valueKind(ctx: CallContext, symbol: string, metric: string): Promise<ValueKind> {
+  if (!ctx.cellFormats) return Promise.resolve(PLAIN);
+  return metricDescriptor(ctx, symbol, metric).then(kindOfDescriptor);
 }

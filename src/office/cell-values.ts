@@ -34,12 +34,25 @@ interface RequirementsLike {
   isSetSupported(name: string, minVersion?: string): boolean;
 }
 
+/** What a host's requirements object said, asked once per object: every cell asks, and the host's sets do not change while it runs. */
+const supportOf = new WeakMap<RequirementsLike, DataTypeSupport>();
+
 /** The host's support, from Office.context.requirements; `none` outside Office or before it is ready. */
 export function dataTypeSupport(office: unknown = (globalThis as { Office?: unknown }).Office): DataTypeSupport {
   let requirements: RequirementsLike | undefined;
   try {
     requirements = (office as { context?: { requirements?: RequirementsLike } } | undefined)?.context?.requirements;
     if (typeof requirements?.isSetSupported !== "function") return "none";
+  } catch {
+    return "none";
+  }
+  let support = supportOf.get(requirements);
+  if (support === undefined) supportOf.set(requirements, (support = askedSupport(requirements)));
+  return support;
+}
+
+function askedSupport(requirements: RequirementsLike): DataTypeSupport {
+  try {
     if (!requirements.isSetSupported("CustomFunctionsRuntime", "1.4")) return "none";
     if (requirements.isSetSupported("ExcelApi", "1.19")) return "double";
     if (requirements.isSetSupported("ExcelApi", "1.16")) return "formatted-number";

@@ -36,6 +36,8 @@ import {
   dueMessages,
   dueSettled,
   type FetchedRange,
+  heldWhole,
+  lowerBound,
   mergeFetched,
   messageOver,
   planWindow,
@@ -44,6 +46,7 @@ import {
   type SeriesData,
   type StoredPoint,
   type WindowPlan,
+  upperBound,
 } from "./window-plan";
 import type { CallOptions, StoreStatus } from "../types";
 
@@ -104,6 +107,39 @@ function pointBytes(points: readonly StoredPoint[]): number {
   return bytes;
 }
 
+/**
+ * A series as the store holds it, its points made once: the store replaces a
+ * series' data on every change and never alters it, so the points of one
+ * version are built on first use (only the days asked) and shared by every
+ * window answered from it, with their sizes for the bytes-saved figure.
+ */
+interface HeldPoints {
+  points: DataPoint[];
+  bytes: number[];
+}
+
+const heldPoints = new WeakMap<SeriesData, HeldPoints>();
+
+/** The points of `data` from `start` to `end`, a new array each time, and their bytes as the service sends them. */
+function heldWindow(data: SeriesData, start: string, end: string): { points: DataPoint[]; bytes: number } {
+  let held = heldPoints.get(data);
+  if (!held) heldPoints.set(data, (held = { points: [], bytes: [] }));
+  const from = lowerBound(data.dates, start);
+  const to = upperBound(data.dates, end);
+  const points: DataPoint[] = [];
+  let bytes = 0;
+  for (let i = from; i < to; i++) {
+    let point = held.points[i];
+    if (point === undefined) {
+      point = held.points[i] = { date: data.dates[i]!, val: data.vals[i]! } as DataPoint;
+      held.bytes[i] = pointBytes([point]);
+    }
+    points.push(point);
+    bytes += held.bytes[i]!;
+  }
+  return { points, bytes };
+}
+
 /** Stored points as the domain's points. A null is kept only where the service answered null. */
 function asPoints(points: readonly StoredPoint[]): DataPoint[] {
   return points as DataPoint[];
@@ -155,6 +191,12 @@ export class StoredSeries {
     return window.start !== undefined && (window.granularity ?? "DAY") === "DAY" && !isFcfDerived(metric);
   }
 
+  /**
+   * A caller's window: straight from the points the store holds where it
+   * answers all of it (most cells of a reopened workbook), otherwise as the
+   * plan says. No closure here, so the common answer does not allocate the
+   * planned path's.
+   */
   async get(symbol: string, metric: string, window: SeriesWindow, opts: CallOptions): Promise<SeriesResult> {
     const start = window.start!;
     const today = this.dayOf(this.o.now()).date;
@@ -162,16 +204,42 @@ export class StoredSeries {
     const end = window.end ?? (today > start ? today : start);
     const id = { baseUrl: await this.o.baseUrl(), symbol, metric, granularity: "DAY" as const };
     const data = await this.o.store.read(id);
-    const now = this.o.now();
+    const planOptions = this.planOptions(id.baseUrl, symbol);
+    const range = { start, end };
+    // Every day of the window held and usable, none with a message: what the plan would answer, without it.
+    if (data && heldWhole(data, range, planOptions)) {
+      const held = heldWindow(data, start, end);
+      this.hits += 1;
+      this.bytesSaved += held.bytes;
+      return { kind: "points", points: held.points };
+    }
+    return this.planned(id, data, window, range, planOptions, opts);
+  }
+
+  /** What the store decides by, now. */
+  private planOptions(baseUrl: string, symbol: string): PlanOptions {
     const maxMs = this.o.revalidateAfterMs;
-    const planOptions: PlanOptions = {
-      now,
+    return {
+      now: this.o.now(),
       revalidateAfterMs: maxMs,
-      trustEnd: this.trustEndOf(id.baseUrl, symbol, maxMs),
+      trustEnd: this.trustEndOf(baseUrl, symbol, maxMs),
       recentFreshMs: this.o.recentFreshMs,
       staleBefore: this.staleBefore,
       settledStaleBefore: this.settledStaleBefore,
     };
+  }
+
+  /** A window the store does not answer whole: the plan's parts fetched, kept, and joined with what the store answers. */
+  private async planned(
+    id: SeriesId,
+    data: SeriesData | undefined,
+    window: SeriesWindow,
+    { start, end }: DatedWindow,
+    planOptions: PlanOptions,
+    opts: CallOptions,
+  ): Promise<SeriesResult> {
+    const { symbol, metric } = id;
+    const now = planOptions.now;
     const initial = planWindow(data, { start, end }, planOptions);
     const fetchedAt = now;
     const fetchDay = this.dayOf(fetchedAt);

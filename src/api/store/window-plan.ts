@@ -325,6 +325,29 @@ export function dueMessages(
   return out;
 }
 
+/**
+ * Whether the store answers the whole of `window` itself, as `planWindow`
+ * would, without anything to fetch or to decide: every day of it inside
+ * known ranges that are usable now and carry no message. Then the answer is
+ * the points held in the window (`planWindow`'s `stored`); otherwise the
+ * plan decides. The common case of a reopened workbook, asked by every cell:
+ * no plan, no copies.
+ */
+export function heldWhole(data: SeriesData, window: DatedWindow, options: PlanOptions): boolean {
+  const { start, end } = window;
+  if (start > end) return false;
+  let cursor = start;
+  for (const range of data.ranges) {
+    if (range.end < start) continue;
+    // A day before this range that no range holds (ranges are in date order and disjoint).
+    if (range.start > cursor) return false;
+    if (range.message !== undefined || !usable(range, options)) return false;
+    if (range.end >= end) return true;
+    cursor = dayAfter(range.end);
+  }
+  return false;
+}
+
 /** Splits `window` into what the store answers and what must be fetched. */
 export function planWindow(data: SeriesData | undefined, window: DatedWindow, options: PlanOptions): WindowPlan {
   const { start, end } = window;
@@ -453,6 +476,18 @@ function pointsIn(series: SeriesData, ranges: readonly DatedWindow[], excluded: 
     }
   }
   return out;
+}
+
+/** The first index whose date is > `date`. */
+export function upperBound(dates: readonly string[], date: string): number {
+  let lo = 0;
+  let hi = dates.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (dates[mid]! <= date) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The first index whose date is ≥ `date`. */

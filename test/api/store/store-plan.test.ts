@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { addDays, utcDateOf } from "../../../src/core/calendar";
 import {
+  heldWhole,
   messageOver,
   mergeFetched,
   planWindow,
@@ -271,5 +272,51 @@ describe("planWindow: what is answered from the store and what is fetched", () =
       ),
       { numRuns: 300 },
     );
+  });
+
+  it("property: the store answers a window whole exactly when the plan fetches nothing and serves no message, with the plan's points", () => {
+    const dayIndex = fc.integer({ min: 0, max: 120 });
+    const day = (i: number) => addDays("2025-01-01", i);
+    let answeredWhole = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(dayIndex, dayIndex, fc.integer({ min: 0, max: 60 }), fc.boolean(), fc.boolean()), {
+          maxLength: 6,
+        }),
+        dayIndex,
+        fc.integer({ min: -1, max: 10 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 0, max: 3 }),
+        (answers, a, length, nowDays, staleDays) => {
+          let data: SeriesData | undefined;
+          for (const [x, y, atDays, withNull, message] of answers) {
+            const [s, e] = [day(Math.min(x, y)), day(Math.max(x, y))];
+            const at = Date.parse("2025-01-01T12:00:00Z") + atDays * DAY;
+            const points = message ? [] : days(s, e, withNull ? { [s]: null } : {});
+            data = mergeFetched(data, { ...fetched(s, e, at, points), ...(message ? { message: "No data" } : {}) });
+          }
+          if (!data) return;
+          // Short windows, most of them inside one answer; an empty one (end before start) among them.
+          const window = { start: day(a), end: day(a + length) };
+          const now = Date.parse("2025-01-01T12:00:00Z") + nowDays * DAY;
+          const options = opts(now, { staleBefore: now - staleDays * DAY, recentFreshMs: 2 * DAY });
+          const plan = planWindow(data, window, options);
+          const whole = heldWhole(data, window, options);
+          // An empty window is left to the plan (nothing to fetch, no points: the same answer).
+          const empty = window.start > window.end;
+          expect(whole).toBe(!empty && plan.fetch.length === 0 && plan.messages.length === 0);
+          if (whole) {
+            answeredWhole += 1;
+            const inWindow = data.dates.flatMap((date, i) =>
+              date >= window.start && date <= window.end ? [{ date, val: data!.vals[i] }] : [],
+            );
+            expect(plan.stored).toEqual(inWindow);
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+    // The property saw both answers.
+    expect(answeredWhole).toBeGreaterThan(0);
   });
 });
