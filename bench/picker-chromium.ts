@@ -1,0 +1,209 @@
+/**
+ * The picker while a big workbook computes, in headless Chromium: the built
+ * pane (dist/taskpane.html) with the functions functions.js associates
+ * recorded in the same page (one thread, as Excel's shared runtime), the
+ * store on Chromium's IndexedDB, against the sandbox (its own process, 100 ms
+ * latency, 20,000 assets). While N MD.LATEST cells compute (one as-of date,
+ * 500 cells, per task, as bench/scale.ts delivers them), real key presses
+ * (CDP input events, a keystroke every 25 ms) type queries into the picker's
+ * search box; each is timed in the page from the input event's timestamp to
+ * the asset list showing that query's results (React's render included).
+ *
+ * Beside bench/scale.ts's picker row, which runs the same burst in Node's
+ * stand-in of the runtime: there a keystroke is a timer, which Node runs only
+ * between whole event-loop phases, and IndexedDB's work (fake-indexeddb) is on
+ * the thread; here the browser's own event loop and input handling decide.
+ *
+ *   npx tsx bench/picker-chromium.ts              50,000 cells
+ *   npx tsx bench/picker-chromium.ts --cells 10000
+ *   npx tsx bench/picker-chromium.ts --dist <dir>   another build's dist/
+ *
+ * Needs a build (`npx webpack --mode production --env target=test`) and
+ * Chromium (CHROMIUM_PATH or on the PATH); without Chromium it says so and
+ * measures nothing. Prints figures; asserts nothing.
+ */
+import type { Page } from "playwright-core";
+import path from "node:path";
+import { DIST } from "../harness/bundle";
+import { DEMO_API_KEY } from "../sandbox/server";
+import { recordFunctionsInPage } from "../test/support/pane-page";
+import { CHROMIUM_PATH, launchBrowser, serveStatic } from "../test/support/chromium";
+import { SCALE_METRICS, SCALE_SYMBOLS, PICKER_ASSETS, KEYSTROKE_EVERY_MS, LATENCY_MS } from "./scale";
+import { startSandboxProcess } from "./sandbox-process";
+
+const QUERIES = ["ethereum", "bitcoin", "usd coin", "eq-aapl", "solana", "token 1", "arbitrum one", "polygon"];
+
+export interface ChromiumPickerFigures {
+  cells: number;
+  requests: number;
+  wallMs: number;
+  failures: number;
+  keystrokes: number;
+  medianMs: number;
+  p90Ms: number;
+  worstMs: number;
+  /** The same keystrokes with no cells computing. */
+  idleMedianMs: number;
+}
+
+/**
+ * The page's own measurement, installed once: each input event's timestamp,
+ * and the moment the list shows that query (the list's data-query attribute).
+ * Evaluated as a string: the page's CSP refuses eval, and a function would
+ * carry the TypeScript loader's helpers into the page.
+ */
+const MEASURE = `(() => {
+  const w = window;
+  w.__keys = [];
+  let pending = null;
+  const input = document.querySelector('[data-testid="asset-search"]');
+  input.addEventListener("input", (e) => { pending = { at: e.timeStamp, query: input.value }; }, true);
+  new MutationObserver(() => {
+    const list = document.querySelector('[data-testid="asset-list"]');
+    if (pending && list && list.getAttribute("data-query") === pending.query) {
+      w.__keys.push({ at: pending.at, ms: performance.now() - pending.at });
+      pending = null;
+    }
+  }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-query"] });
+})()`;
+
+/** Starts the cells in the page; `window.__burst` says when they are done. */
+function burst(symbols: string[], today: string, dates: number): string {
+  return `(() => {
+  const w = window;
+  const fns = w.__mdFunctions;
+  const state = (w.__burst = { done: false, start: performance.now(), wallMs: 0, failures: 0 });
+  (async () => {
+    const calls = [];
+    for (let d = 0; d < ${dates}; d++) {
+      const asOf = new Date(Date.parse(${JSON.stringify(today)}) - d * 864e5).toISOString().slice(0, 10);
+      for (const symbol of ${JSON.stringify(symbols)})
+        for (const metric of ${JSON.stringify(SCALE_METRICS)}) {
+          const invocation = { address: "Sheet1!A1", isInValuePreview: false, onCanceled: null };
+          calls.push(Promise.resolve(fns.LATEST(symbol, metric, asOf, null, invocation)).catch(() => (state.failures += 1)));
+        }
+      // The next as-of date in the next task, as Excel delivers a recalculation in batches.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    await Promise.all(calls);
+    state.wallMs = performance.now() - state.start;
+    state.done = true;
+  })();
+})()`;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Types the queries into the focused search box, a key every KEYSTROKE_EVERY_MS, until `stop()` is true. */
+async function typeUntil(page: Page, stop: () => boolean): Promise<void> {
+  for (let q = 0; !stop(); q++) {
+    await page.getByTestId("asset-search").fill("");
+    for (const key of QUERIES[q % QUERIES.length]!) {
+      if (stop()) return;
+      await page.keyboard.type(key);
+      await sleep(KEYSTROKE_EVERY_MS);
+    }
+  }
+}
+
+export async function pickerInChromium(cells: number, dist = DIST): Promise<ChromiumPickerFigures> {
+  const today = new Date().toISOString().slice(0, 10);
+  const sandbox = await startSandboxProcess({
+    port: 0,
+    quiet: true,
+    today,
+    latencyMs: LATENCY_MS,
+    insightFirstCallDelayMs: 0,
+    assetCount: PICKER_ASSETS,
+  });
+  const pane = await serveStatic(dist);
+  const session = await launchBrowser();
+  try {
+    const catalog = (await (await fetch(`${sandbox.url}/asset/symbols/?APIKey=${DEMO_API_KEY}`)).json()) as {
+      assets: { symbol: string }[];
+    };
+    const symbols = catalog.assets
+      .map((a) => a.symbol)
+      .filter((s) => s.startsWith("sbx"))
+      .slice(0, SCALE_SYMBOLS);
+    const page = await session.context.newPage();
+    // tsx names the functions it compiles with a helper (__name) that the page does not have.
+    await page.addInitScript("globalThis.__name = (f) => f;");
+    await recordFunctionsInPage(page, { baseUrl: sandbox.url, apiKey: DEMO_API_KEY });
+    await page.goto(`${pane.url}/taskpane.html`);
+    await page.getByRole("heading", { name: "Market Data" }).waitFor();
+    await page.getByRole("tab", { name: "Picker" }).click();
+    await page.getByTestId("asset-search").fill("eth");
+    await page.locator('[data-testid="asset-list"][data-query="eth"]').waitFor({ timeout: 60_000 });
+    await page.evaluate(MEASURE);
+
+    await page.getByTestId("asset-search").click();
+    const idleUntil = Date.now() + 2_000;
+    await typeUntil(page, () => Date.now() > idleUntil);
+    const idle = (await page.evaluate("window.__keys.splice(0)")) as { ms: number }[];
+
+    await sandbox.reset();
+    await sandbox.setLatency(LATENCY_MS);
+    await page.evaluate(burst(symbols, today, Math.round(cells / (SCALE_SYMBOLS * SCALE_METRICS.length))));
+    let done = false;
+    const typing = typeUntil(page, () => done);
+    const deadline = Date.now() + 600_000;
+    while (!(await page.evaluate("window.__burst.done"))) {
+      if (Date.now() > deadline) throw new Error("picker-chromium: the cells did not finish within 10 minutes");
+      await sleep(200);
+    }
+    done = true;
+    await typing;
+    const run = (await page.evaluate("window.__burst")) as { start: number; wallMs: number; failures: number };
+    const keys = (await page.evaluate("window.__keys")) as { at: number; ms: number }[];
+    const during = keys.filter((k) => k.at >= run.start && k.at <= run.start + run.wallMs).map((k) => k.ms);
+    const sorted = [...during].sort((a, b) => a - b);
+    return {
+      cells,
+      requests: (await sandbox.stats()).requests,
+      wallMs: run.wallMs,
+      failures: run.failures,
+      keystrokes: during.length,
+      medianMs: median(during),
+      p90Ms: sorted[Math.floor(sorted.length * 0.9)] ?? 0,
+      worstMs: sorted.at(-1) ?? 0,
+      idleMedianMs: median(idle.map((k) => k.ms)),
+    };
+  } finally {
+    await session.close();
+    await pane.close();
+    await sandbox.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const at = process.argv.indexOf("--cells");
+  const cells = at > 0 ? Number(process.argv[at + 1]) : 50_000;
+  const distAt = process.argv.indexOf("--dist");
+  const dist = distAt > 0 ? path.resolve(process.argv[distAt + 1]!) : DIST;
+  if (!CHROMIUM_PATH) {
+    console.log("picker-chromium: skipped, no Chromium found (set CHROMIUM_PATH or install Debian's chromium).");
+    return;
+  }
+  const f = await pickerInChromium(cells, dist);
+  const ms = (x: number) => `${x.toFixed(1)} ms`;
+  console.log(
+    `\nThe picker in headless Chromium while ${f.cells.toLocaleString("en-US")} MD.LATEST cells compute (${path.relative(process.cwd(), dist) || "."})\n`,
+  );
+  console.log("| figure | value |\n|---|---:|");
+  console.log(`| keystroke → list shows its results, no cells computing, median | ${ms(f.idleMedianMs)} |`);
+  console.log(
+    `| keystroke → list shows its results during the cold burst (${f.keystrokes} keystrokes): median / p90 / worst | ${ms(f.medianMs)} / ${ms(f.p90Ms)} / ${ms(f.worstMs)} |`,
+  );
+  console.log(
+    `| the cells: wall / requests / failures | ${Math.round(f.wallMs).toLocaleString("en-US")} ms / ${f.requests} / ${f.failures} |`,
+  );
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
