@@ -21,7 +21,7 @@ import { runInNewContext } from "node:vm";
 import { DEMO_API_KEY, startSandbox } from "../sandbox/server";
 import { DIST, loadFunctionsBundle } from "../harness/bundle";
 import { addDays } from "../src/core/calendar";
-import { SCALE_METRICS, SCALE_SYMBOLS } from "./scale";
+import { SCALE_METRICS, scaleSymbols } from "./scale";
 
 const LATENCY_MS = 20_000;
 
@@ -48,13 +48,7 @@ async function main(): Promise<void> {
     assetCount: 2000,
   });
   try {
-    const catalog = (await (await fetch(`${sandbox.url}/asset/symbols/?APIKey=${DEMO_API_KEY}`)).json()) as {
-      assets: { symbol: string }[];
-    };
-    const symbols = catalog.assets
-      .map((a) => a.symbol)
-      .filter((s) => s.startsWith("sbx"))
-      .slice(0, SCALE_SYMBOLS);
+    const symbols = await scaleSymbols(sandbox.url);
     const bundle = loadFunctionsBundle({
       distDir: dist,
       storage: { "md.baseUrl": sandbox.url, "md.apiKey": DEMO_API_KEY },

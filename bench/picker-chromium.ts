@@ -28,8 +28,15 @@ import { DIST } from "../harness/bundle";
 import { DEMO_API_KEY } from "../sandbox/server";
 import { recordFunctionsInPage } from "../test/support/pane-page";
 import { CHROMIUM_PATH, launchBrowser, serveStatic } from "../test/support/chromium";
-import { SCALE_METRICS, SCALE_SYMBOLS, PICKER_ASSETS, KEYSTROKE_EVERY_MS, LATENCY_MS } from "./scale";
-import { startSandboxProcess } from "./sandbox-process";
+import {
+  KEYSTROKE_EVERY_MS,
+  LATENCY_MS,
+  PICKER_ASSETS,
+  SCALE_METRICS,
+  SCALE_SYMBOLS,
+  scaleSymbols,
+  startScaleSandbox,
+} from "./scale";
 
 const QUERIES = ["ethereum", "bitcoin", "usd coin", "eq-aapl", "solana", "token 1", "arbitrum one", "polygon"];
 
@@ -109,24 +116,11 @@ async function typeUntil(page: Page, stop: () => boolean): Promise<void> {
 
 export async function pickerInChromium(cells: number, dist = DIST): Promise<ChromiumPickerFigures> {
   const today = new Date().toISOString().slice(0, 10);
-  const sandbox = await startSandboxProcess({
-    port: 0,
-    quiet: true,
-    today,
-    latencyMs: LATENCY_MS,
-    insightFirstCallDelayMs: 0,
-    assetCount: PICKER_ASSETS,
-  });
+  const sandbox = await startScaleSandbox(today, PICKER_ASSETS);
   const pane = await serveStatic(dist);
   const session = await launchBrowser();
   try {
-    const catalog = (await (await fetch(`${sandbox.url}/asset/symbols/?APIKey=${DEMO_API_KEY}`)).json()) as {
-      assets: { symbol: string }[];
-    };
-    const symbols = catalog.assets
-      .map((a) => a.symbol)
-      .filter((s) => s.startsWith("sbx"))
-      .slice(0, SCALE_SYMBOLS);
+    const symbols = await scaleSymbols(sandbox.url);
     const page = await session.context.newPage();
     // tsx names the functions it compiles with a helper (__name) that the page does not have.
     await page.addInitScript("globalThis.__name = (f) => f;");

@@ -101,6 +101,31 @@ export interface ScaleFigures {
   picker?: PickerFigures;
 }
 
+/** The service the scale benches run against: the sandbox in its own process, LATENCY_MS, `assetCount` assets. */
+export function startScaleSandbox(today: string, assetCount: number): Promise<SandboxProcess> {
+  return startSandboxProcess({
+    port: 0,
+    quiet: true,
+    today,
+    latencyMs: LATENCY_MS,
+    insightFirstCallDelayMs: 0,
+    assetCount,
+  });
+}
+
+/** The workbook's symbols: the first SCALE_SYMBOLS filler tokens of the service's catalog at `baseUrl`. */
+export async function scaleSymbols(baseUrl: string): Promise<string[]> {
+  const catalog = (await (await fetch(`${baseUrl}/asset/symbols/?APIKey=${DEMO_API_KEY}`)).json()) as {
+    assets: AssetRecord[];
+  };
+  const symbols = catalog.assets
+    .map((a) => a.symbol)
+    .filter((s) => s.startsWith("sbx"))
+    .slice(0, SCALE_SYMBOLS);
+  if (symbols.length < SCALE_SYMBOLS) throw new Error(`scale: only ${symbols.length} filler tokens in the catalog`);
+  return symbols;
+}
+
 // ---------------------------------------------------------------- one scale (child process)
 
 interface Cell {
@@ -351,23 +376,9 @@ async function formattedRuns(
 export async function runScale(cellCount: number, dist: string, formattedOnly = false): Promise<ScaleFigures> {
   const dates = Math.round(cellCount / (SCALE_SYMBOLS * SCALE_METRICS.length));
   const today = new Date().toISOString().slice(0, 10);
-  const sandbox = await startSandboxProcess({
-    port: 0,
-    quiet: true,
-    today,
-    latencyMs: LATENCY_MS,
-    insightFirstCallDelayMs: 0,
-    assetCount: 2000,
-  });
+  const sandbox = await startScaleSandbox(today, 2000);
   try {
-    const assets = (await (await fetch(`${sandbox.url}/asset/symbols/?APIKey=${DEMO_API_KEY}`)).json()) as {
-      assets: AssetRecord[];
-    };
-    const symbols = assets.assets
-      .map((a) => a.symbol)
-      .filter((s) => s.startsWith("sbx"))
-      .slice(0, SCALE_SYMBOLS);
-    if (symbols.length < SCALE_SYMBOLS) throw new Error(`scale: only ${symbols.length} filler tokens in the catalog`);
+    const symbols = await scaleSymbols(sandbox.url);
     const cells = cellsOf(symbols, today, dates);
     const counter = countIndexedDb();
     if (formattedOnly) return await formattedRuns(cells, cellCount, sandbox, dist, counter);

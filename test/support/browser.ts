@@ -22,16 +22,7 @@ import {
   type StaticServer,
 } from "./chromium";
 
-export {
-  CHROMIUM_ARGS,
-  CHROMIUM_PATH,
-  isLocalUrl,
-  launchBrowser,
-  serveStatic,
-  type BrowserSession,
-  type LaunchOptions,
-  type StaticServer,
-} from "./chromium";
+export * from "./chromium";
 
 /** `describe`, or `describe.skip` with the reason printed when there is no Chromium. */
 export const describeBrowser: jest.Describe = CHROMIUM_PATH
