@@ -32,13 +32,12 @@ import {
   KEYSTROKE_EVERY_MS,
   LATENCY_MS,
   PICKER_ASSETS,
+  PICKER_QUERIES,
   SCALE_METRICS,
   SCALE_SYMBOLS,
   scaleSymbols,
   startScaleSandbox,
 } from "./scale";
-
-const QUERIES = ["ethereum", "bitcoin", "usd coin", "eq-aapl", "solana", "token 1", "arbitrum one", "polygon"];
 
 export interface ChromiumPickerFigures {
   cells: number;
@@ -106,7 +105,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function typeUntil(page: Page, stop: () => boolean): Promise<void> {
   for (let q = 0; !stop(); q++) {
     await page.getByTestId("asset-search").fill("");
-    for (const key of QUERIES[q % QUERIES.length]!) {
+    for (const key of PICKER_QUERIES[q % PICKER_QUERIES.length]!) {
       if (stop()) return;
       await page.keyboard.type(key);
       await sleep(KEYSTROKE_EVERY_MS);

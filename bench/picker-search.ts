@@ -10,9 +10,8 @@
  * each kind filter in turn.
  */
 import { performance } from "node:perf_hooks";
-import type { AssetRecord } from "../src/core/domain";
 import { buildAssetIndex, type AssetFilter } from "../src/taskpane/picker/asset-search";
-import { DEMO_API_KEY, startSandbox } from "../sandbox/server";
+import { sandboxCatalog } from "./sandbox-catalog";
 
 const KEYSTROKES = 200;
 const QUERIES = [
@@ -44,14 +43,7 @@ const percentile = (sorted: number[], p: number) =>
 
 async function main(): Promise<void> {
   const assetCount = argNumber("--assets", 20_000);
-  const sandbox = await startSandbox({ port: 0, quiet: true, assetCount });
-  let assets: AssetRecord[];
-  try {
-    const response = await fetch(`${sandbox.url}/asset/symbols/?APIKey=${DEMO_API_KEY}`);
-    assets = ((await response.json()) as { assets: AssetRecord[] }).assets;
-  } finally {
-    await sandbox.close();
-  }
+  const assets = await sandboxCatalog(assetCount);
 
   const built = performance.now();
   const index = buildAssetIndex(assets);

@@ -47,12 +47,12 @@ import { performance } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { IDBDatabase, IDBFactory, IDBIndex, IDBKeyRange, IDBObjectStore } from "fake-indexeddb";
-import { DEMO_API_KEY, startSandbox } from "../sandbox/server";
+import { DEMO_API_KEY } from "../sandbox/server";
 import { DIST, loadFunctionsBundle, type LoadedBundle } from "../harness/bundle";
 import { addDays } from "../src/core/calendar";
-import type { AssetRecord } from "../src/core/domain";
 import { buildAssetIndex, type AssetFilter } from "../src/taskpane/picker/asset-search";
 import { budgetTable, type Budget } from "./budget-table";
+import { fetchCatalog, sandboxCatalog } from "./sandbox-catalog";
 import { startSandboxProcess, type SandboxProcess } from "./sandbox-process";
 
 export const SCALE_SYMBOLS = 100;
@@ -62,6 +62,17 @@ export const FORMATTED_CELLS = 10_000;
 export const PICKER_CELLS = 50_000;
 export const PICKER_ASSETS = 20_000;
 export const KEYSTROKE_EVERY_MS = 25;
+/** What the picker rows type, a character at a time. */
+export const PICKER_QUERIES = [
+  "ethereum",
+  "bitcoin",
+  "usd coin",
+  "eq-aapl",
+  "solana",
+  "token 1",
+  "arbitrum one",
+  "polygon",
+];
 export const LATENCY_MS = 100;
 /** Symbols per request: the batcher's limit, and the request budget's unit. */
 const SYMBOLS_PER_REQUEST = 50;
@@ -115,10 +126,7 @@ export function startScaleSandbox(today: string, assetCount: number): Promise<Sa
 
 /** The workbook's symbols: the first SCALE_SYMBOLS filler tokens of the service's catalog at `baseUrl`. */
 export async function scaleSymbols(baseUrl: string): Promise<string[]> {
-  const catalog = (await (await fetch(`${baseUrl}/asset/symbols/?APIKey=${DEMO_API_KEY}`)).json()) as {
-    assets: AssetRecord[];
-  };
-  const symbols = catalog.assets
+  const symbols = (await fetchCatalog(baseUrl))
     .map((a) => a.symbol)
     .filter((s) => s.startsWith("sbx"))
     .slice(0, SCALE_SYMBOLS);
@@ -277,16 +285,8 @@ function mismatches(values: (string | number)[], reference: (string | number)[])
 
 /** The pane's search, a keystroke every KEYSTROKE_EVERY_MS on this thread, while `start`…`stop` runs. */
 async function pickerDuring(): Promise<{ start(): void; stop(): void; figures(): PickerFigures }> {
-  const catalog = await startSandbox({ port: 0, quiet: true, assetCount: PICKER_ASSETS });
-  let assets: AssetRecord[];
-  try {
-    const response = await fetch(`${catalog.url}/asset/symbols/?APIKey=${DEMO_API_KEY}`);
-    assets = ((await response.json()) as { assets: AssetRecord[] }).assets;
-  } finally {
-    await catalog.close();
-  }
-  const index = buildAssetIndex(assets);
-  const queries = ["ethereum", "bitcoin", "usd coin", "eq-aapl", "solana", "token 1", "arbitrum one", "polygon"];
+  const index = buildAssetIndex(await sandboxCatalog(PICKER_ASSETS));
+  const queries = PICKER_QUERIES;
   const filters: AssetFilter[] = ["all", "crypto", "equity"];
   const keystrokes: { query: string; filter: AssetFilter }[] = [];
   for (let q = 0; keystrokes.length < 400; q++) {
