@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { describeBrowser } from "../support/browser";
-import { closedPortUrl } from "../support/local-server";
+import { useRefusingServer } from "../support/local-server";
 import { pageTextOutsideInputs, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
 import { offMachine, usePaneRig } from "../support/pane-rig";
 
@@ -30,6 +30,7 @@ async function expectKeyOnlyInMaskedInput(page: Page, key: string): Promise<void
 describeBrowser("task pane Settings view (headless Chromium, sandbox)", () => {
   // The catalog npm start serves (no filler): the counters in settings.png are a first run's.
   const rig = usePaneRig({ apiKey: GOOD_KEY, assetCount: undefined });
+  const unreachable = useRefusingServer();
   let watch: PaneWatch;
 
   beforeAll(async () => {
@@ -107,8 +108,8 @@ describeBrowser("task pane Settings view (headless Chromium, sandbox)", () => {
 
   it("an address the browser cannot reach: the test says it is unreachable or refused by CORS, and names the gateway", async () => {
     const { page } = watch;
-    // A port nothing listens on: fetch fails as it does for a service that refuses the add-in's origin.
-    const closedUrl = await closedPortUrl();
+    // A server that closes every connection: fetch fails as it does for a service that refuses the add-in's origin.
+    const closedUrl = unreachable.url;
     const closed = new URL(closedUrl).host;
     await showView(page, "Settings");
     const input = page.getByTestId("base-url-input");

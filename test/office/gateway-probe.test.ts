@@ -3,7 +3,7 @@
  * asked over real HTTP here; the nginx gateway itself answers it in test/gateway/.
  */
 import { createServer } from "node:http";
-import { closedPortUrl, listenLocal, type LocalServer } from "../support/local-server";
+import { listenLocal, useRefusingServer, type LocalServer } from "../support/local-server";
 import { normalizeBaseUrl, requestUrl, assetSymbolsRequest } from "../../src/api/http/requests";
 import { GatewayProbe, isSameOriginBase, unreachableText } from "../../src/office/gateway";
 import { SettingsStore } from "../../src/office/settings";
@@ -66,6 +66,7 @@ describe("a base address on the add-in's own host", () => {
 });
 
 describe("GatewayProbe", () => {
+  const unreachable = useRefusingServer();
   it("asks a same-origin base once and keeps the answer", async () => {
     await onPage(origin, async () => {
       const probe = new GatewayProbe();
@@ -97,7 +98,7 @@ describe("GatewayProbe", () => {
   });
 
   it("a gateway it could not reach is asked again on the next read", async () => {
-    const deadOrigin = await closedPortUrl();
+    const deadOrigin = unreachable.url;
     let target = deadOrigin;
     const probe = new GatewayProbe((url, init) => fetch(url.replace(deadOrigin, target), init));
     await onPage(deadOrigin, async () => {

@@ -16,7 +16,7 @@ import { compsWorkbook } from "../support/recordings";
 import { installWorkbookStandIn, type WorkbookStandIn } from "../support/workbook-stand-in";
 import { CustomFunctionsError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 import { describeBrowser, usePaneBrowser } from "../support/browser";
-import { closedPortUrl } from "../support/local-server";
+import { useRefusingServer } from "../support/local-server";
 import { useEchoServer } from "../support/echo-server";
 import { gotoPane, installWorkbookInPage, type PaneWatch, showView, watchPage } from "../support/pane-page";
 import { useSandbox } from "../support/sandbox";
@@ -97,13 +97,14 @@ describe("secret hygiene: the functions bundle", () => {
   const accepting = useSandbox({ quiet: true, apiKey: SENTINEL, insightFirstCallDelayMs: 0 });
   const rejecting = useSandbox({ quiet: true, apiKey: "a-different-key", insightFirstCallDelayMs: 0 });
   const echo = useEchoServer();
+  const unreachable = useRefusingServer();
 
   const scenarios: [string, () => Promise<string>, string][] = [
     ["a sandbox that accepts the key", async () => accepting.url, SENTINEL],
     ["a sandbox that rejects the key", async () => rejecting.url, SENTINEL],
     ["a service that echoes the key back", async () => echo.url, SENTINEL],
     ["a service that echoes a key with reserved characters", async () => echo.url, SENTINEL_RESERVED],
-    ["an address where nothing listens", closedPortUrl, SENTINEL],
+    ["an address that cannot be reached", async () => unreachable.url, SENTINEL],
   ];
 
   it.each(scenarios)("%s: no cell, error message or console line shows the key", async (_, url, key) => {

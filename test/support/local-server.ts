@@ -5,6 +5,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { useWorld } from "./use-world";
 
 export interface LocalServer {
   /** http://127.0.0.1:<port>, no trailing slash. */
@@ -26,9 +27,20 @@ export async function listenLocal(server: http.Server): Promise<LocalServer> {
   };
 }
 
-/** An address where nothing listens: a port that was just free. */
-export async function closedPortUrl(): Promise<string> {
-  const { url, close } = await listenLocal(http.createServer());
-  await close();
-  return url;
+/**
+ * An address that cannot be reached: a server on a free port of 127.0.0.1
+ * that closes every connection as it accepts it, so a request fails as it does
+ * against a service the network refuses. It keeps its port while the suite
+ * runs: a port merely released (where nothing listens) can be taken by
+ * another suite's server before the test reaches it, and then answers.
+ */
+export function startRefusingServer(): Promise<LocalServer> {
+  const server = http.createServer();
+  server.on("connection", (socket) => socket.destroy());
+  return listenLocal(server);
+}
+
+/** startRefusingServer for the suite or describe block this is called in. */
+export function useRefusingServer(): LocalServer {
+  return useWorld("the refusing server (useRefusingServer)", startRefusingServer);
 }
