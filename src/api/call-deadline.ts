@@ -3,6 +3,7 @@
  * whatever the service does. It owns the deadline's timer, the abort of what
  * the call was waiting for, and the TimeoutError naming what was asked.
  */
+import { CallSignal, type CancelSignal } from "./cancel-signal";
 import { CancelledError, TimeoutError } from "./errors";
 import type { Timers } from "./http/timers";
 import type { CallOptions } from "./types";
@@ -53,10 +54,10 @@ export function withDeadline<T>(
  * The options a call runs with: the caller's, and a signal of its own that
  * aborts at the deadline or with the caller's. The signal is made when first
  * read: most calls of a reopened workbook are answered from memory without
- * waiting for anything and never read it, and an AbortController (with its
- * listener on the caller's signal) is most of what such a call would cost.
- * Made late, it starts aborted if the call already expired or the caller
- * cancelled, as the one made at once would be by then. The signal is a
+ * waiting for anything and never read it. Made late, it starts aborted if the
+ * call already expired or the caller cancelled, as the one made at once would
+ * be by then. It is a CallSignal, not an AbortController's (cancel-signal.ts):
+ * a cold workbook's cells all hold one while they wait. The signal is a
  * getter: pass these options on as they are (a spread copy would lose it).
  */
 class DeadlineCall implements CallOptions {
@@ -64,13 +65,14 @@ class DeadlineCall implements CallOptions {
   keepWidened?: boolean;
   deadlineMs?: number;
   expired = false;
-  private controller: AbortController | undefined = undefined;
-  private onOuterAbort: (() => void) | undefined = undefined;
+  private own: CallSignal | undefined = undefined;
+  /** Listening to the caller's signal (this object is the listener: its handleEvent). */
+  private listening = false;
   private released = false;
 
   constructor(
     opts: CallOptions,
-    private readonly outer: AbortSignal | undefined,
+    private readonly outer: CancelSignal | undefined,
   ) {
     // Every option but the signal, as given (the compiler lists them: a new option must be copied here too).
     const copied: Record<Exclude<keyof CallOptions, "signal">, true> = {
@@ -84,26 +86,31 @@ class DeadlineCall implements CallOptions {
     if (opts.deadlineMs !== undefined) this.deadlineMs = opts.deadlineMs;
   }
 
-  get signal(): AbortSignal {
-    if (!this.controller) {
-      const controller = (this.controller = new AbortController());
-      if (this.expired || this.outer?.aborted) controller.abort();
+  get signal(): CancelSignal {
+    if (!this.own) {
+      const own = (this.own = new CallSignal());
+      if (this.expired || this.outer?.aborted) own.abort();
       else if (this.outer && !this.released) {
-        this.onOuterAbort = () => controller.abort();
-        this.outer.addEventListener("abort", this.onOuterAbort, { once: true });
+        this.listening = true;
+        this.outer.addEventListener("abort", this, { once: true });
       }
     }
-    return this.controller.signal;
+    return this.own;
+  }
+
+  /** The caller's signal aborted. */
+  handleEvent(): void {
+    this.own?.abort();
   }
 
   abort(): void {
-    this.controller?.abort();
+    this.own?.abort();
   }
 
   /** The call settled: the caller's signal no longer concerns it. */
   release(): void {
     this.released = true;
-    if (this.onOuterAbort) this.outer?.removeEventListener("abort", this.onOuterAbort);
-    this.onOuterAbort = undefined;
+    if (this.listening) this.outer?.removeEventListener("abort", this);
+    this.listening = false;
   }
 }

@@ -40,6 +40,7 @@
  */
 export * from "./types";
 export * from "./errors";
+export { CallSignal } from "./cancel-signal";
 export { createClient, CLIENT_DEFAULTS } from "./client";
 export type { Client, ClientOptions, ClientState } from "./client";
 export type { FetchLike } from "./http/transport";

@@ -6,6 +6,7 @@
  * that caller, and the HTTP request once nobody waits for any of its loads.
  * Knows nothing of batching, sending or caching.
  */
+import type { CancelSignal } from "./cancel-signal";
 import { CancelledError } from "./errors";
 
 /**
@@ -84,30 +85,16 @@ export class PendingLoads {
   }
 
   /** Adds a waiter to a load; its signal drops only this waiter, and the request once nobody waits. */
-  join<T>(load: Load<T>, signal?: AbortSignal): Promise<T> {
+  join<T>(load: Load<T>, signal?: CancelSignal): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (!signal) {
         load.waiters.add({ resolve, reject });
         return;
       }
-      const waiter: Waiter<T> = {
-        resolve: (value) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(value);
-        },
-        reject: (error) => {
-          signal.removeEventListener("abort", onAbort);
-          reject(error);
-        },
-      };
-      const onAbort = () => {
-        if (!load.waiters.delete(waiter)) return;
-        reject(new CancelledError());
-        this.abandonIfUnwanted(load);
-      };
+      const waiter = new SignalledWaiter(this, load, signal, resolve, reject);
       load.waiters.add(waiter);
-      if (signal.aborted) onAbort();
-      else signal.addEventListener("abort", onAbort, { once: true });
+      if (signal.aborted) waiter.handleEvent();
+      else signal.addEventListener("abort", waiter, { once: true });
     });
   }
 
@@ -131,7 +118,8 @@ export class PendingLoads {
     }
   }
 
-  private abandonIfUnwanted<T>(load: Load<T>): void {
+  /** A waiter left `load`: settled as cancelled if nobody waits for it, its request aborted once it serves nobody. */
+  abandonIfUnwanted<T>(load: Load<T>): void {
     if (load.waiters.size > 0 || load.state === "settled") return;
     if (load.state === "queued" || load.state === "dispatching") {
       this.settle(load, { error: new CancelledError() });
@@ -143,5 +131,37 @@ export class PendingLoads {
       flight.controller.abort();
       this.log(`request abandoned by every caller: aborted`);
     }
+  }
+}
+
+/**
+ * A waiter with a signal: one object that is both the waiter and the signal's
+ * listener (its handleEvent), rather than three closures. A cold workbook's
+ * cells all wait at once, each with one of these.
+ */
+class SignalledWaiter<T> implements Waiter<T> {
+  constructor(
+    private readonly loads: PendingLoads,
+    private readonly load: Load<T>,
+    private readonly signal: CancelSignal,
+    private readonly resolved: (value: T) => void,
+    private readonly rejected: (error: unknown) => void,
+  ) {}
+
+  resolve(value: T): void {
+    this.signal.removeEventListener("abort", this);
+    this.resolved(value);
+  }
+
+  reject(error: unknown): void {
+    this.signal.removeEventListener("abort", this);
+    this.rejected(error);
+  }
+
+  /** The signal aborted. */
+  handleEvent(): void {
+    if (!this.load.waiters.delete(this)) return;
+    this.rejected(new CancelledError());
+    this.loads.abandonIfUnwanted(this.load);
   }
 }

@@ -15,6 +15,9 @@ import type {
   SeriesResult,
   SeriesWindow,
 } from "../core/domain";
+import type { CancelSignal } from "./cancel-signal";
+
+export type { CancelSignal } from "./cancel-signal";
 
 /** One caller's question: a single symbol × metric over a window (dates YYYY-MM-DD; no granularity: none sent). */
 export interface SeriesRequest extends SeriesWindow {
@@ -24,7 +27,7 @@ export interface SeriesRequest extends SeriesWindow {
 
 export interface CallOptions {
   /** Excel's cancellation, or the pane's. Drops the caller; a shared request is aborted once nobody waits. */
-  signal?: AbortSignal;
+  signal?: CancelSignal;
   /**
    * Answer only from the cache or a request already in flight; never start a
    * new request (formula value preview). Rejects with a NotCachedError otherwise.

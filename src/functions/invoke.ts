@@ -5,9 +5,10 @@
  * is counted in the runtime's CallTracker from start to settlement, which is
  * how a refresh knows the functions have finished (src/office/call-tracker.ts).
  */
-import { TimeoutError } from "../api";
+import { CallSignal, TimeoutError } from "../api";
 import { type AssetCard, shapeAssetTable } from "../core/asset-card";
 import type { CellValue } from "../core/cell";
+import type { DateSystem } from "../core/excel-date";
 import { localToday } from "../core/calendar";
 import { type FormattedTable, type FormattedValue, isFormattedTable, isFormattedValue } from "../core/number-format";
 import {
@@ -42,20 +43,23 @@ export function isValuePreview(invocation: CustomFunctions.Invocation | undefine
  */
 export const CELL_DEADLINE_MS = 55_000;
 
-export async function contextFor(
+/**
+ * The call's context. `signal`: the cell's (cancel-signal.ts), aborted when
+ * Excel cancels the cell, at its deadline, or when its work failed.
+ */
+function contextFor(
   invocation: CustomFunctions.CancelableInvocation | undefined,
-  support: DataTypeSupport = "none",
-  controller = new AbortController(),
-): Promise<CallContext> {
-  if (invocation) invocation.onCanceled = () => controller.abort();
-  const runtime = getRuntime();
+  support: DataTypeSupport,
+  signal: CallSignal,
+  dateSystem: DateSystem,
+): CallContext {
   return {
-    client: runtime.client,
+    client: getRuntime().client,
     today: userToday(),
     // A preview must never start a request: the client answers from its cache or an in-flight request, or refuses.
-    call: { signal: controller.signal, cacheOnly: isValuePreview(invocation) },
+    call: { signal, cacheOnly: isValuePreview(invocation) },
     cellFormats: support !== "none",
-    dateSystem: await runtime.dateSystem(),
+    dateSystem,
   };
 }
 
@@ -89,13 +93,19 @@ function withinDeadline<T>(
   work: (ctx: CallContext) => Promise<T>,
   deadlineMs: number | null,
 ): Promise<T> {
-  const controller = new AbortController();
-  const run = async () => work(await contextFor(invocation, support, controller));
+  const signal = new CallSignal();
+  if (invocation) invocation.onCanceled = () => signal.abort();
+  // Promise chains rather than async functions here and in the frames below: every cell of a cold workbook waits
+  // in them at once, and a suspended async function holds its frame (and a promise for each one it returns) while it waits.
+  const run = () =>
+    getRuntime()
+      .dateSystem()
+      .then((dateSystem) => work(contextFor(invocation, support, signal, dateSystem)));
   if (deadlineMs === null) return run();
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
       reject(new TimeoutError(`No answer from the market-data service within ${Math.round(deadlineMs / 1000)} s.`));
-      controller.abort();
+      signal.abort();
     }, deadlineMs);
     run().then(
       (value) => {
@@ -106,53 +116,76 @@ function withinDeadline<T>(
         clearTimeout(timer);
         reject(error);
         // Calls the work started beside the one that failed are nobody's any more: dropped, not left to run.
-        controller.abort();
+        signal.abort();
       },
     );
   });
 }
 
-export async function invokeTable(
+/**
+ * `work`'s answer through `shape` (the cell Excel is handed), any failure as a
+ * CustomFunctions.Error, the call counted from start to settlement.
+ */
+function framed<T, R>(
+  invocation: CustomFunctions.CancelableInvocation | undefined,
+  work: (ctx: CallContext) => Promise<T>,
+  deadlineMs: number | null,
+  shape: (result: T, support: DataTypeSupport) => R,
+): Promise<R> {
+  const settle = getRuntime().calls.begin();
+  let support: DataTypeSupport;
+  let working: Promise<T>;
+  try {
+    support = dataTypeSupport();
+    working = withinDeadline(invocation, support, work, deadlineMs);
+  } catch (error) {
+    settle();
+    return Promise.reject(toCustomFunctionsError(error));
+  }
+  return working.then(
+    (result) => {
+      try {
+        return shape(result, support);
+      } catch (error) {
+        throw toCustomFunctionsError(error);
+      } finally {
+        settle();
+      }
+    },
+    (error: unknown) => {
+      settle();
+      throw toCustomFunctionsError(error);
+    },
+  );
+}
+
+export function invokeTable(
   invocation: CustomFunctions.CancelableInvocation | undefined,
   work: (ctx: CallContext) => Promise<CellValue[][] | FormattedTable>,
   deadlineMs: number | null = CELL_DEADLINE_MS,
 ): Promise<ExcelValue[][]> {
-  const settle = getRuntime().calls.begin();
-  try {
-    const support = dataTypeSupport();
-    const result = await withinDeadline(invocation, support, work, deadlineMs);
+  return framed(invocation, work, deadlineMs, (result, support) => {
     const sent = isFormattedTable(result)
       ? toExcelValuesWithinLimit(result.rows, result.formatAt, support)
       : toExcelValuesWithinLimit(result, undefined, support);
     if (sent.note) noteResult(invocation, sent.note);
     return sent.values;
-  } catch (error) {
-    throw toCustomFunctionsError(error);
-  } finally {
-    settle();
-  }
+  });
 }
 
-export async function invokeValue(
+export function invokeValue(
   invocation: CustomFunctions.CancelableInvocation | undefined,
   work: (ctx: CallContext) => Promise<CellValue | FormattedValue>,
   deadlineMs: number | null = CELL_DEADLINE_MS,
 ): Promise<ExcelValue> {
-  const settle = getRuntime().calls.begin();
-  let cell: ExcelValue;
-  try {
-    const support = dataTypeSupport();
-    const result = await withinDeadline(invocation, support, work, deadlineMs);
-    cell = isFormattedValue(result)
+  return framed(invocation, work, deadlineMs, (result, support) => {
+    const cell = isFormattedValue(result)
       ? toExcelValue(result.value, result.format, support)
       : toExcelValue(result, null, support);
-  } catch (error) {
-    throw toCustomFunctionsError(error);
-  } finally {
-    settle();
-  }
-  if (isExcelError(cell)) throw cell;
-  return cell;
+    // An error cell is thrown as it is (toCustomFunctionsError hands a CustomFunctions.Error back unchanged).
+    if (isExcelError(cell)) throw cell;
+    return cell;
+  });
 }
 
 /**
@@ -161,22 +194,15 @@ export async function invokeValue(
  * property/value table where it has not (Excel 2021, older builds). One shape
  * for both, a matrix, because only a matrix result may spill the table.
  */
-export async function invokeCard(
+export function invokeCard(
   invocation: CustomFunctions.CancelableInvocation | undefined,
   work: (ctx: CallContext) => Promise<AssetCard>,
 ): Promise<(ExcelValue | EntityValue)[][]> {
-  const settle = getRuntime().calls.begin();
-  try {
-    const support = dataTypeSupport();
-    const card = await withinDeadline(invocation, support, work, CELL_DEADLINE_MS);
+  return framed(invocation, work, CELL_DEADLINE_MS, (card, support): (ExcelValue | EntityValue)[][] => {
     if (support !== "none") return [[toEntityValue(card, support)]];
     const table = shapeAssetTable(card);
     return toExcelValuesWithinLimit(table.rows, table.formatAt, support).values;
-  } catch (error) {
-    throw toCustomFunctionsError(error);
-  } finally {
-    settle();
-  }
+  });
 }
 
 /**

@@ -13,7 +13,7 @@ import { type AggWindow, parsePrefixedMetric, type PrefixedMetric } from "../cor
 import { type DateUnit, shiftDate } from "../core/calendar";
 import { NoDataError } from "../core/errors";
 import { naturalGranularity } from "../core/metric-knowledge";
-import { DATE_FORMAT, type FormattedValue, numberFormatFor } from "../core/number-format";
+import { DATE_FORMAT, type FormattedValue, numberFormatFor, PLAIN, type ValueKind } from "../core/number-format";
 import { type OptionSpec, parseOptions } from "../core/options";
 import {
   coverageText,
@@ -122,18 +122,26 @@ export async function latestValue(ctx: CallContext, args: LatestArgs): Promise<n
  * base metric: the base's unit), or with show=date its date; either way with
  * a note of the date it is dated on (what the pane's preview shows beside it).
  */
-export async function formattedLatestValue(ctx: CallContext, args: LatestArgs): Promise<FormattedValue> {
-  const symbol = parsedSymbol(args.symbol);
-  const metric = parsedMetric(args.metric);
-  const asOf = parseAsOfGiven(args.asOf, ctx.today, ctx.dateSystem);
-  const options = parseOptions(args.options, LATEST_OPTIONS);
-  const [reading, kind] = await Promise.all([
-    latestReading(ctx, symbol, metric, asOf),
-    valueKind(ctx, symbol, parsePrefixedMetric(metric)?.base ?? metric),
-  ]);
-  const note = readingNote(reading);
-  if (options.show === "date") return { ...datedCell(reading.date, ctx.dateSystem), note };
-  return { value: reading.val, format: numberFormatFor(kind, reading.val), note };
+export function formattedLatestValue(ctx: CallContext, args: LatestArgs): Promise<FormattedValue> {
+  // A promise chain rather than an async function: every cell of a cold workbook waits here at once.
+  try {
+    const symbol = parsedSymbol(args.symbol);
+    const metric = parsedMetric(args.metric);
+    const asOf = parseAsOfGiven(args.asOf, ctx.today, ctx.dateSystem);
+    const options = parseOptions(args.options, LATEST_OPTIONS);
+    const reading = latestReading(ctx, symbol, metric, asOf);
+    const shown = (reading: DatedReading, kind: ValueKind): FormattedValue => {
+      const note = readingNote(reading);
+      if (options.show === "date") return { ...datedCell(reading.date, ctx.dateSystem), note };
+      return { value: reading.val, format: numberFormatFor(kind, reading.val), note };
+    };
+    // Plain cells (no number formats) need no value kind: one promise less per waiting cell.
+    if (!ctx.cellFormats) return reading.then((answer) => shown(answer, PLAIN));
+    const kind = valueKind(ctx, symbol, parsePrefixedMetric(metric)?.base ?? metric);
+    return Promise.all([reading, kind]).then(([answer, valueKind]) => shown(answer, valueKind));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** A date as its cell holds it: a serial of the workbook's date system, formatted as MD.SERIES formats its dates. */
@@ -157,7 +165,7 @@ export interface DatedReading extends Reading {
  * windowed sum, by the window rule). Throws NoDataError, or UnknownNameError for a name the
  * catalogs do not know (`names`: the arguments its message names).
  */
-export async function latestReading(
+export function latestReading(
   ctx: CallContext,
   symbol: string,
   metric: string,
@@ -173,15 +181,19 @@ export async function latestReading(
  * callers that read many pairs and expect some to be absent (MD.ASSET).
  * `asOf` undefined: today, and a prefixed metric's window ends on the latest data.
  */
-export async function datedLatest(
+export function datedLatest(
   ctx: CallContext,
   symbol: string,
   metric: string,
   asOf: string | undefined,
 ): Promise<DatedReading> {
-  const prefixed = parsePrefixedMetric(metric);
-  if (prefixed) return prefixedLatest(ctx, symbol, metric, prefixed, windowEndOf(asOf, ctx.today));
-  return plainLatest(ctx, symbol, metric, asOf ?? ctx.today);
+  try {
+    const prefixed = parsePrefixedMetric(metric);
+    if (prefixed) return prefixedLatest(ctx, symbol, metric, prefixed, windowEndOf(asOf, ctx.today));
+    return plainLatest(ctx, symbol, metric, asOf ?? ctx.today);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**

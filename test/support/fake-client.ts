@@ -17,6 +17,7 @@
 import { CancelledError } from "../../src/api/errors";
 import type {
   CallOptions,
+  CancelSignal,
   ClientCounters,
   FlowsRequest,
   MarketDataClient,
@@ -37,7 +38,7 @@ import type { CallContext } from "../../src/functions/call-context";
 export interface Call<A, T> {
   args: A;
   opts: CallOptions | undefined;
-  signal: AbortSignal | undefined;
+  signal: CancelSignal | undefined;
   resolve(value: T): void;
   reject(error: unknown): void;
   settled: boolean;

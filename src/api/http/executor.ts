@@ -15,6 +15,7 @@ import {
 import { displayUrl, requestUrl, type ApiRequest } from "./requests";
 import { decideRetry, type RetryDecision, type RetryPolicy } from "./retry";
 import type { Semaphore } from "./semaphore";
+import type { CancelSignal } from "../cancel-signal";
 import { sleep, type Timers } from "./timers";
 import { attempt, isAttemptFailure, type FetchLike } from "./transport";
 import type { AccessTokenSource, ClientCounters } from "../types";
@@ -44,7 +45,7 @@ export interface ExecutorDeps {
 }
 
 export interface SendOptions {
-  signal?: AbortSignal;
+  signal?: CancelSignal;
   timeoutMs: number;
   /** Overrides the policy's retry count (the connection test retries less: the user is watching). */
   retries?: number;

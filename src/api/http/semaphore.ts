@@ -2,6 +2,7 @@
  * A counting semaphore for the concurrency limit. Waiters are served in
  * arrival order; a waiter whose signal aborts leaves the line at once.
  */
+import type { CancelSignal } from "../cancel-signal";
 import { CancelledError } from "../errors";
 
 export type Release = () => void;
@@ -23,7 +24,7 @@ export class Semaphore {
     return this.line.length;
   }
 
-  acquire(signal?: AbortSignal): Promise<Release> {
+  acquire(signal?: CancelSignal): Promise<Release> {
     if (signal?.aborted) return Promise.reject(new CancelledError());
     if (this.active < this.limit) {
       this.active += 1;

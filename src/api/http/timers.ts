@@ -2,6 +2,7 @@
  * The clock the client runs on. Injected so tests drive time by hand; the
  * defaults are the host's globals.
  */
+import type { CancelSignal } from "../cancel-signal";
 import { CancelledError } from "../errors";
 
 export interface Timers {
@@ -15,7 +16,7 @@ export const globalTimers: Timers = {
 };
 
 /** Waits `ms`, or rejects with CancelledError as soon as `signal` aborts. */
-export function sleep(timers: Timers, ms: number, signal?: AbortSignal): Promise<void> {
+export function sleep(timers: Timers, ms: number, signal?: CancelSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new CancelledError());

@@ -25,6 +25,7 @@ import {
   ServerError,
   TimeoutError,
 } from "../errors";
+import type { CancelSignal } from "../cancel-signal";
 import { raceAbort, type Timers } from "./timers";
 
 /** The part of `fetch` the client uses; `globalThis.fetch` fits, and so does a test double. */
@@ -45,7 +46,7 @@ export interface AttemptOptions {
   now: () => number;
   timeoutMs: number;
   /** The caller side: aborting it cancels the attempt (CancelledError), unlike the timeout (TimeoutError). */
-  signal?: AbortSignal;
+  signal?: CancelSignal;
   /** For messages: the URL without its query. */
   display: string;
   apiKey: string;
