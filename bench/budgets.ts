@@ -9,7 +9,9 @@
  *   npx tsx bench/budgets.ts --write    also run the unbatched comparison and the
  *                                       shaping benchmark, and write BENCHMARKS.md
  *   npx tsx bench/budgets.ts --scale    also the big-workbook budgets (bench/scale.ts:
- *                                       10,000 to 100,000 cells, several minutes)
+ *                                       10,000 to 100,000 cells, several minutes; the
+ *                                       picker during the burst in Chromium,
+ *                                       bench/picker-chromium.ts)
  *
  * Needs a build first (`npx webpack --mode production --env target=test`).
  *
@@ -59,7 +61,9 @@ import {
   type ReopenRun,
 } from "./reopen";
 import { budgetTable, type Budget } from "./budget-table";
-import { runScales, scaleBudgets } from "./scale";
+import { COLD_CELLS, runScales, scaleBudgets } from "./scale";
+import { pickerBudget, pickerInChromium } from "./picker-chromium";
+import { CHROMIUM_PATH } from "../test/support/chromium";
 
 const ROOT = path.resolve(__dirname, "..");
 const DIST = path.join(ROOT, "dist");
@@ -379,7 +383,15 @@ async function main(): Promise<void> {
   const figures = await measure(args.write);
   const list = budgets(figures);
   // Big workbooks (bench/scale.ts): each scale in its own process, after the figures above.
-  if (args.scale) list.push(...scaleBudgets((await runScales([{ label: "this build", dist: DIST }]))[0]!));
+  if (args.scale) {
+    list.push(...scaleBudgets((await runScales([{ label: "this build", dist: DIST }]))[0]!));
+    // The picker during the burst is read in the browser (bench/picker-chromium.ts); without Chromium, said so.
+    if (CHROMIUM_PATH) list.push(pickerBudget(await pickerInChromium(COLD_CELLS)));
+    else
+      console.log(
+        "picker during the cold burst: not measured, no Chromium found (set CHROMIUM_PATH or install Debian's chromium).",
+      );
+  }
   console.log(
     `\nBudgets (${LOOKUPS} lookups at ${LATENCY_MS} ms latency; bundle ${path.relative(ROOT, DIST)}/functions.js)\n`,
   );

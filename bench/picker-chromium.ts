@@ -9,10 +9,13 @@
  * search box; each is timed in the page from the input event's timestamp to
  * the asset list showing that query's results (React's render included).
  *
- * Beside bench/scale.ts's picker row, which runs the same burst in Node's
- * stand-in of the runtime: there a keystroke is a timer, which Node runs only
- * between whole event-loop phases, and IndexedDB's work (fake-indexeddb) is on
- * the thread; here the browser's own event loop and input handling decide.
+ * The budget's row (DESIGN.md: picker search under 5 ms per keystroke, the
+ * median, as bench/picker-search.ts reads it) is read here, with p90 and the
+ * worst keystroke beside it. bench/scale.ts runs the same burst in Node's
+ * stand-in of the runtime and prints its figure: there a keystroke is a
+ * timer, which Node runs only between whole event-loop phases, and
+ * IndexedDB's work (fake-indexeddb) is on the thread; here the browser's own
+ * event loop, input handling and IndexedDB decide, as in Excel's webview.
  *
  *   npx tsx bench/picker-chromium.ts              50,000 cells
  *   npx tsx bench/picker-chromium.ts --cells 10000
@@ -20,7 +23,7 @@
  *
  * Needs a build (`npx webpack --mode production --env target=test`) and
  * Chromium (CHROMIUM_PATH or on the PATH); without Chromium it says so and
- * measures nothing. Prints figures; asserts nothing.
+ * measures nothing. Prints figures and the budget's row; asserts nothing.
  */
 import type { Page } from "playwright-core";
 import path from "node:path";
@@ -28,8 +31,10 @@ import { DIST } from "../harness/bundle";
 import { DEMO_API_KEY } from "../sandbox/server";
 import { recordFunctionsInPage } from "../test/support/pane-page";
 import { CHROMIUM_PATH, launchBrowser, serveStatic } from "../test/support/chromium";
+import { budgetTable, type Budget } from "./budget-table";
 import {
   KEYSTROKE_EVERY_MS,
+  KEYSTROKE_TARGET_MS,
   LATENCY_MS,
   PICKER_ASSETS,
   PICKER_QUERIES,
@@ -50,6 +55,7 @@ export interface ChromiumPickerFigures {
   worstMs: number;
   /** The same keystrokes with no cells computing. */
   idleMedianMs: number;
+  idleP90Ms: number;
 }
 
 /**
@@ -61,15 +67,19 @@ export interface ChromiumPickerFigures {
 const MEASURE = `(() => {
   const w = window;
   w.__keys = [];
-  let pending = null;
+  const pending = [];
   const input = document.querySelector('[data-testid="asset-search"]');
-  input.addEventListener("input", (e) => { pending = { at: e.timeStamp, query: input.value }; }, true);
+  input.addEventListener("input", (e) => { pending.push({ at: e.timeStamp, query: input.value }); }, true);
   new MutationObserver(() => {
     const list = document.querySelector('[data-testid="asset-list"]');
-    if (pending && list && list.getAttribute("data-query") === pending.query) {
-      w.__keys.push({ at: pending.at, ms: performance.now() - pending.at });
-      pending = null;
-    }
+    if (!list) return;
+    const shown = list.getAttribute("data-query");
+    // The list answers the keystroke that typed what it shows, and every keystroke before it (superseded by it).
+    let last = -1;
+    for (let i = 0; i < pending.length; i++) if (pending[i].query === shown) last = i;
+    if (last < 0) return;
+    const now = performance.now();
+    for (const key of pending.splice(0, last + 1)) w.__keys.push({ at: key.at, ms: now - key.at, query: key.query });
   }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-query"] });
 })()`;
 
@@ -98,19 +108,57 @@ function burst(symbols: string[], today: string, dates: number): string {
 })()`;
 }
 
+interface Key {
+  at: number;
+  ms: number;
+  query: string;
+}
+
+/** The keystrokes that typed a character (the queries' prefixes, as bench/scale.ts's picker row types): not the clearing ones. */
+const typed = (keys: Key[]) => keys.filter((k) => k.query !== "");
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)] ?? 0;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Types the queries into the focused search box, a key every KEYSTROKE_EVERY_MS, until `stop()` is true. */
+/**
+ * Types the queries into the focused search box until `stop()` is true: a key
+ * every KEYSTROKE_EVERY_MS whatever the page is doing (the key is sent, not
+ * waited for: a person types on while the list lags, and those keystrokes
+ * queue), each query cleared (select all, delete) before the next.
+ */
 async function typeUntil(page: Page, stop: () => boolean): Promise<void> {
+  const sent: Promise<void>[] = [];
+  const started = Date.now();
+  let next = 0;
+  const press = async (key: string) => {
+    next += 1;
+    const due = started + next * KEYSTROKE_EVERY_MS;
+    await sleep(Math.max(0, due - Date.now()));
+    sent.push(page.keyboard.press(key));
+  };
   for (let q = 0; !stop(); q++) {
-    await page.getByTestId("asset-search").fill("");
+    if (q > 0) {
+      await press("Control+A");
+      await press("Backspace");
+    }
     for (const key of PICKER_QUERIES[q % PICKER_QUERIES.length]!) {
-      if (stop()) return;
-      await page.keyboard.type(key);
-      await sleep(KEYSTROKE_EVERY_MS);
+      if (stop()) break;
+      await press(key === " " ? "Space" : key);
     }
   }
+  await Promise.all(sent);
+}
+
+/** The budget's row: the median keystroke during the burst, against DESIGN.md's 5 ms per keystroke. */
+export function pickerBudget(f: ChromiumPickerFigures): Budget {
+  return {
+    name: `picker keystroke → results over ${PICKER_ASSETS.toLocaleString("en-US")} assets during the ${f.cells.toLocaleString("en-US")}-cell cold burst, headless Chromium, median (p90, worst)`,
+    limit: `${KEYSTROKE_TARGET_MS} ms`,
+    measured: `${f.medianMs.toFixed(1)} ms (${f.p90Ms.toFixed(1)} ms, ${f.worstMs.toFixed(1)} ms)`,
+    ok: f.keystrokes > 0 && f.medianMs <= KEYSTROKE_TARGET_MS,
+    enforced: false,
+  };
 }
 
 export async function pickerInChromium(cells: number, dist = DIST): Promise<ChromiumPickerFigures> {
@@ -134,7 +182,7 @@ export async function pickerInChromium(cells: number, dist = DIST): Promise<Chro
     await page.getByTestId("asset-search").click();
     const idleUntil = Date.now() + 2_000;
     await typeUntil(page, () => Date.now() > idleUntil);
-    const idle = (await page.evaluate("window.__keys.splice(0)")) as { ms: number }[];
+    const idle = typed((await page.evaluate("window.__keys.splice(0)")) as Key[]);
 
     await sandbox.reset();
     await sandbox.setLatency(LATENCY_MS);
@@ -149,7 +197,7 @@ export async function pickerInChromium(cells: number, dist = DIST): Promise<Chro
     done = true;
     await typing;
     const run = (await page.evaluate("window.__burst")) as { start: number; wallMs: number; failures: number };
-    const keys = (await page.evaluate("window.__keys")) as { at: number; ms: number }[];
+    const keys = typed((await page.evaluate("window.__keys")) as Key[]);
     const during = keys.filter((k) => k.at >= run.start && k.at <= run.start + run.wallMs).map((k) => k.ms);
     const sorted = [...during].sort((a, b) => a - b);
     return {
@@ -159,9 +207,10 @@ export async function pickerInChromium(cells: number, dist = DIST): Promise<Chro
       failures: run.failures,
       keystrokes: during.length,
       medianMs: median(during),
-      p90Ms: sorted[Math.floor(sorted.length * 0.9)] ?? 0,
+      p90Ms: p90(during),
       worstMs: sorted.at(-1) ?? 0,
       idleMedianMs: median(idle.map((k) => k.ms)),
+      idleP90Ms: p90(idle.map((k) => k.ms)),
     };
   } finally {
     await session.close();
@@ -185,13 +234,16 @@ async function main(): Promise<void> {
     `\nThe picker in headless Chromium while ${f.cells.toLocaleString("en-US")} MD.LATEST cells compute (${path.relative(process.cwd(), dist) || "."})\n`,
   );
   console.log("| figure | value |\n|---|---:|");
-  console.log(`| keystroke → list shows its results, no cells computing, median | ${ms(f.idleMedianMs)} |`);
+  console.log(
+    `| keystroke → list shows its results, no cells computing: median / p90 | ${ms(f.idleMedianMs)} / ${ms(f.idleP90Ms)} |`,
+  );
   console.log(
     `| keystroke → list shows its results during the cold burst (${f.keystrokes} keystrokes): median / p90 / worst | ${ms(f.medianMs)} / ${ms(f.p90Ms)} / ${ms(f.worstMs)} |`,
   );
   console.log(
     `| the cells: wall / requests / failures | ${Math.round(f.wallMs).toLocaleString("en-US")} ms / ${f.requests} / ${f.failures} |`,
   );
+  console.log(`\nBudget\n\n${budgetTable([pickerBudget(f)])}`);
 }
 
 if (require.main === module) {

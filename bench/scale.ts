@@ -34,7 +34,12 @@
  *              (ExcelApi 1.19: each cell a Double with its number format)
  *   picker     (50,000 cells, cold) the pane's asset search over 20,000 assets,
  *              a keystroke every 25 ms on the same thread while the cells compute:
- *              the time from the keystroke to its answer, against 5 ms
+ *              the time from the keystroke to its answer. Printed, not a budget:
+ *              here a keystroke is a timer, which Node runs only between whole
+ *              event-loop phases (behind every ready network callback and every
+ *              setImmediate step of fake-indexeddb), where a browser runs queued
+ *              input first; the budget's row is read in Chromium, with the built
+ *              pane and real key presses (bench/picker-chromium.ts)
  *
  * Heap: the largest V8 heap seen while the cells compute (sampled each ms the
  * thread is free, and at the end), and what stays after a full GC with the
@@ -498,7 +503,7 @@ export function detailTable(runs: ScaleRun[]): string {
     }
     if (p) {
       rows.push(
-        `| ${run.label} | picker keystroke → answer during the ${n(PICKER_CELLS)}-cell cold burst (${p.keystrokes} keystrokes): median / worst | ${p.medianMs.toFixed(1)} / ${p.worstMs.toFixed(1)} ms |`,
+        `| ${run.label} | picker keystroke → answer during the ${n(PICKER_CELLS)}-cell cold burst, Node stand-in (${p.keystrokes} keystrokes; the budget's row is Chromium's, bench/picker-chromium.ts): median / worst | ${p.medianMs.toFixed(1)} / ${p.worstMs.toFixed(1)} ms |`,
         `| ${run.label} | picker search alone, median | ${p.searchMedianMs.toFixed(2)} ms |`,
       );
     }
@@ -544,15 +549,6 @@ export function scaleBudgets(run: ScaleRun): Budget[] {
         enforced: false,
       },
     );
-    if (cold.picker) {
-      list.push({
-        name: `picker search over ${n(PICKER_ASSETS)} assets during the ${n(COLD_CELLS)}-cell cold burst: keystroke to answer, median (worst)`,
-        limit: `${KEYSTROKE_TARGET_MS} ms`,
-        measured: `${cold.picker.medianMs.toFixed(1)} ms (${cold.picker.worstMs.toFixed(1)} ms)`,
-        ok: cold.picker.medianMs <= KEYSTROKE_TARGET_MS,
-        enforced: false,
-      });
-    }
   }
   const formatted = at(FORMATTED_CELLS)?.formatted;
   if (formatted) {
