@@ -81,6 +81,22 @@ export const YESTERDAY_SETTLES_AFTER_MS = 2 * 3_600_000;
 
 const DAY_MS = 86_400_000;
 
+/** One call of the planned path (StoredSeries.planned): what it asked, its plan, and how its fetched ranges are kept. */
+interface PlannedCall {
+  id: SeriesId;
+  data: SeriesData | undefined;
+  window: SeriesWindow;
+  start: string;
+  end: string;
+  opts: CallOptions;
+  /** The plan the parts are fetched by: the initial one, or the one after the coarse recheck. */
+  plan: WindowPlan;
+  initial: WindowPlan;
+  fetchedAt: number;
+  settledThrough: string;
+  valuedThrough: string | undefined;
+}
+
 interface FetchDay {
   epochDay: number;
   /** YYYY-MM-DD. */
@@ -229,8 +245,14 @@ export class StoredSeries {
     };
   }
 
-  /** A window the store does not answer whole: the plan's parts fetched, kept, and joined with what the store answers. */
-  private async planned(
+  /**
+   * A window the store does not answer whole: the plan's parts fetched, kept,
+   * and joined with what the store answers. A promise chain over one record of
+   * the call (PlannedCall) rather than an async function with closures: every
+   * cell of a cold workbook waits here at once, and a suspended frame keeps all
+   * its locals and closures while it waits.
+   */
+  private planned(
     id: SeriesId,
     data: SeriesData | undefined,
     window: SeriesWindow,
@@ -238,94 +260,128 @@ export class StoredSeries {
     planOptions: PlanOptions,
     opts: CallOptions,
   ): Promise<SeriesResult> {
-    const { symbol, metric } = id;
-    const now = planOptions.now;
-    const initial = planWindow(data, { start, end }, planOptions);
-    const fetchedAt = now;
-    const fetchDay = this.dayOf(fetchedAt);
-    const settledThrough = fetchDay.settledThrough;
-    // Yesterday settles with a real value (the service's placeholders are null or 0) when it is the only unsettled
-    // day before today, and not in the first hours of the UTC day: a clock a little ahead of the service's would
-    // take the service's today, still filling in, for yesterday.
-    const valuedThrough =
-      this.o.unsettledDays === 2 && fetchedAt - fetchDay.startMs >= YESTERDAY_SETTLES_AFTER_MS
-        ? fetchDay.yesterday
-        : undefined;
-    // Built field by field rather than spread (V8 gives spread copies made here a hidden class each).
-    const keep = (range: DatedWindow, result: SeriesResult) => {
-      const fetched: FetchedRange = {
-        start: range.start,
-        end: range.end,
-        fetchedAt,
-        settledThrough,
-        points: result.kind === "points" ? result.points : [],
-      };
-      if (valuedThrough !== undefined) fetched.settledIfValuedThrough = valuedThrough;
-      if (result.kind === "message") fetched.message = result.message;
-      this.o.store.write(id, fetched);
-    };
-    // The whole window asked again: what the store knew of it could not say what the service answers now.
-    const whole = async (): Promise<SeriesResult> => {
-      const result = await this.o.fetchWindow(symbol, metric, this.requestFor({ start, end }, window, end), opts);
-      keep({ start, end }, result);
-      return result;
-    };
-
-    // Nothing to fetch: the answer is what the store holds (or, where that cannot say, the whole window again).
-    const fromStore = (held: typeof initial): SeriesResult | Promise<SeriesResult> => {
-      const answer = storedAnswer(held, []);
-      if (answer === "ask") return whole();
-      this.hits += 1;
-      this.bytesSaved += pointBytes(held.stored);
-      return answer;
-    };
-    if (initial.fetch.length === 0) return fromStore(initial);
-
-    let plan = initial;
-    let results: SeriesResult[];
+    let call: PlannedCall;
     try {
-      // Settled days due for recheck: compared period by period first, so only the periods that differ are fetched daily.
-      const rechecked = await this.recheckCoarsely(id, data, { start, end }, planOptions, opts, settledThrough);
-      if (rechecked) plan = planWindow(rechecked, { start, end }, planOptions);
-      results = await Promise.all(
-        plan.fetch.map((range) => this.o.fetchWindow(symbol, metric, this.requestFor(range, window, end), opts)),
-      );
+      const initial = planWindow(data, { start, end }, planOptions);
+      const fetchedAt = planOptions.now;
+      const fetchDay = this.dayOf(fetchedAt);
+      call = {
+        id,
+        data,
+        window,
+        start,
+        end,
+        opts,
+        plan: initial,
+        initial,
+        fetchedAt,
+        settledThrough: fetchDay.settledThrough,
+        // Yesterday settles with a real value (the service's placeholders are null or 0) when it is the only unsettled
+        // day before today, and not in the first hours of the UTC day: a clock a little ahead of the service's would
+        // take the service's today, still filling in, for yesterday.
+        valuedThrough:
+          this.o.unsettledDays === 2 && fetchedAt - fetchDay.startMs >= YESTERDAY_SETTLES_AFTER_MS
+            ? fetchDay.yesterday
+            : undefined,
+      };
+      if (initial.fetch.length === 0) return Promise.resolve(this.fromStore(call, initial));
     } catch (error) {
-      const fallback = initial.fallback;
-      const said = fallback && fallback.points.length === 0 ? messageOver(data, { start, end }) : undefined;
-      const shown: SeriesResult | null = !fallback
-        ? null
-        : said !== undefined
-          ? { kind: "message", message: said }
-          : { kind: "points", points: asPoints(fallback.points) };
-      // Value preview: what the store holds, rather than nothing.
-      if (error instanceof NotCachedError && shown) return shown;
-      if (fallback && shown && isUnreachable(error)) {
-        this.noteOffline(fallback.fetchedAt);
-        this.o.log(
-          `service unreachable: ${symbol} ${metric} ${start}…${end} answered from data stored ${new Date(fallback.fetchedAt).toISOString()}`,
-        );
-        return shown;
-      }
-      throw error;
+      return Promise.reject(error);
     }
+    const planned = call;
+    // Settled days due for recheck: compared period by period first, so only the periods that differ are fetched daily.
+    return this.recheckCoarsely(id, data, { start, end }, planOptions, opts, planned.settledThrough)
+      .then((rechecked) => {
+        if (rechecked) planned.plan = planWindow(rechecked, { start, end }, planOptions);
+        const { symbol, metric } = id;
+        return Promise.all(
+          planned.plan.fetch.map((range) =>
+            this.o.fetchWindow(symbol, metric, this.requestFor(range, window, end), opts),
+          ),
+        );
+      })
+      .then(
+        (results) => this.joined(planned, results),
+        (error: unknown) => this.unfetched(planned, error),
+      );
+  }
 
+  /** The plan's parts fetched: each kept, and the answer joined with what the store holds. */
+  private joined(call: PlannedCall, results: SeriesResult[]): SeriesResult | Promise<SeriesResult> {
+    const plan = call.plan;
     // Every day due was re-confirmed by the coarse recheck.
-    if (plan.fetch.length === 0) return fromStore(plan);
+    if (plan.fetch.length === 0) return this.fromStore(call, plan);
     const fetchedPoints: DataPoint[] = [];
     plan.fetch.forEach((range, i) => {
       const result = results[i]!;
-      keep(range, result);
+      this.keep(call, range, result);
       // One at a time: spreading 150,000 points into push() passes them as arguments and overflows the stack.
       if (result.kind === "points") for (const point of result.points) fetchedPoints.push(point);
     });
     if (plan.stored.length === 0) {
       const answer = storedAnswer(plan, results);
-      if (answer === "ask") return whole();
+      if (answer === "ask") return this.whole(call);
       if (answer.kind === "message") return answer;
     }
     if (plan.stored.length > 0) this.bytesSaved += pointBytes(plan.stored);
     return { kind: "points", points: mergeByDate(asPoints(plan.stored), fetchedPoints) };
+  }
+
+  /** The recheck or a fetch failed: what the store holds where that may stand in, else the failure. */
+  private unfetched(call: PlannedCall, error: unknown): SeriesResult {
+    const { symbol, metric } = call.id;
+    const { start, end } = call;
+    const fallback = call.initial.fallback;
+    const said = fallback && fallback.points.length === 0 ? messageOver(call.data, { start, end }) : undefined;
+    const shown: SeriesResult | null = !fallback
+      ? null
+      : said !== undefined
+        ? { kind: "message", message: said }
+        : { kind: "points", points: asPoints(fallback.points) };
+    // Value preview: what the store holds, rather than nothing.
+    if (error instanceof NotCachedError && shown) return shown;
+    if (fallback && shown && isUnreachable(error)) {
+      this.noteOffline(fallback.fetchedAt);
+      this.o.log(
+        `service unreachable: ${symbol} ${metric} ${start}…${end} answered from data stored ${new Date(fallback.fetchedAt).toISOString()}`,
+      );
+      return shown;
+    }
+    throw error;
+  }
+
+  /** A fetched range kept in the store; built field by field rather than spread (V8 gives spread copies a hidden class each). */
+  private keep(call: PlannedCall, range: DatedWindow, result: SeriesResult): void {
+    const fetched: FetchedRange = {
+      start: range.start,
+      end: range.end,
+      fetchedAt: call.fetchedAt,
+      settledThrough: call.settledThrough,
+      points: result.kind === "points" ? result.points : [],
+    };
+    if (call.valuedThrough !== undefined) fetched.settledIfValuedThrough = call.valuedThrough;
+    if (result.kind === "message") fetched.message = result.message;
+    this.o.store.write(call.id, fetched);
+  }
+
+  /** The whole window asked again: what the store knew of it could not say what the service answers now. */
+  private whole(call: PlannedCall): Promise<SeriesResult> {
+    const { start, end } = call;
+    return this.o
+      .fetchWindow(call.id.symbol, call.id.metric, this.requestFor({ start, end }, call.window, end), call.opts)
+      .then((result) => {
+        this.keep(call, { start, end }, result);
+        return result;
+      });
+  }
+
+  /** Nothing to fetch: the answer is what the store holds (or, where that cannot say, the whole window again). */
+  private fromStore(call: PlannedCall, held: WindowPlan): SeriesResult | Promise<SeriesResult> {
+    const answer = storedAnswer(held, []);
+    if (answer === "ask") return this.whole(call);
+    this.hits += 1;
+    this.bytesSaved += pointBytes(held.stored);
+    return answer;
   }
 
   /**
