@@ -32,6 +32,7 @@ import { DEMO_API_KEY } from "../sandbox/server";
 import { recordFunctionsInPage } from "../test/support/pane-page";
 import { CHROMIUM_PATH, launchBrowser, serveStatic } from "../test/support/chromium";
 import { budgetTable, type Budget } from "./budget-table";
+import { median, quantile } from "./stats";
 import {
   KEYSTROKE_EVERY_MS,
   KEYSTROKE_TARGET_MS,
@@ -117,8 +118,6 @@ interface Key {
 /** The keystrokes that typed a character (the queries' prefixes, as bench/scale.ts's picker row types): not the clearing ones. */
 const typed = (keys: Key[]) => keys.filter((k) => k.query !== "");
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)] ?? 0;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -199,7 +198,6 @@ export async function pickerInChromium(cells: number, dist = DIST): Promise<Chro
     const run = (await page.evaluate("window.__burst")) as { start: number; wallMs: number; failures: number };
     const keys = typed((await page.evaluate("window.__keys")) as Key[]);
     const during = keys.filter((k) => k.at >= run.start && k.at <= run.start + run.wallMs).map((k) => k.ms);
-    const sorted = [...during].sort((a, b) => a - b);
     return {
       cells,
       requests: (await sandbox.stats()).requests,
@@ -207,10 +205,13 @@ export async function pickerInChromium(cells: number, dist = DIST): Promise<Chro
       failures: run.failures,
       keystrokes: during.length,
       medianMs: median(during),
-      p90Ms: p90(during),
-      worstMs: sorted.at(-1) ?? 0,
+      p90Ms: quantile(during, 0.9),
+      worstMs: quantile(during, 1),
       idleMedianMs: median(idle.map((k) => k.ms)),
-      idleP90Ms: p90(idle.map((k) => k.ms)),
+      idleP90Ms: quantile(
+        idle.map((k) => k.ms),
+        0.9,
+      ),
     };
   } finally {
     await session.close();

@@ -32,6 +32,7 @@ import type { CallContext } from "../src/functions/call-context";
 import { latestValue as latestCell } from "../src/functions/latest";
 import { snapshotTable } from "../src/functions/snapshot";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../sandbox/server";
+import { median } from "./stats";
 import { ASSET_CARDS, assetCardsText, runAssetCards } from "./asset-cards";
 import {
   NEXT_DAY_SHARE_LIMIT,
@@ -176,11 +177,6 @@ export interface ShapingRun {
   columns: number;
   mergeMedianMs: number;
   messages: number;
-}
-
-function median(times: number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 export async function runShaping(sandbox: SandboxHandle, symbols: string[], today: string): Promise<ShapingRun> {

@@ -59,6 +59,7 @@ import { buildAssetIndex, type AssetFilter } from "../src/taskpane/picker/asset-
 import { budgetTable, type Budget } from "./budget-table";
 import { fetchCatalog, sandboxCatalog } from "./sandbox-catalog";
 import { startSandboxProcess, type SandboxProcess } from "./sandbox-process";
+import { median } from "./stats";
 
 export const SCALE_SYMBOLS = 100;
 export const SCALE_METRICS = ["PRICE", "MC", "FEES", "DAU", "TXNS"];
@@ -319,7 +320,6 @@ async function pickerDuring(): Promise<{ start(): void; stop(): void; figures():
     }
     timer = setTimeout(press, Math.max(0, typedFrom + next * KEYSTROKE_EVERY_MS - performance.now()));
   };
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   return {
     start() {
       typedFrom = performance.now() + KEYSTROKE_EVERY_MS;

@@ -106,3 +106,15 @@ export function lowerBound(points: readonly DataPoint[], date: string): number {
   }
   return lo;
 }
+
+/** The first index of the date-ordered `points` dated after `date` (their length if none). */
+export function upperBound(points: readonly DataPoint[], date: string): number {
+  let lo = 0;
+  let hi = points.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (points[mid].date <= date) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

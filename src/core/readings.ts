@@ -24,14 +24,6 @@ export function readingsOf(points: readonly DataPoint[]): Reading[] {
  */
 export const UNSETTLED_DAYS = 3;
 
-/** The first unsettled day for `today`, remembered for the last day asked (every series answer asks it). */
-let unsettledFor = { today: "", first: "" };
-
-function firstUnsettledDay(today: string): string {
-  if (unsettledFor.today !== today) unsettledFor = { today, first: addDays(today, -(UNSETTLED_DAYS - 1)) };
-  return unsettledFor.first;
-}
-
 /**
  * The points (ascending by date) with the unsettled days' 0 placeholders as
  * null. A 0 dated within the last UNSETTLED_DAYS days before `today` counts as
@@ -40,7 +32,7 @@ function firstUnsettledDay(today: string): string {
  * the same array when nothing changes.
  */
 export function withoutPlaceholders(points: readonly DataPoint[], today: string): readonly DataPoint[] {
-  const firstUnsettled = firstUnsettledDay(today);
+  const firstUnsettled = addDays(today, -(UNSETTLED_DAYS - 1));
   let tail = points.length;
   while (tail > 0 && points[tail - 1].date >= firstUnsettled) tail--;
   if (tail === points.length) return points;

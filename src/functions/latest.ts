@@ -12,6 +12,7 @@ import { type DateSystem, isoToSerialIn } from "../core/excel-date";
 import { type AggWindow, parsePrefixedMetric, type PrefixedMetric } from "../core/agg-window";
 import { type DateUnit, shiftDate } from "../core/calendar";
 import { NoDataError } from "../core/errors";
+import { upperBound } from "../core/agg-stat";
 import { naturalGranularity } from "../core/metric-knowledge";
 import { DATE_FORMAT, type FormattedValue, numberFormatFor, PLAIN, type ValueKind } from "../core/number-format";
 import { type OptionSpec, parseOptions } from "../core/options";
@@ -223,15 +224,7 @@ function plainLatest(ctx: CallContext, symbol: string, metric: string, asOf: str
 
 /** The last reading with a value dated on or before `date`: a null (a day not filled in yet) is skipped, never read as 0. */
 export function lastOnOrBefore(points: readonly DataPoint[], date: string): Reading | undefined {
-  // The points after `date`: those dated on or after the next day (dates are YYYY-MM-DD, compared as text).
-  let after = points.length;
-  let lo = 0;
-  while (lo < after) {
-    const mid = (lo + after) >>> 1;
-    if (points[mid]!.date <= date) lo = mid + 1;
-    else after = mid;
-  }
-  for (let i = after - 1; i >= 0; i--) {
+  for (let i = upperBound(points, date) - 1; i >= 0; i--) {
     const point = points[i];
     if (hasValue(point)) return point;
   }

@@ -288,21 +288,18 @@ export class StoredSeries {
     } catch (error) {
       return Promise.reject(error);
     }
-    const planned = call;
     // Settled days due for recheck: compared period by period first, so only the periods that differ are fetched daily.
-    return this.recheckCoarsely(id, data, { start, end }, planOptions, opts, planned.settledThrough)
+    return this.recheckCoarsely(id, data, { start, end }, planOptions, opts, call.settledThrough)
       .then((rechecked) => {
-        if (rechecked) planned.plan = planWindow(rechecked, { start, end }, planOptions);
+        if (rechecked) call.plan = planWindow(rechecked, { start, end }, planOptions);
         const { symbol, metric } = id;
         return Promise.all(
-          planned.plan.fetch.map((range) =>
-            this.o.fetchWindow(symbol, metric, this.requestFor(range, window, end), opts),
-          ),
+          call.plan.fetch.map((range) => this.o.fetchWindow(symbol, metric, this.requestFor(range, window, end), opts)),
         );
       })
       .then(
-        (results) => this.joined(planned, results),
-        (error: unknown) => this.unfetched(planned, error),
+        (results) => this.joined(call, results),
+        (error: unknown) => this.unfetched(call, error),
       );
   }
 

@@ -108,27 +108,13 @@ export function mergeFetched(data: SeriesData | undefined, fetched: FetchedRange
   return { ranges, dates, vals };
 }
 
-/** Neighbouring days, remembered: the store's merges and plans ask for the same few thousand over and over. */
-const DAY_AFTER = new Map<string, string>();
-const DAY_BEFORE = new Map<string, string>();
-const NEIGHBOURS_HELD = 8192;
-
-function neighbour(memo: Map<string, string>, date: string, days: 1 | -1): string {
-  let day = memo.get(date);
-  if (day === undefined) {
-    if (memo.size >= NEIGHBOURS_HELD) memo.clear();
-    day = addDays(date, days);
-    memo.set(date, day);
-  }
-  return day;
-}
-
+/** Neighbouring days (the calendar remembers recent conversions: core/calendar.ts). */
 function dayAfter(date: string): string {
-  return neighbour(DAY_AFTER, date, 1);
+  return addDays(date, 1);
 }
 
 function dayBefore(date: string): string {
-  return neighbour(DAY_BEFORE, date, -1);
+  return addDays(date, -1);
 }
 
 function inDateOrder(points: readonly StoredPoint[]): readonly StoredPoint[] {
