@@ -17,9 +17,9 @@ import {
   type ExcelValue,
   toExcelValue,
   toExcelValuesWithinLimit,
-} from "../office/cell-values";
-import { type EntityValue, toEntityValue } from "../office/entity-value";
-import { isExcelError, toCustomFunctionsError } from "../office/errors";
+} from "../office/cells/cell-values";
+import { type EntityValue, toEntityValue } from "../office/cells/entity-value";
+import { isExcelError, toCustomFunctionsError } from "../office/cells/errors";
 import { getRuntime } from "../office/runtime";
 import type { CallContext } from "./call-context";
 

@@ -12,8 +12,8 @@ import { RefreshController, type RuntimeStart } from "../refresh/refresh-control
 import { paneShownNow } from "./pane-visibility";
 import { sharedRuntime } from "./runtime-registry";
 import { recheckKeyOnSettingsChange } from "./settings-changes";
-import { paneSignIn } from "./sign-in";
-import { createExcelWorkbook, excelWorkbookAvailable } from "./workbook";
+import { paneSignIn } from "./sign-in/sign-in";
+import { createExcelWorkbook, excelWorkbookAvailable } from "./workbook/workbook";
 
 /** The ribbon buttons' <FunctionName>s in manifest.xml. */
 export const REFRESH_ALL_COMMAND = "refreshAllMdFormulas";

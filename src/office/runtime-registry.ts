@@ -1,6 +1,6 @@
 import type { MarketDataClient } from "../api";
 import type { DateSystem } from "../core/excel-date";
-import type { AccessTokens } from "./access-tokens";
+import type { AccessTokens } from "./sign-in/access-tokens";
 import type { CallTracker } from "./call-tracker";
 import type { SettingsStore } from "./settings";
 

@@ -1,9 +1,9 @@
 import { createClient, openSeriesStore, type MarketDataClient } from "../api";
-import { AccessTokens } from "./access-tokens";
+import { AccessTokens } from "./sign-in/access-tokens";
 import { BUILD_INFO } from "./build-info";
 import { CallTracker } from "./call-tracker";
-import { GatewayProbe } from "./gateway";
-import { dateSystemOfWorkbook } from "./date-system";
+import { GatewayProbe } from "./sign-in/gateway";
+import { dateSystemOfWorkbook } from "./cells/date-system";
 import { findRuntime, registerRuntime, type MarketDataRuntime } from "./runtime-registry";
 import { defaultStorage, SettingsStore } from "./settings";
 import { clearCacheOnSettingsChange } from "./settings-changes";

@@ -1,5 +1,5 @@
 import { ConfigError, MIN_API_KEY_LENGTH, normalizeBaseUrl, type ClientSettings } from "../api";
-import type { GatewayInfo, GatewayKeyMode, GatewaySignIn } from "./gateway";
+import type { GatewayInfo, GatewayKeyMode, GatewaySignIn } from "./sign-in/gateway";
 import { officeReady, type OfficeReadyGlobals } from "./office-ready";
 
 /** The storage keys; shared with the task pane, never written to the workbook. */

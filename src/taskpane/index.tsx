@@ -13,7 +13,7 @@
 import { startRefreshFeature } from "../office/commands";
 import { officeReady } from "../office/host";
 import { whenPaneShown } from "../office/pane-visibility";
-import { startPaneSignIn } from "../office/sign-in";
+import { startPaneSignIn } from "../office/sign-in/sign-in";
 
 async function boot(): Promise<void> {
   void startRefreshFeature();

@@ -13,7 +13,7 @@ import { openSeriesStore } from "../../src/api/store/persistent-store";
 import { SIGN_IN_MESSAGE, SignInRequiredError, type MarketDataError } from "../../src/api/errors";
 import type { FetchLike } from "../../src/api/http/transport";
 import type { AccessTokenSource, ClientSettings } from "../../src/api/types";
-import { failureCell } from "../../src/office/errors";
+import { failureCell } from "../../src/office/cells/errors";
 import { DEMO_API_KEY } from "../../sandbox/server";
 import { useSandbox } from "../support/sandbox";
 

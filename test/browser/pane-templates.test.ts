@@ -10,7 +10,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { DEMO_API_KEY } from "../../sandbox/server";
-import { cellAddress, parseCellAddress, rangeSize } from "../../src/office/sheet-insert";
+import { cellAddress, parseCellAddress, rangeSize } from "../../src/office/workbook/sheet-insert";
 import type { SheetTemplate } from "../../src/taskpane/templates/template";
 import { describeBrowser } from "../support/browser";
 import { emptyWorkbook, layout, type PageWorkbook, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";

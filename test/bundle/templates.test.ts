@@ -7,7 +7,7 @@
  */
 import { cellValue } from "../../harness/bundle";
 import { parseFormula } from "../../harness/doc-examples";
-import { parseCellAddress } from "../../src/office/sheet-insert";
+import { parseCellAddress } from "../../src/office/workbook/sheet-insert";
 import { templateFormulas, type SheetTemplate } from "../../src/taskpane/templates/template";
 import { useBundle } from "../support/bundle";
 import { templatesOnDisk } from "../support/sheet-templates";

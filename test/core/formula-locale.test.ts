@@ -1,6 +1,6 @@
 import { formulaForLocale, localeDecimalSeparator } from "../../src/core/formula-locale";
 import { copyFormula, placeFormula } from "../../src/taskpane/shared/place-formula";
-import type { WorkbookActions } from "../../src/office/pane-workbook";
+import type { WorkbookActions } from "../../src/office/workbook/pane-workbook";
 
 describe("a copied formula in the form the user's Excel reads a paste", () => {
   it.each([

@@ -23,7 +23,7 @@ import type { CellValue } from "../../src/core/cell";
 import { DATE_FORMAT, type FormatAt } from "../../src/core/number-format";
 import { EXCEL_RESULT_LIMIT_BYTES } from "../../src/core/payload-size";
 import { ResultTooLargeError } from "../../src/core/errors";
-import { toExcelValuesWithinLimit } from "../../src/office/cell-values";
+import { toExcelValuesWithinLimit } from "../../src/office/cells/cell-values";
 import { invokeTable } from "../../src/functions/invoke";
 
 const PRICE_FORMAT = "$#,##0.00";

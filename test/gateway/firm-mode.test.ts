@@ -9,7 +9,7 @@
 import { readdirSync } from "node:fs";
 import { DEMO_API_KEY } from "../../sandbox/server";
 import { createClient } from "../../src/api/client";
-import { GatewayProbe } from "../../src/office/gateway";
+import { GatewayProbe } from "../../src/office/sign-in/gateway";
 import { SettingsStore, type KeyValueStorage } from "../../src/office/settings";
 import { cellValue, DIST, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 import {

@@ -12,7 +12,12 @@ import {
   OUTSIDE_EXCEL_NOT_COPIED,
   placeFormula,
 } from "../../src/taskpane/shared/place-formula";
-import { excelWorkbook, NO_WORKBOOK, workbookForHost, type WorkbookActions } from "../../src/office/pane-workbook";
+import {
+  excelWorkbook,
+  NO_WORKBOOK,
+  workbookForHost,
+  type WorkbookActions,
+} from "../../src/office/workbook/pane-workbook";
 
 /** A minimal Excel: a selection of cells; writes land only when `sync` is awaited, as in Excel. */
 function excelStandIn(selection: string[][], options: { failSync?: Error } = {}) {

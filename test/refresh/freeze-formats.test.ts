@@ -9,7 +9,7 @@
  * one without it (the format set on the cells is kept). Undo still restores
  * the formulas.
  */
-import { FREEZE_LOG_NAMESPACE, parseFreezeLog } from "../../src/office/workbook";
+import { FREEZE_LOG_NAMESPACE, parseFreezeLog } from "../../src/office/workbook/workbook";
 import type { Clock } from "../../src/refresh/clock";
 import { freezeToValues, undoLastFreeze } from "../../src/refresh/freeze";
 import { build, latest, type LabelledCell } from "../support/recordings";

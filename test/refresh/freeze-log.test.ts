@@ -6,7 +6,7 @@
  * and any character of a formula survives the trip through XML.
  */
 import fc from "fast-check";
-import { FREEZE_LOG_NAMESPACE, parseFreezeLog, serializeFreezeLog } from "../../src/office/workbook";
+import { FREEZE_LOG_NAMESPACE, parseFreezeLog, serializeFreezeLog } from "../../src/office/workbook/workbook";
 import type { Clock } from "../../src/refresh/clock";
 import { freezeToValues } from "../../src/refresh/freeze";
 import type { FreezeRecord, WorkbookAdapter } from "../../src/refresh/workbook-adapter";

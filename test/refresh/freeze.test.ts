@@ -1,6 +1,6 @@
 /** @jest-environment jsdom */
 // jsdom: the freeze log is written and read with the DOM's XML parser and serializer, as in the pane's page.
-import { FREEZE_LOG_NAMESPACE, parseFreezeLog } from "../../src/office/workbook";
+import { FREEZE_LOG_NAMESPACE, parseFreezeLog } from "../../src/office/workbook/workbook";
 import type { Clock } from "../../src/refresh/clock";
 import { freezeToValues } from "../../src/refresh/freeze";
 import { build, latest, type LabelledCell } from "../support/recordings";

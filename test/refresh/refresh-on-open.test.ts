@@ -6,7 +6,7 @@
 import { OfficeMockObject } from "office-addin-mock";
 import { OfficeApp } from "office-addin-manifest";
 import { CallTracker } from "../../src/office/call-tracker";
-import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
+import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook/workbook";
 import {
   RefreshController,
   SIGN_IN_TO_GATEWAY_TO_REFRESH,

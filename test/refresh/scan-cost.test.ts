@@ -7,7 +7,7 @@
  * (Range.getSpecialCellsOrNullObject("Formulas"), ExcelApi 1.9) and reads only
  * those.
  */
-import { MAX_CELLS_PER_SYNC } from "../../src/office/workbook";
+import { MAX_CELLS_PER_SYNC } from "../../src/office/workbook/workbook";
 import { findMdCells } from "../../src/refresh/formula-cells";
 import { build, latest, type LabelledCell } from "../support/recordings";
 import type { WorkbookRecording } from "../support/workbook-stand-in";

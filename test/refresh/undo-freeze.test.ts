@@ -6,7 +6,7 @@
  * spills included; a cell the user changed since is never overwritten (and is
  * reported); restored records leave the log, the others stay.
  */
-import { FREEZE_LOG_NAMESPACE, parseFreezeLog, serializeFreezeLog } from "../../src/office/workbook";
+import { FREEZE_LOG_NAMESPACE, parseFreezeLog, serializeFreezeLog } from "../../src/office/workbook/workbook";
 import type { Clock } from "../../src/refresh/clock";
 import { freezeToValues, undoLastFreeze, valuesHash } from "../../src/refresh/freeze";
 import { build, latest, type LabelledCell } from "../support/recordings";

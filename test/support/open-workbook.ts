@@ -15,7 +15,7 @@
  * (pane-page.ts's installWorkbookInPage).
  */
 import { CallTracker } from "../../src/office/call-tracker";
-import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
+import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook/workbook";
 import { installWorkbookStandIn, type WorkbookRecording } from "./workbook-stand-in";
 
 export function openRecordedWorkbook(recording: WorkbookRecording) {

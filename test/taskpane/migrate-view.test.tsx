@@ -9,7 +9,7 @@
  */
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import type { AssetRecord } from "../../src/core/domain";
-import type { FormulaChange, MigrationWorkbook, WorkbookFormula } from "../../src/office/formula-migration";
+import type { FormulaChange, MigrationWorkbook, WorkbookFormula } from "../../src/office/workbook/formula-migration";
 import { MigrateView } from "../../src/taskpane/migrate/migrate-view";
 import { makeHarness, renderWith } from "../support/pane-fakes";
 

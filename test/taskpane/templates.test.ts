@@ -8,7 +8,7 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import webpack from "webpack";
-import { sheetNameProblem, uniqueSheetName } from "../../src/office/sheet-insert";
+import { sheetNameProblem, uniqueSheetName } from "../../src/office/workbook/sheet-insert";
 import type { TemplateCatalog } from "../../src/taskpane/templates/template";
 import { readTemplate, readTemplates, TemplateError, functionsUsed } from "../../src/taskpane/templates/template";
 import { TEMPLATE_DIR, templateFileNames, templatesOnDisk } from "../support/sheet-templates";

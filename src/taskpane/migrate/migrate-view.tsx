@@ -32,7 +32,7 @@ import {
   type MigrationWorkbook,
   type ReplaceOutcome,
   type WorkbookFormula,
-} from "../../office/formula-migration";
+} from "../../office/workbook/formula-migration";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalL },

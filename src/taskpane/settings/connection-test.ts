@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { isMarketDataError } from "../../api";
-import { unreachableText } from "../../office/gateway";
+import { unreachableText } from "../../office/sign-in/gateway";
 import type { StoredSettings } from "../../office/settings";
 import { errorText } from "../shared/error-text";
 import { useServices } from "../shared/pane-services";

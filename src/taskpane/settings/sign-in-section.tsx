@@ -1,6 +1,6 @@
 import { Button, Spinner, Text } from "@fluentui/react-components";
 import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
-import type { GatewaySignIn } from "../../office/gateway";
+import type { GatewaySignIn } from "../../office/sign-in/gateway";
 import { useServices, type PaneSignIn } from "../shared/pane-services";
 import { useSettingsStyles } from "./settings-styles";
 import { StatusNotice, type Notice } from "./status-notice";

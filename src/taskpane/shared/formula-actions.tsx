@@ -5,7 +5,7 @@
 import { Button, makeStyles, MessageBarBody, tokens } from "@fluentui/react-components";
 import { MessageBar } from "./message-bar";
 import { useState, type ReactNode } from "react";
-import type { ChartTableShape } from "../../office/pane-workbook";
+import type { ChartTableShape } from "../../office/workbook/pane-workbook";
 import { useServices } from "./pane-services";
 import { copyFormula, placeFormula, type PlaceOutcome } from "./place-formula";
 

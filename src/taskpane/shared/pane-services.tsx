@@ -6,10 +6,10 @@
 import { createContext, useContext, type ReactNode } from "react";
 import type { MarketDataClient } from "../../api";
 import type { DateSystem } from "../../core/excel-date";
-import type { WorkbookActions } from "../../office/pane-workbook";
+import type { WorkbookActions } from "../../office/workbook/pane-workbook";
 import type { StoredSettings } from "../../office/settings";
-import type { GatewaySignIn } from "../../office/gateway";
-import type { SignInState } from "../../office/sign-in";
+import type { GatewaySignIn } from "../../office/sign-in/gateway";
+import type { SignInState } from "../../office/sign-in/sign-in";
 import type { PaneRefreshActions } from "../../refresh/pane-actions";
 
 /**

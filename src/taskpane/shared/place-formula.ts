@@ -4,7 +4,7 @@
  */
 import { formulaForLocale } from "../../core/formula-locale";
 import { errorText } from "./error-text";
-import type { ChartTableShape, WorkbookActions } from "../../office/pane-workbook";
+import type { ChartTableShape, WorkbookActions } from "../../office/workbook/pane-workbook";
 
 export type PlaceOutcome =
   | { kind: "inserted"; address: string; message: string }

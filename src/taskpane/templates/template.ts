@@ -13,7 +13,7 @@ import {
   sheetNameProblem,
   type CellEntry,
   type SheetPlan,
-} from "../../office/sheet-insert";
+} from "../../office/workbook/sheet-insert";
 
 /** What a template file holds: the sheet it writes (SheetPlan) and what the gallery shows about it. */
 export interface SheetTemplate extends SheetPlan {

@@ -6,9 +6,9 @@
  * key is kept.
  */
 import { fireEvent, screen, waitFor } from "@testing-library/react";
-import { AccessTokens } from "../../../src/office/access-tokens";
+import { AccessTokens } from "../../../src/office/sign-in/access-tokens";
 import { SettingsStore } from "../../../src/office/settings";
-import { SignInController, type SignInSession, type SignedInUser } from "../../../src/office/sign-in";
+import { SignInController, type SignInSession, type SignedInUser } from "../../../src/office/sign-in/sign-in";
 import { SettingsView } from "../../../src/taskpane/settings/settings-view";
 import { makeHarness, MemoryStorage, renderWith } from "../../support/pane-fakes";
 

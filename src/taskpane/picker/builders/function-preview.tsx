@@ -33,8 +33,8 @@ import {
   PARTIAL_DATE_FORMAT,
 } from "../../../core/number-format";
 import type { CallContext } from "../../../functions/call-context";
-import { failureCell } from "../../../office/errors";
-import type { ChartTableShape } from "../../../office/pane-workbook";
+import { failureCell } from "../../../office/cells/errors";
+import type { ChartTableShape } from "../../../office/workbook/pane-workbook";
 import { LineChart } from "../../shared/line-chart";
 import { useServices } from "../../shared/pane-services";
 import { useRequest } from "../../shared/use-request";

@@ -1,5 +1,5 @@
 /** Whether the add-in loads when the workbook opens (`Office.addin`, SharedRuntime 1.1), in refresh's words. */
-import type { StartupBehavior } from "../refresh/workbook-adapter";
+import type { StartupBehavior } from "../../refresh/workbook-adapter";
 
 interface OfficeStartup {
   addin: Pick<Office.Addin, "setStartupBehavior"> & Partial<Pick<Office.Addin, "getStartupBehavior">>;

@@ -4,7 +4,7 @@
  * use of `Excel.run`, and tests (and the plain-browser case) supply another.
  */
 import { runBatch, type ExcelRunner } from "./excel-batch";
-import { localeDecimalSeparator } from "../core/formula-locale";
+import { localeDecimalSeparator } from "../../core/formula-locale";
 import { insertSheetPlan, type SheetPlan } from "./sheet-insert";
 
 export interface WorkbookActions {

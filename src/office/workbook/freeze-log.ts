@@ -7,7 +7,7 @@
  * addresses, formula text and times — never a key. Custom XML parts need
  * ExcelApi 1.5.
  */
-import type { FreezeRecord } from "../refresh/workbook-adapter";
+import type { FreezeRecord } from "../../refresh/workbook-adapter";
 
 export const FREEZE_LOG_NAMESPACE = "urn:market-data-for-excel:freeze-log:1";
 

@@ -1,6 +1,6 @@
 /** One-sync reads of where the workbook is: its calculation mode, sheets, selection and active sheet. */
-import { withoutSheet } from "../refresh/a1";
-import type { CalculationMode, SelectionInfo } from "../refresh/workbook-adapter";
+import { withoutSheet } from "../../refresh/a1";
+import type { CalculationMode, SelectionInfo } from "../../refresh/workbook-adapter";
 
 export async function readCalculationMode(context: Excel.RequestContext): Promise<CalculationMode> {
   context.application.load("calculationMode");

@@ -4,7 +4,7 @@
  * moment the 1900 system and the next call asks again, so a 1904 workbook
  * opened while Excel is busy is not four years and a day off for the session.
  */
-import { dateSystemOfWorkbook, type DateSystemGlobals } from "../../src/office/date-system";
+import { dateSystemOfWorkbook, type DateSystemGlobals } from "../../../src/office/cells/date-system";
 
 type Answer = number | "throw" | "hang";
 

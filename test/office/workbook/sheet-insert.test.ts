@@ -5,10 +5,10 @@
  * out cell edit, the new sheet shown; a plan Excel refuses part of leaves no
  * sheet behind; and the stand-in refuses what Excel refuses.
  */
-import { runBatch, type ExcelRunner } from "../../src/office/excel-batch";
-import { insertSheetPlan, type SheetPlan } from "../../src/office/sheet-insert";
-import { openRecordedWorkbook } from "../support/open-workbook";
-import type { WorkbookRecording } from "../support/workbook-stand-in";
+import { runBatch, type ExcelRunner } from "../../../src/office/workbook/excel-batch";
+import { insertSheetPlan, type SheetPlan } from "../../../src/office/workbook/sheet-insert";
+import { openRecordedWorkbook } from "../../support/open-workbook";
+import type { WorkbookRecording } from "../../support/workbook-stand-in";
 
 const PLAN: SheetPlan = {
   sheetName: "Prices",

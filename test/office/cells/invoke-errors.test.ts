@@ -12,12 +12,12 @@ import {
   RateLimitError,
   ServerError,
   TimeoutError,
-} from "../../src/api/errors";
-import { errorCell } from "../../src/core/cell";
-import { ArgumentError, NoDataError, ResultTooLargeError } from "../../src/core/errors";
-import { FakeClient, fakePoints } from "../support/fake-client";
+} from "../../../src/api/errors";
+import { errorCell } from "../../../src/core/cell";
+import { ArgumentError, NoDataError, ResultTooLargeError } from "../../../src/core/errors";
+import { FakeClient, fakePoints } from "../../support/fake-client";
 
-import { installCustomFunctionsStandIn, StandInError } from "../../harness/custom-functions-stand-in";
+import { installCustomFunctionsStandIn, StandInError } from "../../../harness/custom-functions-stand-in";
 
 installCustomFunctionsStandIn();
 
@@ -35,15 +35,15 @@ const mockCalls = {
     };
   },
 };
-jest.mock("../../src/office/runtime", () => ({
+jest.mock("../../../src/office/runtime", () => ({
   getClient: () => fake,
   getRuntime: () => ({ client: fake, calls: mockCalls, dateSystem: async () => 1900 }),
 }));
 
 // Imported after the stand-ins exist.
-import { PREVIEW_MESSAGE, toCustomFunctionsError, toExcelTable } from "../../src/office/errors";
-import { invokeTable, invokeValue, isValuePreview } from "../../src/functions/invoke";
-import { latest, series, version } from "../../src/functions/functions";
+import { PREVIEW_MESSAGE, toCustomFunctionsError, toExcelTable } from "../../../src/office/cells/errors";
+import { invokeTable, invokeValue, isValuePreview } from "../../../src/functions/invoke";
+import { latest, series, version } from "../../../src/functions/functions";
 
 describe("error mapping", () => {
   it.each<[unknown, string, string | RegExp | undefined]>([
@@ -97,9 +97,9 @@ describe("error mapping", () => {
 
   it("a client error from another bundle's copy of the classes maps by its kind, not to 'Unexpected error'", () => {
     // The pane's previews run the functions in its own bundle on the client functions.js created.
-    let other: typeof import("../../src/api/errors") | undefined;
+    let other: typeof import("../../../src/api/errors") | undefined;
     jest.isolateModules(() => {
-      other = jest.requireActual<typeof import("../../src/api/errors")>("../../src/api/errors");
+      other = jest.requireActual<typeof import("../../../src/api/errors")>("../../../src/api/errors");
     });
     const error = new other!.ServerError("The market-data service failed (HTTP 503).");
     expect(error).not.toBeInstanceOf(ServerError);

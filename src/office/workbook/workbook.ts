@@ -27,7 +27,7 @@ import type {
   StartupBehavior,
   ValueBlock,
   WorkbookAdapter,
-} from "../refresh/workbook-adapter";
+} from "../../refresh/workbook-adapter";
 import { saveDocumentSetting } from "./document-settings";
 import { readFreezeLog, writeFreezeLog } from "./freeze-log";
 import { restoreFrozenFormulas } from "./freeze-restore";

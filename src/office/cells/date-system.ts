@@ -20,9 +20,9 @@
  * whole session. A host with no Excel API once Office is ready (the pane in
  * a browser) has no workbook to ask: 1900 is its answer.
  */
-import type { DateSystem } from "../core/excel-date";
-import { runBatch, type ExcelRunner } from "./excel-batch";
-import { officeReady, withTimeout, type OfficeReadyGlobals } from "./office-ready";
+import type { DateSystem } from "../../core/excel-date";
+import { runBatch, type ExcelRunner } from "../workbook/excel-batch";
+import { officeReady, withTimeout, type OfficeReadyGlobals } from "../office-ready";
 
 export interface DateSystemGlobals extends OfficeReadyGlobals {
   Excel?: ExcelRunner;

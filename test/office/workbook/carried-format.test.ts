@@ -3,7 +3,7 @@
  * Excel.DoubleCellValue.numberFormat (ExcelApi 1.19) or
  * Excel.FormattedNumberCellValue.numberFormat (1.16); nothing for any other value.
  */
-import { carriedFormat } from "../../src/office/range-values";
+import { carriedFormat } from "../../../src/office/workbook/range-values";
 
 describe("carriedFormat", () => {
   it.each([

@@ -3,10 +3,10 @@
  * asked over real HTTP here; the nginx gateway itself answers it in test/gateway/.
  */
 import { createServer } from "node:http";
-import { listenLocal, useRefusingServer, type LocalServer } from "../support/local-server";
-import { normalizeBaseUrl, requestUrl, assetSymbolsRequest } from "../../src/api/http/requests";
-import { GatewayProbe, isSameOriginBase, unreachableText } from "../../src/office/gateway";
-import { SettingsStore } from "../../src/office/settings";
+import { listenLocal, useRefusingServer, type LocalServer } from "../../support/local-server";
+import { normalizeBaseUrl, requestUrl, assetSymbolsRequest } from "../../../src/api/http/requests";
+import { GatewayProbe, isSameOriginBase, unreachableText } from "../../../src/office/sign-in/gateway";
+import { SettingsStore } from "../../../src/office/settings";
 
 let server: LocalServer;
 let origin: string;

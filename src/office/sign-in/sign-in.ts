@@ -13,7 +13,7 @@
  */
 import type { AccessTokens, TokenProvider } from "./access-tokens";
 import type { GatewaySignIn } from "./gateway";
-import { findRuntime } from "./runtime-registry";
+import { findRuntime } from "../runtime-registry";
 
 export interface SignedInUser {
   /** The display name, or the user name when the provider gives none. */

@@ -6,11 +6,11 @@
  * refuses, and asks for one undo group where the host has ExcelApi 1.20 (the
  * stand-in's undo plays Ctrl+Z).
  */
-import { hasArtemisCall } from "../../src/core/artemis";
-import { excelMigrationWorkbook, migrationWorkbookForHost } from "../../src/office/formula-migration";
-import type { ExcelRunner } from "../../src/office/excel-batch";
-import { openRecordedWorkbook } from "../support/open-workbook";
-import type { WorkbookRecording } from "../support/workbook-stand-in";
+import { hasArtemisCall } from "../../../src/core/artemis";
+import { excelMigrationWorkbook, migrationWorkbookForHost } from "../../../src/office/workbook/formula-migration";
+import type { ExcelRunner } from "../../../src/office/workbook/excel-batch";
+import { openRecordedWorkbook } from "../../support/open-workbook";
+import type { WorkbookRecording } from "../../support/workbook-stand-in";
 
 function recording(overrides: Partial<WorkbookRecording> = {}): WorkbookRecording {
   return {

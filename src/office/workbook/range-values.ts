@@ -3,8 +3,8 @@
  * with its whole spill and the format of each cell, and values written over
  * ranges with their formats. Chunked by MAX_CELLS_PER_SYNC (sync-chunks.ts).
  */
-import { withoutSheet } from "../refresh/a1";
-import type { CellResult, RangeValues, ValueBlock, ValueType } from "../refresh/workbook-adapter";
+import { withoutSheet } from "../../refresh/a1";
+import type { CellResult, RangeValues, ValueBlock, ValueType } from "../../refresh/workbook-adapter";
 import { inAddressChunks, inChunks } from "./sync-chunks";
 
 export async function loadValues(

@@ -17,14 +17,14 @@
  * (decided by the host's declared support, never by trying and watching for
  * a failure); everything else receives that decision as a flag.
  */
-import type { CellValue } from "../core/cell";
-import type { FormatAt, NumberFormat } from "../core/number-format";
+import type { CellValue } from "../../core/cell";
+import type { FormatAt, NumberFormat } from "../../core/number-format";
 import {
   assertBytesFitExcel,
   EXCEL_RESULT_LIMIT_BYTES,
   estimatePayloadBytes,
   megabytesText,
-} from "../core/payload-size";
+} from "../../core/payload-size";
 import { type ExcelCell, toExcelCell, toExcelTable } from "./errors";
 
 /** `none`: plain numbers. `formatted-number`: ExcelApi 1.16's FormattedNumber. `double`: ExcelApi 1.19's Double with numberFormat. */

@@ -12,9 +12,16 @@
  * #DIV/0! (PCT_CHANGE from zero) carries no message. #BUSY! cannot be set by an
  * add-in; a pending promise is what shows it, so every path here settles.
  */
-import { isMarketDataError, type MarketDataError, redact } from "../api";
-import { type CellValue, type ErrorCell, errorCell, type ErrorCellCode, isErrorCell, numberCell } from "../core/cell";
-import { ArgumentError, ErrorArgumentError, NoDataError, ResultTooLargeError } from "../core/errors";
+import { isMarketDataError, type MarketDataError, redact } from "../../api";
+import {
+  type CellValue,
+  type ErrorCell,
+  errorCell,
+  type ErrorCellCode,
+  isErrorCell,
+  numberCell,
+} from "../../core/cell";
+import { ArgumentError, ErrorArgumentError, NoDataError, ResultTooLargeError } from "../../core/errors";
 
 export type ExcelCell = number | string | boolean | CustomFunctions.Error;
 

@@ -3,7 +3,7 @@
  * response at 5 MB, so work on many ranges is queued and synced in chunks
  * rather than all at once or one range per sync.
  */
-import { cellCount, parseRange } from "../refresh/a1";
+import { cellCount, parseRange } from "../../refresh/a1";
 
 /**
  * Cells per sync. Excel on the web caps a request or response at 5 MB; 20,000

@@ -3,12 +3,12 @@
  * from Office.context.requirements, never by trying) and what a table of
  * cells becomes for each.
  */
-import { installCustomFunctionsStandIn, StandInError } from "../../harness/custom-functions-stand-in";
+import { installCustomFunctionsStandIn, StandInError } from "../../../harness/custom-functions-stand-in";
 
 installCustomFunctionsStandIn();
 
-import { errorCell } from "../../src/core/cell";
-import { dataTypeSupport, toExcelValue, toExcelValues } from "../../src/office/cell-values";
+import { errorCell } from "../../../src/core/cell";
+import { dataTypeSupport, toExcelValue, toExcelValues } from "../../../src/office/cells/cell-values";
 
 const host = (sets: Record<string, string>) => ({
   context: {

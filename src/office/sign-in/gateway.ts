@@ -16,7 +16,7 @@
  * `{"keyMode":"firm","auth":{"authority":…,"clientId":…,"scopes":[…]}}`, so
  * one build works for every firm's identity provider (src/office/sign-in.ts).
  */
-import { normalizeBaseUrl } from "../api";
+import { normalizeBaseUrl } from "../../api";
 
 export type GatewayKeyMode = "firm" | "pass-through";
 

@@ -10,14 +10,14 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { dateSystemOfWorkbook } from "../../src/office/date-system";
-import { runBatch } from "../../src/office/excel-batch";
-import { excelWorkbook } from "../../src/office/pane-workbook";
-import { freezeToValues } from "../../src/refresh/freeze";
-import { openRecordedWorkbook } from "../support/open-workbook";
-import { compsWorkbook } from "../support/recordings";
+import { dateSystemOfWorkbook } from "../../../src/office/cells/date-system";
+import { runBatch } from "../../../src/office/workbook/excel-batch";
+import { excelWorkbook } from "../../../src/office/workbook/pane-workbook";
+import { freezeToValues } from "../../../src/refresh/freeze";
+import { openRecordedWorkbook } from "../../support/open-workbook";
+import { compsWorkbook } from "../../support/recordings";
 
-const root = path.resolve(__dirname, "../..");
+const root = path.resolve(__dirname, "../../..");
 
 /** Lets every batch that could run, run: what still waits then waits for the edit to end. */
 const pendingTurn = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -55,7 +55,7 @@ describe("Excel batches wait for the user's cell edit", () => {
         /\b[Ee]xcel\??\.run\s*\(/.test(readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "")),
       )
       .map((file) => path.relative(root, file));
-    expect(callers).toEqual(["src/office/excel-batch.ts"]);
+    expect(callers).toEqual(["src/office/workbook/excel-batch.ts"]);
   });
 
   it("the stand-in plays Excel: a batch without the option fails during cell edit", async () => {

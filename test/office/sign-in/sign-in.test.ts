@@ -6,12 +6,16 @@
  * `auth` answer is read by the probe over real HTTP.
  */
 import { createServer } from "node:http";
-import { AccessTokens, RENEW_BEFORE_EXPIRY_MS, type IssuedToken } from "../../src/office/access-tokens";
-import { GatewayProbe } from "../../src/office/gateway";
-import { isMicrosoftAuthority, msalConfiguration, nestedAppAuthSupported } from "../../src/office/msal-sign-in";
-import { SettingsStore } from "../../src/office/settings";
-import { SignInController, type SignInSession } from "../../src/office/sign-in";
-import { listenLocal } from "../support/local-server";
+import { AccessTokens, RENEW_BEFORE_EXPIRY_MS, type IssuedToken } from "../../../src/office/sign-in/access-tokens";
+import { GatewayProbe } from "../../../src/office/sign-in/gateway";
+import {
+  isMicrosoftAuthority,
+  msalConfiguration,
+  nestedAppAuthSupported,
+} from "../../../src/office/sign-in/msal-sign-in";
+import { SettingsStore } from "../../../src/office/settings";
+import { SignInController, type SignInSession } from "../../../src/office/sign-in/sign-in";
+import { listenLocal } from "../../support/local-server";
 
 const AUTH = { authority: "https://login.microsoftonline.com/tenant-1/v2.0", clientId: "app-1", scopes: ["api://x/y"] };
 

@@ -19,9 +19,9 @@
  * without data types in custom functions gets the card as a two-column table
  * (shapeAssetTable) instead: that decision is dataTypeSupport's.
  */
-import { ASSET_PROVIDER, type AssetCard, dateProperty, identityRows } from "../core/asset-card";
-import { DATE_FORMAT, type NumberFormat } from "../core/number-format";
-import { isoToSerialIn } from "../core/excel-date";
+import { ASSET_PROVIDER, type AssetCard, dateProperty, identityRows } from "../../core/asset-card";
+import { DATE_FORMAT, type NumberFormat } from "../../core/number-format";
+import { isoToSerialIn } from "../../core/excel-date";
 import type { DataTypeSupport } from "./cell-values";
 
 interface PropertyMetadata {

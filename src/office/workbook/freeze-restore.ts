@@ -3,8 +3,8 @@
  * where its range still holds exactly the values the freeze wrote and no
  * formula, read in the same batch as the write.
  */
-import { holdsFormula } from "../refresh/formula-cells";
-import type { FormulaRestore, RestoreOutcome } from "../refresh/workbook-adapter";
+import { holdsFormula } from "../../refresh/formula-cells";
+import type { FormulaRestore, RestoreOutcome } from "../../refresh/workbook-adapter";
 
 export async function restoreFrozenFormulas(
   context: Excel.RequestContext,

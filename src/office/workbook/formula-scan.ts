@@ -2,9 +2,9 @@
  * The scan of a sheet for formula cells: where its formulas are, then their
  * text and values, read in row bands of at most MAX_CELLS_PER_SYNC cells.
  */
-import { cellAddress, parseCell, parseRange, rectAddress, rowBands, withoutSheet, type Rect } from "../refresh/a1";
-import { holdsFormula } from "../refresh/formula-cells";
-import type { FormulaReading, SheetScan } from "../refresh/workbook-adapter";
+import { cellAddress, parseCell, parseRange, rectAddress, rowBands, withoutSheet, type Rect } from "../../refresh/a1";
+import { holdsFormula } from "../../refresh/formula-cells";
+import type { FormulaReading, SheetScan } from "../../refresh/workbook-adapter";
 import { inAddressChunks, MAX_CELLS_PER_SYNC } from "./sync-chunks";
 
 export async function scanFormulaCells(

@@ -8,7 +8,7 @@
  * special cells, spills and calculation.)
  */
 import { OfficeMockObject } from "office-addin-mock";
-import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook";
+import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../../src/office/workbook/workbook";
 
 type Mock = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

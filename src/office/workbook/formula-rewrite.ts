@@ -4,9 +4,9 @@
  * is current, and only cells that still hold exactly the scanned formula are
  * written.
  */
-import { cellAddress, cellsOf, parseRange, withoutSheet } from "../refresh/a1";
-import { holdsFormula, planBlocks, type FormulaCell } from "../refresh/formula-cells";
-import type { FormulaBlock, RewriteOutcome } from "../refresh/workbook-adapter";
+import { cellAddress, cellsOf, parseRange, withoutSheet } from "../../refresh/a1";
+import { holdsFormula, planBlocks, type FormulaCell } from "../../refresh/formula-cells";
+import type { FormulaBlock, RewriteOutcome } from "../../refresh/workbook-adapter";
 import { inChunks } from "./sync-chunks";
 
 interface BlockRead {
