@@ -59,7 +59,7 @@ export interface ClientSettings {
   /**
    * The base URL is a gateway that lets in only signed-in people: every request to it carries an access token
    * (`Authorization: Bearer`) from the client's `accessToken` source. Set only for a gateway on the add-in's own
-   * host (src/office/gateway.ts), so the token never goes to another host.
+   * host (src/office/sign-in/gateway.ts), so the token never goes to another host.
    */
   signInRequired?: boolean;
 }

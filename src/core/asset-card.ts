@@ -1,7 +1,7 @@
 /**
  * MD.ASSET's card: what the add-in knows of one asset, as properties in
  * sections, independent of how Excel shows it. The Office edge turns a card
- * into an entity value where the host has them (src/office/entity-value.ts),
+ * into an entity value where the host has them (src/office/cells/entity-value.ts),
  * and `shapeAssetTable` lays it flat as a two-column property/value table
  * where it does not.
  *

@@ -1,7 +1,7 @@
 /**
  * How a number should look where it lands: the Excel number format of a date,
  * a fraction shown as a percentage, a value in the metric's unit. Pure: the
- * Office edge (src/office/cell-values.ts) turns a format into an Excel data
+ * Office edge (src/office/cells/cell-values.ts) turns a format into an Excel data
  * type where the host supports them, and drops it elsewhere (plain numbers).
  *
  * Number format strings are Excel's en-US codes (the form a DoubleCellValue's

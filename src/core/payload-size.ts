@@ -5,7 +5,7 @@
  * results to Excel as JSON): numbers by their digits, strings by length.
  * These are the plain cells; a formatted number travels as a data-type object
  * several times larger, which the Office edge adds before sending
- * (src/office/cell-values.ts, `toExcelValuesWithinLimit`).
+ * (src/office/cells/cell-values.ts, `toExcelValuesWithinLimit`).
  */
 import { type CellValue } from "./cell";
 import { ResultTooLargeError } from "./errors";

@@ -21,7 +21,7 @@ export interface MarketDataRuntime {
   accessTokens?: AccessTokens;
   /** Every MD function call, counted as it starts and settles (src/functions/invoke.ts). */
   calls: CallTracker;
-  /** The workbook's date system, asked of Excel once (src/office/date-system.ts). */
+  /** The workbook's date system, asked of Excel once (src/office/cells/date-system.ts). */
   dateSystem(): Promise<DateSystem>;
   version: string;
 }

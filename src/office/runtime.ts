@@ -20,7 +20,7 @@ export function getRuntime(): MarketDataRuntime {
     { baseUrl: BUILD_INFO.defaultBaseUrl, apiKey: BUILD_INFO.defaultApiKey },
     (baseUrl) => gateway.describe(baseUrl),
   );
-  // Tokens come from the pane's sign-in (src/office/sign-in.ts) through this holder: the client never sees MSAL.
+  // Tokens come from the pane's sign-in (src/office/sign-in/sign-in.ts) through this holder: the client never sees MSAL.
   const accessTokens = new AccessTokens();
   // Warm workbooks: series and catalogs kept in the webview's IndexedDB (memory only where it is missing or fails).
   const client = createClient({

@@ -106,7 +106,7 @@ export interface StoredSettings extends ClientSettings {
   usingDefaultBaseUrl: boolean;
   /** The base address is the team gateway holding the firm's key: no key is sent or asked for. */
   keyManagedByGateway: boolean;
-  /** Present when the gateway lets in only signed-in people: with whom they sign in (the pane does; src/office/sign-in.ts). */
+  /** Present when the gateway lets in only signed-in people: with whom they sign in (the pane does; src/office/sign-in/sign-in.ts). */
   signIn?: GatewaySignIn;
 }
 

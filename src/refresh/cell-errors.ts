@@ -13,7 +13,7 @@ export function isCalculating(value: unknown): boolean {
 }
 
 const EXPLANATIONS: Record<string, string> = {
-  // The add-in's own mapping (src/office/errors.ts): #N/A = nothing to show now, #VALUE! = the formula must change.
+  // The add-in's own mapping (src/office/cells/errors.ts): #N/A = nothing to show now, #VALUE! = the formula must change.
   "#N/A":
     "Nothing to show now: no data for the request, the service unreachable or busy, or a missing or rejected key. The cell's tooltip says which.",
   "#VALUE!":

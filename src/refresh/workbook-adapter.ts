@@ -1,6 +1,6 @@
 /**
  * What refresh and freeze need from a workbook, and nothing more. The Excel
- * implementation (src/office/workbook.ts) is the only code that calls
+ * implementation (src/office/workbook/workbook.ts) is the only code that calls
  * `Excel.run` for this feature; tests supply an in-memory one. Each method is
  * one batch (one `Excel.run`, normally one `context.sync()`), so the logic in
  * this folder decides how many round trips a refresh costs.

@@ -69,7 +69,7 @@ const KEYS: Record<string, KeySource> = {
   user: { apiKey: "user-entered-key", usingDefaultKey: false },
   demo: { apiKey: "md-sandbox-demo", usingDefaultKey: true },
   none: { apiKey: "", usingDefaultKey: true },
-  // The firm's gateway holds a real key and the add-in sends none (src/office/gateway.ts).
+  // The firm's gateway holds a real key and the add-in sends none (src/office/sign-in/gateway.ts).
   gateway: { apiKey: "", usingDefaultKey: false, keyManagedByGateway: true },
   // A gateway that lets in only signed-in people, and nobody is (src/office/commands.ts keyForRefresh).
   "gateway, signed out": { apiKey: "", usingDefaultKey: false, keyManagedByGateway: false, signInToGateway: true },

@@ -143,7 +143,7 @@ export interface HarnessOptions {
   defaults?: { apiKey: string; baseUrl: string };
   copyAllowed?: boolean;
   stored?: Record<string, string>;
-  /** What a same-origin gateway answers about its key mode (see src/office/gateway.ts). */
+  /** What a same-origin gateway answers about its key mode (see src/office/sign-in/gateway.ts). */
   gatewayKeyMode?: "firm" | "pass-through" | null;
   /** The locale typed dates follow; default en-US (01/15/2025), whatever the machine's. */
   dateLocale?: string;

@@ -14,7 +14,7 @@
  *
  * A gateway that lets in only signed-in people adds who signs them in:
  * `{"keyMode":"firm","auth":{"authority":…,"clientId":…,"scopes":[…]}}`, so
- * one build works for every firm's identity provider (src/office/sign-in.ts).
+ * one build works for every firm's identity provider (src/office/sign-in/sign-in.ts).
  */
 import { normalizeBaseUrl } from "../../api";
 

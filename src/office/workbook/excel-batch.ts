@@ -10,7 +10,7 @@
  * (@types/office-js, Excel.RunOptions). Without it a refresh's scan, its
  * result reads, a freeze's writes and log, an insert from the pane and the
  * date-system probe fail whenever someone types during them.
- * test/office/excel-batch.test.ts checks that no other code in src/ calls
+ * test/office/workbook/excel-batch.test.ts checks that no other code in src/ calls
  * `Excel.run`.
  */
 export interface ExcelRunner {

@@ -18,7 +18,7 @@ export interface WorkbookActions {
    * column first) beside it; resolves with the cell's address.
    */
   insertWithChart(formula: string, table: ChartTableShape): Promise<{ address: string }>;
-  /** Adds a new worksheet written from the plan (src/office/sheet-insert.ts) and shows it; resolves with its name. */
+  /** Adds a new worksheet written from the plan (src/office/workbook/sheet-insert.ts) and shows it; resolves with its name. */
   insertSheet?(plan: SheetPlan): Promise<{ sheet: string }>;
   /** The decimal separator a formula typed or pasted here uses ("," means ";" between arguments). */
   decimalSeparator?(): Promise<string>;

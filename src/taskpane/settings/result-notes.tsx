@@ -1,7 +1,7 @@
 /**
  * Notes about recent results that a cell cannot show itself: a table sent as
  * plain numbers, its formats dropped, to stay within Excel's 5 MB limit for
- * one formula (src/office/cell-values.ts). The runtime's call tracker keeps
+ * one formula (src/office/cells/cell-values.ts). The runtime's call tracker keeps
  * the last few (src/office/call-tracker.ts); the counters panel polls them and
  * this shows the newest, where the user looks after a recalculation.
  */

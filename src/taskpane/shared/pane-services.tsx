@@ -29,7 +29,7 @@ export interface ResultNote {
   text: string;
 }
 
-/** The pane's sign-in for a gateway that asks for one (src/office/sign-in.ts); tests hand a stand-in. */
+/** The pane's sign-in for a gateway that asks for one (src/office/sign-in/sign-in.ts); tests hand a stand-in. */
 export interface PaneSignIn {
   state(): SignInState;
   subscribe(listener: () => void): () => void;
@@ -54,7 +54,7 @@ export interface PaneServices {
   dateSystem?(): Promise<DateSystem>;
   /**
    * Whether the host shows the number formats the functions give their cells
-   * (`$`, `%`: Excel data types, src/office/cell-values.ts); a preview shows
+   * (`$`, `%`: Excel data types, src/office/cells/cell-values.ts); a preview shows
    * the numbers as the cells will. Absent: it does.
    */
   cellFormats?(): boolean;

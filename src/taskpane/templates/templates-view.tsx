@@ -1,7 +1,7 @@
 /**
  * The templates gallery: one card per template file (./data), each saying
  * what the sheet holds and what it uses, with "Insert" adding it to the
- * workbook as a new worksheet (src/office/sheet-insert.ts). A template file
+ * workbook as a new worksheet (src/office/workbook/sheet-insert.ts). A template file
  * that cannot be read is listed with the reason instead of disappearing.
  */
 import {

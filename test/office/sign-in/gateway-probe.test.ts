@@ -1,5 +1,5 @@
 /**
- * The add-in learns a gateway's key mode from `<base>/_gateway` (src/office/gateway.ts),
+ * The add-in learns a gateway's key mode from `<base>/_gateway` (src/office/sign-in/gateway.ts),
  * asked over real HTTP here; the nginx gateway itself answers it in test/gateway/.
  */
 import { createServer } from "node:http";
