@@ -2,11 +2,13 @@
  * No module of src/ imports itself back through others: an import circle
  * makes the load order decide what a module sees at start-up, and says two
  * files are one mechanism cut in the wrong place. The graph is read from the
- * sources as written (relative `import`/`export … from`, type-only imports
- * included: a type circle is the same design smell), and the strongly
+ * sources as written — relative `import`/`export … from`, `import type`
+ * (a type circle is the same design smell), a bare `import "./x"`, and the
+ * dynamic `import("./x")` of a lazy chunk (a chunk that imports its loader
+ * back is one mechanism cut in two just the same) — and the strongly
  * connected components are found with Tarjan's algorithm.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(__dirname, "../..");
@@ -19,22 +21,37 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/** `import … from`, `import type … from`, `export … from`. */
 const IMPORT_FROM = /^\s*(?:import|export)\b[^;]*?\bfrom\s*["'](\.{1,2}\/[^"']*)["']/gm;
+/** `import "./x"`: for its effects only. */
+const IMPORT_BARE = /^\s*import\s*["'](\.{1,2}\/[^"']*)["']/gm;
+/** `import("./x")`, a lazy chunk (a webpack magic comment may stand before the path), or `typeof import("./x")`. */
+const IMPORT_DYNAMIC = /\bimport\s*\(\s*(?:\/\*[\s\S]*?\*\/\s*)*["'](\.{1,2}\/[^"']*)["']\s*\)/g;
 
-function resolveImport(from: string, spec: string): string | undefined {
-  const base = path.resolve(path.dirname(from), spec);
-  return [`${base}.ts`, `${base}.tsx`, path.join(base, "index.ts"), path.join(base, "index.tsx")].find(existsSync);
+/** The relative paths a source imports, statically or dynamically, as written. */
+function importsOf(text: string): string[] {
+  return [IMPORT_FROM, IMPORT_BARE, IMPORT_DYNAMIC].flatMap((pattern) => [...text.matchAll(pattern)].map((m) => m[1]!));
 }
 
-/** The import graph of a folder: file → the files of ours it imports. */
+function resolveImport(from: string, spec: string, exists: (file: string) => boolean): string | undefined {
+  const base = path.resolve(path.dirname(from), spec);
+  return [`${base}.ts`, `${base}.tsx`, path.join(base, "index.ts"), path.join(base, "index.tsx")].find(exists);
+}
+
+/** The import graph of some sources (file → text): file → the files of ours it imports. */
+function graphOf(sources: Map<string, string>): Map<string, string[]> {
+  const exists = (file: string) => sources.has(file);
+  return new Map(
+    [...sources].map(([file, text]) => [
+      file,
+      importsOf(text).flatMap((spec) => resolveImport(file, spec, exists) ?? []),
+    ]),
+  );
+}
+
+/** The import graph of a folder. */
 function importGraph(dir: string): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const file of sourceFiles(dir)) {
-    const text = readFileSync(file, "utf8");
-    const deps = [...text.matchAll(IMPORT_FROM)].flatMap((m) => resolveImport(file, m[1]!) ?? []);
-    graph.set(file, deps);
-  }
-  return graph;
+  return graphOf(new Map(sourceFiles(dir).map((file) => [file, readFileSync(file, "utf8")])));
 }
 
 /** The import circles: every strongly connected component of more than one file (or a file importing itself). */
@@ -83,6 +100,27 @@ describe("import circles", () => {
       ["e", ["e"]],
     ]);
     expect(importCircles(graph)).toEqual([["a", "b", "c"], ["e"]]);
+  });
+
+  it.each([
+    ["a static import", 'import { b } from "./b";', ["./b"]],
+    ["a type import", 'import type { B } from "../room/b";', ["../room/b"]],
+    ["a re-export", 'export { b, type B } from "./b";', ["./b"]],
+    ["a bare import", 'import "./polyfill";', ["./polyfill"]],
+    ["a lazy chunk", 'const { b } = await import(/* webpackChunkName: "b" */ "./b");', ["./b"]],
+    ["a type of a module", 'let m: typeof import("./b") | undefined;', ["./b"]],
+    ["a package", 'import React from "react"; await import("@azure/msal-browser");', []],
+  ])("reads %s", (_what, text, specs) => {
+    expect(importsOf(text)).toEqual(specs);
+  });
+
+  it("finds a circle closed by a lazy chunk and a type import (the detector reads both)", () => {
+    const sources = new Map([
+      ["/src/sign-in.ts", 'const open = async () => (await import(/* webpackChunkName: "x" */ "./msal")).open;'],
+      ["/src/msal.ts", 'import type { Session } from "./sign-in";\nexport const open = 1;'],
+      ["/src/other.ts", 'import { open } from "./msal";'],
+    ]);
+    expect(importCircles(graphOf(sources))).toEqual([["/src/msal.ts", "/src/sign-in.ts"]]);
   });
 
   it("reads the real graph (api's door imports the client)", () => {

@@ -25,7 +25,7 @@ import {
 } from "@azure/msal-browser";
 import type { IssuedToken } from "./access-tokens";
 import type { GatewaySignIn } from "./gateway";
-import type { SignedInUser, SignInSession } from "./sign-in";
+import type { SignedInUser, SignInSession } from "./session";
 
 /** Microsoft's identity hosts (public and national clouds, External ID, B2C): MSAL's Entra protocol. */
 const MICROSOFT_IDENTITY_HOST =

@@ -11,32 +11,12 @@
  * first, silent attempt is enough; elsewhere the user clicks Sign in once and
  * a popup asks the provider.
  */
-import type { AccessTokens, TokenProvider } from "./access-tokens";
+import type { AccessTokens } from "./access-tokens";
 import type { GatewaySignIn } from "./gateway";
 import { findRuntime } from "../runtime-registry";
+import type { OpenSession, SignedInUser, SignInSession } from "./session";
 
-export interface SignedInUser {
-  /** The display name, or the user name when the provider gives none. */
-  name: string;
-  /** The sign-in name (e-mail or UPN), as the provider gives it. */
-  username: string;
-}
-
-/** One identity provider's sign-in, as msal-sign-in.ts opens it (tests open a stand-in). */
-export interface SignInSession {
-  /** Office signs the user in (nested app authentication): Sign out stops this add-in using the account only. */
-  readonly nested: boolean;
-  /** Tokens without any window; null when the user must sign in. */
-  readonly provider: TokenProvider;
-  /** Whoever a token can be had for without asking the user, or null. */
-  trySilent(): Promise<SignedInUser | null>;
-  /** Asks the user (a popup, or Office's own prompt with nested app authentication). */
-  signInInteractive(): Promise<SignedInUser>;
-  /** Forgets the account on this computer for this add-in. */
-  signOut(): Promise<void>;
-}
-
-export type OpenSession = (config: GatewaySignIn) => Promise<SignInSession>;
+export type { OpenSession, SignedInUser, SignInSession } from "./session";
 
 export type SignInState =
   | { status: "off" }
