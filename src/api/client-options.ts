@@ -12,7 +12,7 @@ export interface ClientOptions {
   /** Read before every flush and every catalog call: a new key or base URL applies on the next calculation (and empties the cache). */
   settings: SettingsSource;
   /**
-   * The access token for a gateway that asks for sign-in (settings' `signInRequired`); asked before every request
+   * The access token for a gateway that asks for sign-in (settings' `signedInUsersOnly`); asked before every request
    * to it, and once more with `forceRefresh` after a 401. Default none: such a gateway's calls fail with a
    * SignInRequiredError.
    */

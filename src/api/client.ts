@@ -16,7 +16,6 @@ import { knownAggregationType } from "../core/metric-knowledge";
 import type {
   AssetRecord,
   DatedWindow,
-  DateWindow,
   FlowType,
   FlowsResult,
   InsightCard,
@@ -26,21 +25,22 @@ import type {
 } from "../core/domain";
 import { CLIENT_DEFAULTS, type ClientOptions } from "./client-options";
 import { withDeadline } from "./call-deadline";
-import { BadRequestError, CancelledError, redact, SignInRequiredError } from "./errors";
+import { CancelledError, redact, SignInRequiredError } from "./errors";
 import { sendWithRetries, type ExecutorDeps } from "./http/executor";
+import { createRequestAuth, PASS_THROUGH_KEY, type RequestAuth } from "./http/request-auth";
 import { mayWiden, widenSparseFcf } from "./series/fcf-widening";
 import { LruCache } from "./lru-cache";
 import { answerKey, PendingLoads } from "./pending-loads";
 import {
-  assertGranularity,
-  assertIsoDate,
   assertMetricName,
   assertSymbol,
   assetSymbolsRequest,
+  checkedDates,
   flowsRequest,
   insightsRequest,
   seriesRequest,
   supportedMetricsRequest,
+  validateWindow,
   type ApiRequest,
 } from "./http/requests";
 import {
@@ -53,15 +53,13 @@ import {
 } from "./http/responses";
 import { Semaphore } from "./http/semaphore";
 import { SeriesBatcher } from "./series/batcher";
-import { beforeHistoryMessage, earliestDataDate, walkBackwards } from "./series/history-walk";
-import { splitWindow } from "./series/windows";
+import { historyParts, walkBackwards } from "./series/history-walk";
 import { SettingsReader } from "./settings-reader";
 import { SingleLoads } from "./single-loads";
 import { globalTimers, type Timers } from "./http/timers";
 import { NO_STORE_STATUS, StoredSeries } from "./store/read-through";
 import type { ResolvedSettings } from "./http/executor";
 import type {
-  AccessTokenSource,
   CallOptions,
   ClearOptions,
   ClientCounters,
@@ -110,12 +108,12 @@ class BatchingClient implements Client {
   /** Catalogs, insight feeds and flows: one request per answer (single-loads.ts). */
   private readonly singles: SingleLoads;
   private settingsRead?: Promise<ResolvedSettings>;
-  private readonly accessToken: AccessTokenSource | undefined;
+  /** How requests are authorised: the one seam for the key, the gateway's key and the signed-in user's token. */
+  private readonly auth: RequestAuth;
   /** Aggregation types the metric catalog gave, by metric (see aggregationType). */
   private readonly aggregationTypes = new Map<string, Promise<string | undefined>>();
 
   constructor(options: ClientOptions) {
-    this.accessToken = options.accessToken;
     this.o = { ...CLIENT_DEFAULTS, ...definedOnly(options) } as BatchingClient["o"];
     this.now = options.now ?? Date.now;
     const timers = options.timers ?? globalTimers;
@@ -137,6 +135,7 @@ class BatchingClient implements Client {
       this.log(`settings changed (${what}): cache cleared`);
     });
     this.pending = new PendingLoads(this.log);
+    this.auth = createRequestAuth(options.accessToken, this.log);
     this.deps = {
       fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
       timers,
@@ -152,7 +151,7 @@ class BatchingClient implements Client {
       counters: this.stats,
       log: this.log,
       maxResponseBytes: this.o.maxResponseBytes,
-      ...(options.accessToken ? { accessToken: options.accessToken } : {}),
+      auth: this.auth,
     };
     this.catalogDeps = { ...this.deps, semaphore: new Semaphore(this.o.catalogConcurrency) };
     this.batcher = new SeriesBatcher({
@@ -237,29 +236,15 @@ class BatchingClient implements Client {
     return this.fetchWindow(req.symbol, req.metric, window, opts);
   }
 
-  /**
-   * A checked window, with explicit dates (an omitted start is the whole
-   * history from the asset kind's earliest data, an omitted end today: the service answers a request without
-   * dates with bare latest numbers), split into parts the service answers
-   * whole, each loaded by the batcher, read newest part first until the data
-   * ends (series/history-walk.ts).
-   */
+  /** A checked window in the parts the service answers whole (series/history-walk.ts), read newest part first. */
   private fetchWindow(symbol: string, metric: string, window: SeriesWindow, opts: CallOptions): Promise<SeriesResult> {
-    let parts: DatedWindow[];
+    let parts: DatedWindow[] | SeriesResult;
     try {
-      const today = utcDateOf(this.now());
-      const end = window.end ?? today;
-      // Nothing is asked about before the asset kind's earliest data (series/history-walk.ts): a bounded cost.
-      const floor = earliestDataDate(symbol);
-      if (end < floor) return Promise.resolve({ kind: "message", message: beforeHistoryMessage(symbol, end) });
-      const start = window.start === undefined || window.start < floor ? floor : window.start;
-      parts = splitWindow({ start, end }, window.granularity, today, this.o.maxPointsPerRequest).map((part) => ({
-        start: part.start ?? start,
-        end: part.end ?? end,
-      }));
+      parts = historyParts(symbol, window, utcDateOf(this.now()), this.o.maxPointsPerRequest);
     } catch (error) {
       return Promise.reject(error);
     }
+    if (!Array.isArray(parts)) return Promise.resolve(parts);
     if (opts.signal?.aborted) return Promise.reject(new CancelledError());
     const granularity = window.granularity;
     // The window built whole rather than spread: one per waiting part, and spread copies get a hidden class each.
@@ -381,18 +366,11 @@ class BatchingClient implements Client {
     });
   }
 
-  /**
-   * A gateway that lets in only signed-in people answers nothing without a usable token: not a request, and
-   * not an answer kept in memory or in the persistent store either (what one person fetched is not for whoever
-   * uses the computer after they signed out). Without one the call fails with the sign-in message.
-   */
+  /** A call the credentials do not admit (request-auth.ts `admits`) fails with the sign-in message, unanswered. */
   private async requireSignIn(): Promise<void> {
     // The settings as last read (every request reads them again before it is sent); the first call reads them.
     const settings = this.settings.last() ?? (await this.sharedSettings());
-    if (!settings.signInRequired) return;
-    // A failing source only means "not signed in" here (the executor logs it when it asks).
-    const token = await (this.accessToken?.({ forceRefresh: false }) ?? null)?.catch(() => null);
-    if (!token) throw new SignInRequiredError();
+    if (!(await this.auth.admits(settings.auth ?? PASS_THROUGH_KEY))) throw new SignInRequiredError();
   }
 
   // ------------------------------------------------------------ the rest
@@ -456,28 +434,6 @@ class BatchingClient implements Client {
       cacheKeys: this.cache.keys(),
     };
   }
-}
-
-/**
- * A caller's dates, checked where they enter the client and nowhere after:
- * the batcher, the store and the request builders trust a window. (A cell's
- * window was parsed before, in the cell's own words: core/arguments.ts.)
- */
-function checkedDates(req: DateWindow): DateWindow {
-  const window: DateWindow = {};
-  if (req.start !== undefined) window.start = assertIsoDate(req.start, "start date");
-  if (req.end !== undefined) window.end = assertIsoDate(req.end, "end date");
-  return window;
-}
-
-/** A series' window, checked (see checkedDates): its dates, its granularity, its dates in order. */
-function validateWindow(req: SeriesRequest): SeriesWindow {
-  const window: SeriesWindow = checkedDates(req);
-  if (req.granularity !== undefined) window.granularity = assertGranularity(req.granularity);
-  if (window.start && window.end && window.start > window.end) {
-    throw new BadRequestError(`The start date ${window.start} is after the end date ${window.end}.`);
-  }
-  return window;
 }
 
 function unique<T>(items: readonly T[]): T[] {

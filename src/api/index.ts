@@ -8,9 +8,11 @@
  *
  * Three rooms, each one system, and the client's own parts at the top:
  *
- *   http/     one request: building it (requests), sending it (executor:
- *             concurrency, retries; transport: the one fetch, timeouts, body
- *             caps), reading it (responses), retry, timers, semaphore
+ *   http/     one request: building it (requests), authorising it
+ *             (request-auth: the key, the gateway's key, the signed-in user's
+ *             token), sending it (executor: concurrency, retries; transport:
+ *             the one fetch, timeouts, body caps), reading it (responses),
+ *             retry, timers, semaphore
  *   series/   series windows: cutting a window into parts (windows), asking
  *             history backwards until it ends (history-walk), the batcher and
  *             its refused-request isolation (batcher, isolation, their shared

@@ -7,8 +7,9 @@
  */
 import { ConfigError, redact } from "./errors";
 import type { ResolvedSettings } from "./http/executor";
+import type { Authorisation } from "./http/request-auth";
 import { normalizeBaseUrl } from "./http/requests";
-import type { SettingsSource } from "./types";
+import type { ClientSettings, SettingsSource } from "./types";
 
 export class SettingsReader {
   private current?: ResolvedSettings;
@@ -26,7 +27,7 @@ export class SettingsReader {
 
   /** Reads and checks the settings; anything unusable is a ConfigError telling the user what to enter. */
   async read(): Promise<ResolvedSettings> {
-    let raw: { apiKey?: string; baseUrl?: string; keyManagedByGateway?: boolean; signInRequired?: boolean };
+    let raw: Partial<ClientSettings> | undefined;
     try {
       raw = await this.source();
     } catch (error) {
@@ -38,15 +39,15 @@ export class SettingsReader {
     // A gateway holding the firm's key adds it upstream: the add-in sends none and asks for none.
     if (!apiKey && !raw?.keyManagedByGateway)
       throw new ConfigError("No API key is set. Enter your market-data API key in the Market Data pane.");
-    const signInRequired = raw?.signInRequired === true;
+    const auth = authorisationOf(raw);
     const previous = this.current;
     if (previous && previous.baseUrl === baseUrl && previous.apiKey === apiKey) {
       // The gateway starting or stopping to ask for sign-in changes who may ask, not the answers: the cache stays.
-      if ((previous.signInRequired === true) === signInRequired) return previous;
-      return (this.current = { ...previous, signInRequired });
+      if (previous.auth?.key === auth.key && previous.auth.user === auth.user) return previous;
+      return (this.current = { ...previous, auth });
     }
     if (previous) this.generation += 1;
-    this.current = { baseUrl, apiKey, generation: this.generation, signInRequired };
+    this.current = { baseUrl, apiKey, generation: this.generation, auth };
     if (previous) this.onChange(previous.baseUrl !== baseUrl ? "base URL" : "API key");
     return this.current;
   }
@@ -60,4 +61,12 @@ export class SettingsReader {
     const now = await this.read();
     return now.generation === used.generation ? undefined : now;
   }
+}
+
+/** The settings' credentials in the seam's words (http/request-auth.ts). */
+function authorisationOf(raw: Partial<ClientSettings> | undefined): Authorisation {
+  return {
+    key: raw?.keyManagedByGateway ? "gateway" : "pass-through",
+    user: raw?.signedInUsersOnly === true ? "signed-in" : "anyone",
+  };
 }

@@ -57,11 +57,11 @@ export interface ClientSettings {
   /** The base URL is a gateway that adds the firm's key: send none, ask for none. */
   keyManagedByGateway?: boolean;
   /**
-   * The base URL is a gateway that lets in only signed-in people: every request to it carries an access token
-   * (`Authorization: Bearer`) from the client's `accessToken` source. Set only for a gateway on the add-in's own
-   * host (src/office/sign-in/gateway.ts), so the token never goes to another host.
+   * The base URL is a gateway that lets in only signed-in users: every request to it carries an access token
+   * (`Authorization: Bearer`) from the client's `accessToken` source (http/request-auth.ts). Set only for a
+   * gateway on the add-in's own host (src/office/sign-in/gateway.ts), so the token never goes to another host.
    */
-  signInRequired?: boolean;
+  signedInUsersOnly?: boolean;
 }
 export type SettingsSource = () => Promise<ClientSettings>;
 

@@ -149,7 +149,7 @@ export class SettingsStore {
     const info: GatewayInfo | null = typeof answer === "string" ? { keyMode: answer } : answer;
     const firm = info?.keyMode === "firm";
     return {
-      ...(info?.signIn ? { signIn: info.signIn, signInRequired: true } : {}),
+      ...(info?.signIn ? { signIn: info.signIn, signedInUsersOnly: true } : {}),
       // The firm's gateway adds its key; one stored here is kept for other addresses, but not sent.
       apiKey: firm ? "" : key || this.defaults.apiKey,
       baseUrl: effectiveUrl,

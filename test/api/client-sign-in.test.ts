@@ -1,5 +1,5 @@
 /**
- * A gateway that lets in only signed-in people (settings' signInRequired): the
+ * A gateway that lets in only signed-in people (settings' signedInUsersOnly): the
  * client asks its injected token source before every request and sends the
  * token as `Authorization: Bearer` — to the gateway, never elsewhere, never in
  * a URL, a log line or a message. A 401 renews the token once and asks once
@@ -16,6 +16,7 @@ import type { AccessTokenSource, ClientSettings } from "../../src/api/types";
 import { failureCell } from "../../src/office/cells/errors";
 import { DEMO_API_KEY } from "../../sandbox/server";
 import { useSandbox } from "../support/sandbox";
+import { tokens } from "./token-source";
 
 const sandbox = useSandbox({ today: "2024-06-30", assetCount: 50, quiet: true, insightFirstCallDelayMs: 0 });
 const GATEWAY = "https://gateway.example.com/api";
@@ -45,19 +46,12 @@ function gateway(accepted: Set<string>, fail?: (token: string) => Response | und
   return { fetch, sent };
 }
 
-/** A token source that hands out the given tokens in order, recording how it was asked. */
-function tokens(...issued: (string | null)[]) {
-  const asked: { forceRefresh: boolean; rejected?: string }[] = [];
-  let next = 0;
-  const source: AccessTokenSource = async (options) => {
-    asked.push(options);
-    if (options.forceRefresh) next += 1;
-    return issued[Math.min(next, issued.length - 1)] ?? null;
-  };
-  return { source, asked };
-}
-
-const firmGateway: ClientSettings = { apiKey: "", baseUrl: GATEWAY, keyManagedByGateway: true, signInRequired: true };
+const firmGateway: ClientSettings = {
+  apiKey: "",
+  baseUrl: GATEWAY,
+  keyManagedByGateway: true,
+  signedInUsersOnly: true,
+};
 
 function client(settings: ClientSettings, fetch: FetchLike, accessToken?: AccessTokenSource, logs: string[] = []) {
   return createClient({

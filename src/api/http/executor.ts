@@ -3,28 +3,21 @@
  * through the transport, retries what is worth retrying, and keeps the
  * counters and the log. Knows nothing of batching or caching.
  */
-import {
-  AuthError,
-  CancelledError,
-  MarketDataError,
-  noteRetries,
-  redact,
-  SIGN_IN_MESSAGE,
-  SignInRequiredError,
-} from "../errors";
+import { CancelledError, MarketDataError, noteRetries, redact } from "../errors";
+import { type Authorisation, PASS_THROUGH_KEY, type RequestAuth, withoutToken } from "./request-auth";
 import { displayUrl, requestUrl, type ApiRequest } from "./requests";
 import { decideRetry, type RetryDecision, type RetryPolicy } from "./retry";
 import type { Semaphore } from "./semaphore";
 import type { CancelSignal } from "../cancel-signal";
 import { sleep, type Timers } from "./timers";
 import { attempt, isAttemptFailure, type FetchLike } from "./transport";
-import type { AccessTokenSource, ClientCounters } from "../types";
+import type { ClientCounters } from "../types";
 
 export interface ResolvedSettings {
   baseUrl: string;
   apiKey: string;
-  /** The base URL is a gateway that asks for an access token on every request (ClientSettings.signInRequired). */
-  signInRequired?: boolean;
+  /** How requests are authorised (request-auth.ts); absent: the key as given, no sign-in. */
+  auth?: Authorisation;
   /** Counts changes of key or base URL (settings-reader.ts): an answer is used only under the generation that asked for it. */
   generation?: number;
 }
@@ -40,8 +33,8 @@ export interface ExecutorDeps {
   log: (line: string) => void;
   /** Largest response body read (transport.ts MAX_RESPONSE_BYTES when absent). */
   maxResponseBytes?: number;
-  /** Access tokens for a gateway that asks for sign-in (ClientOptions.accessToken). */
-  accessToken?: AccessTokenSource;
+  /** Headers for each request and what a 401 or 403 means (request-auth.ts, over ClientOptions.accessToken). */
+  auth: RequestAuth;
 }
 
 export interface SendOptions {
@@ -69,9 +62,8 @@ export async function sendWithRetries(
   const shown = redact(requestUrl(settings.baseUrl, request), settings.apiKey);
   const display = redact(displayUrl(settings.baseUrl, request), settings.apiKey);
 
-  // A gateway that asks for sign-in gets a token on every request, before anything is sent: without one, nothing is.
-  let token = settings.signInRequired ? await accessToken(deps) : null;
-  let renewedAfter401 = false;
+  // Authorised before anything is sent: without the credentials the settings ask for, nothing is.
+  let grant = await deps.auth.beforeRequest(settings.auth ?? PASS_THROUGH_KEY);
 
   let serverErrors = 0;
   for (let retryIndex = 0; ; retryIndex += 1) {
@@ -87,7 +79,7 @@ export async function sendWithRetries(
         timeoutMs: options.timeoutMs,
         display,
         apiKey: settings.apiKey,
-        ...(token ? { headers: { Authorization: `Bearer ${token}` } } : {}),
+        ...(grant.headers ? { headers: grant.headers } : {}),
         ...(deps.maxResponseBytes !== undefined ? { maxBytes: deps.maxResponseBytes } : {}),
         ...(signal ? { signal } : {}),
       });
@@ -106,8 +98,7 @@ export async function sendWithRetries(
           false,
         );
       }
-      // The gateway may quote what it was sent; no token reaches a message, a log line or a cell.
-      if (token) error.message = error.message.split(token).join("***");
+      error.message = withoutToken(grant, error.message);
       deps.log(
         redact(
           `GET ${shown} → ${error.status ?? error.kind}, ${deps.now() - started} ms: ${error.message}`,
@@ -118,29 +109,16 @@ export async function sendWithRetries(
       release();
     }
 
-    if (token) {
-      if (error.status === 401) {
-        // One silent renewal and one more attempt, never a loop: a second 401 means the sign-in itself is refused.
-        if (renewedAfter401) {
-          deps.counters.failures += 1;
-          throw new SignInRequiredError(
-            `The gateway did not accept your sign-in (HTTP 401). ${SIGN_IN_MESSAGE}, then use Refresh all.`,
-            { status: 401 },
-          );
-        }
-        renewedAfter401 = true;
-        deps.log(`GET ${shown} → 401: renewing the sign-in and asking once more`);
-        token = await accessToken(deps, token);
-        retryIndex -= 1; // not one of the policy's retries: the request was refused, not lost
-        continue;
-      }
-      if (error.status === 403) {
-        deps.counters.failures += 1;
-        throw new AuthError(
-          "The gateway refused your account (HTTP 403): you are signed in, but not allowed to use Market Data. Ask your administrator for access.",
-          { status: 403 },
-        );
-      }
+    const verdict = deps.auth.afterResponse(grant, error.status);
+    if (verdict.then === "fail") {
+      deps.counters.failures += 1;
+      throw verdict.error;
+    }
+    if (verdict.then === "renew") {
+      deps.log(`GET ${shown} → 401: renewing the sign-in and asking once more`);
+      grant = await verdict.renew();
+      retryIndex -= 1; // not one of the policy's retries: the request was refused, not lost
+      continue;
     }
 
     if (error instanceof CancelledError) throw error;
@@ -165,20 +143,4 @@ export async function sendWithRetries(
 
 function formatBytes(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
-}
-
-/**
- * A token from the injected source (a renewed one when the gateway `rejected` the last), or a SignInRequiredError: none given, nobody signed in, or the source failed
- * (its own words stay out of the cell: they may describe the identity provider, not what to do).
- */
-async function accessToken(deps: ExecutorDeps, rejected?: string): Promise<string> {
-  let token: string | null = null;
-  try {
-    const options = rejected === undefined ? { forceRefresh: false } : { forceRefresh: true, rejected };
-    token = deps.accessToken ? await deps.accessToken(options) : null;
-  } catch (cause) {
-    deps.log(`access token not available: ${cause instanceof Error ? cause.name : "error"}`);
-  }
-  if (!token) throw new SignInRequiredError();
-  return token;
 }

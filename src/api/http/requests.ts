@@ -246,3 +246,25 @@ export function assertIsoDate(value: string, what: string): string {
   if (isIsoDate(value)) return value;
   throw new BadRequestError(`The ${what} "${value}" is not a date in the form YYYY-MM-DD.`);
 }
+
+/**
+ * A caller's dates, checked where they enter the client and nowhere after:
+ * the batcher, the store and the request builders trust a window. (A cell's
+ * window was parsed before, in the cell's own words: core/arguments.ts.)
+ */
+export function checkedDates(req: DateWindow): DateWindow {
+  const window: DateWindow = {};
+  if (req.start !== undefined) window.start = assertIsoDate(req.start, "start date");
+  if (req.end !== undefined) window.end = assertIsoDate(req.end, "end date");
+  return window;
+}
+
+/** A series' window, checked (see checkedDates): its dates, its granularity, its dates in order. */
+export function validateWindow(req: DateWindow & { granularity?: string }): SeriesWindow {
+  const window: SeriesWindow = checkedDates(req);
+  if (req.granularity !== undefined) window.granularity = assertGranularity(req.granularity);
+  if (window.start && window.end && window.start > window.end) {
+    throw new BadRequestError(`The start date ${window.start} is after the end date ${window.end}.`);
+  }
+  return window;
+}

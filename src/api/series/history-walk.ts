@@ -13,9 +13,9 @@
  * anything at all to walk to; the service answers it at most 1,000 points,
  * enough to know.
  */
-import type { DatedWindow, SeriesResult } from "../../core/domain";
+import type { DatedWindow, SeriesResult, SeriesWindow } from "../../core/domain";
 import { hasValue } from "../../core/readings";
-import { mergeParts } from "./windows";
+import { mergeParts, splitWindow } from "./windows";
 
 /**
  * The earliest day the client asks the service about, by kind of asset; a
@@ -46,6 +46,28 @@ export function beforeHistoryMessage(symbol: string, end: string): string {
   const floor = earliestDataDate(symbol);
   const kind = floor === CRYPTO_EARLIEST ? "crypto asset (Bitcoin's first block)" : "equity";
   return `No data before ${floor} for a ${kind}: the window ends ${end}.`;
+}
+
+/**
+ * A checked window with explicit dates — an omitted start is the whole history from the asset kind's earliest
+ * data, an omitted end `today` (the service answers a request without dates with bare latest numbers) — split
+ * into the parts the service answers whole, in date order; or, for a window that ends before any data, its
+ * message: nothing is asked about before the floor, a bounded cost.
+ */
+export function historyParts(
+  symbol: string,
+  window: SeriesWindow,
+  today: string,
+  maxPointsPerRequest: number,
+): DatedWindow[] | SeriesResult {
+  const end = window.end ?? today;
+  const floor = earliestDataDate(symbol);
+  if (end < floor) return { kind: "message", message: beforeHistoryMessage(symbol, end) };
+  const start = window.start === undefined || window.start < floor ? floor : window.start;
+  return splitWindow({ start, end }, window.granularity, today, maxPointsPerRequest).map((part) => ({
+    start: part.start ?? start,
+    end: part.end ?? end,
+  }));
 }
 
 function holdsData(result: SeriesResult): boolean {

@@ -232,7 +232,7 @@ describe("the gateway's auth answer", () => {
       );
       const read = await store.read();
       expect(read.signIn).toEqual(signIn);
-      expect(read.signInRequired).toBe(signIn ? true : undefined);
+      expect(read.signedInUsersOnly).toBe(signIn ? true : undefined);
       expect(read.keyManagedByGateway).toBe(true);
     } finally {
       g.location = undefined;
