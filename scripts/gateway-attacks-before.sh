@@ -34,8 +34,11 @@ cp -a "$ROOT/test/." "$SCRATCH/test/"
 
 cd "$SCRATCH"
 # The gateway before the fix, and nothing else.
+# (Today's library is the folder scripts/lib/gateway/, and the njs and templates it added are not the old gateway's.)
+git rm -rq scripts/lib/gateway
 git checkout "$BEFORE" -- deploy/nginx scripts/lib/gateway.ts
-git rm -q --ignore-unmatch deploy/nginx/gateway.js
+git rm -q --ignore-unmatch deploy/nginx/gateway.js deploy/nginx/sign-in.js deploy/nginx/service-tier.js \
+  deploy/nginx/sign-in.conf.template deploy/nginx/service-tier.conf.template deploy/nginx/variables.json
 git diff --cached --stat HEAD
 
 # Rig start-up only: the old scripts/lib/gateway.ts has no findNjsModule (it needs no njs).

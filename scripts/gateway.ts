@@ -8,15 +8,9 @@
  * nothing is cached. Installs Debian's nginx when it is missing and it can
  * (root with apt-get), or says what to install. Ctrl-C stops nginx.
  *
- * Sign-in (firm mode; required off this machine, see deploy/nginx/README.md):
- *   --issuer <url>         the access tokens' issuer (iss), e.g. https://login.microsoftonline.com/<tenant id>/v2.0
- *   --audience <aud>       the access tokens' audience (aud)
- *   --client-id <id>       the add-in's client id (told to the add-in by /api/_gateway)
- *   --authority <url>      where the add-in signs in (default: the issuer without /v2.0)
- *   --scope <scope>        what the add-in asks for (repeatable; default <audience>/.default)
- *   --tenant <tid>         required tenant id (tid)
- *   --group <id>           a value the groups or roles claim must hold
- *   --jwks-uri <url>       the issuer's keys (default: from its discovery document)
+ * Sign-in (firm mode; required off this machine, see deploy/nginx/README.md): the
+ * identity settings of scripts/lib/gateway/identity-settings.ts (--issuer,
+ * --audience, --client-id, …; `--help` lists them), and
  *   --trusted-network      firm mode off this machine without sign-in: everyone who can reach
  *                          the address may spend the firm's key (see the README)
  *
@@ -39,6 +33,10 @@ import {
   discoverJwksUri,
   ensureNginx,
   findNjsModule,
+  identityArgs,
+  identityFromArgs,
+  identityHelp,
+  identityUsage,
   type FirmKeyCheck,
   type IdentitySettings,
   paneCspFromDist,
@@ -67,14 +65,7 @@ const { values } = parseArgs({
     "tls-key": { type: "string" },
     "write-config": { type: "string" },
     "key-include": { type: "string" },
-    issuer: { type: "string" },
-    audience: { type: "string" },
-    "client-id": { type: "string" },
-    authority: { type: "string" },
-    scope: { type: "string", multiple: true },
-    tenant: { type: "string" },
-    group: { type: "string" },
-    "jwks-uri": { type: "string" },
+    ...identityArgs(),
     "trusted-network": { type: "boolean" },
     "server-name": { type: "string", multiple: true },
     help: { type: "boolean" },
@@ -82,12 +73,12 @@ const { values } = parseArgs({
 });
 
 if (values.help) {
-  console.log(readUsage());
+  console.log(`${readUsage()}\n\nSign-in:\n${identityHelp()}`);
   process.exit(0);
 }
 
 function readUsage(): string {
-  return "npm run gateway -- --upstream <service url> --port <port> [--key-file <file>] [--issuer <url> --audience <aud> --client-id <id> [--authority <url>] [--scope <s>]… [--tenant <tid>] [--group <id>] [--jwks-uri <url>] | --trusted-network] [--dist <dir>] [--host <addr>] [--server-name <name>]… [--state-dir <dir>] [--rate <n>] [--burst <n>] [--tls-cert <pem> --tls-key <pem>] [--write-config <dir> [--key-include <file>]]";
+  return `npm run gateway -- --upstream <service url> --port <port> [--key-file <file>] [${identityUsage()} | --trusted-network] [--dist <dir>] [--host <addr>] [--server-name <name>]… [--state-dir <dir>] [--rate <n>] [--burst <n>] [--tls-cert <pem> --tls-key <pem>] [--write-config <dir> [--key-include <file>]]`;
 }
 
 if (!values.upstream) fail(`--upstream <service url> is required.\n${readUsage()}`);
@@ -105,21 +96,12 @@ const tls =
     : null;
 if (values["key-file"] && !existsSync(values["key-file"])) fail(`The key file ${values["key-file"]} does not exist.`);
 
-const identityGiven = ["issuer", "audience", "client-id"].filter((name) => values[name as "issuer"] !== undefined);
-if (identityGiven.length > 0 && identityGiven.length < 3)
-  fail("Sign-in needs --issuer, --audience and --client-id together.");
-const identity: IdentitySettings | null = values.issuer
-  ? {
-      issuer: values.issuer,
-      audience: values.audience!,
-      clientId: values["client-id"]!,
-      ...(values.authority ? { authority: values.authority } : {}),
-      ...(values.scope?.length ? { scopes: values.scope } : {}),
-      ...(values.tenant ? { tenant: values.tenant } : {}),
-      ...(values.group ? { group: values.group } : {}),
-      ...(values["jwks-uri"] ? { jwksUri: values["jwks-uri"] } : {}),
-    }
-  : null;
+let identity: IdentitySettings | null = null;
+try {
+  identity = identityFromArgs(values);
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+}
 if (identity && !values["key-file"] && !values["key-include"])
   fail("Sign-in protects the firm's key: it goes with --key-file (firm mode).");
 

@@ -1,5 +1,5 @@
 /**
- * The gateway's configuration as text (scripts/lib/gateway.ts filling
+ * The gateway's configuration as text (scripts/lib/gateway/ filling
  * deploy/nginx/): the settled-date calendar, the pane's CSP, the key include,
  * the upstream address. `nginx -t` checks a rendered HTTPS-upstream
  * configuration when nginx is installed (the other gateway suites run it).
@@ -145,14 +145,14 @@ describe("the rendered configuration", () => {
     const files = render("https://api.example.com/v1");
     for (const [name, text] of Object.entries(files))
       expect([name, /\$\{MD_[A-Z_]+\}/.test(text)]).toEqual([name, false]);
-    // The service tier (nginx.conf) asks the service; the cache locations (api-proxy.conf) ask the service tier.
+    // The service tier (service-tier.conf) asks the service; the cache locations (api-proxy.conf) ask the service tier.
     expect(files["api-proxy.conf"]).toContain(
       "proxy_pass http://md_service_tier/_md_fetch$md_api_path?$md_upstream_query;",
     );
-    expect(files["nginx.conf"]).toContain("proxy_pass https://md_service/v1$md_service_path$is_args$args;");
-    expect(files["nginx.conf"]).toContain('proxy_set_header Host "api.example.com";');
-    expect(files["nginx.conf"]).toContain("proxy_ssl_server_name on;");
-    expect(files["nginx.conf"]).toContain("server api.example.com:443;");
+    expect(files["service-tier.conf"]).toContain("proxy_pass https://md_service/v1$md_service_path$is_args$args;");
+    expect(files["service-tier.conf"]).toContain('proxy_set_header Host "api.example.com";');
+    expect(files["service-tier.conf"]).toContain("proxy_ssl_server_name on;");
+    expect(files["service-tier.conf"]).toContain("server api.example.com:443;");
   });
 
   (NGINX && NJS_MODULE ? it : it.skip)("passes nginx -t (with an HTTPS upstream)", () => {

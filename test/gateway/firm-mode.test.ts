@@ -275,12 +275,13 @@ describeGateway("gateway, firm key mode (nginx + sandbox + built bundle)", () =>
         .sort(),
     ).toEqual([
       "api-proxy.conf",
-      "gateway.js",
       "key-pass-through.conf",
       "mime.types",
       "nginx.conf",
       "nginx.pid",
       "series-calendar.conf",
+      "service-tier.conf",
+      "service-tier.js",
     ]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The gateway suites' world: the in-process sandbox behind a real nginx run
- * with the generated configuration (scripts/lib/gateway.ts), and ways to look
+ * with the generated configuration (scripts/lib/gateway/), and ways to look
  * at everything nginx wrote. `useGatewayRig(options)` sets it up for a suite
  * or describe block and stops it after; `useGateway(upstream)` is nginx alone
  * in front of another address. Without nginx the suites are declared with

@@ -15,43 +15,14 @@
  * A gateway that lets in only signed-in people adds who signs them in:
  * `{"keyMode":"firm","auth":{"authority":…,"clientId":…,"scopes":[…]}}`, so
  * one build works for every firm's identity provider (src/office/sign-in/sign-in.ts).
+ * The answer's shape and its parser: src/core/gateway-answer.ts, shared with
+ * the gateway's configuration writer.
  */
 import { normalizeBaseUrl } from "../../api";
+import { parseGatewayAnswer, type GatewayInfo, type GatewayKeyMode } from "../../core/gateway-answer";
 
-export type GatewayKeyMode = "firm" | "pass-through";
-
-/** Who signs people in for a gateway that asks for sign-in: an OpenID Connect authority and the add-in's client id there. */
-export interface GatewaySignIn {
-  /** https (http only on this computer, for tests), e.g. https://login.microsoftonline.com/<tenant>/v2.0 or any OIDC issuer. */
-  authority: string;
-  clientId: string;
-  /** What the access token must be for, e.g. api://<gateway host>/<app id>/access_as_user. */
-  scopes: string[];
-}
-
-/** What a gateway says of itself at `<base>/_gateway`. */
-export interface GatewayInfo {
-  keyMode: GatewayKeyMode;
-  /** Present when the gateway lets in only signed-in people. */
-  signIn?: GatewaySignIn;
-}
-
-/** The `auth` part of the answer, or undefined when there is none or it is not one the add-in can use. */
-function signInOf(auth: unknown): GatewaySignIn | undefined {
-  if (typeof auth !== "object" || auth === null) return undefined;
-  const { authority, clientId, scopes } = auth as Record<string, unknown>;
-  if (typeof authority !== "string" || typeof clientId !== "string" || !clientId.trim()) return undefined;
-  if (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === "string" && scope.trim())) return undefined;
-  let url: URL;
-  try {
-    url = new URL(authority);
-  } catch {
-    return undefined;
-  }
-  const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) return undefined;
-  return { authority: authority.replace(/\/+$/, ""), clientId: clientId.trim(), scopes: scopes as string[] };
-}
+export type { GatewayInfo, GatewayKeyMode, GatewaySignIn } from "../../core/gateway-answer";
+export { UNUSABLE_SIGN_IN } from "../../core/gateway-answer";
 
 type FetchLike = (url: string, init?: { signal?: AbortSignal }) => Promise<Response>;
 
@@ -115,21 +86,12 @@ export class GatewayProbe {
     try {
       const response = await this.fetchFn!(`${base}/_gateway`, { signal: controller.signal });
       if (!response.ok) return null;
-      const body = (await response.json().catch(() => null)) as { keyMode?: unknown; auth?: unknown } | null;
-      if (body?.keyMode !== "firm" && body?.keyMode !== "pass-through") return null;
-      const signIn = signInOf(body.auth);
-      // A gateway that asks for sign-in in a form the add-in cannot read still asks: requests then fail with
-      // the sign-in message rather than go without a token.
-      if (body.auth !== undefined && !signIn) return { keyMode: body.keyMode, signIn: UNUSABLE_SIGN_IN };
-      return signIn ? { keyMode: body.keyMode, signIn } : { keyMode: body.keyMode };
+      return parseGatewayAnswer(await response.json().catch(() => null));
     } finally {
       clearTimeout(timer);
     }
   }
 }
-
-/** Stands for an `auth` answer the add-in cannot use: sign-in is required, and cannot succeed. */
-export const UNUSABLE_SIGN_IN: GatewaySignIn = Object.freeze({ authority: "", clientId: "", scopes: [] });
 
 /**
  * What the pane's Test connection says when the request never got an answer.

@@ -1,0 +1,201 @@
+/**
+ * Fills deploy/nginx/'s templates into the files of one gateway
+ * configuration. TypeScript only fills in values here: every directive is in
+ * a template (gateway.conf, api-proxy.conf, service-tier.conf, sign-in.conf)
+ * or in the njs beside them (service-tier.js, sign-in.js).
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { keyCheckJson, type FirmKeyCheck } from "./firm-key";
+import {
+  checkIdentity,
+  gatewayAnswer,
+  signInTemplateValues,
+  type CheckedIdentity,
+  type IdentitySettings,
+} from "./identity-settings";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMES, TEMPLATE_DIR, type GatewayTimes } from "./options";
+import { seriesCalendar } from "./series-calendar";
+import { parseUpstream, upstreamTlsLines } from "./upstream";
+
+export interface GatewayConfigInput {
+  /** The service's base address: http(s)://host[:port][/path]. */
+  upstream: string;
+  /** nginx `listen` address, e.g. "127.0.0.1:8080". */
+  listen: string;
+  distDir: string;
+  /** Directory the configuration files are written to (and included from). */
+  confDir: string;
+  /** nginx prefix: logs/, cache/, temp/. */
+  stateDir: string;
+  /** Path of the include that sets $md_firm_key (firm-key.conf, or key-pass-through.conf). */
+  keyInclude: string;
+  /** `user` directive (only when nginx starts as root). */
+  workerUser?: { user: string; group: string } | null;
+  /** nginx's JavaScript module (load_module); null when nginx has it built in. */
+  jsModule: string | null;
+  /** Host names the gateway answers for (serverNamesFor); any other Host is refused. */
+  serverNames: string[];
+  /** Sign-in (firm mode); null or absent: none. `jwksUri` must be known (startGateway discovers it). */
+  identity?: (IdentitySettings & { jwksUri: string }) | null;
+  /** The largest service answer passed on and cached, bytes (default DEFAULT_MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
+  paneCsp: string;
+  rate?: number;
+  burst?: number;
+  cacheMaxSize?: string;
+  times?: Partial<GatewayTimes>;
+  tls?: { cert: string; key: string } | null;
+  /** What /healthz says of the firm key (default: unchecked in firm mode, none in pass-through). */
+  keyCheck?: FirmKeyCheck;
+  /** First day of the series calendar (default: today, local time, as nginx's $time_iso8601). */
+  today?: Date;
+  calendarDays?: number;
+}
+
+/** The files of one gateway configuration, by name in confDir. */
+export type GatewayFiles = Record<string, string>;
+
+/** The input checked, with its defaults filled in. */
+interface CheckedInput {
+  upstream: ReturnType<typeof parseUpstream>;
+  times: GatewayTimes;
+  rate: number;
+  burst: number;
+  maxBody: number;
+  identity: (CheckedIdentity & { jwksUri: string }) | null;
+}
+
+function checkInput(input: GatewayConfigInput): CheckedInput {
+  const upstream = parseUpstream(input.upstream);
+  const times = { ...DEFAULT_TIMES, ...input.times };
+  for (const [name, value] of Object.entries(times)) {
+    if (!/^\d+(?:ms|s|m|h|d)?$/.test(value))
+      throw new Error(`${name} must be an nginx time such as 90s, 5m, 1h or 1d, not "${value}".`);
+  }
+  const rate = input.rate ?? 20;
+  const burst = input.burst ?? 200;
+  if (!Number.isInteger(rate) || rate < 1)
+    throw new Error(`The rate must be a whole number of requests per second ≥ 1, not ${rate}.`);
+  if (!Number.isInteger(burst) || burst < 0) throw new Error(`The burst must be a whole number ≥ 0, not ${burst}.`);
+  assertConfigSafe("content-security-policy", input.paneCsp);
+  for (const [name, value] of Object.entries({
+    dist: input.distDir,
+    confDir: input.confDir,
+    stateDir: input.stateDir,
+    keyInclude: input.keyInclude,
+  })) {
+    assertConfigSafe(name, value);
+  }
+  const identity = input.identity ? { ...checkIdentity(input.identity), jwksUri: input.identity.jwksUri } : null;
+  const maxBody = input.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isInteger(maxBody) || maxBody < 1024)
+    throw new Error(`The body cap must be ≥ 1024 bytes, not ${maxBody}.`);
+  if (input.jsModule) assertConfigSafe("jsModule", input.jsModule);
+  if (input.serverNames.length === 0) throw new Error("The gateway needs at least one host name.");
+  return { upstream, times, rate, burst, maxBody, identity };
+}
+
+/** The placeholders of gateway.conf, api-proxy.conf and service-tier.conf (README.md beside them says what each is). */
+function templateValues(input: GatewayConfigInput, checked: CheckedInput): Record<string, string> {
+  const { upstream, times, maxBody, identity } = checked;
+  return {
+    MD_USER_LINE: input.workerUser
+      ? `user ${input.workerUser.user} ${input.workerUser.group};`
+      : "# (no `user` directive: nginx runs as the user who starts it)",
+    MD_PID_FILE: path.join(input.confDir, "nginx.pid"),
+    MD_ERROR_LOG: path.join(input.stateDir, "logs", "error.log"),
+    MD_ACCESS_LOG: path.join(input.stateDir, "logs", "access.log"),
+    MD_CONF_DIR: input.confDir,
+    MD_TEMP_DIR: path.join(input.stateDir, "temp"),
+    MD_CACHE_DIR: path.join(input.stateDir, "cache"),
+    MD_CACHE_MAX_SIZE: input.cacheMaxSize ?? "1g",
+    MD_CALENDAR_FILE: path.join(input.confDir, "series-calendar.conf"),
+    MD_LISTEN: input.tls ? `${input.listen} ssl` : input.listen,
+    MD_TLS: input.tls
+      ? `ssl_certificate ${input.tls.cert};\n        ssl_certificate_key ${input.tls.key};\n        ssl_protocols TLSv1.2 TLSv1.3;`
+      : "# (plain HTTP: TLS ends in front of the gateway)",
+    MD_JS_MODULE_LINE: input.jsModule
+      ? `load_module ${input.jsModule};`
+      : "# (nginx's JavaScript module is built in: no load_module)",
+    MD_SERVER_NAMES: input.serverNames.join(" "),
+    MD_INNER_SOCKET: path.join(input.stateDir, "temp", "service-tier.sock"),
+    MD_MAX_BODY: String(maxBody),
+    // One byte more than the cap, so that a longer body shows as longer (and is refused), not cut.
+    MD_SUBREQUEST_BUFFER: String(maxBody + 1),
+    MD_GATEWAY_JSON: gatewayAnswer(identity),
+    MD_KEY_CHECK_JSON: keyCheckJson(input.keyCheck ?? null),
+    // Sign-in's lines are written as they are with identity settings, commented out without.
+    MD_IF_SIGN_IN: identity ? "" : "# ",
+    MD_JWKS_DIR: path.join(input.stateDir, "jwks"),
+    MD_DIST: input.distDir,
+    MD_KEY_INCLUDE: input.keyInclude,
+    MD_PANE_CSP: input.paneCsp,
+    MD_RATE: String(checked.rate),
+    MD_BURST: String(checked.burst),
+    MD_TTL_CATALOG: times.catalog,
+    MD_TTL_SETTLED: times.settled,
+    MD_TTL_RECENT: times.recent,
+    MD_SLOW_TIMEOUT: times.slowTimeout,
+    MD_TIMEOUT: times.timeout,
+    MD_UPSTREAM_SCHEME: upstream.scheme,
+    MD_UPSTREAM_SERVER: upstream.server,
+    MD_UPSTREAM_HOST: upstream.host,
+    MD_UPSTREAM_PATH: upstream.path,
+    MD_UPSTREAM_TLS:
+      upstream.scheme === "https" ? upstreamTlsLines(upstream.hostname) : "# (plain-HTTP upstream: no TLS settings)",
+  };
+}
+
+const template = (name: string) => readFileSync(path.join(TEMPLATE_DIR, name), "utf8");
+
+/**
+ * Fills the templates. Pure: no file is read but deploy/nginx/'s. sign-in.conf
+ * and sign-in.js are written only with identity settings (nginx.conf includes
+ * them then, and only then).
+ */
+export function renderGatewayConfig(input: GatewayConfigInput): GatewayFiles {
+  const checked = checkInput(input);
+  const values = templateValues(input, checked);
+  const signIn: GatewayFiles = checked.identity
+    ? {
+        "sign-in.conf": fill(template("sign-in.conf.template"), {
+          ...values,
+          ...signInTemplateValues(checked.identity, checked.times),
+        }),
+        "sign-in.js": template("sign-in.js"),
+      }
+    : {};
+  return {
+    "nginx.conf": fill(template("gateway.conf.template"), values),
+    "api-proxy.conf": fill(template("api-proxy.conf.template"), values),
+    "service-tier.conf": fill(template("service-tier.conf.template"), values),
+    "mime.types": template("mime.types"),
+    "key-pass-through.conf": template("key-pass-through.conf"),
+    "service-tier.js": template("service-tier.js"),
+    ...signIn,
+    "series-calendar.conf": seriesCalendar(input.today ?? new Date(), input.calendarDays ?? 400),
+  };
+}
+
+function fill(template: string, values: Record<string, string>): string {
+  return template.replace(/\$\{(MD_[A-Z0-9_]+)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`The gateway template uses \${${name}}, which nothing fills.`);
+    return value;
+  });
+}
+
+/** Strings that go into the configuration inside double quotes or as bare words. */
+function assertConfigSafe(name: string, value: string): void {
+  if (/["\\$;{}\n\r]/.test(value) && name !== "content-security-policy") {
+    throw new Error(
+      `The ${name} path "${value}" holds a character nginx's configuration cannot take as is (", \\, $, ;, braces).`,
+    );
+  }
+  if (name === "content-security-policy" && /["\\$\n\r]/.test(value)) {
+    throw new Error(
+      "The pane's Content-Security-Policy holds a character (\", \\, $) that cannot go into an nginx header.",
+    );
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * What the gateway is started with and what it hands back (GatewayOptions,
+ * GatewayHandle), and the settings beside them: where the templates are, the
+ * key modes, cache lifetimes and timeouts, the body cap. Identity settings:
+ * identity-settings.ts.
+ */
+import path from "node:path";
+import type { FirmKeyCheck } from "./firm-key";
+import type { IdentitySettings } from "./identity-settings";
+
+export const ROOT = path.resolve(__dirname, "../../..");
+export const TEMPLATE_DIR = path.join(ROOT, "deploy", "nginx");
+
+export type KeyMode = "firm" | "pass-through";
+
+/** Cache lifetimes and timeouts, in nginx's time syntax ("1h", "5m", "90s"). */
+export interface GatewayTimes {
+  catalog: string;
+  settled: string;
+  recent: string;
+  /** proxy_read_timeout (and cache-lock wait) for catalogs and insight feeds. */
+  slowTimeout: string;
+  timeout: string;
+  /** How long the identity provider's keys are kept. */
+  jwks: string;
+  /** How long a refetch on an unknown kid is kept: at most one refetch per this time. */
+  jwksRefresh: string;
+}
+
+export const DEFAULT_TIMES: GatewayTimes = {
+  catalog: "1h",
+  settled: "1d",
+  recent: "5m",
+  slowTimeout: "180s",
+  timeout: "60s",
+  jwks: "1h",
+  jwksRefresh: "10s",
+};
+
+/** The largest answer of the service the gateway passes on and caches (bytes). */
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+export interface GatewayOptions {
+  upstream: string;
+  /** 0 picks a free port. */
+  port: number;
+  host?: string;
+  /** Firm mode: a file holding the firm's key (one line). Without it: pass-through mode. */
+  keyFile?: string;
+  distDir?: string;
+  /** nginx prefix (logs, cache); default a fresh private temp dir, removed at stop. */
+  stateDir?: string;
+  rate?: number;
+  burst?: number;
+  times?: Partial<GatewayTimes>;
+  tls?: { cert: string; key: string } | null;
+  nginx?: string;
+  /** nginx's JavaScript module; default findNjsModule(). */
+  jsModule?: string | null;
+  /** Host names analysts reach the gateway by (besides this machine's own); any other Host is refused. */
+  serverNames?: string[];
+  /** Sign-in: every /api/ request needs an access token from this issuer. */
+  identity?: IdentitySettings | null;
+  /** Firm mode off this machine without sign-in: the network itself decides who may use the key. */
+  trustedNetwork?: boolean;
+  maxBodyBytes?: number;
+  /** Lines about what happens (start, stop); default silent. */
+  log?: (line: string) => void;
+}
+
+export interface GatewayHandle {
+  url: string;
+  port: number;
+  keyMode: KeyMode;
+  /** Whether every /api/ request needs an access token. */
+  signIn: boolean;
+  /** What the service said of the firm key at start (also in /healthz). */
+  keyCheck: FirmKeyCheck;
+  stateDir: string;
+  confDir: string;
+  logsDir: string;
+  cacheDir: string;
+  pid: number;
+  /** Resolves when nginx has exited (after stop(), or on its own). */
+  exited: Promise<number | null>;
+  /** Graceful stop (SIGQUIT, then SIGTERM after a few seconds); removes the run dir and a temp state dir. */
+  stop(): Promise<void>;
+}
