@@ -48,7 +48,7 @@
 import { addDays, daysBetween } from "../../core/calendar";
 import type { DataPoint, DatedWindow, Granularity } from "../../core/domain";
 import { periodEndOf, periodStartOf } from "../../core/periods";
-import type { StoredPoint } from "./window-plan";
+import type { StoredPoint } from "./series-data";
 
 export const COARSE_RECHECK = {
   /** Shorter stretches are fetched daily (the day or two settled at a long window's edge)… */

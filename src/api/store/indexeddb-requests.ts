@@ -6,7 +6,7 @@
  * is given, at the same moment of the transaction the store used to update
  * itself, so the store decides what a result means (a cleared store, say).
  */
-import { mergeFetched, type SeriesData } from "./window-plan";
+import { mergeFetched, type SeriesData } from "./series-data";
 import {
   ANSWERS,
   errorText,

@@ -25,7 +25,7 @@
  * window of the add-in stores after this one opened is then not seen until
  * the next open: it is fetched again, as a miss always was.
  */
-import { mergeFetched, type FetchedRange, type SeriesData } from "./window-plan";
+import { mergeFetched, type FetchedRange, type SeriesData } from "./series-data";
 import { globalTimers, within, type Timers } from "../http/timers";
 import {
   clearAll,

@@ -33,21 +33,16 @@ import {
 import { settledTrustEndOf } from "./trust-period";
 import { type SeriesId, type SeriesStore, type StoredAnswer } from "./types";
 import {
-  dueMessages,
-  dueSettled,
   type FetchedRange,
-  heldWhole,
   lowerBound,
   mergeFetched,
   messageOver,
-  planWindow,
   storedPointsIn,
-  type PlanOptions,
   type SeriesData,
   type StoredPoint,
-  type WindowPlan,
   upperBound,
-} from "./window-plan";
+} from "./series-data";
+import { dueMessages, dueSettled, heldWhole, planWindow, type PlanOptions, type WindowPlan } from "./window-plan";
 import type { CallOptions, StoreStatus } from "../types";
 
 export interface StoredSeriesOptions {

@@ -6,7 +6,7 @@
  * from, and the record shapes kept in IndexedDB and in memory. No state here.
  */
 import type { Granularity } from "../../core/domain";
-import type { FetchedRange, SeriesData } from "./window-plan";
+import type { FetchedRange, SeriesData } from "./series-data";
 import type { Timers } from "../http/timers";
 
 /**

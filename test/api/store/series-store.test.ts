@@ -14,7 +14,7 @@ import {
   type SeriesStore,
   type SeriesStoreOptions,
 } from "../../../src/api/store/types";
-import type { FetchedRange, StoredPoint } from "../../../src/api/store/window-plan";
+import type { FetchedRange, StoredPoint } from "../../../src/api/store/series-data";
 import { dumpStore, failing } from "../../support/failing-idb";
 import { freshIndexedDb } from "../../support/fake-idb";
 import { IDBObjectStore } from "fake-indexeddb";
