@@ -21,37 +21,21 @@
 import { addDays, utcDateOf } from "../../core/calendar";
 import type { DataPoint, DatedWindow, SeriesResult, SeriesWindow } from "../../core/domain";
 import { isFcfDerived } from "../../core/metric-knowledge";
-import { NotCachedError, isMarketDataError } from "../errors";
-import {
-  agreeingPeriods,
-  coarseAggregation,
-  coarseGranularity,
-  worthCoarseRecheckIn,
-  type CoarseAggregation,
-  type CoarseGranularity,
-} from "./coarse-recheck";
+import { NotCachedError } from "../errors";
+import { recheckCoarsely, type RecheckDeps } from "./coarse-recheck";
+import { isUnreachable } from "./offline";
+import { type FetchedRange, messageOver, type SeriesData } from "./series-data";
 import { settledTrustEndOf } from "./trust-period";
 import { type SeriesId, type SeriesStore, type StoredAnswer } from "./types";
-import {
-  type FetchedRange,
-  lowerBound,
-  mergeFetched,
-  messageOver,
-  storedPointsIn,
-  type SeriesData,
-  type StoredPoint,
-  upperBound,
-} from "./series-data";
-import { dueMessages, dueSettled, heldWhole, planWindow, type PlanOptions, type WindowPlan } from "./window-plan";
+import { asPoints, heldWindow, mergeByDate, pointBytes, storedAnswer } from "./window-answer";
+import { heldWhole, planWindow, type PlanOptions, type WindowPlan } from "./window-plan";
 import type { CallOptions, StoreStatus } from "../types";
 
-export interface StoredSeriesOptions {
+export interface StoredSeriesOptions extends RecheckDeps {
   store: SeriesStore;
   now: () => number;
   /** The base address the answers come from (the settings, read as the client reads them). */
   baseUrl: () => Promise<string>;
-  /** The client's ordinary way to a window: batched, chunked, isolated, cached in memory. */
-  fetchWindow: (symbol: string, metric: string, window: SeriesWindow, opts: CallOptions) => Promise<SeriesResult>;
   /**
    * The newest days that may still change: with 2, today and yesterday (and
    * yesterday settles where the service sent a real value for it).
@@ -61,14 +45,6 @@ export interface StoredSeriesOptions {
   revalidateAfterMs: number;
   /** Unsettled days fetched less than this long ago are answered from the store. */
   recentFreshMs: number;
-  log: (line: string) => void;
-  /**
-   * The metric's aggregation type for this symbol (the metric catalog's
-   * `aggregation_type`), for the cheap recheck of settled days
-   * (coarse-recheck.ts). Absent, or undefined: days due for recheck are
-   * fetched daily.
-   */
-  aggregationType?: (symbol: string, metric: string, opts: CallOptions) => Promise<string | undefined>;
 }
 
 /** Into the UTC day, a fetch settles yesterday's real values only after this long (a clock ahead of the service's). */
@@ -105,56 +81,6 @@ interface FetchDay {
 
 /** Symbols whose trust rule is remembered; more, and the memory starts afresh. */
 const TRUST_RULES_HELD = 10_000;
-
-/** Errors that mean "the service cannot be reached", not "the service refused". */
-export function isUnreachable(error: unknown): boolean {
-  return isMarketDataError(error) && (error.kind === "network" || error.kind === "timeout" || error.kind === "server");
-}
-
-/** About what the service sends for one point: {"date":"2025-06-15","val":123.45}, */
-function pointBytes(points: readonly StoredPoint[]): number {
-  let bytes = 0;
-  for (const point of points) bytes += 29 + String(point.val).length;
-  return bytes;
-}
-
-/**
- * A series as the store holds it, its points made once: the store replaces a
- * series' data on every change and never alters it, so the points of one
- * version are built on first use (only the days asked) and shared by every
- * window answered from it, with their sizes for the bytes-saved figure.
- */
-interface HeldPoints {
-  points: DataPoint[];
-  bytes: number[];
-}
-
-const heldPoints = new WeakMap<SeriesData, HeldPoints>();
-
-/** The points of `data` from `start` to `end`, a new array each time, and their bytes as the service sends them. */
-function heldWindow(data: SeriesData, start: string, end: string): { points: DataPoint[]; bytes: number } {
-  let held = heldPoints.get(data);
-  if (!held) heldPoints.set(data, (held = { points: [], bytes: [] }));
-  const from = lowerBound(data.dates, start);
-  const to = upperBound(data.dates, end);
-  const points: DataPoint[] = [];
-  let bytes = 0;
-  for (let i = from; i < to; i++) {
-    let point = held.points[i];
-    if (point === undefined) {
-      point = held.points[i] = { date: data.dates[i]!, val: data.vals[i]! } as DataPoint;
-      held.bytes[i] = pointBytes([point]);
-    }
-    points.push(point);
-    bytes += held.bytes[i]!;
-  }
-  return { points, bytes };
-}
-
-/** Stored points as the domain's points. A null is kept only where the service answered null. */
-function asPoints(points: readonly StoredPoint[]): DataPoint[] {
-  return points as DataPoint[];
-}
 
 export class StoredSeries {
   private staleBefore = 0;
@@ -284,7 +210,7 @@ export class StoredSeries {
       return Promise.reject(error);
     }
     // Settled days due for recheck: compared period by period first, so only the periods that differ are fetched daily.
-    return this.recheckCoarsely(id, data, { start, end }, planOptions, opts, call.settledThrough)
+    return recheckCoarsely(this.o, id, data, { start, end }, planOptions, opts, call.settledThrough)
       .then((rechecked) => {
         if (rechecked) call.plan = planWindow(rechecked, { start, end }, planOptions);
         const { symbol, metric } = id;
@@ -376,85 +302,6 @@ export class StoredSeries {
     return answer;
   }
 
-  /**
-   * The cheap recheck (coarse-recheck.ts): the stretches of settled days due
-   * for recheck are asked for at a coarse granularity and compared period by
-   * period; the days of the periods that agree are stored again as they are,
-   * fetched now. Returns the store's knowledge after that, or null when
-   * nothing was re-confirmed (the days due are then fetched daily). A service
-   * that cannot be reached (or a value preview) throws as a daily fetch
-   * would; any other refusal of the coarse request falls back to the daily
-   * fetch.
-   */
-  private async recheckCoarsely(
-    id: SeriesId,
-    data: SeriesData | undefined,
-    window: DatedWindow,
-    planOptions: PlanOptions,
-    opts: CallOptions,
-    settledThrough: string,
-  ): Promise<SeriesData | null> {
-    const stretches = dueSettled(data, window, planOptions).filter((stretch) => worthCoarseRecheckIn(stretch, window));
-    // Settled days the service answered with a message: one coarse request says whether it still has nothing there.
-    const said = dueMessages(data, window, planOptions);
-    if (stretches.length === 0 && said.length === 0) return null;
-    const { symbol, metric } = id;
-    let aggregation: CoarseAggregation | null = null;
-    if (stretches.length > 0 && this.o.aggregationType) {
-      try {
-        aggregation = coarseAggregation(await this.o.aggregationType(symbol, metric, opts));
-      } catch (error) {
-        if (error instanceof NotCachedError || isUnreachable(error)) throw error;
-        // The catalog cannot say: the days due are fetched daily.
-      }
-    }
-    const asked: { stretch: DatedWindow; granularity: CoarseGranularity; message?: string }[] = [
-      ...(aggregation ? stretches : []).map((stretch) => ({ stretch, granularity: coarseGranularity(stretch) })),
-      ...said.map(({ message, ...stretch }) => ({ stretch, granularity: coarseGranularity(stretch), message })),
-    ];
-    if (asked.length === 0) return null;
-    let answers: SeriesResult[];
-    try {
-      answers = await Promise.all(
-        asked.map(({ stretch, granularity }) => this.o.fetchWindow(symbol, metric, { ...stretch, granularity }, opts)),
-      );
-    } catch (error) {
-      if (error instanceof NotCachedError || isUnreachable(error)) throw error;
-      this.o.log(`coarse recheck of ${symbol} ${metric} refused; fetched daily`);
-      return null;
-    }
-    let next = data;
-    let confirmed = 0;
-    const confirm = (period: DatedWindow, message: string | undefined) => {
-      const fetched = {
-        ...period,
-        fetchedAt: planOptions.now,
-        settledThrough,
-        points: message === undefined ? storedPointsIn(next, period) : [],
-        ...(message === undefined ? {} : { message }),
-      };
-      this.o.store.write(id, fetched);
-      next = mergeFetched(next, fetched);
-      confirmed += 1;
-    };
-    asked.forEach(({ stretch, granularity, message }, i) => {
-      const answer = answers[i]!;
-      if (message !== undefined) {
-        // The same message for the stretch at a coarse granularity: still nothing there (a day with data would roll up).
-        if (answer.kind === "message" && answer.message === message) confirm(stretch, message);
-        return;
-      }
-      if (answer.kind !== "points" || !aggregation) return;
-      const stored = storedPointsIn(next, stretch);
-      const agreeing = agreeingPeriods(stretch, granularity, aggregation, stored, answer.points);
-      this.o.log(
-        `recheck ${symbol} ${metric} ${stretch.start}…${stretch.end} by ${granularity}: ${agreeing.length} period(s) re-confirmed`,
-      );
-      for (const period of agreeing) confirm(period, undefined);
-    });
-    return confirmed === 0 ? null : (next ?? null);
-  }
-
   /** The request for a part to fetch; the window's open end stays open (nothing newer than the clock is cut off). */
   private requestFor(range: DatedWindow, window: SeriesWindow, end: string): SeriesWindow {
     const openEnd = window.end === undefined && range.end === end;
@@ -526,56 +373,6 @@ export class StoredSeries {
       offlineSince: this.offlineSince === null ? null : utcDateOf(this.offlineSince),
     };
   }
-}
-
-/**
- * The answer for a window whose stored part holds no point, from what the
- * store answered (`plan`) and what was fetched for the rest (`fetched`):
- *
- * - every day known carries the same message (the stored days' and the
- *   fetched parts'): that message, as the service answers the window;
- * - no message anywhere: the points (none stored; the fetched ones);
- * - a message beside points fetched now (the pair has data again: the
- *   stored message may be out of date for the days it covers), beside days
- *   known without one, or two different messages: "ask", the whole window
- *   is asked again.
- */
-function storedAnswer(plan: WindowPlan, fetched: readonly SeriesResult[]): SeriesResult | "ask" {
-  const messages = new Set(plan.messages);
-  let plain = plan.plainServed || plan.stored.length > 0;
-  for (const result of fetched) {
-    if (result.kind === "message") messages.add(result.message);
-    else plain = true;
-  }
-  if (messages.size === 0) return { kind: "points", points: asPoints(plan.stored) };
-  if (plan.stored.length > 0) return { kind: "points", points: asPoints(plan.stored) };
-  if (messages.size === 1 && !plain) return { kind: "message", message: [...messages][0]! };
-  return "ask";
-}
-
-/** Two date-ordered lists as one, a date present in both taken once (the later list wins). */
-function mergeByDate(a: readonly DataPoint[], b: readonly DataPoint[]): DataPoint[] {
-  if (a.length === 0) return [...b];
-  if (b.length === 0) return [...a];
-  const out: DataPoint[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    const x = a[i];
-    const y = b[j];
-    if (y === undefined || (x !== undefined && x.date < y.date)) {
-      out.push(x!);
-      i++;
-    } else if (x !== undefined && x.date === y.date) {
-      out.push(y);
-      i++;
-      j++;
-    } else {
-      out.push(y);
-      j++;
-    }
-  }
-  return out;
 }
 
 export const NO_STORE_STATUS: StoreStatus = {
