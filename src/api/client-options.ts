@@ -106,7 +106,7 @@ export interface ClientOptions {
    * their next use, so a revision of history (a methodology change, a wrong
    * answer corrected) reaches the workbook without "Reload everything". Each
    * symbol has its recheck days, one in every cycle of this period less a day
-   * (a hash of the symbol, store/trust-period.ts): its settled days fall due
+   * (a hash of the symbol, store/trust.ts): its settled days fall due
    * then, never later than this period after their fetch and never the day
    * after it, so a workbook's rechecks spread over the days it is opened.
    * Refresh all can recheck sooner (`clear({ recheckHistory: true })`).

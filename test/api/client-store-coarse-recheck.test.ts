@@ -9,7 +9,7 @@
 import { IDBFactory } from "fake-indexeddb";
 import type { Client } from "../../src/api/client";
 import { CLIENT_DEFAULTS } from "../../src/api/client-options";
-import { settledTrustEnd } from "../../src/api/store/trust-period";
+import { settledTrustEnd } from "../../src/api/store/trust";
 import type { SeriesStore } from "../../src/api/store/types";
 import type { DataPoint } from "../../src/core/domain";
 import { addDays } from "../../src/core/calendar";

@@ -55,8 +55,8 @@ import { periodEndOf, periodStartOf } from "../../core/periods";
 import type { CallOptions } from "../types";
 import { NotCachedError } from "../errors";
 import { isUnreachable } from "./offline";
-import { mergeFetched, storedPointsIn, type SeriesData, type StoredPoint } from "./series-data";
-import type { SeriesId, SeriesStore } from "./types";
+import { mergeFetched, storedPointsIn } from "./series-data";
+import type { SeriesId, SeriesStore, SeriesData, StoredPoint } from "./types";
 import { dueMessages, dueSettled, type PlanOptions } from "./window-plan";
 
 export const COARSE_RECHECK = {

@@ -25,7 +25,7 @@
  * window of the add-in stores after this one opened is then not seen until
  * the next open: it is fetched again, as a miss always was.
  */
-import { mergeFetched, type FetchedRange, type SeriesData } from "./series-data";
+import { mergeFetched } from "./series-data";
 import { globalTimers, within, type Timers } from "../http/timers";
 import { IndexedDbConnection } from "./indexeddb-connection";
 import { clearAll, evict, getRecords, type HeldRecord, isQuotaError, measure, putRecords } from "./indexeddb-requests";
@@ -46,6 +46,8 @@ import {
   type StoreInfo,
   type StoreLimits,
   type UsageRow,
+  type FetchedRange,
+  type SeriesData,
 } from "./types";
 import { MemoryWorkingSet } from "./memory-working-set";
 import { readDeadline } from "./read-deadline";

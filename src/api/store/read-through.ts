@@ -18,39 +18,25 @@
  * earlier) is answered from it, and the client reports "showing stored data
  * from <date>" until the next refresh.
  */
-import { addDays, utcDateOf } from "../../core/calendar";
+import { utcDateOf } from "../../core/calendar";
 import type { DataPoint, DatedWindow, SeriesResult, SeriesWindow } from "../../core/domain";
 import { isFcfDerived } from "../../core/metric-knowledge";
 import { NotCachedError } from "../errors";
 import { recheckCoarsely, type RecheckDeps } from "./coarse-recheck";
 import { isUnreachable } from "./offline";
-import { type FetchedRange, messageOver, type SeriesData } from "./series-data";
-import { settledTrustEndOf } from "./trust-period";
-import { type SeriesId, type SeriesStore, type StoredAnswer } from "./types";
+import { messageOver } from "./series-data";
+import { StoreTrust, type TrustOptions } from "./trust";
+import { type SeriesId, type SeriesStore, type StoredAnswer, type FetchedRange, type SeriesData } from "./types";
 import { asPoints, heldWindow, mergeByDate, pointBytes, storedAnswer } from "./window-answer";
 import { heldWhole, planWindow, type PlanOptions, type WindowPlan } from "./window-plan";
 import type { CallOptions, StoreStatus } from "../types";
 
-export interface StoredSeriesOptions extends RecheckDeps {
+export interface StoredSeriesOptions extends RecheckDeps, TrustOptions {
   store: SeriesStore;
   now: () => number;
   /** The base address the answers come from (the settings, read as the client reads them). */
   baseUrl: () => Promise<string>;
-  /**
-   * The newest days that may still change: with 2, today and yesterday (and
-   * yesterday settles where the service sent a real value for it).
-   */
-  unsettledDays: number;
-  /** The longest trust of settled days; each symbol's recheck days are spread below it (trust-period.ts). */
-  revalidateAfterMs: number;
-  /** Unsettled days fetched less than this long ago are answered from the store. */
-  recentFreshMs: number;
 }
-
-/** Into the UTC day, a fetch settles yesterday's real values only after this long (a clock ahead of the service's). */
-export const YESTERDAY_SETTLES_AFTER_MS = 2 * 3_600_000;
-
-const DAY_MS = 86_400_000;
 
 /** One call of the planned path (StoredSeries.planned): what it asked, its plan, and how its fetched ranges are kept. */
 interface PlannedCall {
@@ -68,59 +54,15 @@ interface PlannedCall {
   valuedThrough: string | undefined;
 }
 
-interface FetchDay {
-  epochDay: number;
-  /** YYYY-MM-DD. */
-  date: string;
-  /** Its first instant, ms since the epoch. */
-  startMs: number;
-  /** The last day settled on it (the day minus the unsettled days). */
-  settledThrough: string;
-  yesterday: string;
-}
-
-/** Symbols whose trust rule is remembered; more, and the memory starts afresh. */
-const TRUST_RULES_HELD = 10_000;
-
 export class StoredSeries {
-  private staleBefore = 0;
-  /** Settled days fetched before this are asked again on their next use (a refresh told to recheck history). */
-  private settledStaleBefore = 0;
+  /** When a day settles and how long what is stored is trusted (trust.ts). */
+  private readonly trust: StoreTrust;
   private hits = 0;
   private bytesSaved = 0;
   private offlineSince: number | null = null;
 
-  /** Each symbol's trust rule (trust-period.ts), its hash taken once a session. */
-  private fetchDay: FetchDay | undefined;
-  private readonly trustEnds = new Map<string, { maxMs: number; end: (fetchedAt: number) => number }>();
-
-  constructor(private readonly o: StoredSeriesOptions) {}
-
-  /** The UTC day of an instant and the dates reckoned from it, kept for the day: every cell asks them. */
-  private dayOf(ms: number): FetchDay {
-    const epochDay = Math.floor(ms / DAY_MS);
-    if (this.fetchDay?.epochDay !== epochDay) {
-      const date = utcDateOf(ms);
-      this.fetchDay = {
-        epochDay,
-        date,
-        startMs: epochDay * DAY_MS,
-        settledThrough: addDays(date, -this.o.unsettledDays),
-        yesterday: addDays(date, -1),
-      };
-    }
-    return this.fetchDay;
-  }
-
-  private trustEndOf(baseUrl: string, symbol: string, maxMs: number): (fetchedAt: number) => number {
-    const key = `${baseUrl} ${symbol}`;
-    let held = this.trustEnds.get(key);
-    if (!held || held.maxMs !== maxMs) {
-      if (this.trustEnds.size >= TRUST_RULES_HELD) this.trustEnds.clear();
-      held = { maxMs, end: settledTrustEndOf(baseUrl, symbol, maxMs) };
-      this.trustEnds.set(key, held);
-    }
-    return held.end;
+  constructor(private readonly o: StoredSeriesOptions) {
+    this.trust = new StoreTrust(o);
   }
 
   /** Whether a window is answered through the store (see the module comment for what is not). */
@@ -136,12 +78,12 @@ export class StoredSeries {
    */
   async get(symbol: string, metric: string, window: SeriesWindow, opts: CallOptions): Promise<SeriesResult> {
     const start = window.start!;
-    const today = this.dayOf(this.o.now()).date;
+    const today = this.trust.today(this.o.now());
     // As splitWindow reads an open end: today, or the start if that is later.
     const end = window.end ?? (today > start ? today : start);
     const id = { baseUrl: await this.o.baseUrl(), symbol, metric, granularity: "DAY" as const };
     const data = await this.o.store.read(id);
-    const planOptions = this.planOptions(id.baseUrl, symbol);
+    const planOptions: PlanOptions = this.trust.at(id.baseUrl, symbol, this.o.now());
     const range = { start, end };
     // Every day of the window held and usable, none with a message: what the plan would answer, without it.
     if (data && heldWhole(data, range, planOptions)) {
@@ -151,19 +93,6 @@ export class StoredSeries {
       return { kind: "points", points: held.points };
     }
     return this.planned(id, data, window, range, planOptions, opts);
-  }
-
-  /** What the store decides by, now. */
-  private planOptions(baseUrl: string, symbol: string): PlanOptions {
-    const maxMs = this.o.revalidateAfterMs;
-    return {
-      now: this.o.now(),
-      revalidateAfterMs: maxMs,
-      trustEnd: this.trustEndOf(baseUrl, symbol, maxMs),
-      recentFreshMs: this.o.recentFreshMs,
-      staleBefore: this.staleBefore,
-      settledStaleBefore: this.settledStaleBefore,
-    };
   }
 
   /**
@@ -185,7 +114,6 @@ export class StoredSeries {
     try {
       const initial = planWindow(data, { start, end }, planOptions);
       const fetchedAt = planOptions.now;
-      const fetchDay = this.dayOf(fetchedAt);
       call = {
         id,
         data,
@@ -196,14 +124,8 @@ export class StoredSeries {
         plan: initial,
         initial,
         fetchedAt,
-        settledThrough: fetchDay.settledThrough,
-        // Yesterday settles with a real value (the service's placeholders are null or 0) when it is the only unsettled
-        // day before today, and not in the first hours of the UTC day: a clock a little ahead of the service's would
-        // take the service's today, still filling in, for yesterday.
-        valuedThrough:
-          this.o.unsettledDays === 2 && fetchedAt - fetchDay.startMs >= YESTERDAY_SETTLES_AFTER_MS
-            ? fetchDay.yesterday
-            : undefined,
+        settledThrough: this.trust.settledThrough(fetchedAt),
+        valuedThrough: this.trust.settlesIfValuedThrough(fetchedAt),
       };
       if (initial.fetch.length === 0) return Promise.resolve(this.fromStore(call, initial));
     } catch (error) {
@@ -325,9 +247,7 @@ export class StoredSeries {
    * when it was fetched before the last refresh.
    */
   freshFor(answer: StoredAnswer, ttlMs: number): number {
-    const age = this.o.now() - answer.fetchedAt;
-    if (age < 0 || answer.fetchedAt < this.staleBefore) return 0;
-    return Math.max(0, ttlMs - age);
+    return this.trust.answerFreshFor(answer, ttlMs, this.o.now());
   }
 
   /** Keeps a catalog or feed answer the service just gave, for reopening and for offline reading. */
@@ -354,8 +274,7 @@ export class StoredSeries {
    * read are fetched whole once, the rest of the store is left alone.
    */
   refresh(recheckHistory = false): void {
-    this.staleBefore = this.o.now();
-    if (recheckHistory) this.settledStaleBefore = this.staleBefore;
+    this.trust.refresh(this.o.now(), recheckHistory);
     this.offlineSince = null;
   }
 

@@ -4,63 +4,18 @@
  * it (`mergeFetched`), with the look-ups the store's decisions make on it. No
  * IndexedDB, no clock, no network here.
  *
- * A date is *settled* when it was already older than the settling window
- * when it was fetched (the service finalises a day within about two days,
- * real-service.md) and its value was not null, or when it was yesterday at
- * the fetch and came with a real value (the service's not-yet-final days
- * are null or 0 placeholders) or inside a message; everything else the
- * store keeps as *unsettled*, good for a short while and for offline reading.
- * A window the service answered with a message (the pair unsupported, no
- * data there) is known the same way: days without points, with the message.
+ * A fetched window's days are known as *settled* or *unsettled* as the
+ * store's trust policy says (trust.ts); a window the service answered with a
+ * message (the pair unsupported, no data there) is known the same way: days
+ * without points, with the message.
  *
  * Dates are `YYYY-MM-DD` strings, compared as strings (that order is the
  * calendar's).
  */
 import { addDays } from "../../core/calendar";
 import type { DatedWindow } from "../../core/domain";
-
-/** One stored reading. `val` is null where the service answered null (never settled). */
-export interface StoredPoint {
-  date: string;
-  val: number | null;
-}
-
-/** Days whose every point the store holds as the service answered them at `fetchedAt`. */
-export interface KnownRange extends DatedWindow {
-  /** Milliseconds since the epoch. */
-  fetchedAt: number;
-  /** Every day in it had settled when it was fetched, and none was null. */
-  settled: boolean;
-  /** The service answered these days with this message instead of points (none are stored there). */
-  message?: string;
-}
-
-/** What the store knows of one series: its known ranges and the points inside them. */
-export interface SeriesData {
-  /** In date order, disjoint. */
-  ranges: KnownRange[];
-  /** Ascending, unique; only days inside a range. */
-  dates: string[];
-  /** `vals[i]` is the value on `dates[i]`. */
-  vals: (number | null)[];
-}
-
-/** One answer of the service to store: the window asked for and the points it held. */
-export interface FetchedRange extends DatedWindow {
-  fetchedAt: number;
-  /** The last day that had settled when this was fetched (fetch day minus the settling window). */
-  settledThrough: string;
-  /**
-   * Days after `settledThrough` up to this one settle too where the service
-   * sent a real value (not null, not 0: its placeholders for a day not final
-   * yet) or a message; the first day without one ends it. Default none.
-   */
-  settledIfValuedThrough?: string;
-  /** In date order. Points outside the window are ignored. */
-  points: readonly StoredPoint[];
-  /** The service answered the window with this message: no points, the days known to have none. */
-  message?: string;
-}
+import { settledEndOf, settlesAsSent } from "./trust";
+import type { FetchedRange, KnownRange, SeriesData, StoredPoint } from "./types";
 
 export const EMPTY_SERIES: SeriesData = { ranges: [], dates: [], vals: [] };
 
@@ -127,13 +82,13 @@ function fetchedRanges(fetched: FetchedRange): KnownRange[] {
   const push = (s: string, e: string, settled: boolean) => {
     if (s <= e) out.push({ start: s, end: e, fetchedAt, settled, ...(message !== undefined ? { message } : {}) });
   };
-  const settledThrough = valuedThrough(fetched);
+  const settledThrough = settledEndOf(fetched);
   const settledEnd = settledThrough < end ? settledThrough : end;
   let cursor = start;
   if (start <= settledEnd) {
     // Nulls inside the settled part stay unsettled: the service fills them in later.
     for (const point of inDateOrder(fetched.points)) {
-      if (point.val !== null || point.date < cursor || point.date > settledEnd) continue;
+      if (settlesAsSent(point.val) || point.date < cursor || point.date > settledEnd) continue;
       push(cursor, dayBefore(point.date), true);
       push(point.date, point.date, false);
       cursor = dayAfter(point.date);
@@ -143,23 +98,6 @@ function fetchedRanges(fetched: FetchedRange): KnownRange[] {
   }
   push(cursor > start ? cursor : start, end, false);
   return out;
-}
-
-/** The last settled day of a fetched window: `settledThrough`, then each next day with a real value (or a message). */
-function valuedThrough(fetched: FetchedRange): string {
-  let through = fetched.settledThrough;
-  const until = fetched.settledIfValuedThrough;
-  if (until === undefined || until <= through) return through;
-  if (fetched.message !== undefined) return until;
-  const byDate = new Map<string, number | null>();
-  for (const point of fetched.points)
-    if (point.date > through && point.date <= until) byDate.set(point.date, point.val);
-  for (let day = dayAfter(through); day <= until; day = dayAfter(day)) {
-    const val = byDate.get(day);
-    if (val === undefined || val === null || val === 0) break;
-    through = day;
-  }
-  return through;
 }
 
 /**

@@ -6,7 +6,8 @@
  * sends them (the bytes-saved figure).
  */
 import type { DataPoint, SeriesResult } from "../../core/domain";
-import { lowerBound, type SeriesData, type StoredPoint, upperBound } from "./series-data";
+import { lowerBound, upperBound } from "./series-data";
+import type { SeriesData, StoredPoint } from "./types";
 import type { WindowPlan } from "./window-plan";
 
 /** About what the service sends for one point: {"date":"2025-06-15","val":123.45}, */

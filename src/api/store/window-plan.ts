@@ -1,7 +1,8 @@
 /**
  * Which parts of a caller's window the persistent store answers and which
  * must be asked of the service, decided on what it knows of the series
- * (series-data.ts; no IndexedDB, no clock, no network here):
+ * (series-data.ts) by the store's trust policy (trust.ts; no IndexedDB, no
+ * clock, no network here):
  *
  * - `dueSettled`: the settled days whose trust has run out, for the cheap
  *   recheck (coarse-recheck.ts) before `planWindow` fetches them daily.
@@ -11,30 +12,11 @@
  *   show instead if the service cannot be reached.
  */
 import type { DatedWindow } from "../../core/domain";
-import {
-  dayAfter,
-  dayBefore,
-  EMPTY_SERIES,
-  firstRangeEndingOnOrAfter,
-  pointsIn,
-  type KnownRange,
-  type SeriesData,
-  type StoredPoint,
-} from "./series-data";
+import { dayAfter, dayBefore, EMPTY_SERIES, firstRangeEndingOnOrAfter, pointsIn } from "./series-data";
+import { dueForRecheck, trusted, type TrustMoment } from "./trust";
+import type { SeriesData, StoredPoint } from "./types";
 
-export interface PlanOptions {
-  /** Milliseconds since the epoch. */
-  now: number;
-  /** Settled days fetched longer ago than this are asked again (the service may have revised them), unless `trustEnd` says. */
-  revalidateAfterMs: number;
-  /** The instant until which settled days fetched at a time are trusted (store/trust-period.ts); default `revalidateAfterMs` after it. */
-  trustEnd?: (fetchedAt: number) => number;
-  /** Settled days fetched before this instant are asked again whatever their age (a refresh told to recheck history). Default 0. */
-  settledStaleBefore?: number;
-  /** Unsettled days fetched less than this long ago are answered from the store. */
-  recentFreshMs: number;
-  /** Unsettled days fetched before this instant are stale whatever their age (a refresh asked for current data). */
-  staleBefore: number;
+export interface PlanOptions extends TrustMoment {
   /** At most this many separate windows are fetched; the closest are joined. Default 2. */
   maxFetches?: number;
 }
@@ -58,35 +40,17 @@ export interface WindowPlan {
   plainServed: boolean;
 }
 
-const DAY_MS = 86_400_000;
-
-function usable(range: KnownRange, options: PlanOptions): boolean {
-  const age = options.now - range.fetchedAt;
-  if (age < 0) return false; // fetched "in the future": a clock moved back; trust nothing
-  if (range.settled) {
-    const until = options.trustEnd ? options.trustEnd(range.fetchedAt) : range.fetchedAt + options.revalidateAfterMs;
-    return options.now < until && range.fetchedAt >= (options.settledStaleBefore ?? 0);
-  }
-  if (range.fetchedAt < options.staleBefore) return false;
-  // A message for days not settled yet holds for the rest of its UTC day: the pair is asked again at most daily.
-  if (range.message !== undefined) return Math.floor(options.now / DAY_MS) === Math.floor(range.fetchedAt / DAY_MS);
-  return age < options.recentFreshMs;
-}
-
 /**
- * The stretches of settled days with points (not a message's) inside `window` that are due for recheck only
- * because of their age (the trust period passed, or a refresh told to recheck
- * history fetched after them): in date order, neighbours joined. A range
- * fetched "in the future" (a clock moved back) is not among them: it is
- * fetched again whole.
+ * The stretches of settled days with points (not a message's) inside `window`
+ * that are due for recheck (trust.ts dueForRecheck): in date order,
+ * neighbours joined.
  */
 export function dueSettled(data: SeriesData | undefined, window: DatedWindow, options: PlanOptions): DatedWindow[] {
   const out: DatedWindow[] = [];
   for (const range of (data ?? EMPTY_SERIES).ranges) {
     if (range.end < window.start) continue;
     if (range.start > window.end) break;
-    if (!range.settled || range.message !== undefined || options.now < range.fetchedAt || usable(range, options))
-      continue;
+    if (range.message !== undefined || !dueForRecheck(range, options)) continue;
     const s = range.start > window.start ? range.start : window.start;
     const e = range.end < window.end ? range.end : window.end;
     const previous = out[out.length - 1];
@@ -110,8 +74,7 @@ export function dueMessages(
   for (const range of (data ?? EMPTY_SERIES).ranges) {
     if (range.end < window.start) continue;
     if (range.start > window.end) break;
-    if (!range.settled || range.message === undefined || options.now < range.fetchedAt || usable(range, options))
-      continue;
+    if (range.message === undefined || !dueForRecheck(range, options)) continue;
     const s = range.start > window.start ? range.start : window.start;
     const e = range.end < window.end ? range.end : window.end;
     const previous = out[out.length - 1];
@@ -137,7 +100,7 @@ export function heldWhole(data: SeriesData, window: DatedWindow, options: PlanOp
     if (range.end < start) continue;
     // A day before this range that no range holds (ranges are in date order and disjoint).
     if (range.start > cursor) return false;
-    if (range.message !== undefined || !usable(range, options)) return false;
+    if (range.message !== undefined || !trusted(range, options)) return false;
     if (range.end >= end) return true;
     cursor = dayAfter(range.end);
   }
@@ -176,7 +139,7 @@ export function planWindow(data: SeriesData | undefined, window: DatedWindow, op
       gapBeforeCoverage = true;
     }
     newestAt = Math.max(newestAt, range.fetchedAt);
-    if (usable(range, options)) {
+    if (trusted(range, options)) {
       served.push({ start: s, end: e });
       if (range.message === undefined) plainServed = true;
       else if (!messages.includes(range.message)) messages.push(range.message);

@@ -13,8 +13,9 @@ import {
   type SeriesId,
   type SeriesStore,
   type SeriesStoreOptions,
+  type FetchedRange,
+  type StoredPoint,
 } from "../../../src/api/store/types";
-import type { FetchedRange, StoredPoint } from "../../../src/api/store/series-data";
 import { dumpStore, failing } from "../../support/failing-idb";
 import { freshIndexedDb } from "../../support/fake-idb";
 import { IDBObjectStore } from "fake-indexeddb";

@@ -1,12 +1,7 @@
 import fc from "fast-check";
 import { addDays, utcDateOf } from "../../../src/core/calendar";
-import {
-  messageOver,
-  mergeFetched,
-  type FetchedRange,
-  type SeriesData,
-  type StoredPoint,
-} from "../../../src/api/store/series-data";
+import { messageOver, mergeFetched } from "../../../src/api/store/series-data";
+import type { FetchedRange, SeriesData, StoredPoint } from "../../../src/api/store/types";
 import { heldWhole, planWindow, type PlanOptions } from "../../../src/api/store/window-plan";
 
 const DAY = 86_400_000;
