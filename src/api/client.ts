@@ -58,7 +58,7 @@ import { splitWindow } from "./series/windows";
 import { SettingsReader } from "./settings-reader";
 import { SingleLoads } from "./single-loads";
 import { globalTimers, type Timers } from "./http/timers";
-import { NO_STORE_STATUS, StoredSeries } from "./store/read-through";
+import { NO_STORE_STATUS, SeriesReadThrough as StoredSeries } from "./store/read-through";
 import type { ResolvedSettings } from "./http/executor";
 import type {
   AccessTokenSource,

@@ -56,7 +56,7 @@ import type { CallOptions } from "../types";
 import { NotCachedError } from "../errors";
 import { isUnreachable } from "./offline";
 import { mergeFetched, storedPointsIn } from "./series-data";
-import type { SeriesId, SeriesStore, SeriesData, StoredPoint } from "./types";
+import type { SeriesId, PersistentSeriesStore, SeriesData, StoredPoint } from "./types";
 import { dueMessages, dueSettled, type PlanOptions } from "./window-plan";
 
 export const COARSE_RECHECK = {
@@ -175,7 +175,7 @@ export function agreeingPeriods(
 
 /** What the recheck asks and writes through (read-through.ts's options give them). */
 export interface RecheckDeps {
-  store: Pick<SeriesStore, "write">;
+  store: Pick<PersistentSeriesStore, "write">;
   /** The client's ordinary way to a window: batched, chunked, isolated, cached in memory. */
   fetchWindow: (symbol: string, metric: string, window: SeriesWindow, opts: CallOptions) => Promise<SeriesResult>;
   log: (line: string) => void;

@@ -40,8 +40,8 @@ import {
   type PendingRead,
   type PendingWrite,
   type SeriesId,
-  type SeriesStore,
-  type SeriesStoreOptions,
+  type PersistentSeriesStore,
+  type PersistentSeriesStoreOptions,
   type StoredAnswer,
   type StoreInfo,
   type StoreLimits,
@@ -56,11 +56,11 @@ import { WriteQueue } from "./write-queue";
 /** A batch asking for at least this many keys of a kind, and half of what is held of it, reads them with one request. */
 const WHOLE_READ_MIN_KEYS = 16;
 
-export function openSeriesStore(options: SeriesStoreOptions = {}): SeriesStore {
+export function openSeriesStore(options: PersistentSeriesStoreOptions = {}): PersistentSeriesStore {
   return new IndexedDbSeriesStore(options);
 }
 
-class IndexedDbSeriesStore implements SeriesStore {
+class IndexedDbSeriesStore implements PersistentSeriesStore {
   private readonly o: StoreLimits;
   private readonly timers: Timers;
   private readonly now: () => number;
@@ -87,7 +87,7 @@ class IndexedDbSeriesStore implements SeriesStore {
   private readonly waits = new Set<() => void>();
   private writesWaitForOpen = false;
 
-  constructor(options: SeriesStoreOptions) {
+  constructor(options: PersistentSeriesStoreOptions) {
     const factory =
       options.indexedDB === undefined
         ? ((globalThis as { indexedDB?: IDBFactory }).indexedDB ?? null)

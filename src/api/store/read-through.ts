@@ -26,19 +26,19 @@ import { recheckCoarsely, type RecheckDeps } from "./coarse-recheck";
 import { isUnreachable } from "./offline";
 import { messageOver } from "./series-data";
 import { StoreTrust, type TrustOptions } from "./trust";
-import { type SeriesId, type SeriesStore, type StoredAnswer, type FetchedRange, type SeriesData } from "./types";
+import type { FetchedRange, PersistentSeriesStore, SeriesData, SeriesId, StoredAnswer } from "./types";
 import { asPoints, heldWindow, mergeByDate, pointBytes, storedAnswer } from "./window-answer";
 import { heldWhole, planWindow, type PlanOptions, type WindowPlan } from "./window-plan";
 import type { CallOptions, StoreStatus } from "../types";
 
-export interface StoredSeriesOptions extends RecheckDeps, TrustOptions {
-  store: SeriesStore;
+export interface SeriesReadThroughOptions extends RecheckDeps, TrustOptions {
+  store: PersistentSeriesStore;
   now: () => number;
   /** The base address the answers come from (the settings, read as the client reads them). */
   baseUrl: () => Promise<string>;
 }
 
-/** One call of the planned path (StoredSeries.planned): what it asked, its plan, and how its fetched ranges are kept. */
+/** One call of the planned path (SeriesReadThrough.planned): what it asked, its plan, and how its fetched ranges are kept. */
 interface PlannedCall {
   id: SeriesId;
   data: SeriesData | undefined;
@@ -54,14 +54,19 @@ interface PlannedCall {
   valuedThrough: string | undefined;
 }
 
-export class StoredSeries {
+/**
+ * The read-through in front of the batcher: a caller's window answered from
+ * the persistent store (PersistentSeriesStore, persistent-store.ts) where it
+ * may, the rest fetched and kept there. It holds no series itself.
+ */
+export class SeriesReadThrough {
   /** When a day settles and how long what is stored is trusted (trust.ts). */
   private readonly trust: StoreTrust;
   private hits = 0;
   private bytesSaved = 0;
   private offlineSince: number | null = null;
 
-  constructor(private readonly o: StoredSeriesOptions) {
+  constructor(private readonly o: SeriesReadThroughOptions) {
     this.trust = new StoreTrust(o);
   }
 

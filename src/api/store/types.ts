@@ -1,12 +1,12 @@
 /**
  * The persistent series store's vocabulary (persistent-store.ts is the store):
  * its database name and layout version, the object store names, the defaults,
- * the public contract (SeriesStore, SeriesId, StoredAnswer, StoreInfo and the
- * options), the record key and the credential-free base address it is built
- * from, what the store knows of a series (SeriesData, its known ranges and
- * points; series-data.ts works on it) and the answers it is given
- * (FetchedRange), and the record shapes kept in IndexedDB and in memory. No
- * state here.
+ * the public contract (PersistentSeriesStore, SeriesId, StoredAnswer,
+ * StoreInfo and the options), the record key and the credential-free base
+ * address it is built from, what the store knows of a series (SeriesData, its
+ * known ranges and points; series-data.ts works on it) and the answers it is
+ * given (FetchedRange), and the record shapes kept in IndexedDB and in
+ * memory. No state here.
  */
 import type { DatedWindow, Granularity } from "../../core/domain";
 import type { Timers } from "../http/timers";
@@ -41,7 +41,7 @@ export const STORE_DEFAULTS = {
   writeDelayMs: 50,
 } as const;
 
-export interface SeriesStoreOptions {
+export interface PersistentSeriesStoreOptions {
   /** Default `globalThis.indexedDB`; null or missing → memory only. */
   indexedDB?: IDBFactory | null;
   /** Default STORE_DB_NAME. */
@@ -58,10 +58,10 @@ export interface SeriesStoreOptions {
 
 /** The options' sizes and waits, defaults filled in. */
 export type StoreLimits = Required<
-  Pick<SeriesStoreOptions, "maxBytes" | "memoryMaxBytes" | "openWaitMs" | "readWaitMs" | "writeDelayMs">
+  Pick<PersistentSeriesStoreOptions, "maxBytes" | "memoryMaxBytes" | "openWaitMs" | "readWaitMs" | "writeDelayMs">
 >;
 
-export function storeLimits(options: SeriesStoreOptions): StoreLimits {
+export function storeLimits(options: PersistentSeriesStoreOptions): StoreLimits {
   return {
     maxBytes: options.maxBytes ?? STORE_DEFAULTS.maxBytes,
     memoryMaxBytes: options.memoryMaxBytes ?? STORE_DEFAULTS.memoryMaxBytes,
@@ -140,7 +140,8 @@ export interface StoreInfo {
   maxBytes: number;
 }
 
-export interface SeriesStore {
+/** The persistent store itself (IndexedDB, memory only when it cannot be had): what it holds, read and written by key. */
+export interface PersistentSeriesStore {
   read(id: SeriesId): Promise<SeriesData | undefined>;
   /** Records an answer; persisted in the background. Never throws. */
   write(id: SeriesId, fetched: FetchedRange): void;
