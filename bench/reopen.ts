@@ -18,7 +18,7 @@
  *                 day's), with a correction of history from day 3 on (the
  *                 sandbox revises one day, 100 days back, by 1 % in every
  *                 series: a wrong value fixed): each day's bytes include the
- *                 stored series whose recheck day it is (store/trust-period.ts:
+ *                 stored series whose recheck day it is (store/trust.ts:
  *                 one day in every 6 by a hash of the symbol, never the day
  *                 after the fetch, at most 7 days after it), rechecked month
  *                 by month where the metric sums or averages
@@ -500,6 +500,6 @@ export function weekTable(r: ReopenRun): string {
     `| 0 (cold) | no | ${cold.requests} | ${cold.kb.toFixed(1)} | 100 % | | | | ${cold.windows.length} |`,
     ...rows,
     "",
-    `The week (days 1 to ${WEEK_DAYS}): ${total.toFixed(1)} KB, ${((total / cold.kb) * 100).toFixed(1)} % of one cold open; the dearest day ${(worst * 100).toFixed(2)} %. Each symbol's settled days fall due on its recheck day (one day in every 6, by a hash of the symbol; store/trust-period.ts), never the day after they were fetched and never more than 7 days after: days 2 to 7 each recheck about a sixth of the symbols — month by month for the metrics that sum or average (FEES, DAU, TXNS; only a month that differs, such as the one holding the corrected day, is fetched again daily), day by day for those that keep their last value (PRICE, MC: a month's LAST shows only its last day, so nothing cheaper checks the other days). Day ${WEEK_DAYS}'s answers that still differ from a client without a store (the ${CORRECTION * 100} % correction of ${CORRECTED_DAYS_BACK} days back, from day ${CORRECTION_FROM_DAY} on, not yet asked for: symbols rechecked on day 2, before it, are trusted until their next recheck day, day 8): ${r.weekMismatches} of ${r.calls}. Answers of days 2 to ${WEEK_DAYS} that differ from a client without a store in anything but that value: ${r.weekOtherMismatches}.`,
+    `The week (days 1 to ${WEEK_DAYS}): ${total.toFixed(1)} KB, ${((total / cold.kb) * 100).toFixed(1)} % of one cold open; the dearest day ${(worst * 100).toFixed(2)} %. Each symbol's settled days fall due on its recheck day (one day in every 6, by a hash of the symbol; store/trust.ts), never the day after they were fetched and never more than 7 days after: days 2 to 7 each recheck about a sixth of the symbols — month by month for the metrics that sum or average (FEES, DAU, TXNS; only a month that differs, such as the one holding the corrected day, is fetched again daily), day by day for those that keep their last value (PRICE, MC: a month's LAST shows only its last day, so nothing cheaper checks the other days). Day ${WEEK_DAYS}'s answers that still differ from a client without a store (the ${CORRECTION * 100} % correction of ${CORRECTED_DAYS_BACK} days back, from day ${CORRECTION_FROM_DAY} on, not yet asked for: symbols rechecked on day 2, before it, are trusted until their next recheck day, day 8): ${r.weekMismatches} of ${r.calls}. Answers of days 2 to ${WEEK_DAYS} that differ from a client without a store in anything but that value: ${r.weekOtherMismatches}.`,
   ].join("\n");
 }

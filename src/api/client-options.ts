@@ -3,7 +3,7 @@
  * clock and timers (tests, the benchmark), and the limits of batching,
  * caching and retrying, with their defaults.
  */
-import type { SeriesStore } from "./store/types";
+import type { PersistentSeriesStore } from "./store/types";
 import type { Timers } from "./http/timers";
 import { MAX_RESPONSE_BYTES, type FetchLike } from "./http/transport";
 import type { AccessTokenSource, SettingsSource } from "./types";
@@ -91,7 +91,7 @@ export interface ClientOptions {
    * again, and catalogs and insight feeds it holds are read offline. Default
    * none: the in-memory cache only.
    */
-  store?: SeriesStore | null;
+  store?: PersistentSeriesStore | null;
   /**
    * The newest days the store keeps as unsettled (asked again once their five minutes have passed). Default 2:
    * today, and yesterday unless the service sent a real value for it (its days not final yet are null or 0
@@ -106,7 +106,7 @@ export interface ClientOptions {
    * their next use, so a revision of history (a methodology change, a wrong
    * answer corrected) reaches the workbook without "Reload everything". Each
    * symbol has its recheck days, one in every cycle of this period less a day
-   * (a hash of the symbol, store/trust-period.ts): its settled days fall due
+   * (a hash of the symbol, store/trust.ts): its settled days fall due
    * then, never later than this period after their fetch and never the day
    * after it, so a workbook's rechecks spread over the days it is opened.
    * Refresh all can recheck sooner (`clear({ recheckHistory: true })`).

@@ -57,7 +57,7 @@ import { historyParts, walkBackwards } from "./series/history-walk";
 import { SettingsReader } from "./settings-reader";
 import { SingleLoads } from "./single-loads";
 import { globalTimers, type Timers } from "./http/timers";
-import { NO_STORE_STATUS, StoredSeries } from "./store/read-through";
+import { NO_STORE_STATUS, SeriesReadThrough } from "./store/read-through";
 import type { ResolvedSettings } from "./http/executor";
 import type {
   CallOptions,
@@ -104,7 +104,7 @@ class BatchingClient implements Client {
   private readonly catalogDeps: ExecutorDeps;
   private readonly timers: Timers;
   private readonly log: (line: string) => void;
-  private readonly stored: StoredSeries | null;
+  private readonly stored: SeriesReadThrough | null;
   /** Catalogs, insight feeds and flows: one request per answer (single-loads.ts). */
   private readonly singles: SingleLoads;
   private settingsRead?: Promise<ResolvedSettings>;
@@ -171,7 +171,7 @@ class BatchingClient implements Client {
       limits: this.o,
     });
     this.stored = options.store
-      ? new StoredSeries({
+      ? new SeriesReadThrough({
           store: options.store,
           now: this.now,
           baseUrl: async () => (await this.sharedSettings()).baseUrl,

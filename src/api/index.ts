@@ -48,5 +48,5 @@ export type { Client, ClientOptions, ClientState } from "./client";
 export type { FetchLike } from "./http/transport";
 export type { Timers } from "./http/timers";
 export { openSeriesStore } from "./store/persistent-store";
-export type { SeriesStore, SeriesStoreOptions } from "./store/types";
+export type { PersistentSeriesStore, PersistentSeriesStoreOptions } from "./store/types";
 export { normalizeBaseUrl } from "./http/requests";

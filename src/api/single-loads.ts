@@ -11,7 +11,7 @@ import { CancelledError, NotCachedError } from "./errors";
 import { sendWithRetries, type ExecutorDeps, type ResolvedSettings } from "./http/executor";
 import { cacheKey, type Load, type PendingLoads } from "./pending-loads";
 import type { ApiRequest } from "./http/requests";
-import type { StoredSeries } from "./store/read-through";
+import type { SeriesReadThrough } from "./store/read-through";
 import type { CallOptions, ClientCounters } from "./types";
 
 export interface SingleLoadsDeps {
@@ -26,7 +26,7 @@ export interface SingleLoadsDeps {
   };
   pending: PendingLoads;
   /** The persistent store, if any: answers asked with "persist" are kept in it. */
-  stored: StoredSeries | null;
+  stored: SeriesReadThrough | null;
   /** The series lane (normal requests) and the catalog lane (slow ones). */
   lanes: { normal: ExecutorDeps; slow: ExecutorDeps };
   limits: { timeoutMs: number; slowTimeoutMs: number };

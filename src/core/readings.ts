@@ -21,6 +21,8 @@ export function readingsOf(points: readonly DataPoint[]): Reading[] {
  * How many days, today included, the service may still be filling in. One
  * production pipeline reads only up to today minus two days; three days also
  * covers a user whose calendar date is a day ahead of the service's (UTC).
+ * This is how cells read the newest days; when a day the persistent store
+ * holds counts as settled is the store's trust policy (api/store/trust.ts).
  */
 export const UNSETTLED_DAYS = 3;
 

@@ -10,7 +10,7 @@ import { IDBFactory } from "fake-indexeddb";
 import { createClient, type Client, type ClientOptions } from "../../src/api/client";
 import { BadResponseError } from "../../src/api/errors";
 import { openSeriesStore } from "../../src/api/store/persistent-store";
-import type { SeriesStore } from "../../src/api/store/types";
+import type { PersistentSeriesStore } from "../../src/api/store/types";
 import type { SeriesRequest } from "../../src/api/types";
 import type { DataPoint, SeriesResult } from "../../src/core/domain";
 import { addDays } from "../../src/core/calendar";
@@ -143,7 +143,7 @@ describe("each rule: what breaks it is dropped and counted, the rest is exact", 
 });
 
 describe("the store holds only what passed: the same table live and after reopening", () => {
-  const runtimes: { store: SeriesStore }[] = [];
+  const runtimes: { store: PersistentSeriesStore }[] = [];
   afterEach(async () => {
     for (const r of runtimes.splice(0)) {
       await r.store.flush();

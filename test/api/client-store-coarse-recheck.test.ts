@@ -9,8 +9,8 @@
 import { IDBFactory } from "fake-indexeddb";
 import type { Client } from "../../src/api/client";
 import { CLIENT_DEFAULTS } from "../../src/api/client-options";
-import { settledTrustEnd } from "../../src/api/store/trust-period";
-import type { SeriesStore } from "../../src/api/store/types";
+import { settledTrustEnd } from "../../src/api/store/trust";
+import type { PersistentSeriesStore } from "../../src/api/store/types";
 import type { DataPoint } from "../../src/core/domain";
 import { addDays } from "../../src/core/calendar";
 import { FakeClock } from "../support/fake-clock";
@@ -47,7 +47,7 @@ async function afterTrustPeriod(): Promise<{
   original: DataPoint[];
   clock: FakeClock;
   client: Client;
-  store: SeriesStore;
+  store: PersistentSeriesStore;
 }> {
   const factory = new IDBFactory();
   const clock = new FakeClock(NOON);

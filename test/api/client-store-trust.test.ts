@@ -8,7 +8,7 @@
  */
 import { IDBFactory } from "fake-indexeddb";
 import { CLIENT_DEFAULTS } from "../../src/api/client-options";
-import { settledTrustEnd } from "../../src/api/store/trust-period";
+import { settledTrustEnd } from "../../src/api/store/trust";
 import type { DataPoint } from "../../src/core/domain";
 import { addDays } from "../../src/core/calendar";
 import { FakeClock } from "../support/fake-clock";

@@ -10,7 +10,7 @@
 import { createClient, type Client, type ClientOptions } from "../../src/api/client";
 import { NetworkError } from "../../src/api/errors";
 import { openSeriesStore } from "../../src/api/store/persistent-store";
-import type { SeriesStore, SeriesStoreOptions } from "../../src/api/store/types";
+import type { PersistentSeriesStore, PersistentSeriesStoreOptions } from "../../src/api/store/types";
 import type { SeriesRequest } from "../../src/api/types";
 import { addDays } from "../../src/core/calendar";
 import type { SeriesResult } from "../../src/core/domain";
@@ -30,7 +30,7 @@ beforeEach(() => sandbox.reset());
 
 interface Runtime {
   client: Client;
-  store: SeriesStore;
+  store: PersistentSeriesStore;
   logs: string[];
   /** Ends the session: every write persisted, the database closed. */
   close(): Promise<void>;
@@ -45,7 +45,7 @@ function runtime(
   factory: IDBFactory | null,
   nowMs: number,
   options: Partial<ClientOptions> = {},
-  storeOptions: Partial<SeriesStoreOptions> = {},
+  storeOptions: Partial<PersistentSeriesStoreOptions> = {},
 ): Runtime {
   const logs: string[] = [];
   // The client's clock runs (its batch window is timed by it), starting at `nowMs`.
@@ -349,7 +349,7 @@ describe("Reload everything: a revised history", () => {
 describe("a full or failing store never fails a cell", () => {
   const reqs = () => workbook(D);
 
-  it.each<[string, () => { factory: IDBFactory | null; store?: Partial<SeriesStoreOptions> }]>([
+  it.each<[string, () => { factory: IDBFactory | null; store?: Partial<PersistentSeriesStoreOptions> }]>([
     ["no IndexedDB at all", () => ({ factory: null })],
     ["a store too small for one series", () => ({ factory: freshIndexedDb(), store: { maxBytes: 100 } })],
     [

@@ -190,7 +190,7 @@ describeBrowser("warm workbooks: the built bundle's IndexedDB store across a pag
       expect(await storedAtLeast(page, 4)).toMatchObject({ backend: "indexeddb" });
 
       // Opened again the next day: the day that was today (never settled when fetched) and the new one, nothing
-      // older (the day before came with a real value, so it settled: api/store/window-plan.ts).
+      // older (the day before came with a real value, so it settled: api/store/trust.ts).
       service.reset();
       service.setToday(addDays(D, 1));
       await page.clock.setSystemTime(at(addDays(D, 1)));

@@ -6,16 +6,16 @@
  */
 import { createClient, type Client } from "../../src/api/client";
 import { openSeriesStore } from "../../src/api/store/persistent-store";
-import type { SeriesStore } from "../../src/api/store/types";
+import type { PersistentSeriesStore } from "../../src/api/store/types";
 import type { DataPoint, SeriesResult } from "../../src/core/domain";
 import { DEMO_API_KEY } from "../../sandbox/server";
 import type { FakeClock } from "./fake-clock";
 
-export type StoreRuntime = (factory: IDBFactory, clock: FakeClock) => { client: Client; store: SeriesStore };
+export type StoreRuntime = (factory: IDBFactory, clock: FakeClock) => { client: Client; store: PersistentSeriesStore };
 
 /** Registers the afterEach that closes the stores; call at the top of a suite or describe block. */
 export function useStoreRuntimes(sandbox: { url: string }): StoreRuntime {
-  const stores: SeriesStore[] = [];
+  const stores: PersistentSeriesStore[] = [];
   afterEach(async () => {
     for (const store of stores.splice(0)) {
       await store.flush();

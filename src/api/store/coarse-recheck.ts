@@ -44,11 +44,20 @@
  *   periods that differ, a period missing on one side, a value that is not a
  *   number, and a stretch the service answered with a message are fetched
  *   daily as before.
+ *
+ * The pure parts (which stretches, granularity, aggregation, comparison) come
+ * first; `recheckCoarsely` makes the recheck through the read-through's way
+ * to the service and writes what it re-confirms to the store.
  */
 import { addDays, daysBetween } from "../../core/calendar";
-import type { DataPoint, DatedWindow, Granularity } from "../../core/domain";
+import type { DataPoint, DatedWindow, Granularity, SeriesResult, SeriesWindow } from "../../core/domain";
 import { periodEndOf, periodStartOf } from "../../core/periods";
-import type { StoredPoint } from "./window-plan";
+import type { CallOptions } from "../types";
+import { NotCachedError } from "../errors";
+import { isUnreachable } from "./offline";
+import { mergeFetched, storedPointsIn } from "./series-data";
+import type { SeriesId, PersistentSeriesStore, SeriesData, StoredPoint } from "./types";
+import { dueMessages, dueSettled, type PlanOptions } from "./window-plan";
 
 export const COARSE_RECHECK = {
   /** Shorter stretches are fetched daily (the day or two settled at a long window's edge)… */
@@ -162,4 +171,98 @@ export function agreeingPeriods(
     if (agree(ours, theirs)) out.push({ start: period.start, end: period.end });
   }
   return out;
+}
+
+/** What the recheck asks and writes through (read-through.ts's options give them). */
+export interface RecheckDeps {
+  store: Pick<PersistentSeriesStore, "write">;
+  /** The client's ordinary way to a window: batched, chunked, isolated, cached in memory. */
+  fetchWindow: (symbol: string, metric: string, window: SeriesWindow, opts: CallOptions) => Promise<SeriesResult>;
+  log: (line: string) => void;
+  /**
+   * The metric's aggregation type for this symbol (the metric catalog's
+   * `aggregation_type`), for the cheap recheck of settled days. Absent, or
+   * undefined: days due for recheck are fetched daily.
+   */
+  aggregationType?: (symbol: string, metric: string, opts: CallOptions) => Promise<string | undefined>;
+}
+
+/**
+ * The cheap recheck made: the stretches of settled days due
+ * for recheck are asked for at a coarse granularity and compared period by
+ * period; the days of the periods that agree are stored again as they are,
+ * fetched now. Returns the store's knowledge after that, or null when
+ * nothing was re-confirmed (the days due are then fetched daily). A service
+ * that cannot be reached (or a value preview) throws as a daily fetch
+ * would; any other refusal of the coarse request falls back to the daily
+ * fetch.
+ */
+export async function recheckCoarsely(
+  deps: RecheckDeps,
+  id: SeriesId,
+  data: SeriesData | undefined,
+  window: DatedWindow,
+  planOptions: PlanOptions,
+  opts: CallOptions,
+  settledThrough: string,
+): Promise<SeriesData | null> {
+  const stretches = dueSettled(data, window, planOptions).filter((stretch) => worthCoarseRecheckIn(stretch, window));
+  // Settled days the service answered with a message: one coarse request says whether it still has nothing there.
+  const said = dueMessages(data, window, planOptions);
+  if (stretches.length === 0 && said.length === 0) return null;
+  const { symbol, metric } = id;
+  let aggregation: CoarseAggregation | null = null;
+  if (stretches.length > 0 && deps.aggregationType) {
+    try {
+      aggregation = coarseAggregation(await deps.aggregationType(symbol, metric, opts));
+    } catch (error) {
+      if (error instanceof NotCachedError || isUnreachable(error)) throw error;
+      // The catalog cannot say: the days due are fetched daily.
+    }
+  }
+  const asked: { stretch: DatedWindow; granularity: CoarseGranularity; message?: string }[] = [
+    ...(aggregation ? stretches : []).map((stretch) => ({ stretch, granularity: coarseGranularity(stretch) })),
+    ...said.map(({ message, ...stretch }) => ({ stretch, granularity: coarseGranularity(stretch), message })),
+  ];
+  if (asked.length === 0) return null;
+  let answers: SeriesResult[];
+  try {
+    answers = await Promise.all(
+      asked.map(({ stretch, granularity }) => deps.fetchWindow(symbol, metric, { ...stretch, granularity }, opts)),
+    );
+  } catch (error) {
+    if (error instanceof NotCachedError || isUnreachable(error)) throw error;
+    deps.log(`coarse recheck of ${symbol} ${metric} refused; fetched daily`);
+    return null;
+  }
+  let next = data;
+  let confirmed = 0;
+  const confirm = (period: DatedWindow, message: string | undefined) => {
+    const fetched = {
+      ...period,
+      fetchedAt: planOptions.now,
+      settledThrough,
+      points: message === undefined ? storedPointsIn(next, period) : [],
+      ...(message === undefined ? {} : { message }),
+    };
+    deps.store.write(id, fetched);
+    next = mergeFetched(next, fetched);
+    confirmed += 1;
+  };
+  asked.forEach(({ stretch, granularity, message }, i) => {
+    const answer = answers[i]!;
+    if (message !== undefined) {
+      // The same message for the stretch at a coarse granularity: still nothing there (a day with data would roll up).
+      if (answer.kind === "message" && answer.message === message) confirm(stretch, message);
+      return;
+    }
+    if (answer.kind !== "points" || !aggregation) return;
+    const stored = storedPointsIn(next, stretch);
+    const agreeing = agreeingPeriods(stretch, granularity, aggregation, stored, answer.points);
+    deps.log(
+      `recheck ${symbol} ${metric} ${stretch.start}…${stretch.end} by ${granularity}: ${agreeing.length} period(s) re-confirmed`,
+    );
+    for (const period of agreeing) confirm(period, undefined);
+  });
+  return confirmed === 0 ? null : (next ?? null);
 }

@@ -6,7 +6,7 @@
  * is given, at the same moment of the transaction the store used to update
  * itself, so the store decides what a result means (a cleared store, say).
  */
-import { mergeFetched, type SeriesData } from "./window-plan";
+import { mergeFetched } from "./series-data";
 import {
   ANSWERS,
   errorText,
@@ -23,6 +23,7 @@ import {
   type SeriesRecord,
   type StoredAnswer,
   type UsageRow,
+  type SeriesData,
 } from "./types";
 
 /** Drops any older layout and creates this one: this is a cache, a refetch rebuilds it. */

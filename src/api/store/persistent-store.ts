@@ -25,21 +25,12 @@
  * window of the add-in stores after this one opened is then not seen until
  * the next open: it is fetched again, as a miss always was.
  */
-import { mergeFetched, type FetchedRange, type SeriesData } from "./window-plan";
+import { mergeFetched } from "./series-data";
 import { globalTimers, within, type Timers } from "../http/timers";
-import {
-  clearAll,
-  evict,
-  getRecords,
-  type HeldRecord,
-  isQuotaError,
-  measure,
-  openDatabase,
-  putRecords,
-} from "./indexeddb-requests";
+import { IndexedDbConnection } from "./indexeddb-connection";
+import { clearAll, evict, getRecords, type HeldRecord, isQuotaError, measure, putRecords } from "./indexeddb-requests";
 import {
   errorText,
-  formatMb,
   seriesBytes,
   seriesKey,
   storeBaseUrl,
@@ -49,39 +40,33 @@ import {
   type PendingRead,
   type PendingWrite,
   type SeriesId,
-  type SeriesStore,
-  type SeriesStoreOptions,
+  type PersistentSeriesStore,
+  type PersistentSeriesStoreOptions,
   type StoredAnswer,
   type StoreInfo,
   type StoreLimits,
   type UsageRow,
+  type FetchedRange,
+  type SeriesData,
 } from "./types";
 import { MemoryWorkingSet } from "./memory-working-set";
+import { readDeadline } from "./read-deadline";
 import { WriteQueue } from "./write-queue";
 
 /** A batch asking for at least this many keys of a kind, and half of what is held of it, reads them with one request. */
 const WHOLE_READ_MIN_KEYS = 16;
-/** The read wait's steps, and the most it takes counted or not (see readDeadline). */
-const READ_WAIT_STEPS = 10;
-const READ_WAIT_MAX_STEPS = 100;
 
-export function openSeriesStore(options: SeriesStoreOptions = {}): SeriesStore {
+export function openSeriesStore(options: PersistentSeriesStoreOptions = {}): PersistentSeriesStore {
   return new IndexedDbSeriesStore(options);
 }
 
-class IndexedDbSeriesStore implements SeriesStore {
-  private readonly factory: IDBFactory | null;
-  private readonly name: string;
+class IndexedDbSeriesStore implements PersistentSeriesStore {
   private readonly o: StoreLimits;
   private readonly timers: Timers;
   private readonly now: () => number;
   private readonly log: (line: string) => void;
 
-  private db: IDBDatabase | null = null;
-  private opening: Promise<IDBDatabase | null> | null = null;
-  /** Resolves when the one bounded wait for the open has passed (or the open ended). */
-  private openWait: Promise<void> | null = null;
-  private memoryOnly: string | null = null;
+  private readonly connection: IndexedDbConnection;
 
   private readonly memory: MemoryWorkingSet;
   private dbBytes = 0;
@@ -100,16 +85,13 @@ class IndexedDbSeriesStore implements SeriesStore {
   private generation = 0;
   private clearOnOpen = false;
   private readonly waits = new Set<() => void>();
-  private rebuilt = false;
   private writesWaitForOpen = false;
 
-  constructor(options: SeriesStoreOptions) {
+  constructor(options: PersistentSeriesStoreOptions) {
     const factory =
       options.indexedDB === undefined
         ? ((globalThis as { indexedDB?: IDBFactory }).indexedDB ?? null)
         : options.indexedDB;
-    this.factory = factory;
-    this.name = options.name ?? STORE_DB_NAME;
     this.o = storeLimits(options);
     this.memory = new MemoryWorkingSet(this.o.memoryMaxBytes);
     this.timers = options.timers ?? globalTimers;
@@ -122,7 +104,20 @@ class IndexedDbSeriesStore implements SeriesStore {
         // A broken logger must not break the store.
       }
     };
-    if (!factory) this.memoryOnly = "IndexedDB is not available here";
+    this.connection = new IndexedDbConnection({
+      factory,
+      name: options.name ?? STORE_DB_NAME,
+      timers: this.timers,
+      waits: this.waits,
+      openWaitMs: this.o.openWaitMs,
+      log: this.log,
+      prepare: (db) => {
+        const cleared = this.clearOnOpen ? clearAll(db).then(() => void (this.clearOnOpen = false)) : Promise.resolve();
+        return cleared.then(() => measure(db, this.counted));
+      },
+      held: () => ({ series: this.dbSeries, bytes: this.dbBytes }),
+      lost: () => this.queue.clear(false),
+    });
   }
 
   // ------------------------------------------------------------ reading
@@ -141,9 +136,9 @@ class IndexedDbSeriesStore implements SeriesStore {
   }
 
   private readThrough(kind: "series" | "answer", key: string): Promise<SeriesData | StoredAnswer | undefined> {
-    if (this.memoryOnly) return Promise.resolve(undefined);
+    if (this.connection.memoryOnly) return Promise.resolve(undefined);
     // Open, IndexedDB is known not to hold it: no read.
-    if (this.db && !this.held.has(key)) return Promise.resolve(undefined);
+    if (this.connection.db && !this.held.has(key)) return Promise.resolve(undefined);
     const flightKey = `${kind} ${key}`;
     const inFlight = this.inFlight.get(flightKey);
     if (inFlight) return inFlight;
@@ -173,12 +168,12 @@ class IndexedDbSeriesStore implements SeriesStore {
       answered = true;
       for (const read of batch) read.resolve(found.get(read.key));
     };
-    const deadline = this.readDeadline(() => {
+    const deadline = readDeadline(this.timers, this.now, this.o.readWaitMs, () => {
       if (!answered) this.log(`a read took over ${this.o.readWaitMs} ms; answered from the network instead`);
       answer(new Map());
     });
     try {
-      const db = await this.openBounded();
+      const db = await this.connection.openBounded();
       if (!db) return answer(new Map());
       const generation = this.generation;
       // Only the keys IndexedDB holds are read; the others are answered "not stored".
@@ -199,38 +194,11 @@ class IndexedDbSeriesStore implements SeriesStore {
             );
       answer(found);
     } catch (error) {
-      this.toMemoryOnly(`reading failed (${errorText(error)})`);
+      this.connection.toMemoryOnly(`reading failed (${errorText(error)})`);
       answer(new Map());
     } finally {
       deadline.cancel();
     }
-  }
-
-  /**
-   * The read wait, counted in steps of a tenth of it, and only the steps the
-   * thread was free for: a step whose timer fires more than a step late was
-   * spent on other work (a recalculation's burst, the read's own answer
-   * queued behind it) and does not count, so a reopened workbook's read is
-   * not given up for the network because its own thread was busy. It still
-   * ends: after at most READ_WAIT_MAX_STEPS steps, counted or not (and every
-   * call has its own deadline besides).
-   */
-  private readDeadline(expire: () => void): { cancel: () => void } {
-    const step = this.o.readWaitMs / READ_WAIT_STEPS;
-    let counted = 0;
-    let taken = 0;
-    let last = this.now();
-    let timer: unknown;
-    const tick = () => {
-      const now = this.now();
-      if (now - last < 2 * step) counted += 1;
-      last = now;
-      taken += 1;
-      if (counted >= READ_WAIT_STEPS || taken >= READ_WAIT_MAX_STEPS) expire();
-      else timer = this.timers.setTimeout(tick, step);
-    };
-    timer = this.timers.setTimeout(tick, step);
-    return { cancel: () => this.timers.clearTimeout(timer) };
   }
 
   /**
@@ -264,7 +232,7 @@ class IndexedDbSeriesStore implements SeriesStore {
         granularity: id.granularity,
       };
       this.memory.set(key, { kind: "series", id: stored, data, bytes: seriesBytes(data) });
-      if (this.memoryOnly) return;
+      if (this.connection.memoryOnly) return;
       this.queue.addSeries(key, stored, fetched);
       this.scheduleWrites();
     } catch (error) {
@@ -275,14 +243,14 @@ class IndexedDbSeriesStore implements SeriesStore {
   writeAnswer(key: string, value: unknown, fetchedAt: number, bytes: number): void {
     const answer = { value, fetchedAt, bytes };
     this.memory.set(key, { kind: "answer", answer, bytes });
-    if (this.memoryOnly) return;
+    if (this.connection.memoryOnly) return;
     this.queue.addAnswer({ key, value, fetchedAt, bytes });
     this.scheduleWrites();
   }
 
   /** Remembers a use, for the least-recently-used order kept in IndexedDB. */
   private touch(key: string): void {
-    if (this.memoryOnly) return;
+    if (this.connection.memoryOnly) return;
     this.queue.touch(key);
     this.scheduleWrites();
   }
@@ -298,28 +266,28 @@ class IndexedDbSeriesStore implements SeriesStore {
   async flush(): Promise<void> {
     const waiting = () => this.queue.waiting();
     // Writes wait in memory until IndexedDB opens; a flush waits for that too, a bounded time.
-    if (!this.db && !this.memoryOnly && waiting())
-      await within(this.timers, this.waits, this.open(), this.o.readWaitMs, () => null);
+    if (!this.connection.db && !this.connection.memoryOnly && waiting())
+      await within(this.timers, this.waits, this.connection.open(), this.o.readWaitMs, () => null);
     if (this.writeTimer !== undefined) {
       this.timers.clearTimeout(this.writeTimer);
       this.writeTimer = undefined;
     }
-    if (this.db && waiting()) this.writing = this.writing.then(() => this.runWrites());
+    if (this.connection.db && waiting()) this.writing = this.writing.then(() => this.runWrites());
     await this.writing;
   }
 
   private async runWrites(): Promise<void> {
     const { batch, touched } = this.queue.take();
-    if ((batch.size === 0 && touched.size === 0) || this.memoryOnly) return;
+    if ((batch.size === 0 && touched.size === 0) || this.connection.memoryOnly) return;
     try {
-      const db = this.db;
+      const db = this.connection.db;
       if (!db) {
         // Not open yet: written once it is (the answers are in memory meanwhile).
         if (!this.queue.requeue(batch, touched))
           this.log(`IndexedDB is still not open: ${batch.size} answer(s) kept in memory only`);
         if (!this.writesWaitForOpen) {
           this.writesWaitForOpen = true;
-          void this.open().then((opened) => {
+          void this.connection.open().then((opened) => {
             this.writesWaitForOpen = false;
             if (opened) this.scheduleWrites();
           });
@@ -340,7 +308,7 @@ class IndexedDbSeriesStore implements SeriesStore {
     } catch (error) {
       this.failedWrites += 1;
       this.log(`writing failed (${errorText(error)})`);
-      if (this.failedWrites >= 2) this.toMemoryOnly(`writing failed twice (${errorText(error)})`);
+      if (this.failedWrites >= 2) this.connection.toMemoryOnly(`writing failed twice (${errorText(error)})`);
     }
   }
 
@@ -387,96 +355,24 @@ class IndexedDbSeriesStore implements SeriesStore {
     this.generation += 1;
     this.memory.clear();
     this.queue.clear(true);
-    if (this.memoryOnly) return;
+    if (this.connection.memoryOnly) return;
     // Cleared as soon as it opens, before anything is read from it, if it is not open yet.
     this.clearOnOpen = true;
     try {
       await this.writing;
-      const db = this.db;
+      const db = this.connection.db;
       if (!db || !this.clearOnOpen) return;
       await clearAll(db);
       this.clearOnOpen = false;
       this.counted([]);
       this.log("cleared");
     } catch (error) {
-      this.toMemoryOnly(`clearing failed (${errorText(error)})`);
-    }
-  }
-
-  // ------------------------------------------------------------ opening
-
-  /**
-   * The database, once open. Reads wait for the open a bounded time, once
-   * per session (`openWaitMs`); after that they go on without it until it has
-   * opened. Writes made meanwhile wait in memory; a clear is done on opening.
-   */
-  private async openBounded(): Promise<IDBDatabase | null> {
-    if (this.db) return this.db;
-    if (this.memoryOnly) return null;
-    const opening = this.open();
-    this.openWait ??= within(this.timers, this.waits, opening, this.o.openWaitMs, () => {
-      if (!this.db && !this.memoryOnly)
-        this.log(`IndexedDB took over ${this.o.openWaitMs} ms to open; answering from memory meanwhile`);
-      return null;
-    }).then(() => undefined);
-    await this.openWait;
-    return this.db;
-  }
-
-  private open(): Promise<IDBDatabase | null> {
-    return (this.opening ??= openDatabase(this.factory!, this.name, {
-      log: this.log,
-      fail: (why) => this.toMemoryOnly(why),
-      rebuildOnce: () => !this.rebuilt && (this.rebuilt = true),
-      reopen: () => {
-        this.opening = null;
-        return this.open();
-      },
-      opened: (db, resolve, fail) => {
-        db.onversionchange = () => {
-          db.close();
-          this.toMemoryOnly("a newer version of the add-in took over the store");
-        };
-        db.onclose = () => this.toMemoryOnly("the browser closed the store");
-        const cleared = this.clearOnOpen ? clearAll(db).then(() => void (this.clearOnOpen = false)) : Promise.resolve();
-        cleared
-          .then(() => measure(db, this.counted))
-          .then(
-            () => {
-              if (this.memoryOnly) {
-                db.close();
-                resolve(null);
-                return;
-              }
-              this.db = db;
-              this.log(`opened: ${this.dbSeries} series, ${formatMb(this.dbBytes)}`);
-              resolve(db);
-            },
-            (error: unknown) => {
-              db.close();
-              fail(`IndexedDB could not be read (${errorText(error)})`);
-            },
-          );
-      },
-    }));
-  }
-
-  private toMemoryOnly(reason: string): void {
-    if (this.memoryOnly) return;
-    this.memoryOnly = reason;
-    this.log(`memory only from now on: ${reason}`);
-    const db = this.db;
-    this.db = null;
-    this.queue.clear(false);
-    try {
-      db?.close();
-    } catch {
-      // Already closed.
+      this.connection.toMemoryOnly(`clearing failed (${errorText(error)})`);
     }
   }
 
   close(): void {
-    this.toMemoryOnly("closed");
+    this.connection.toMemoryOnly("closed");
     for (const giveUp of [...this.waits]) giveUp();
     if (this.writeTimer !== undefined) this.timers.clearTimeout(this.writeTimer);
     this.writeTimer = undefined;
@@ -491,10 +387,10 @@ class IndexedDbSeriesStore implements SeriesStore {
   }
 
   info(): StoreInfo {
-    if (this.memoryOnly || !this.db) {
-      const reason = this.memoryOnly ?? undefined;
+    if (this.connection.memoryOnly || !this.connection.db) {
+      const reason = this.connection.memoryOnly ?? undefined;
       return {
-        backend: this.memoryOnly ? "memory" : "opening",
+        backend: this.connection.memoryOnly ? "memory" : "opening",
         ...(reason ? { reason } : {}),
         series: this.memory.seriesCount(),
         bytes: this.memory.bytes,

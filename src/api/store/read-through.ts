@@ -18,70 +18,27 @@
  * earlier) is answered from it, and the client reports "showing stored data
  * from <date>" until the next refresh.
  */
-import { addDays, utcDateOf } from "../../core/calendar";
+import { utcDateOf } from "../../core/calendar";
 import type { DataPoint, DatedWindow, SeriesResult, SeriesWindow } from "../../core/domain";
 import { isFcfDerived } from "../../core/metric-knowledge";
-import { NotCachedError, isMarketDataError } from "../errors";
-import {
-  agreeingPeriods,
-  coarseAggregation,
-  coarseGranularity,
-  worthCoarseRecheckIn,
-  type CoarseAggregation,
-  type CoarseGranularity,
-} from "./coarse-recheck";
-import { settledTrustEndOf } from "./trust-period";
-import { type SeriesId, type SeriesStore, type StoredAnswer } from "./types";
-import {
-  dueMessages,
-  dueSettled,
-  type FetchedRange,
-  heldWhole,
-  lowerBound,
-  mergeFetched,
-  messageOver,
-  planWindow,
-  storedPointsIn,
-  type PlanOptions,
-  type SeriesData,
-  type StoredPoint,
-  type WindowPlan,
-  upperBound,
-} from "./window-plan";
+import { NotCachedError } from "../errors";
+import { recheckCoarsely, type RecheckDeps } from "./coarse-recheck";
+import { isUnreachable } from "./offline";
+import { messageOver } from "./series-data";
+import { StoreTrust, type TrustOptions } from "./trust";
+import type { FetchedRange, PersistentSeriesStore, SeriesData, SeriesId, StoredAnswer } from "./types";
+import { asPoints, heldWindow, mergeByDate, pointBytes, storedAnswer } from "./window-answer";
+import { heldWhole, planWindow, type PlanOptions, type WindowPlan } from "./window-plan";
 import type { CallOptions, StoreStatus } from "../types";
 
-export interface StoredSeriesOptions {
-  store: SeriesStore;
+export interface SeriesReadThroughOptions extends RecheckDeps, TrustOptions {
+  store: PersistentSeriesStore;
   now: () => number;
   /** The base address the answers come from (the settings, read as the client reads them). */
   baseUrl: () => Promise<string>;
-  /** The client's ordinary way to a window: batched, chunked, isolated, cached in memory. */
-  fetchWindow: (symbol: string, metric: string, window: SeriesWindow, opts: CallOptions) => Promise<SeriesResult>;
-  /**
-   * The newest days that may still change: with 2, today and yesterday (and
-   * yesterday settles where the service sent a real value for it).
-   */
-  unsettledDays: number;
-  /** The longest trust of settled days; each symbol's recheck days are spread below it (trust-period.ts). */
-  revalidateAfterMs: number;
-  /** Unsettled days fetched less than this long ago are answered from the store. */
-  recentFreshMs: number;
-  log: (line: string) => void;
-  /**
-   * The metric's aggregation type for this symbol (the metric catalog's
-   * `aggregation_type`), for the cheap recheck of settled days
-   * (coarse-recheck.ts). Absent, or undefined: days due for recheck are
-   * fetched daily.
-   */
-  aggregationType?: (symbol: string, metric: string, opts: CallOptions) => Promise<string | undefined>;
 }
 
-/** Into the UTC day, a fetch settles yesterday's real values only after this long (a clock ahead of the service's). */
-export const YESTERDAY_SETTLES_AFTER_MS = 2 * 3_600_000;
-
-const DAY_MS = 86_400_000;
-
-/** One call of the planned path (StoredSeries.planned): what it asked, its plan, and how its fetched ranges are kept. */
+/** One call of the planned path (SeriesReadThrough.planned): what it asked, its plan, and how its fetched ranges are kept. */
 interface PlannedCall {
   id: SeriesId;
   data: SeriesData | undefined;
@@ -97,109 +54,20 @@ interface PlannedCall {
   valuedThrough: string | undefined;
 }
 
-interface FetchDay {
-  epochDay: number;
-  /** YYYY-MM-DD. */
-  date: string;
-  /** Its first instant, ms since the epoch. */
-  startMs: number;
-  /** The last day settled on it (the day minus the unsettled days). */
-  settledThrough: string;
-  yesterday: string;
-}
-
-/** Symbols whose trust rule is remembered; more, and the memory starts afresh. */
-const TRUST_RULES_HELD = 10_000;
-
-/** Errors that mean "the service cannot be reached", not "the service refused". */
-export function isUnreachable(error: unknown): boolean {
-  return isMarketDataError(error) && (error.kind === "network" || error.kind === "timeout" || error.kind === "server");
-}
-
-/** About what the service sends for one point: {"date":"2025-06-15","val":123.45}, */
-function pointBytes(points: readonly StoredPoint[]): number {
-  let bytes = 0;
-  for (const point of points) bytes += 29 + String(point.val).length;
-  return bytes;
-}
-
 /**
- * A series as the store holds it, its points made once: the store replaces a
- * series' data on every change and never alters it, so the points of one
- * version are built on first use (only the days asked) and shared by every
- * window answered from it, with their sizes for the bytes-saved figure.
+ * The read-through in front of the batcher: a caller's window answered from
+ * the persistent store (PersistentSeriesStore, persistent-store.ts) where it
+ * may, the rest fetched and kept there. It holds no series itself.
  */
-interface HeldPoints {
-  points: DataPoint[];
-  bytes: number[];
-}
-
-const heldPoints = new WeakMap<SeriesData, HeldPoints>();
-
-/** The points of `data` from `start` to `end`, a new array each time, and their bytes as the service sends them. */
-function heldWindow(data: SeriesData, start: string, end: string): { points: DataPoint[]; bytes: number } {
-  let held = heldPoints.get(data);
-  if (!held) heldPoints.set(data, (held = { points: [], bytes: [] }));
-  const from = lowerBound(data.dates, start);
-  const to = upperBound(data.dates, end);
-  const points: DataPoint[] = [];
-  let bytes = 0;
-  for (let i = from; i < to; i++) {
-    let point = held.points[i];
-    if (point === undefined) {
-      point = held.points[i] = { date: data.dates[i]!, val: data.vals[i]! } as DataPoint;
-      held.bytes[i] = pointBytes([point]);
-    }
-    points.push(point);
-    bytes += held.bytes[i]!;
-  }
-  return { points, bytes };
-}
-
-/** Stored points as the domain's points. A null is kept only where the service answered null. */
-function asPoints(points: readonly StoredPoint[]): DataPoint[] {
-  return points as DataPoint[];
-}
-
-export class StoredSeries {
-  private staleBefore = 0;
-  /** Settled days fetched before this are asked again on their next use (a refresh told to recheck history). */
-  private settledStaleBefore = 0;
+export class SeriesReadThrough {
+  /** When a day settles and how long what is stored is trusted (trust.ts). */
+  private readonly trust: StoreTrust;
   private hits = 0;
   private bytesSaved = 0;
   private offlineSince: number | null = null;
 
-  /** Each symbol's trust rule (trust-period.ts), its hash taken once a session. */
-  private fetchDay: FetchDay | undefined;
-  private readonly trustEnds = new Map<string, { maxMs: number; end: (fetchedAt: number) => number }>();
-
-  constructor(private readonly o: StoredSeriesOptions) {}
-
-  /** The UTC day of an instant and the dates reckoned from it, kept for the day: every cell asks them. */
-  private dayOf(ms: number): FetchDay {
-    const epochDay = Math.floor(ms / DAY_MS);
-    if (this.fetchDay?.epochDay !== epochDay) {
-      const date = utcDateOf(ms);
-      this.fetchDay = {
-        epochDay,
-        date,
-        startMs: epochDay * DAY_MS,
-        settledThrough: addDays(date, -this.o.unsettledDays),
-        yesterday: addDays(date, -1),
-      };
-    }
-    return this.fetchDay;
-  }
-
-  private trustEndOf(baseUrl: string, symbol: string, maxMs: number): (fetchedAt: number) => number {
-    const key = `${baseUrl} ${symbol}`;
-    let held = this.trustEnds.get(key);
-    if (!held || held.maxMs !== maxMs) {
-      if (this.trustEnds.size >= TRUST_RULES_HELD) this.trustEnds.clear();
-      held = { maxMs, end: settledTrustEndOf(baseUrl, symbol, maxMs) };
-      this.trustEnds.set(key, held);
-    }
-    return held.end;
+  constructor(private readonly o: SeriesReadThroughOptions) {
+    this.trust = new StoreTrust(o);
   }
 
   /** Whether a window is answered through the store (see the module comment for what is not). */
@@ -215,12 +83,12 @@ export class StoredSeries {
    */
   async get(symbol: string, metric: string, window: SeriesWindow, opts: CallOptions): Promise<SeriesResult> {
     const start = window.start!;
-    const today = this.dayOf(this.o.now()).date;
+    const today = this.trust.today(this.o.now());
     // As splitWindow reads an open end: today, or the start if that is later.
     const end = window.end ?? (today > start ? today : start);
     const id = { baseUrl: await this.o.baseUrl(), symbol, metric, granularity: "DAY" as const };
     const data = await this.o.store.read(id);
-    const planOptions = this.planOptions(id.baseUrl, symbol);
+    const planOptions: PlanOptions = this.trust.at(id.baseUrl, symbol, this.o.now());
     const range = { start, end };
     // Every day of the window held and usable, none with a message: what the plan would answer, without it.
     if (data && heldWhole(data, range, planOptions)) {
@@ -230,19 +98,6 @@ export class StoredSeries {
       return { kind: "points", points: held.points };
     }
     return this.planned(id, data, window, range, planOptions, opts);
-  }
-
-  /** What the store decides by, now. */
-  private planOptions(baseUrl: string, symbol: string): PlanOptions {
-    const maxMs = this.o.revalidateAfterMs;
-    return {
-      now: this.o.now(),
-      revalidateAfterMs: maxMs,
-      trustEnd: this.trustEndOf(baseUrl, symbol, maxMs),
-      recentFreshMs: this.o.recentFreshMs,
-      staleBefore: this.staleBefore,
-      settledStaleBefore: this.settledStaleBefore,
-    };
   }
 
   /**
@@ -264,7 +119,6 @@ export class StoredSeries {
     try {
       const initial = planWindow(data, { start, end }, planOptions);
       const fetchedAt = planOptions.now;
-      const fetchDay = this.dayOf(fetchedAt);
       call = {
         id,
         data,
@@ -275,21 +129,15 @@ export class StoredSeries {
         plan: initial,
         initial,
         fetchedAt,
-        settledThrough: fetchDay.settledThrough,
-        // Yesterday settles with a real value (the service's placeholders are null or 0) when it is the only unsettled
-        // day before today, and not in the first hours of the UTC day: a clock a little ahead of the service's would
-        // take the service's today, still filling in, for yesterday.
-        valuedThrough:
-          this.o.unsettledDays === 2 && fetchedAt - fetchDay.startMs >= YESTERDAY_SETTLES_AFTER_MS
-            ? fetchDay.yesterday
-            : undefined,
+        settledThrough: this.trust.settledThrough(fetchedAt),
+        valuedThrough: this.trust.settlesIfValuedThrough(fetchedAt),
       };
       if (initial.fetch.length === 0) return Promise.resolve(this.fromStore(call, initial));
     } catch (error) {
       return Promise.reject(error);
     }
     // Settled days due for recheck: compared period by period first, so only the periods that differ are fetched daily.
-    return this.recheckCoarsely(id, data, { start, end }, planOptions, opts, call.settledThrough)
+    return recheckCoarsely(this.o, id, data, { start, end }, planOptions, opts, call.settledThrough)
       .then((rechecked) => {
         if (rechecked) call.plan = planWindow(rechecked, { start, end }, planOptions);
         const { symbol, metric } = id;
@@ -381,85 +229,6 @@ export class StoredSeries {
     return answer;
   }
 
-  /**
-   * The cheap recheck (coarse-recheck.ts): the stretches of settled days due
-   * for recheck are asked for at a coarse granularity and compared period by
-   * period; the days of the periods that agree are stored again as they are,
-   * fetched now. Returns the store's knowledge after that, or null when
-   * nothing was re-confirmed (the days due are then fetched daily). A service
-   * that cannot be reached (or a value preview) throws as a daily fetch
-   * would; any other refusal of the coarse request falls back to the daily
-   * fetch.
-   */
-  private async recheckCoarsely(
-    id: SeriesId,
-    data: SeriesData | undefined,
-    window: DatedWindow,
-    planOptions: PlanOptions,
-    opts: CallOptions,
-    settledThrough: string,
-  ): Promise<SeriesData | null> {
-    const stretches = dueSettled(data, window, planOptions).filter((stretch) => worthCoarseRecheckIn(stretch, window));
-    // Settled days the service answered with a message: one coarse request says whether it still has nothing there.
-    const said = dueMessages(data, window, planOptions);
-    if (stretches.length === 0 && said.length === 0) return null;
-    const { symbol, metric } = id;
-    let aggregation: CoarseAggregation | null = null;
-    if (stretches.length > 0 && this.o.aggregationType) {
-      try {
-        aggregation = coarseAggregation(await this.o.aggregationType(symbol, metric, opts));
-      } catch (error) {
-        if (error instanceof NotCachedError || isUnreachable(error)) throw error;
-        // The catalog cannot say: the days due are fetched daily.
-      }
-    }
-    const asked: { stretch: DatedWindow; granularity: CoarseGranularity; message?: string }[] = [
-      ...(aggregation ? stretches : []).map((stretch) => ({ stretch, granularity: coarseGranularity(stretch) })),
-      ...said.map(({ message, ...stretch }) => ({ stretch, granularity: coarseGranularity(stretch), message })),
-    ];
-    if (asked.length === 0) return null;
-    let answers: SeriesResult[];
-    try {
-      answers = await Promise.all(
-        asked.map(({ stretch, granularity }) => this.o.fetchWindow(symbol, metric, { ...stretch, granularity }, opts)),
-      );
-    } catch (error) {
-      if (error instanceof NotCachedError || isUnreachable(error)) throw error;
-      this.o.log(`coarse recheck of ${symbol} ${metric} refused; fetched daily`);
-      return null;
-    }
-    let next = data;
-    let confirmed = 0;
-    const confirm = (period: DatedWindow, message: string | undefined) => {
-      const fetched = {
-        ...period,
-        fetchedAt: planOptions.now,
-        settledThrough,
-        points: message === undefined ? storedPointsIn(next, period) : [],
-        ...(message === undefined ? {} : { message }),
-      };
-      this.o.store.write(id, fetched);
-      next = mergeFetched(next, fetched);
-      confirmed += 1;
-    };
-    asked.forEach(({ stretch, granularity, message }, i) => {
-      const answer = answers[i]!;
-      if (message !== undefined) {
-        // The same message for the stretch at a coarse granularity: still nothing there (a day with data would roll up).
-        if (answer.kind === "message" && answer.message === message) confirm(stretch, message);
-        return;
-      }
-      if (answer.kind !== "points" || !aggregation) return;
-      const stored = storedPointsIn(next, stretch);
-      const agreeing = agreeingPeriods(stretch, granularity, aggregation, stored, answer.points);
-      this.o.log(
-        `recheck ${symbol} ${metric} ${stretch.start}…${stretch.end} by ${granularity}: ${agreeing.length} period(s) re-confirmed`,
-      );
-      for (const period of agreeing) confirm(period, undefined);
-    });
-    return confirmed === 0 ? null : (next ?? null);
-  }
-
   /** The request for a part to fetch; the window's open end stays open (nothing newer than the clock is cut off). */
   private requestFor(range: DatedWindow, window: SeriesWindow, end: string): SeriesWindow {
     const openEnd = window.end === undefined && range.end === end;
@@ -483,9 +252,7 @@ export class StoredSeries {
    * when it was fetched before the last refresh.
    */
   freshFor(answer: StoredAnswer, ttlMs: number): number {
-    const age = this.o.now() - answer.fetchedAt;
-    if (age < 0 || answer.fetchedAt < this.staleBefore) return 0;
-    return Math.max(0, ttlMs - age);
+    return this.trust.answerFreshFor(answer, ttlMs, this.o.now());
   }
 
   /** Keeps a catalog or feed answer the service just gave, for reopening and for offline reading. */
@@ -512,8 +279,7 @@ export class StoredSeries {
    * read are fetched whole once, the rest of the store is left alone.
    */
   refresh(recheckHistory = false): void {
-    this.staleBefore = this.o.now();
-    if (recheckHistory) this.settledStaleBefore = this.staleBefore;
+    this.trust.refresh(this.o.now(), recheckHistory);
     this.offlineSince = null;
   }
 
@@ -531,56 +297,6 @@ export class StoredSeries {
       offlineSince: this.offlineSince === null ? null : utcDateOf(this.offlineSince),
     };
   }
-}
-
-/**
- * The answer for a window whose stored part holds no point, from what the
- * store answered (`plan`) and what was fetched for the rest (`fetched`):
- *
- * - every day known carries the same message (the stored days' and the
- *   fetched parts'): that message, as the service answers the window;
- * - no message anywhere: the points (none stored; the fetched ones);
- * - a message beside points fetched now (the pair has data again: the
- *   stored message may be out of date for the days it covers), beside days
- *   known without one, or two different messages: "ask", the whole window
- *   is asked again.
- */
-function storedAnswer(plan: WindowPlan, fetched: readonly SeriesResult[]): SeriesResult | "ask" {
-  const messages = new Set(plan.messages);
-  let plain = plan.plainServed || plan.stored.length > 0;
-  for (const result of fetched) {
-    if (result.kind === "message") messages.add(result.message);
-    else plain = true;
-  }
-  if (messages.size === 0) return { kind: "points", points: asPoints(plan.stored) };
-  if (plan.stored.length > 0) return { kind: "points", points: asPoints(plan.stored) };
-  if (messages.size === 1 && !plain) return { kind: "message", message: [...messages][0]! };
-  return "ask";
-}
-
-/** Two date-ordered lists as one, a date present in both taken once (the later list wins). */
-function mergeByDate(a: readonly DataPoint[], b: readonly DataPoint[]): DataPoint[] {
-  if (a.length === 0) return [...b];
-  if (b.length === 0) return [...a];
-  const out: DataPoint[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    const x = a[i];
-    const y = b[j];
-    if (y === undefined || (x !== undefined && x.date < y.date)) {
-      out.push(x!);
-      i++;
-    } else if (x !== undefined && x.date === y.date) {
-      out.push(y);
-      i++;
-      j++;
-    } else {
-      out.push(y);
-      j++;
-    }
-  }
-  return out;
 }
 
 export const NO_STORE_STATUS: StoreStatus = {

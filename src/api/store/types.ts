@@ -1,12 +1,14 @@
 /**
  * The persistent series store's vocabulary (persistent-store.ts is the store):
  * its database name and layout version, the object store names, the defaults,
- * the public contract (SeriesStore, SeriesId, StoredAnswer, StoreInfo and the
- * options), the record key and the credential-free base address it is built
- * from, and the record shapes kept in IndexedDB and in memory. No state here.
+ * the public contract (PersistentSeriesStore, SeriesId, StoredAnswer,
+ * StoreInfo and the options), the record key and the credential-free base
+ * address it is built from, what the store knows of a series (SeriesData, its
+ * known ranges and points; series-data.ts works on it) and the answers it is
+ * given (FetchedRange), and the record shapes kept in IndexedDB and in
+ * memory. No state here.
  */
-import type { Granularity } from "../../core/domain";
-import type { FetchedRange, SeriesData } from "./window-plan";
+import type { DatedWindow, Granularity } from "../../core/domain";
 import type { Timers } from "../http/timers";
 
 /**
@@ -39,7 +41,7 @@ export const STORE_DEFAULTS = {
   writeDelayMs: 50,
 } as const;
 
-export interface SeriesStoreOptions {
+export interface PersistentSeriesStoreOptions {
   /** Default `globalThis.indexedDB`; null or missing → memory only. */
   indexedDB?: IDBFactory | null;
   /** Default STORE_DB_NAME. */
@@ -56,10 +58,10 @@ export interface SeriesStoreOptions {
 
 /** The options' sizes and waits, defaults filled in. */
 export type StoreLimits = Required<
-  Pick<SeriesStoreOptions, "maxBytes" | "memoryMaxBytes" | "openWaitMs" | "readWaitMs" | "writeDelayMs">
+  Pick<PersistentSeriesStoreOptions, "maxBytes" | "memoryMaxBytes" | "openWaitMs" | "readWaitMs" | "writeDelayMs">
 >;
 
-export function storeLimits(options: SeriesStoreOptions): StoreLimits {
+export function storeLimits(options: PersistentSeriesStoreOptions): StoreLimits {
   return {
     maxBytes: options.maxBytes ?? STORE_DEFAULTS.maxBytes,
     memoryMaxBytes: options.memoryMaxBytes ?? STORE_DEFAULTS.memoryMaxBytes,
@@ -67,6 +69,49 @@ export function storeLimits(options: SeriesStoreOptions): StoreLimits {
     readWaitMs: options.readWaitMs ?? STORE_DEFAULTS.readWaitMs,
     writeDelayMs: options.writeDelayMs ?? STORE_DEFAULTS.writeDelayMs,
   };
+}
+
+/** One stored reading. `val` is null where the service answered null (never settled). */
+export interface StoredPoint {
+  date: string;
+  val: number | null;
+}
+
+/** Days whose every point the store holds as the service answered them at `fetchedAt`. */
+export interface KnownRange extends DatedWindow {
+  /** Milliseconds since the epoch. */
+  fetchedAt: number;
+  /** Every day in it had settled when it was fetched, and none was null. */
+  settled: boolean;
+  /** The service answered these days with this message instead of points (none are stored there). */
+  message?: string;
+}
+
+/** What the store knows of one series: its known ranges and the points inside them. */
+export interface SeriesData {
+  /** In date order, disjoint. */
+  ranges: KnownRange[];
+  /** Ascending, unique; only days inside a range. */
+  dates: string[];
+  /** `vals[i]` is the value on `dates[i]`. */
+  vals: (number | null)[];
+}
+
+/** One answer of the service to store: the window asked for and the points it held. */
+export interface FetchedRange extends DatedWindow {
+  fetchedAt: number;
+  /** The last day that had settled when this was fetched (fetch day minus the settling window). */
+  settledThrough: string;
+  /**
+   * Days after `settledThrough` up to this one settle too where the service
+   * sent a real value (not null, not 0: its placeholders for a day not final
+   * yet) or a message; the first day without one ends it. Default none.
+   */
+  settledIfValuedThrough?: string;
+  /** In date order. Points outside the window are ignored. */
+  points: readonly StoredPoint[];
+  /** The service answered the window with this message: no points, the days known to have none. */
+  message?: string;
 }
 
 /** Which series a record holds. The base address is stored without any user:password part. */
@@ -95,7 +140,8 @@ export interface StoreInfo {
   maxBytes: number;
 }
 
-export interface SeriesStore {
+/** The persistent store itself (IndexedDB, memory only when it cannot be had): what it holds, read and written by key. */
+export interface PersistentSeriesStore {
   read(id: SeriesId): Promise<SeriesData | undefined>;
   /** Records an answer; persisted in the background. Never throws. */
   write(id: SeriesId, fetched: FetchedRange): void;

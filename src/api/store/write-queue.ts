@@ -4,8 +4,7 @@
  * write transaction, gathered by key so that one transaction carries them all,
  * and put back in order when IndexedDB was not open yet.
  */
-import type { FetchedRange } from "./window-plan";
-import { MAX_WAITING_WRITES, type AnswerRecord, type PendingWrite, type SeriesId } from "./types";
+import { MAX_WAITING_WRITES, type AnswerRecord, type PendingWrite, type SeriesId, type FetchedRange } from "./types";
 
 export class WriteQueue {
   private writes = new Map<string, PendingWrite>();

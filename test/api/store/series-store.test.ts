@@ -11,10 +11,11 @@ import {
   STORE_DB_NAME,
   STORE_DB_VERSION,
   type SeriesId,
-  type SeriesStore,
-  type SeriesStoreOptions,
+  type PersistentSeriesStore,
+  type PersistentSeriesStoreOptions,
+  type FetchedRange,
+  type StoredPoint,
 } from "../../../src/api/store/types";
-import type { FetchedRange, StoredPoint } from "../../../src/api/store/window-plan";
 import { dumpStore, failing } from "../../support/failing-idb";
 import { freshIndexedDb } from "../../support/fake-idb";
 import { IDBObjectStore } from "fake-indexeddb";
@@ -32,8 +33,8 @@ function answer(start: string, end: string, at = AT): FetchedRange {
   return { start, end, fetchedAt: at, settledThrough: "2025-06-12", points };
 }
 
-const stores: SeriesStore[] = [];
-function open(options: SeriesStoreOptions): SeriesStore {
+const stores: PersistentSeriesStore[] = [];
+function open(options: PersistentSeriesStoreOptions): PersistentSeriesStore {
   const store = openSeriesStore({ writeDelayMs: 1, ...options });
   stores.push(store);
   return store;

@@ -1,15 +1,8 @@
 import fc from "fast-check";
 import { addDays, utcDateOf } from "../../../src/core/calendar";
-import {
-  heldWhole,
-  messageOver,
-  mergeFetched,
-  planWindow,
-  type FetchedRange,
-  type PlanOptions,
-  type SeriesData,
-  type StoredPoint,
-} from "../../../src/api/store/window-plan";
+import { messageOver, mergeFetched } from "../../../src/api/store/series-data";
+import type { FetchedRange, SeriesData, StoredPoint } from "../../../src/api/store/types";
+import { heldWhole, planWindow, type PlanOptions } from "../../../src/api/store/window-plan";
 
 const DAY = 86_400_000;
 const T0 = Date.parse("2025-06-15T12:00:00Z");
