@@ -1,22 +1,40 @@
 /**
- * What a client can be given: the settings source, stand-ins for fetch, the
+ * What a client can be given: its credentials (the settings and the access token), stand-ins for fetch, the
  * clock and timers (tests, the benchmark), and the limits of batching,
  * caching and retrying, with their defaults.
  */
 import type { PersistentSeriesStore } from "./store/types";
 import type { Timers } from "./http/timers";
 import { MAX_RESPONSE_BYTES, type FetchLike } from "./http/transport";
-import type { AccessTokenSource, SettingsSource } from "./types";
+import type { AccessTokenSource, ClientCredentials, SettingsSource } from "./types";
 
-export interface ClientOptions {
-  /** Read before every flush and every catalog call: a new key or base URL applies on the next calculation (and empties the cache). */
-  settings: SettingsSource;
+/**
+ * Where the credentials come from: `credentials` (the add-in's one channel), or its two parts given apart (`settings`,
+ * and `accessToken` when a gateway asks for sign-in), as tests and the benchmark do. One of the two is required.
+ */
+export interface ClientCredentialOptions {
   /**
-   * The access token for a gateway that asks for sign-in (settings' `signedInUsersOnly`); asked before every request
-   * to it, and once more with `forceRefresh` after a 401. Default none: such a gateway's calls fail with a
-   * SignInRequiredError.
+   * The settings, read before every flush and every catalog call (a new key or base URL applies on the next
+   * calculation, and empties the cache), and the access token for a gateway that asks for sign-in (settings'
+   * `signedInUsersOnly`), asked before every request to it and once more with `forceRefresh` after a 401.
    */
+  credentials?: ClientCredentials;
+  /** `credentials.settings` alone; not read when `credentials` is given. */
+  settings?: SettingsSource;
+  /** `credentials.accessToken` alone; not read when `credentials` is given. Default none. */
   accessToken?: AccessTokenSource;
+}
+
+/** The one channel, whichever way the options gave it. */
+export function clientCredentials(options: ClientCredentialOptions): ClientCredentials {
+  if (options.credentials) return options.credentials;
+  if (!options.settings) throw new TypeError("createClient needs `credentials` (or `settings`).");
+  return options.accessToken
+    ? { settings: options.settings, accessToken: options.accessToken }
+    : { settings: options.settings };
+}
+
+export interface ClientOptions extends ClientCredentialOptions {
   /** Default `globalThis.fetch`. */
   fetch?: FetchLike;
   /** Milliseconds since the epoch; default `Date.now`. Drives TTLs, Retry-After dates and "today" for open windows. */

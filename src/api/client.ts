@@ -23,7 +23,7 @@ import type {
   SeriesResult,
   SeriesWindow,
 } from "../core/domain";
-import { CLIENT_DEFAULTS, type ClientOptions } from "./client-options";
+import { CLIENT_DEFAULTS, clientCredentials, type ClientOptions } from "./client-options";
 import { withDeadline } from "./call-deadline";
 import { CancelledError, redact, SignInRequiredError } from "./errors";
 import { sendWithRetries, type ExecutorDeps } from "./http/executor";
@@ -90,7 +90,10 @@ export function createClient(options: ClientOptions): Client {
 
 class BatchingClient implements Client {
   private readonly o: Required<
-    Omit<ClientOptions, "logger" | "fetch" | "now" | "timers" | "random" | "settings" | "store" | "accessToken">
+    Omit<
+      ClientOptions,
+      "logger" | "fetch" | "now" | "timers" | "random" | "store" | "credentials" | "settings" | "accessToken"
+    >
   >;
   private readonly now: () => number;
   private readonly cache: LruCache<unknown>;
@@ -114,6 +117,7 @@ class BatchingClient implements Client {
   private readonly aggregationTypes = new Map<string, Promise<string | undefined>>();
 
   constructor(options: ClientOptions) {
+    const credentials = clientCredentials(options);
     this.o = { ...CLIENT_DEFAULTS, ...definedOnly(options) } as BatchingClient["o"];
     this.now = options.now ?? Date.now;
     const timers = options.timers ?? globalTimers;
@@ -130,12 +134,12 @@ class BatchingClient implements Client {
         }
       : () => undefined;
     this.cache = new LruCache(this.o.cacheMaxBytes, this.now);
-    this.settings = new SettingsReader(options.settings, (what) => {
+    this.settings = new SettingsReader(credentials.settings, (what) => {
       this.cache.clear();
       this.log(`settings changed (${what}): cache cleared`);
     });
     this.pending = new PendingLoads(this.log);
-    this.auth = createRequestAuth(options.accessToken, this.log);
+    this.auth = createRequestAuth(credentials.accessToken, this.log);
     this.deps = {
       fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
       timers,

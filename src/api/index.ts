@@ -46,6 +46,7 @@ export { CallSignal } from "./cancel-signal";
 export { createClient, CLIENT_DEFAULTS } from "./client";
 export type { Client, ClientOptions, ClientState } from "./client";
 export type { FetchLike } from "./http/transport";
+export { authorisationOf, type Authorisation } from "./http/request-auth";
 export type { Timers } from "./http/timers";
 export { openSeriesStore } from "./store/persistent-store";
 export type { PersistentSeriesStore, PersistentSeriesStoreOptions } from "./store/types";

@@ -7,7 +7,7 @@
  */
 import { ConfigError, redact } from "./errors";
 import type { ResolvedSettings } from "./http/executor";
-import type { Authorisation } from "./http/request-auth";
+import { authorisationOf } from "./http/request-auth";
 import { normalizeBaseUrl } from "./http/requests";
 import type { ClientSettings, SettingsSource } from "./types";
 
@@ -61,12 +61,4 @@ export class SettingsReader {
     const now = await this.read();
     return now.generation === used.generation ? undefined : now;
   }
-}
-
-/** The settings' credentials in the seam's words (http/request-auth.ts). */
-function authorisationOf(raw: Partial<ClientSettings> | undefined): Authorisation {
-  return {
-    key: raw?.keyManagedByGateway ? "gateway" : "pass-through",
-    user: raw?.signedInUsersOnly === true ? "signed-in" : "anyone",
-  };
 }

@@ -58,7 +58,7 @@ export interface ClientSettings {
   keyManagedByGateway?: boolean;
   /**
    * The base URL is a gateway that lets in only signed-in users: every request to it carries an access token
-   * (`Authorization: Bearer`) from the client's `accessToken` source (http/request-auth.ts). Set only for a
+   * (`Authorization: Bearer`) from the credentials' `accessToken` source (http/request-auth.ts). Set only for a
    * gateway on the add-in's own host (src/office/sign-in/gateway.ts), so the token never goes to another host.
    */
   signedInUsersOnly?: boolean;
@@ -73,6 +73,18 @@ export type SettingsSource = () => Promise<ClientSettings>;
  * cells refused together renews once). It must never open a window: cells call it.
  */
 export type AccessTokenSource = (options: { forceRefresh: boolean; rejected?: string }) => Promise<string | null>;
+
+/**
+ * The client's one channel for credentials: where requests go and how they are authorised (`settings`: the key, the
+ * base URL and the gateway's modes, read before every flush and every catalog call), and the signed-in user's token
+ * when the gateway asks for one (`accessToken`). The add-in gives both from one place (src/office/credentials.ts);
+ * http/request-auth.ts turns them into each request's headers.
+ */
+export interface ClientCredentials {
+  settings: SettingsSource;
+  /** Default none: a gateway for signed-in users gets no request (its calls fail with a SignInRequiredError). */
+  accessToken?: AccessTokenSource;
+}
 
 export interface ClientCounters {
   requests: number; // HTTP requests sent (each attempt counts)

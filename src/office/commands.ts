@@ -9,6 +9,7 @@
  */
 import { createPaneRefreshActions, type PaneRefreshActions } from "../refresh/pane-actions";
 import { RefreshController, type RuntimeStart } from "../refresh/refresh-controller";
+import { credentialsOf } from "./credentials";
 import { paneShownNow } from "./pane-visibility";
 import { sharedRuntime } from "./runtime-registry";
 import { recheckKeyOnSettingsChange } from "./settings-changes";
@@ -30,14 +31,15 @@ let commandRan = false;
  */
 async function keyForRefresh() {
   const runtime = sharedRuntime();
+  const credentials = credentialsOf(runtime);
   const settings = await runtime.settings.read();
   if (!settings.signIn) return settings;
-  await paneSignIn(runtime.accessTokens).configure(settings.signIn);
-  if (await runtime.accessTokens?.get()) return settings;
+  await paneSignIn(credentials).configure(settings.signIn);
+  if (await credentials.hasToken()) return settings;
   return { apiKey: "", usingDefaultKey: false, keyManagedByGateway: false, signInToGateway: true };
 }
 
-/** The page's one controller; it hears every key change in the settings. Outside Excel (a plain browser) it has no workbook and says so. */
+/** The page's one controller; it hears every key change (the credentials' event). Outside Excel (a plain browser) it has no workbook and says so. */
 export function getRefreshController(): RefreshController {
   if (!controller) {
     const runtime = sharedRuntime();
@@ -48,7 +50,7 @@ export function getRefreshController(): RefreshController {
       readKey: () => keyForRefresh(),
       calls: runtime.calls,
     });
-    recheckKeyOnSettingsChange(runtime.settings, controller);
+    recheckKeyOnSettingsChange(credentialsOf(runtime), controller);
   }
   return controller;
 }

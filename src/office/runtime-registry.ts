@@ -2,6 +2,7 @@ import type { MarketDataClient } from "../api";
 import type { DateSystem } from "../core/excel-date";
 import type { AccessTokens } from "./sign-in/access-tokens";
 import type { CallTracker } from "./call-tracker";
+import type { Credentials } from "./credentials";
 import type { SettingsStore } from "./settings";
 
 /**
@@ -19,6 +20,8 @@ export interface MarketDataRuntime {
   settings: SettingsStore;
   /** The signed-in user's access tokens for a gateway that asks for them; filled by the pane's sign-in (absent in stand-ins). */
   accessTokens?: AccessTokens;
+  /** How requests are authorised now, with one change event (src/office/credentials.ts); absent in stand-ins (`credentialsOf` makes one). */
+  credentials?: Credentials;
   /** Every MD function call, counted as it starts and settles (src/functions/invoke.ts). */
   calls: CallTracker;
   /** The workbook's date system, asked of Excel once (src/office/cells/date-system.ts). */

@@ -2,6 +2,7 @@ import { createClient, openSeriesStore, type MarketDataClient } from "../api";
 import { AccessTokens } from "./sign-in/access-tokens";
 import { BUILD_INFO } from "./build-info";
 import { CallTracker } from "./call-tracker";
+import { Credentials } from "./credentials";
 import { GatewayProbe } from "./sign-in/gateway";
 import { dateSystemOfWorkbook } from "./cells/date-system";
 import { findRuntime, registerRuntime, type MarketDataRuntime } from "./runtime-registry";
@@ -22,17 +23,16 @@ export function getRuntime(): MarketDataRuntime {
   );
   // Tokens come from the pane's sign-in (src/office/sign-in/sign-in.ts) through this holder: the client never sees MSAL.
   const accessTokens = new AccessTokens();
+  // The key, the gateway's modes and the sign-in, with one change event, reach the client on one channel.
+  const credentials = new Credentials(settings, accessTokens);
   // Warm workbooks: series and catalogs kept in the webview's IndexedDB (memory only where it is missing or fails).
-  const client = createClient({
-    settings: () => settings.read(),
-    store: openSeriesStore(),
-    accessToken: (options) => accessTokens.get(options),
-  });
-  clearCacheOnSettingsChange(settings, client);
+  const client = createClient({ credentials: credentials.forClient(), store: openSeriesStore() });
+  clearCacheOnSettingsChange(credentials, client);
   return registerRuntime({
     client,
     settings,
     accessTokens,
+    credentials,
     calls: new CallTracker(),
     dateSystem: dateSystemOfWorkbook(),
     version: BUILD_INFO.version,

@@ -21,6 +21,7 @@ import { localToday } from "../core/calendar";
 import { BUILD_INFO } from "../office/build-info";
 import { dataTypeSupport } from "../office/cells/cell-values";
 import { getRefreshActions } from "../office/commands";
+import { credentialsOf } from "../office/credentials";
 import { readOfficeTheme, type OfficeTheme } from "../office/host";
 import { workbookForHost } from "../office/workbook/pane-workbook";
 import { sharedRuntime } from "../office/runtime-registry";
@@ -155,6 +156,7 @@ function HostLine({ className }: { className: string }) {
  */
 export async function mountApp(element: HTMLElement, context: PaneContext): Promise<void> {
   const runtime = sharedRuntime();
+  const credentials = credentialsOf(runtime);
   const host = context.host;
   const services: PaneServices = {
     client: runtime.client,
@@ -167,15 +169,13 @@ export async function mountApp(element: HTMLElement, context: PaneContext): Prom
     dateSystem: () => runtime.dateSystem(),
     cellFormats: () => dataTypeSupport() !== "none",
     resultNotes: () => runtime.calls.notes(),
-    signIn: paneSignIn(runtime.accessTokens),
+    signIn: paneSignIn(credentials),
     host,
     version: runtime.version,
   };
   let initialView: ViewId = "picker";
   try {
-    const stored = await runtime.settings.read();
-    if (!stored.apiKey && !stored.keyManagedByGateway) initialView = "settings";
-    if (stored.signIn && !(await runtime.accessTokens?.get())) initialView = "settings";
+    if (!(await credentials.now()).usable) initialView = "settings";
   } catch {
     initialView = "settings";
   }

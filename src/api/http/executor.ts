@@ -33,7 +33,7 @@ export interface ExecutorDeps {
   log: (line: string) => void;
   /** Largest response body read (transport.ts MAX_RESPONSE_BYTES when absent). */
   maxResponseBytes?: number;
-  /** Headers for each request and what a 401 or 403 means (request-auth.ts, over ClientOptions.accessToken). */
+  /** Headers for each request and what a 401 or 403 means (request-auth.ts, over ClientOptions.credentials). */
   auth: RequestAuth;
 }
 

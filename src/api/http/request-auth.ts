@@ -17,11 +17,11 @@
  *                        (`Authorization: Bearer`), whoever holds the key
  *   user "anyone"        no token is asked for or sent
  *
- * The token comes from the injected source (ClientOptions.accessToken), so the
+ * The token comes from the injected source (ClientOptions.credentials), so the
  * client knows nothing of how people sign in.
  */
 import { AuthError, type MarketDataError, SIGN_IN_MESSAGE, SignInRequiredError } from "../errors";
-import type { AccessTokenSource } from "../types";
+import type { AccessTokenSource, ClientSettings } from "../types";
 
 export interface Authorisation {
   key: "pass-through" | "gateway";
@@ -30,6 +30,14 @@ export interface Authorisation {
 
 /** A service with the user's own key (or the build's), and no sign-in: what settings without a gateway say. */
 export const PASS_THROUGH_KEY: Authorisation = Object.freeze({ key: "pass-through", user: "anyone" });
+
+/** The settings' credentials in the seam's words: the client's (settings-reader.ts) and the add-in's (src/office/credentials.ts). */
+export function authorisationOf(settings: Partial<ClientSettings> | undefined): Authorisation {
+  return {
+    key: settings?.keyManagedByGateway ? "gateway" : "pass-through",
+    user: settings?.signedInUsersOnly === true ? "signed-in" : "anyone",
+  };
+}
 
 /** The credentials one request carries, as `beforeRequest` (or a renewal) granted them. */
 export interface AuthGrant {

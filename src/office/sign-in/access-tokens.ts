@@ -1,6 +1,6 @@
 /**
  * The signed-in user's access tokens, as the shared client asks for them
- * (ClientOptions.accessToken): a holder with no sign-in code of its own, so
+ * (ClientOptions.credentials): a holder with no sign-in code of its own, so
  * functions.js stays small and never opens a window. The pane's sign-in
  * (src/office/sign-in/sign-in.ts, MSAL loaded on demand) installs a provider; until
  * it has, and after Sign out, there is no token and cells say to sign in.

@@ -2,7 +2,9 @@
  * What one identity provider's sign-in offers, in the add-in's words: the
  * contract between the controller (sign-in.ts) and the MSAL code that opens a
  * session (msal-sign-in.ts, its own lazily loaded chunk). Both import it; the
- * chunk never imports its loader back.
+ * chunk never imports its loader back. The controller's state and where it
+ * reports it (SignInSink) are here too, so the credentials (../credentials.ts)
+ * hear the sign-in without importing the controller.
  */
 import type { TokenProvider } from "./access-tokens";
 import type { GatewaySignIn } from "./gateway";
@@ -29,3 +31,19 @@ export interface SignInSession {
 }
 
 export type OpenSession = (config: GatewaySignIn) => Promise<SignInSession>;
+
+export type SignInState =
+  | { status: "off" }
+  | { status: "starting" }
+  | { status: "signed-out"; error?: string }
+  | { status: "signing-in" }
+  | { status: "signed-in"; user: SignedInUser; nested: boolean };
+
+/**
+ * Where the controller's sign-in goes: the token holder gets the provider (null on sign-out), and, when the sink is
+ * the credentials (../credentials.ts), each state the controller enters, right after the provider it goes with.
+ */
+export interface SignInSink {
+  use(provider: TokenProvider | null): void;
+  signInChanged?(state: SignInState): void;
+}

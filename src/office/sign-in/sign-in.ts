@@ -11,19 +11,12 @@
  * first, silent attempt is enough; elsewhere the user clicks Sign in once and
  * a popup asks the provider.
  */
-import type { AccessTokens } from "./access-tokens";
+import { credentialsOf } from "../credentials";
 import type { GatewaySignIn } from "./gateway";
 import { findRuntime } from "../runtime-registry";
-import type { OpenSession, SignedInUser, SignInSession } from "./session";
+import type { OpenSession, SignedInUser, SignInSession, SignInSink, SignInState } from "./session";
 
-export type { OpenSession, SignedInUser, SignInSession } from "./session";
-
-export type SignInState =
-  | { status: "off" }
-  | { status: "starting" }
-  | { status: "signed-out"; error?: string }
-  | { status: "signing-in" }
-  | { status: "signed-in"; user: SignedInUser; nested: boolean };
+export type { OpenSession, SignedInUser, SignInSession, SignInSink, SignInState } from "./session";
 
 /** The MSAL session, in its own chunk. */
 const openMsalSession: OpenSession = async (config) => {
@@ -41,7 +34,8 @@ export class SignInController {
   private signedOutByUser = false;
 
   constructor(
-    private readonly tokens: AccessTokens | undefined,
+    /** The token holder, or the credentials over it (which also hear each state: ../credentials.ts). */
+    private readonly tokens: SignInSink | undefined,
     private readonly open: OpenSession = openMsalSession,
   ) {}
 
@@ -132,6 +126,7 @@ export class SignInController {
   private set(state: SignInState): void {
     this.current = state;
     for (const listener of [...this.listeners]) listener(state);
+    this.tokens?.signInChanged?.(state);
   }
 }
 
@@ -153,9 +148,9 @@ export function signInFailure(error: unknown): string {
 
 let pane: SignInController | undefined;
 
-/** The pane's one controller, over the shared runtime's token holder. */
-export function paneSignIn(tokens: AccessTokens | undefined): SignInController {
-  return (pane ??= new SignInController(tokens));
+/** The pane's one controller, over the shared runtime's credentials (its token holder, and its one change event). */
+export function paneSignIn(credentials: SignInSink | undefined): SignInController {
+  return (pane ??= new SignInController(credentials));
 }
 
 /**
@@ -167,7 +162,7 @@ export async function startPaneSignIn(): Promise<void> {
   if (!runtime) return;
   try {
     const settings = await runtime.settings.read();
-    if (settings.signIn) await paneSignIn(runtime.accessTokens).configure(settings.signIn);
+    if (settings.signIn) await paneSignIn(credentialsOf(runtime)).configure(settings.signIn);
   } catch {
     // The settings view reads them again and says what is wrong.
   }
