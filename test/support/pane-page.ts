@@ -6,10 +6,12 @@
  */
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { installWorkbookStandIn, type WorkbookRecording, type WorkbookStandIn } from "./workbook-stand-in";
+import type { WorkbookRecording, WorkbookStandIn } from "./workbook-stand-in";
+import { workbookStandInSource } from "./workbook-stand-in/page-source";
 import type { BrowserSession } from "./browser";
 
 export { recordFunctionsInPage } from "../../harness/functions-in-page";
+export { workbookStandInSource };
 
 /** Test runs write screenshots to test-results/; MD_WRITE_SCREENSHOTS=1 updates the ones kept in docs/. */
 export const SCREENSHOTS = path.resolve(
@@ -171,7 +173,8 @@ export interface WorkbookStandInInit {
 
 /**
  * Runs in the page before its scripts, installing the recorded workbook
- * (test/support/workbook-stand-in.ts) as `Excel` and `Office`. Self-contained:
+ * (test/support/workbook-stand-in/, its modules in one function: `source`,
+ * workbookStandInSource()) as `Excel` and `Office`. Self-contained:
  * Playwright sends its source text. office.js still loads, finds no host and
  * would replace `window.Office`; the stand-in plays the host, so it keeps the name.
  */
@@ -215,7 +218,7 @@ export async function addWorkbookStandIn(
   recording: WorkbookRecording,
   apiKey?: string | null,
 ): Promise<void> {
-  await page.addInitScript(installWorkbookInPage, { source: installWorkbookStandIn.toString(), recording, apiKey });
+  await page.addInitScript(installWorkbookInPage, { source: workbookStandInSource(), recording, apiKey });
 }
 
 export type PageWorkbook = { __workbook: WorkbookStandIn };
