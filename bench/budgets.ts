@@ -63,7 +63,7 @@ import {
 import { budgetTable, type Budget } from "./budget-table";
 import { COLD_CELLS, runScales, scaleBudgets } from "./scale";
 import { pickerBudget, pickerInChromium } from "./picker-chromium";
-import { CHROMIUM_PATH } from "../test/support/chromium";
+import { CHROMIUM_PATH } from "../harness/chromium";
 
 const ROOT = path.resolve(__dirname, "..");
 const DIST = path.join(ROOT, "dist");

@@ -14,7 +14,7 @@
  *
  * The cost of sign-in: requests/s through two firm-mode gateways on this
  * machine, one checking an OpenID Connect access token on every request (a
- * real provider, test/support/identity.ts) and one not, both answering one
+ * real provider, harness/identity.ts) and one not, both answering one
  * cached series (so what is measured is the gateway's own work per request):
  *
  *   npx tsx bench/gateway.ts --sign-in [--seconds <n>] [--clients <n>]
@@ -27,7 +27,7 @@ import { createClient } from "../src/api/client";
 import { startSandbox, type SandboxHandle } from "../sandbox/server";
 import { findNginx, ROOT, startGateway, type GatewayHandle } from "../scripts/lib/gateway";
 import { Agent, request } from "node:http";
-import { startIdentityProvider, TEST_AUDIENCE } from "../test/support/identity";
+import { startIdentityProvider, TEST_AUDIENCE } from "../harness/identity";
 import { lookups, SYMBOLS } from "./run";
 
 const DAY_MS = 86_400_000;

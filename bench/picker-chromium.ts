@@ -29,8 +29,8 @@ import type { Page } from "playwright-core";
 import path from "node:path";
 import { DIST } from "../harness/bundle";
 import { DEMO_API_KEY } from "../sandbox/server";
-import { recordFunctionsInPage } from "../test/support/pane-page";
-import { CHROMIUM_PATH, launchBrowser, serveStatic } from "../test/support/chromium";
+import { recordFunctionsInPage } from "../harness/functions-in-page";
+import { CHROMIUM_PATH, launchBrowser, serveStatic } from "../harness/chromium";
 import { budgetTable, type Budget } from "./budget-table";
 import { median, quantile } from "./stats";
 import {

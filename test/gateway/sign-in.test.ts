@@ -1,6 +1,6 @@
 /**
  * Firm mode with sign-in: a real nginx + njs checking real access tokens from
- * a real OpenID Connect provider (oidc-provider, test/support/identity.ts),
+ * a real OpenID Connect provider (oidc-provider, harness/identity.ts),
  * and every token an attacker would try instead. Each refusal is a 401 with
  * `WWW-Authenticate: Bearer error="invalid_token"` and no request to the
  * service.

@@ -13,12 +13,19 @@
  */
 import type { Page } from "playwright-core";
 import { compsWorkbook } from "../support/recordings";
-import { installWorkbookStandIn, type WorkbookStandIn } from "../support/workbook-stand-in";
+import type { WorkbookStandIn } from "../support/workbook-stand-in";
 import { CustomFunctionsError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 import { describeBrowser, usePaneBrowser } from "../support/browser";
 import { useRefusingServer } from "../support/local-server";
 import { useEchoServer } from "../support/echo-server";
-import { gotoPane, installWorkbookInPage, type PaneWatch, showView, watchPage } from "../support/pane-page";
+import {
+  gotoPane,
+  installWorkbookInPage,
+  type PaneWatch,
+  showView,
+  watchPage,
+  workbookStandInSource,
+} from "../support/pane-page";
 import { useSandbox } from "../support/sandbox";
 
 const SENTINEL = "SENTINEL-KEY-7f3a9c";
@@ -191,7 +198,7 @@ describeBrowser("secret hygiene: the task pane in headless Chromium", () => {
     // The recorded workbook plays Excel (so the pane inserts formulas, refreshes and
     // saves workbook settings); the key and address are preset where the pane keeps them outside Office.
     await page.addInitScript(installWorkbookInPage, {
-      source: installWorkbookStandIn.toString(),
+      source: workbookStandInSource(),
       recording: compsWorkbook().recording,
       apiKey: SENTINEL,
       baseUrl: accepting.url,

@@ -1,7 +1,7 @@
 /**
  * Browser test support: headless Chromium (Debian's package) driven by
  * playwright-core, and a static server for dist/ on 127.0.0.1 (both in
- * ./chromium.ts, shared with the browser benchmarks). The browser world's
+ * harness/chromium.ts, shared with the browser benchmarks). The browser world's
  * set-up is `usePaneBrowser()` (the built pane served and a fresh profile);
  * `useBrowserSession()` is the profile alone, for other pages.
  *
@@ -20,9 +20,9 @@ import {
   type BrowserSession,
   type LaunchOptions,
   type StaticServer,
-} from "./chromium";
+} from "../../harness/chromium";
 
-export * from "./chromium";
+export * from "../../harness/chromium";
 
 /** `describe`, or `describe.skip` with the reason printed when there is no Chromium. */
 export const describeBrowser: jest.Describe = CHROMIUM_PATH

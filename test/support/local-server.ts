@@ -1,31 +1,13 @@
 /**
- * Test servers on this machine: listen on a free port of 127.0.0.1 (port 0,
- * so suites never collide) and close without waiting for idle keep-alive
- * connections. Used by the static server for dist/ and the fixture services.
+ * Test servers on this machine: listenLocal (harness/local-server.ts: a free
+ * port of 127.0.0.1, closed without waiting for idle keep-alive connections),
+ * and a server that refuses every connection.
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLocal, type LocalServer } from "../../harness/local-server";
 import { useWorld } from "./use-world";
 
-export interface LocalServer {
-  /** http://127.0.0.1:<port>, no trailing slash. */
-  url: string;
-  close(): Promise<void>;
-}
-
-/** Starts `server` on a free port of 127.0.0.1. */
-export async function listenLocal(server: http.Server): Promise<LocalServer> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+export { listenLocal, type LocalServer };
 
 /**
  * An address that cannot be reached: a server on a free port of 127.0.0.1

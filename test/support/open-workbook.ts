@@ -1,6 +1,6 @@
 /**
  * The workbook stand-in world: a recorded workbook opened as the add-in sees
- * it — the stand-in (workbook-stand-in.ts) plays Excel on globals of its own,
+ * it — the stand-in (workbook-stand-in/) plays Excel on globals of its own,
  * the Excel adapter (createExcelWorkbook) reads and writes it, and one
  * CallTracker plays the add-in's runtime: the stand-in starts and settles a
  * call on it for every custom function it runs, as Excel's calls into

@@ -15,7 +15,10 @@ import type { ChartTableShape, WorkbookActions } from "../../src/office/workbook
 import type { SheetPlan } from "../../src/office/workbook/sheet-insert";
 import { ServicesProvider, type PaneServices } from "../../src/taskpane/shared/pane-services";
 import { FakeClient } from "./fake-client";
+import { PANE_TODAY } from "./today";
 import { installDomStubs } from "./dom";
+
+export { PANE_TODAY };
 
 installDomStubs();
 // waitFor/findBy give up after 1 s by default; on a loaded two-core machine a view's first render alone can take longer.
@@ -127,8 +130,6 @@ export function fakeRefresh(overrides: Partial<PaneRefreshActions> = {}) {
   return { actions, asked, publish };
 }
 
-export const TEST_TODAY = "2024-06-15";
-
 export interface Harness {
   client: FakeClient;
   storage: MemoryStorage;
@@ -176,7 +177,7 @@ export function makeHarness(options: HarnessOptions = {}): Harness {
       return true;
     },
     refresh: fakeRefresh().actions,
-    today: () => TEST_TODAY,
+    today: () => PANE_TODAY,
     dateLocale: options.dateLocale ?? "en-US",
     ...(options.cellFormats === undefined ? {} : { cellFormats: () => options.cellFormats! }),
     host: options.inExcel === false ? null : "Excel",

@@ -6,9 +6,12 @@
  */
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { installWorkbookStandIn, type WorkbookRecording, type WorkbookStandIn } from "./workbook-stand-in";
+import type { WorkbookRecording, WorkbookStandIn } from "./workbook-stand-in";
+import { workbookStandInSource } from "./workbook-stand-in/page-source";
 import type { BrowserSession } from "./browser";
-import { ErrorCode } from "../../harness/bundle";
+
+export { recordFunctionsInPage } from "../../harness/functions-in-page";
+export { workbookStandInSource };
 
 /** Test runs write screenshots to test-results/; MD_WRITE_SCREENSHOTS=1 updates the ones kept in docs/. */
 export const SCREENSHOTS = path.resolve(
@@ -170,7 +173,8 @@ export interface WorkbookStandInInit {
 
 /**
  * Runs in the page before its scripts, installing the recorded workbook
- * (test/support/workbook-stand-in.ts) as `Excel` and `Office`. Self-contained:
+ * (test/support/workbook-stand-in/, its modules in one function: `source`,
+ * workbookStandInSource()) as `Excel` and `Office`. Self-contained:
  * Playwright sends its source text. office.js still loads, finds no host and
  * would replace `window.Office`; the stand-in plays the host, so it keeps the name.
  */
@@ -214,7 +218,7 @@ export async function addWorkbookStandIn(
   recording: WorkbookRecording,
   apiKey?: string | null,
 ): Promise<void> {
-  await page.addInitScript(installWorkbookInPage, { source: installWorkbookStandIn.toString(), recording, apiKey });
+  await page.addInitScript(installWorkbookInPage, { source: workbookStandInSource(), recording, apiKey });
 }
 
 export type PageWorkbook = { __workbook: WorkbookStandIn };
@@ -243,46 +247,4 @@ export async function showPane(page: Page): Promise<void> {
     (window as unknown as { __pane: { visibility: DocumentVisibilityState } }).__pane.visibility = "visible";
     document.dispatchEvent(new Event("visibilitychange"));
   });
-}
-
-/**
- * The pane's own page (the top document at `path`) with its stored settings
- * and a stand-in for Excel's CustomFunctions that records what functions.js
- * associates, as `window.__mdFunctions`, for a test to call the way Excel
- * would. office.js replaces `associate` on whatever CustomFunctions object it
- * finds outside Office; this one keeps its own. Errors are constructed with
- * their code and message, as CustomFunctions.Error is. `apiKey` null: none stored.
- */
-export async function recordFunctionsInPage(
-  page: Page,
-  settings: { baseUrl: string; apiKey: string | null },
-  path = "/taskpane.html",
-): Promise<void> {
-  await page.addInitScript(
-    ([settings, path, errorCode]) => {
-      // Not office.js's frames, nor a sign-in popup's pages.
-      if (window !== window.top || location.pathname !== path) return;
-      localStorage.setItem("md.baseUrl", settings.baseUrl);
-      if (settings.apiKey === null) localStorage.removeItem("md.apiKey");
-      else localStorage.setItem("md.apiKey", settings.apiKey);
-      const registered: Record<string, unknown> = {};
-      class CellError extends Error {
-        constructor(
-          readonly code: string,
-          message?: string,
-        ) {
-          super(message ?? "");
-        }
-      }
-      const customFunctions = { Error: CellError, ErrorCode: errorCode };
-      Object.defineProperty(customFunctions, "associate", {
-        get: () => (id: string, fn: unknown) => void (registered[id] = fn),
-        set: () => undefined,
-        enumerable: true,
-      });
-      Object.defineProperty(window, "__mdFunctions", { value: registered });
-      Object.defineProperty(window, "CustomFunctions", { get: () => customFunctions, set: () => undefined });
-    },
-    [settings, path, ErrorCode] as const,
-  );
 }

@@ -1,6 +1,6 @@
 /**
  * Inserting a sheet plan through the workbook stand-in (Excel's documented
- * behaviour for adding worksheets, see workbook-stand-in.ts): a free name
+ * behaviour for adding worksheets, see workbook-stand-in/worksheet.ts): a free name
  * whatever the case of the names taken, everything in one batch that waits
  * out cell edit, the new sheet shown; a plan Excel refuses part of leaves no
  * sheet behind; and the stand-in refuses what Excel refuses.

@@ -8,8 +8,8 @@ import { asset, metric } from "../../support/fake-client";
 import {
   isDisabled,
   makeHarness,
+  PANE_TODAY,
   renderWith,
-  TEST_TODAY,
   type Harness,
   type HarnessOptions,
 } from "../../support/pane-fakes";
@@ -371,7 +371,7 @@ describe("Picker: preview and formula", () => {
       symbol: "eth",
       metric: "PRICE",
       start: oneYearBack,
-      end: TEST_TODAY,
+      end: PANE_TODAY,
       granularity: "DAY",
     });
     client.series.answer(() => ({ kind: "points", points: POINTS }));

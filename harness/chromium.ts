@@ -12,7 +12,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
-import { DIST } from "../../harness/bundle";
+import { DIST } from "./bundle";
 import { listenLocal, type LocalServer } from "./local-server";
 
 function which(name: string): string | null {

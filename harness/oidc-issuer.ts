@@ -15,7 +15,7 @@
  * and whose ID token names the user (findAccount). Its token endpoint allows
  * CORS from the origin of the client's redirect URI only.
  *
- * Started by test/support/identity.ts: `tsx test/support/oidc-issuer.ts`, with
+ * Started by harness/identity.ts: `tsx harness/oidc-issuer.ts`, with
  *   MD_ISSUER_KEYS      the signing keys, private JWKs with kid and alg (JSON array)
  *   MD_ISSUER_TENANT    the tid claim
  *   MD_ISSUER_AUDIENCE  the resource every token is for unless the request names another

@@ -1,0 +1,66 @@
+/**
+ * Installs the stand-in: `Excel` (excel.ts) and `Office` (office.ts) over one
+ * model of the workbook (model.ts), and the handle a test inspects and acts
+ * through as a user would (typing, undo, protection, cell edit, pressing a
+ * ribbon command). Also the page's entry (page-source.ts).
+ */
+import { key, parseCell } from "./addresses";
+import { enterValue, undo } from "./cell-entry";
+import { asJson, basic, carriedFormat, typeOf } from "./data-types";
+import { makeExcel } from "./excel";
+import { createModel, ownFormat, read, sheetNamed } from "./model";
+import { makeOffice, runCommand } from "./office";
+import type { StandInHooks, WorkbookRecording, WorkbookStandIn } from "./types";
+
+/** Installs `Excel` and `Office` on `target` (globalThis in the page) and returns the handle tests inspect. */
+export function installWorkbookStandIn(
+  target: Record<string, unknown>,
+  recording: WorkbookRecording,
+  hooks: StandInHooks = {},
+): WorkbookStandIn {
+  const m = createModel(recording, hooks);
+  target.Excel = makeExcel(m);
+  target.Office = makeOffice(m);
+  return {
+    log: m.log,
+    settings: m.savedSettings,
+    cell(sheetName, address) {
+      const sheet = sheetNamed(m, sheetName);
+      const { row, col } = parseCell(address);
+      const cell = read(sheet, row, col);
+      return { formula: cell.formula, value: basic(cell.value), type: typeOf(cell.value) };
+    },
+    display(sheetName, address) {
+      const sheet = sheetNamed(m, sheetName);
+      const { row, col } = parseCell(address);
+      const value = read(sheet, row, col).value;
+      const own = ownFormat(sheet, key(row, col));
+      return { format: carriedFormat(value) ?? own, own, json: asJson(value) };
+    },
+    customXmlParts: () => m.parts.map(({ namespace, xml }) => ({ namespace, xml })),
+    runCommand: (id) => runCommand(m, id),
+    idle: () =>
+      m.running.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => m.idleWaiters.push(resolve)),
+    select(sheet, areas) {
+      m.selection = { sheet, areas };
+    },
+    edit(sheetName, address, entry) {
+      enterValue(m, sheetNamed(m, sheetName), address, entry, "user");
+    },
+    undo: () => undo(m),
+    protect(sheetName, on) {
+      sheetNamed(m, sheetName).protected = on;
+    },
+    startCellEdit() {
+      m.cellEdit.on = true;
+    },
+    endCellEdit() {
+      m.cellEdit.on = false;
+      for (const resume of m.cellEdit.waiting.splice(0)) resume();
+    },
+    sheetNames: () => m.sheets.map((s) => s.name),
+    activeSheet: () => m.activeSheet,
+    columnWidth: (sheetName, column) => sheetNamed(m, sheetName).columnWidths?.get(column.toUpperCase()) ?? null,
+    isBold: (sheetName, address) => sheetNamed(m, sheetName).bold?.has(address.toUpperCase()) ?? false,
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * The `Office` global as the add-in meets it in Excel: `Office.onReady`,
+ * `Office.context.requirements.isSetSupported` against the recorded ExcelApi
+ * (https://learn.microsoft.com/en-us/javascript/api/office/office.requirementsetsupport),
+ * document settings (settings.ts), `Office.addin`'s start-up behaviour
+ * (https://learn.microsoft.com/en-us/javascript/api/office/office.addin:
+ * `setStartupBehavior` rejects on a host without SharedRuntime 1.1 when the
+ * recording says so; `getStartupBehavior` answers what was set, else what the
+ * document was saved with), and the ribbon's events: a command associated
+ * through `Office.actions.associate`
+ * (https://learn.microsoft.com/en-us/javascript/api/office/office.actions)
+ * runs when the test presses it (the handle's `runCommand`), with an event
+ * whose `completed()` is observed.
+ */
+import { type Model, supports } from "./model";
+import { makeDocumentSettings } from "./settings";
+
+export function makeOffice(m: Model): Record<string, unknown> {
+  const { log, recording } = m;
+  return {
+    HostType: { Excel: "Excel" },
+    StartupBehavior: { load: "Load", none: "None" },
+    AsyncResultStatus: { Succeeded: "succeeded", Failed: "failed" },
+    onReady: (callback?: (info: unknown) => void) => {
+      const info = { host: "Excel", platform: "OfficeOnline" };
+      callback?.(info);
+      return Promise.resolve(info);
+    },
+    context: {
+      host: "Excel",
+      requirements: { isSetSupported: (name: string, minVersion?: string) => supports(m, name, minVersion) },
+      document: { settings: makeDocumentSettings(m) },
+    },
+    addin: {
+      setStartupBehavior: async (behavior: string) => {
+        if (recording.startupBehaviorFails) throw new Error(recording.startupBehaviorFails);
+        log.startupBehavior.push(behavior);
+      },
+      getStartupBehavior: async () =>
+        log.startupBehavior[log.startupBehavior.length - 1] ?? recording.startupBehavior ?? "None",
+    },
+    actions: {
+      associate: (id: string, action: (event: { completed(): void }) => unknown) => {
+        log.associated.push(id);
+        m.actions.set(id, action);
+      },
+    },
+  };
+}
+
+/** Presses a ribbon command the add-in associated; resolves with whether it called `event.completed()`. */
+export async function runCommand(m: Model, id: string): Promise<{ completed: boolean }> {
+  const action = m.actions.get(id);
+  if (!action)
+    throw new Error(`No command "${id}" was associated (have: ${[...m.actions.keys()].join(", ") || "none"}).`);
+  let completed = false;
+  await action({ completed: () => void (completed = true) });
+  return { completed };
+}
