@@ -31,6 +31,12 @@ const API_THROUGH_ITS_DOOR = {
   message:
     'Outside api/, import the client through its one door, "../api" (src/api/index.ts); add to the door what is missing.',
 };
+/** The tools run without the test suites: what they share with the tests lives in harness/, which test/ may import. */
+const TOOLS_IMPORT_NOTHING_OF_TEST = {
+  regex: String.raw`^(\.\./)+test(/|$)`,
+  message:
+    "bench/, scripts/ and harness/ import nothing of test/: move what they share with the tests into harness/ (test/support may re-export it).",
+};
 const SANDBOX_IMPORTS_NOTHING_FROM_SRC = {
   regex: String.raw`^(\.\./)+src(/|$)`,
   message:
@@ -102,5 +108,9 @@ export default tseslint.config(
   {
     files: ["sandbox/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [SANDBOX_IMPORTS_NOTHING_FROM_SRC] }] },
+  },
+  {
+    files: ["bench/**", "scripts/**", "harness/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [TOOLS_IMPORT_NOTHING_OF_TEST] }] },
   },
 );

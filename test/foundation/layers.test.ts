@@ -122,6 +122,30 @@ const VIOLATIONS: [string, Snippet, RegExp][] = [
     },
     /The sandbox stands in for the service: it imports nothing from src\//,
   ],
+  [
+    "a benchmark importing the tests' support",
+    {
+      file: "bench/layer-violation.ts",
+      code: 'import { CHROMIUM_PATH } from "../test/support/chromium";\nexport const c = CHROMIUM_PATH;\n',
+    },
+    /bench\/, scripts\/ and harness\/ import nothing of test\//,
+  ],
+  [
+    "a script importing a test helper",
+    {
+      file: "scripts/lib/layer-violation.ts",
+      code: 'import { TEST_TODAY } from "../../test/support/today";\nexport const t = TEST_TODAY;\n',
+    },
+    /bench\/, scripts\/ and harness\/ import nothing of test\//,
+  ],
+  [
+    "the harness importing the tests' support",
+    {
+      file: "harness/layer-violation.ts",
+      code: 'import { useSandbox } from "../test/support/sandbox";\nexport const u = useSandbox;\n',
+    },
+    /bench\/, scripts\/ and harness\/ import nothing of test\//,
+  ],
 ];
 
 const ALLOWED: [string, Snippet][] = [
@@ -155,6 +179,13 @@ const ALLOWED: [string, Snippet][] = [
     {
       file: "src/office/layer-ok.ts",
       code: 'import { createClient } from "../api";\nexport const c = createClient;\n',
+    },
+  ],
+  [
+    "a benchmark importing the harness",
+    {
+      file: "bench/layer-ok.ts",
+      code: 'import { CHROMIUM_PATH } from "../harness/chromium";\nexport const c = CHROMIUM_PATH;\n',
     },
   ],
   [
