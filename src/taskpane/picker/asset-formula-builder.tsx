@@ -12,7 +12,7 @@ import { AggBuilder } from "./builders/agg-builder";
 import { SupplyBuilder } from "./builders/supply-builder";
 import { FormulaActions } from "../shared/formula-actions";
 import { assetFormula } from "./formula-text";
-import { SeriesBuilder } from "./series-builder";
+import { SeriesBuilder } from "./builders/series-builder";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalM },

@@ -7,17 +7,17 @@
  */
 import { Field, Input, Select, Switch } from "@fluentui/react-components";
 import { useMemo, useState } from "react";
-import type { Granularity, MetricDescriptor } from "../../core/domain";
-import { isFinancial } from "../../core/metric-knowledge";
-import { formattedLatestValue } from "../../functions/latest";
-import { formattedSeriesTable } from "../../functions/series";
-import { FormulaActions } from "../shared/formula-actions";
-import { DEFAULT_SERIES_OPTIONS, type SeriesOptions, type SeriesOrder } from "./formula-text";
-import { useServices } from "../shared/pane-services";
-import { checkLatest, checkSeries } from "./builders/builder-checks";
-import { GranularityField, QuickWindows, TextField, useBuilderStyles, WindowFields } from "./builders/builder-layout";
-import { chartOf, FunctionPreview, type PreviewCall, type PreviewOutcome } from "./builders/function-preview";
-import { localeDatePattern } from "./typed-date";
+import type { Granularity, MetricDescriptor } from "../../../core/domain";
+import { isFinancial } from "../../../core/metric-knowledge";
+import { formattedLatestValue } from "../../../functions/latest";
+import { formattedSeriesTable } from "../../../functions/series";
+import { FormulaActions } from "../../shared/formula-actions";
+import { DEFAULT_SERIES_OPTIONS, type SeriesOptions, type SeriesOrder } from "../formula-text";
+import { useServices } from "../../shared/pane-services";
+import { checkLatest, checkSeries } from "./builder-checks";
+import { GranularityField, QuickWindows, TextField, useBuilderStyles, WindowFields } from "./builder-layout";
+import { chartOf, FunctionPreview, type PreviewCall, type PreviewOutcome } from "./function-preview";
+import { localeDatePattern } from "../typed-date";
 
 const QUICK_WINDOWS = ["-1M", "-3M", "-1Y", "-5Y"] as const;
 
