@@ -1,7 +1,7 @@
 /**
  * From a chosen asset and metric to a formula: MD.SERIES (window, granularity,
  * options) or MD.LATEST (as-of date). The preview runs the function's own code
- * (builders/function-preview.tsx), so what it shows — `last=`, `order=`,
+ * (function-preview.tsx), so what it shows — `last=`, `order=`,
  * headers, blank unsettled days, #N/A — is what the cell will show; Insert /
  * Copy, and for a table "Insert with a chart", sized from that preview.
  */
@@ -16,7 +16,8 @@ import { DEFAULT_SERIES_OPTIONS, type SeriesOptions, type SeriesOrder } from "..
 import { useServices } from "../../shared/pane-services";
 import { checkLatest, checkSeries } from "./builder-checks";
 import { GranularityField, QuickWindows, TextField, useBuilderStyles, WindowFields } from "./builder-layout";
-import { chartOf, FunctionPreview, type PreviewCall, type PreviewOutcome } from "./function-preview";
+import { FunctionPreview } from "./function-preview";
+import { chartOf, type PreviewCall, type PreviewOutcome } from "./preview-outcome";
 import { localeDatePattern } from "../typed-date";
 
 const QUICK_WINDOWS = ["-1M", "-3M", "-1Y", "-5Y"] as const;
