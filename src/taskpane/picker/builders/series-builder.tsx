@@ -22,16 +22,14 @@ import { localeDatePattern } from "../typed-date";
 
 const QUICK_WINDOWS = ["-1M", "-3M", "-1Y", "-5Y"] as const;
 
-export type FormulaKind = "series" | "latest";
-
 export interface SeriesBuilderProps {
   symbol: string;
   metric: MetricDescriptor;
-  /** MD.SERIES or MD.LATEST: chosen in the picker's step 3 (asset-formula-builder.tsx). */
-  kind: FormulaKind;
+  /** A table over a window (MD.SERIES) or one value as of a date (MD.LATEST): the builder registry (registry.tsx) says which. */
+  shape: "table" | "value";
 }
 
-export function SeriesBuilder({ symbol, metric, kind }: SeriesBuilderProps) {
+export function SeriesBuilder({ symbol, metric, shape }: SeriesBuilderProps) {
   const styles = useBuilderStyles();
   const { today, dateLocale } = useServices();
   const [start, setStart] = useState("-1Y");
@@ -47,10 +45,10 @@ export function SeriesBuilder({ symbol, metric, kind }: SeriesBuilderProps) {
 
   const checked = useMemo(() => {
     const env = { today: today(), dateLocale };
-    return kind === "series"
+    return shape === "table"
       ? checkSeries({ symbol, metric: metric.name, start, end, granularity, options }, env)
       : checkLatest({ symbol, metric: metric.name, asOf }, env);
-  }, [kind, symbol, metric.name, start, end, asOf, granularity, options, today, dateLocale]);
+  }, [shape, symbol, metric.name, start, end, asOf, granularity, options, today, dateLocale]);
   const errors: Record<string, string | undefined> = checked.ok ? {} : checked.errors;
   const call = useMemo((): PreviewCall | null => {
     if (!checked.ok) return null;
@@ -63,7 +61,7 @@ export function SeriesBuilder({ symbol, metric, kind }: SeriesBuilderProps) {
 
   return (
     <div className={styles.root}>
-      {kind === "series" ? (
+      {shape === "table" ? (
         <>
           <WindowFields
             start={start}
@@ -142,13 +140,13 @@ export function SeriesBuilder({ symbol, metric, kind }: SeriesBuilderProps) {
         />
       )}
 
-      <FunctionPreview call={call} sparkline={kind === "series" ? subject : undefined} onOutcome={setOutcome} />
+      <FunctionPreview call={call} sparkline={shape === "table" ? subject : undefined} onOutcome={setOutcome} />
 
       <FormulaActions
         formula={checked.ok ? checked.formula : null}
         subject={subject}
         placeholder="Fix the fields above to build the formula."
-        chart={kind === "series" ? chartOf(outcome, subject) : undefined}
+        chart={shape === "table" ? chartOf(outcome, subject) : undefined}
       />
     </div>
   );
