@@ -21,6 +21,7 @@ import { localToday } from "../core/calendar";
 import { BUILD_INFO } from "../office/build-info";
 import { dataTypeSupport } from "../office/cell-values";
 import { getRefreshActions } from "../office/commands";
+import { migrationWorkbookForHost } from "../office/formula-migration";
 import { readOfficeTheme, type OfficeTheme } from "../office/host";
 import { workbookForHost } from "../office/pane-workbook";
 import { sharedRuntime } from "../office/runtime-registry";
@@ -161,6 +162,7 @@ export async function mountApp(element: HTMLElement, context: PaneContext): Prom
     settings: runtime.settings,
     defaults: { apiKey: BUILD_INFO.defaultApiKey, baseUrl: BUILD_INFO.defaultBaseUrl },
     workbook: workbookForHost(host),
+    migration: migrationWorkbookForHost(host),
     copyText: (text) => copyText(text),
     refresh: getRefreshActions(),
     today: () => localToday(),
