@@ -22,6 +22,7 @@ import { BUILD_INFO } from "../office/build-info";
 import { dataTypeSupport } from "../office/cells/cell-values";
 import { getRefreshActions } from "../office/commands";
 import { credentialsOf } from "../office/credentials";
+import { migrationWorkbookForHost } from "../office/workbook/formula-migration";
 import { readOfficeTheme, type OfficeTheme } from "../office/host";
 import { workbookForHost } from "../office/workbook/pane-workbook";
 import { sharedRuntime } from "../office/runtime-registry";
@@ -163,6 +164,7 @@ export async function mountApp(element: HTMLElement, context: PaneContext): Prom
     settings: runtime.settings,
     defaults: { apiKey: BUILD_INFO.defaultApiKey, baseUrl: BUILD_INFO.defaultBaseUrl },
     workbook: workbookForHost(host),
+    migration: migrationWorkbookForHost(host),
     copyText: (text) => copyText(text),
     refresh: getRefreshActions(),
     today: () => localToday(),

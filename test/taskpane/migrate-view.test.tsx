@@ -11,7 +11,7 @@ import { fireEvent, screen, waitFor } from "@testing-library/react";
 import type { AssetRecord } from "../../src/core/domain";
 import type { FormulaChange, MigrationWorkbook, WorkbookFormula } from "../../src/office/workbook/formula-migration";
 import { MigrateView } from "../../src/taskpane/migrate/migrate-view";
-import { makeHarness, renderWith } from "../support/pane-fakes";
+import { makeHarness, renderWith, type Harness } from "../support/pane-fakes";
 
 const BTC: AssetRecord = {
   symbol: "btc",
@@ -59,6 +59,12 @@ function memoryWorkbook(cells: Map<string, string>): MigrationWorkbook {
   };
 }
 
+/** The view, with the pane's services reaching `book` as the Artemis view's workbook. */
+function renderMigrate(harness: Harness, book: MigrationWorkbook, active = true) {
+  harness.services.migration = book;
+  return renderWith(harness, <MigrateView active={active} />);
+}
+
 describe("the Artemis view", () => {
   it("outside Excel says there is no workbook to scan, and asks nothing", () => {
     const harness = makeHarness({ inExcel: false });
@@ -70,7 +76,7 @@ describe("the Artemis view", () => {
   it("waits until it is first shown", () => {
     const harness = makeHarness();
     const book = workbookHolding([]);
-    renderWith(harness, <MigrateView active={false} workbook={book} />);
+    renderMigrate(harness, book, false);
     expect(book.scans).toBe(0);
     expect(harness.client.assets.calls).toHaveLength(0);
   });
@@ -79,7 +85,7 @@ describe("the Artemis view", () => {
     const harness = makeHarness();
     harness.client.assets.fail(new Error("The market-data service failed (HTTP 503)."));
     const book = workbookHolding([{ sheet: "Sheet1", address: "B2", formula: '=ART("BTC","PRICE")' }]);
-    renderWith(harness, <MigrateView active workbook={book} />);
+    renderMigrate(harness, book);
     expect(await screen.findByText(/The asset catalog could not be read/)).toBeTruthy();
     expect(
       await screen.findByText(/symbol "BTC" could not be checked against the asset catalog: .*HTTP 503/),
@@ -96,7 +102,7 @@ describe("the Artemis view", () => {
   it("a scan that fails says so", async () => {
     const harness = makeHarness();
     harness.client.assets.answer(() => [BTC]);
-    renderWith(harness, <MigrateView active workbook={workbookHolding(new Error("The sheet is busy."))} />);
+    renderMigrate(harness, workbookHolding(new Error("The sheet is busy.")));
     expect(await screen.findByText("The workbook could not be scanned: The sheet is busy.")).toBeTruthy();
   });
 
@@ -104,7 +110,7 @@ describe("the Artemis view", () => {
     const harness = makeHarness();
     harness.client.assets.answer(() => [BTC]);
     const book = workbookHolding([]);
-    renderWith(harness, <MigrateView active workbook={book} />);
+    renderMigrate(harness, book);
     expect(await screen.findByText("No ART, ARTRANGE or ARTINFO formulas in this workbook.")).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Scan again" }));
     await waitFor(() => expect(book.scans).toBe(2));
@@ -117,7 +123,7 @@ describe("the Artemis view", () => {
       ["Sheet1!A1", '=ART("BTC","PRICE")'],
       ["Sheet1!A2", '=ART("BTC","FEES")'],
     ]);
-    renderWith(harness, <MigrateView active workbook={memoryWorkbook(cells)} />);
+    renderMigrate(harness, memoryWorkbook(cells));
     fireEvent.click(await screen.findByRole("checkbox", { name: "Sheet1!A2" }));
     fireEvent.click(screen.getByRole("button", { name: "Convert 1 formula" }));
     expect(await screen.findByText("Converted 1 formula.")).toBeTruthy();

@@ -17,7 +17,7 @@ import {
   formatWithNumberFormat,
 } from "../../src/taskpane/shared/value-format";
 import { searchRank, wordMatchRank } from "../../src/core/text-search";
-import { hasHeaderRow, tableSizeText } from "../../src/taskpane/picker/builders/function-preview";
+import { hasHeaderRow, tableSizeText } from "../../src/taskpane/picker/builders/preview-table";
 
 describe("safe-url: httpUrl", () => {
   it.each([

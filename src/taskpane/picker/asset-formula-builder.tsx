@@ -2,24 +2,18 @@
  * Step 3 of the picker for the chosen asset and metric: which function to
  * build — MD.SERIES, MD.LATEST, MD.AGG (this metric), MD.SUPPLY (this
  * asset's supply, for a stablecoin) or MD.ASSET (the asset as a card) — and
- * that function's builder.
+ * that function's builder, both from the builder registry (builders/registry.tsx).
  */
 import { makeStyles, Radio, RadioGroup, Subtitle2, tokens } from "@fluentui/react-components";
 import { useState } from "react";
 import { kindFromOffer } from "../../core/assets-table";
 import type { MetricDescriptor } from "../../core/domain";
-import { AggBuilder } from "./builders/agg-builder";
-import { SupplyBuilder } from "./builders/supply-builder";
-import { FormulaActions } from "../shared/formula-actions";
-import { assetFormula } from "./formula-text";
-import { SeriesBuilder } from "./series-builder";
+import { FORMULA_BUILDERS, type FormulaKind } from "./builders/registry";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalM },
   heading: { margin: 0 },
 });
-
-export type AssetFormulaKind = "series" | "latest" | "agg" | "supply" | "asset";
 
 /**
  * What MD.SUPPLY returns for this asset, from the metrics the service offers
@@ -45,35 +39,20 @@ export function AssetFormulaBuilder({
 }) {
   const styles = useStyles();
   const supply = supplyDescription(symbol, offered);
-  const [kind, setKind] = useState<AssetFormulaKind>("series");
+  const [kind, setKind] = useState<FormulaKind>("series");
+  const chosen = { symbol, metric, supply };
+  const builder = FORMULA_BUILDERS.find((b) => b.kind === kind) ?? FORMULA_BUILDERS[0];
   return (
     <section className={styles.root} aria-labelledby="builder-heading">
       <Subtitle2 as="h2" id="builder-heading" className={styles.heading}>
         3. Formula
       </Subtitle2>
-      <RadioGroup aria-label="Function" value={kind} onChange={(_, data) => setKind(data.value as AssetFormulaKind)}>
-        <Radio value="series" label="MD.SERIES (a table)" />
-        <Radio value="latest" label="MD.LATEST (one value)" />
-        <Radio value="agg" label="MD.AGG (a statistic over a window)" />
-        <Radio value="supply" label={`MD.SUPPLY (${supply})`} />
-        <Radio value="asset" label={`MD.ASSET (${symbol} as a card: =A1.Price reads it)`} />
+      <RadioGroup aria-label="Function" value={kind} onChange={(_, data) => setKind(data.value as FormulaKind)}>
+        {FORMULA_BUILDERS.map((b) => (
+          <Radio key={b.kind} value={b.kind} label={b.label(chosen)} />
+        ))}
       </RadioGroup>
-      {kind === "asset" ? (
-        <div data-testid="asset-card-builder">
-          <FormulaActions formula={assetFormula(symbol)} subject={`${symbol} card`} />
-        </div>
-      ) : kind === "agg" ? (
-        <AggBuilder
-          key={`${symbol} ${metric.name}`}
-          symbol={symbol}
-          metric={metric.name}
-          aggregationType={metric.aggregation_type}
-        />
-      ) : kind === "supply" ? (
-        <SupplyBuilder key={symbol} symbol={symbol} description={supply} />
-      ) : (
-        <SeriesBuilder symbol={symbol} metric={metric} kind={kind} />
-      )}
+      {builder.render(chosen)}
     </section>
   );
 }

@@ -25,8 +25,7 @@ import { MetricDetails } from "./metric-details";
 import { MetricList } from "./metric-list";
 import { useServices } from "../shared/pane-services";
 import { AssetFormulaBuilder } from "./asset-formula-builder";
-import { FlowsBuilder } from "./builders/flows-builder";
-import { SnapshotBuilder } from "./builders/snapshot-builder";
+import { BUILD_MODES, type BuildMode, type BuildModeEntry, type PickerPrefill } from "./builders/registry";
 import { useRequest } from "../shared/use-request";
 
 const useStyles = makeStyles({
@@ -46,8 +45,6 @@ const useStyles = makeStyles({
   mono: { fontFamily: tokens.fontFamilyMonospace, color: tokens.colorNeutralForeground3 },
 });
 
-export type BuildMode = "asset" | "snapshot" | "flows";
-
 /**
  * What to build: a formula about one asset (the asset and metric picker, then
  * MD.SERIES, MD.LATEST, MD.AGG or MD.SUPPLY), a comps table of several assets
@@ -56,27 +53,21 @@ export type BuildMode = "asset" | "snapshot" | "flows";
 export function PickerView({ active }: { active: boolean }) {
   const styles = useStyles();
   const [mode, setMode] = useState<BuildMode>("asset");
-  const [prefill, setPrefill] = useState<{ symbol: string; metric: string } | null>(null);
+  const [prefill, setPrefill] = useState<PickerPrefill | null>(null);
+  const { section }: BuildModeEntry = BUILD_MODES.find((m) => m.mode === mode) ?? BUILD_MODES[0];
   return (
     <div className={styles.root}>
       <RadioGroup aria-label="Build" value={mode} onChange={(_, data) => setMode(data.value as BuildMode)}>
-        <Radio value="asset" label="One asset: MD.SERIES, MD.LATEST, MD.AGG, MD.SUPPLY" />
-        <Radio value="snapshot" label="A comps table of several assets: MD.SNAPSHOT" />
-        <Radio value="flows" label="Capital flows across chains: MD.FLOWS" />
+        {BUILD_MODES.map((m) => (
+          <Radio key={m.mode} value={m.mode} label={m.label} />
+        ))}
       </RadioGroup>
-      {mode === "snapshot" ? (
-        <section className={styles.section} aria-labelledby="snapshot-heading">
-          <Subtitle2 as="h2" id="snapshot-heading" className={styles.heading}>
-            Comps table
+      {section ? (
+        <section className={styles.section} aria-labelledby={`${mode}-heading`}>
+          <Subtitle2 as="h2" id={`${mode}-heading`} className={styles.heading}>
+            {section.heading}
           </Subtitle2>
-          <SnapshotBuilder symbols={prefill?.symbol} metrics={prefill?.metric} />
-        </section>
-      ) : mode === "flows" ? (
-        <section className={styles.section} aria-labelledby="flows-heading">
-          <Subtitle2 as="h2" id="flows-heading" className={styles.heading}>
-            Chain flows
-          </Subtitle2>
-          <FlowsBuilder />
+          {section.render(prefill)}
         </section>
       ) : null}
       <div hidden={mode !== "asset"}>
@@ -86,13 +77,7 @@ export function PickerView({ active }: { active: boolean }) {
   );
 }
 
-function AssetPicker({
-  active,
-  onChosen,
-}: {
-  active: boolean;
-  onChosen(chosen: { symbol: string; metric: string } | null): void;
-}) {
+function AssetPicker({ active, onChosen }: { active: boolean; onChosen(chosen: PickerPrefill | null): void }) {
   const styles = useStyles();
   const { client, workbook } = useServices();
   // The catalog is large: fetch it the first time the view is opened, not when the pane loads.

@@ -6,6 +6,7 @@
 import { createContext, useContext, type ReactNode } from "react";
 import type { MarketDataClient } from "../../api";
 import type { DateSystem } from "../../core/excel-date";
+import type { MigrationWorkbook } from "../../office/workbook/formula-migration";
 import type { WorkbookActions } from "../../office/workbook/pane-workbook";
 import type { StoredSettings } from "../../office/settings";
 import type { GatewaySignIn } from "../../office/sign-in/gateway";
@@ -45,6 +46,8 @@ export interface PaneServices {
   /** The build's defaults: the sandbox demo key (empty in production) and service address. */
   defaults: { apiKey: string; baseUrl: string };
   workbook: WorkbookActions;
+  /** The Artemis view's reach into the workbook: its formulas scanned and replaced (src/office/formula-migration.ts); absent: there is no workbook to scan. */
+  migration?: MigrationWorkbook;
   copyText(text: string): Promise<boolean>;
   /** Workbook refresh controls (src/refresh/pane-actions.ts); outside Excel they have no workbook and the section says so. */
   refresh: PaneRefreshActions;

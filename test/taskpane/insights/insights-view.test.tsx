@@ -2,7 +2,8 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { NetworkError, TimeoutError } from "../../../src/api/errors";
 import type { InsightCard } from "../../../src/core/domain";
-import { InsightsView, PAGE_SIZE } from "../../../src/taskpane/insights/insights-view";
+import { PAGE_SIZE } from "../../../src/taskpane/insights/insight-card-list";
+import { InsightsView } from "../../../src/taskpane/insights/insights-view";
 import { OUTSIDE_EXCEL_COPIED } from "../../../src/taskpane/shared/place-formula";
 import { asset, card } from "../../support/fake-client";
 import { makeHarness, renderWith, type Harness, type HarnessOptions } from "../../support/pane-fakes";

@@ -9,7 +9,8 @@ import { FormulaActions } from "../../shared/formula-actions";
 import { useServices } from "../../shared/pane-services";
 import { checkAgg } from "./builder-checks";
 import { TextField, useBuilderStyles } from "./builder-layout";
-import { FunctionPreview, type PreviewCall } from "./function-preview";
+import { FunctionPreview } from "./function-preview";
+import type { PreviewCall } from "./preview-outcome";
 
 export const AGG_WINDOWS = ["7D", "30D", "90D", "MTD", "QTD", "YTD", "LTM"] as const;
 export const AGG_STATS = ["SUM", "AVG", "MIN", "MAX", "FIRST", "LAST", "CHANGE", "PCT_CHANGE"] as const;

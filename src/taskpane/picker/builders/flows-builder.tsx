@@ -7,7 +7,8 @@ import { useServices } from "../../shared/pane-services";
 import { FLOW_CHOICES, type FlowChoice } from "../formula-text";
 import { checkFlows, splitList } from "./builder-checks";
 import { FieldError, TextField, useBuilderStyles, WindowFields } from "./builder-layout";
-import { FunctionPreview, type PreviewCall } from "./function-preview";
+import { FunctionPreview } from "./function-preview";
+import type { PreviewCall } from "./preview-outcome";
 
 /**
  * The chains offered as boxes: MD.FLOWS names chains by the asset catalog's

@@ -6,7 +6,8 @@ import { FormulaActions } from "../../shared/formula-actions";
 import { useServices } from "../../shared/pane-services";
 import { checkSnapshot } from "./builder-checks";
 import { TextField, useBuilderStyles } from "./builder-layout";
-import { FunctionPreview, type PreviewCall } from "./function-preview";
+import { FunctionPreview } from "./function-preview";
+import type { PreviewCall } from "./preview-outcome";
 
 export interface SnapshotBuilderProps {
   /** Prefilled from the picker's chosen asset and metric, when there are. */

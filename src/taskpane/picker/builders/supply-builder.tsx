@@ -7,7 +7,8 @@ import { FormulaActions } from "../../shared/formula-actions";
 import { useServices } from "../../shared/pane-services";
 import { checkSupply } from "./builder-checks";
 import { GranularityField, QuickWindows, useBuilderStyles, WindowFields } from "./builder-layout";
-import { chartOf, FunctionPreview, type PreviewCall, type PreviewOutcome } from "./function-preview";
+import { FunctionPreview } from "./function-preview";
+import { chartOf, type PreviewCall, type PreviewOutcome } from "./preview-outcome";
 
 const QUICK_WINDOWS = ["-1M", "-3M", "-1Y"] as const;
 

@@ -1,36 +1,35 @@
 /**
  * From a chosen asset and metric to a formula: MD.SERIES (window, granularity,
  * options) or MD.LATEST (as-of date). The preview runs the function's own code
- * (builders/function-preview.tsx), so what it shows — `last=`, `order=`,
+ * (function-preview.tsx), so what it shows — `last=`, `order=`,
  * headers, blank unsettled days, #N/A — is what the cell will show; Insert /
  * Copy, and for a table "Insert with a chart", sized from that preview.
  */
 import { Field, Input, Select, Switch } from "@fluentui/react-components";
 import { useMemo, useState } from "react";
-import type { Granularity, MetricDescriptor } from "../../core/domain";
-import { isFinancial } from "../../core/metric-knowledge";
-import { formattedLatestValue } from "../../functions/latest";
-import { formattedSeriesTable } from "../../functions/series";
-import { FormulaActions } from "../shared/formula-actions";
-import { DEFAULT_SERIES_OPTIONS, type SeriesOptions, type SeriesOrder } from "./formula-text";
-import { useServices } from "../shared/pane-services";
-import { checkLatest, checkSeries } from "./builders/builder-checks";
-import { GranularityField, QuickWindows, TextField, useBuilderStyles, WindowFields } from "./builders/builder-layout";
-import { chartOf, FunctionPreview, type PreviewCall, type PreviewOutcome } from "./builders/function-preview";
-import { localeDatePattern } from "./typed-date";
+import type { Granularity, MetricDescriptor } from "../../../core/domain";
+import { isFinancial } from "../../../core/metric-knowledge";
+import { formattedLatestValue } from "../../../functions/latest";
+import { formattedSeriesTable } from "../../../functions/series";
+import { FormulaActions } from "../../shared/formula-actions";
+import { DEFAULT_SERIES_OPTIONS, type SeriesOptions, type SeriesOrder } from "../formula-text";
+import { useServices } from "../../shared/pane-services";
+import { checkLatest, checkSeries } from "./builder-checks";
+import { GranularityField, QuickWindows, TextField, useBuilderStyles, WindowFields } from "./builder-layout";
+import { FunctionPreview } from "./function-preview";
+import { chartOf, type PreviewCall, type PreviewOutcome } from "./preview-outcome";
+import { localeDatePattern } from "../typed-date";
 
 const QUICK_WINDOWS = ["-1M", "-3M", "-1Y", "-5Y"] as const;
-
-export type FormulaKind = "series" | "latest";
 
 export interface SeriesBuilderProps {
   symbol: string;
   metric: MetricDescriptor;
-  /** MD.SERIES or MD.LATEST: chosen in the picker's step 3 (asset-formula-builder.tsx). */
-  kind: FormulaKind;
+  /** A table over a window (MD.SERIES) or one value as of a date (MD.LATEST): the builder registry (registry.tsx) says which. */
+  shape: "table" | "value";
 }
 
-export function SeriesBuilder({ symbol, metric, kind }: SeriesBuilderProps) {
+export function SeriesBuilder({ symbol, metric, shape }: SeriesBuilderProps) {
   const styles = useBuilderStyles();
   const { today, dateLocale } = useServices();
   const [start, setStart] = useState("-1Y");
@@ -46,10 +45,10 @@ export function SeriesBuilder({ symbol, metric, kind }: SeriesBuilderProps) {
 
   const checked = useMemo(() => {
     const env = { today: today(), dateLocale };
-    return kind === "series"
+    return shape === "table"
       ? checkSeries({ symbol, metric: metric.name, start, end, granularity, options }, env)
       : checkLatest({ symbol, metric: metric.name, asOf }, env);
-  }, [kind, symbol, metric.name, start, end, asOf, granularity, options, today, dateLocale]);
+  }, [shape, symbol, metric.name, start, end, asOf, granularity, options, today, dateLocale]);
   const errors: Record<string, string | undefined> = checked.ok ? {} : checked.errors;
   const call = useMemo((): PreviewCall | null => {
     if (!checked.ok) return null;
@@ -62,7 +61,7 @@ export function SeriesBuilder({ symbol, metric, kind }: SeriesBuilderProps) {
 
   return (
     <div className={styles.root}>
-      {kind === "series" ? (
+      {shape === "table" ? (
         <>
           <WindowFields
             start={start}
@@ -141,13 +140,13 @@ export function SeriesBuilder({ symbol, metric, kind }: SeriesBuilderProps) {
         />
       )}
 
-      <FunctionPreview call={call} sparkline={kind === "series" ? subject : undefined} onOutcome={setOutcome} />
+      <FunctionPreview call={call} sparkline={shape === "table" ? subject : undefined} onOutcome={setOutcome} />
 
       <FormulaActions
         formula={checked.ok ? checked.formula : null}
         subject={subject}
         placeholder="Fix the fields above to build the formula."
-        chart={kind === "series" ? chartOf(outcome, subject) : undefined}
+        chart={shape === "table" ? chartOf(outcome, subject) : undefined}
       />
     </div>
   );

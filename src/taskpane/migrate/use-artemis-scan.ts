@@ -1,0 +1,75 @@
+/**
+ * What the Artemis view found: every sheet's ART, ARTRANGE and ARTINFO
+ * formulas, each converted (symbols resolved against the asset catalog) or
+ * refused with the reason, and which of the convertible ones are chosen.
+ * Nothing is read until the view is first shown.
+ */
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { catalogResolver, convertArtemisFormula, hasArtemisCall, type SymbolResolver } from "../../core/artemis";
+import type { AssetRecord } from "../../core/domain";
+import { suggestSymbols } from "../../core/suggest";
+import type { MigrationWorkbook, WorkbookFormula } from "../../office/workbook/formula-migration";
+import { errorText } from "../shared/error-text";
+import { useServices } from "../shared/pane-services";
+import { useRequest } from "../shared/use-request";
+import { cellName } from "./cell-name";
+
+/** A scanned formula with what the converter made of it. */
+export interface Row extends WorkbookFormula {
+  key: string;
+  converted: { formula: string; notes: string[] } | null;
+  reason: string | null;
+}
+
+export type Scan =
+  { status: "idle" | "loading" } | { status: "ready"; found: WorkbookFormula[] } | { status: "error"; message: string };
+
+export function useArtemisScan(book: MigrationWorkbook, opened: boolean) {
+  const { client } = useServices();
+  const wanted = opened && book.available;
+  const catalog = useRequest(wanted ? (signal) => client.getAssets({ signal }) : null, [wanted, client]);
+  const [scan, setScan] = useState<Scan>({ status: "idle" });
+  // Every convertible formula is chosen unless unticked; a new scan chooses them all again.
+  const [unticked, setUnticked] = useState<ReadonlySet<string>>(new Set());
+
+  const runScan = useCallback(async () => {
+    setScan({ status: "loading" });
+    setUnticked(new Set());
+    try {
+      setScan({ status: "ready", found: await book.findFormulas(hasArtemisCall) });
+    } catch (error) {
+      setScan({ status: "error", message: errorText(error) });
+    }
+  }, [book]);
+
+  useEffect(() => {
+    if (opened && book.available) void runScan();
+  }, [opened, book, runScan]);
+
+  // The request state is a new object on every render: the resolver follows what it holds.
+  const assets: AssetRecord[] | null = catalog.status === "ready" ? catalog.data : null;
+  const catalogError = catalog.status === "error" ? catalog.message : null;
+  const resolver = useMemo<SymbolResolver | null>(() => {
+    if (assets) return catalogResolver(assets, (symbol) => suggestSymbols(symbol, assets));
+    if (catalogError !== null) return () => ({ known: false, suggestions: [], reason: catalogError });
+    return null;
+  }, [assets, catalogError]);
+
+  const rows = useMemo<Row[] | null>(() => {
+    if (scan.status !== "ready" || !resolver) return null;
+    return scan.found.map((found) => {
+      const conversion = convertArtemisFormula(found.formula, resolver);
+      return {
+        ...found,
+        key: cellName(found.sheet, found.address),
+        converted: conversion.ok ? { formula: conversion.formula, notes: conversion.notes } : null,
+        reason: conversion.ok ? null : conversion.reason,
+      };
+    });
+  }, [scan, resolver]);
+
+  const convertible = useMemo(() => rows?.filter((row) => row.converted) ?? [], [rows]);
+  const refused = useMemo(() => rows?.filter((row) => !row.converted) ?? [], [rows]);
+  const chosen = convertible.filter((row) => !unticked.has(row.key));
+  return { catalog, scan, runScan, rows, convertible, refused, chosen, unticked, setUnticked };
+}
