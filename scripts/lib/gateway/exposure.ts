@@ -1,12 +1,6 @@
 /** Who can reach the gateway: loopback or not, the host names it answers for, firm mode off this machine. */
-import type { IdentitySettings } from "./identity-settings";
+import { isLoopback } from "./loopback";
 import type { KeyMode } from "./options";
-
-/** 127.0.0.0/8, ::1, localhost. */
-export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
-  return bare === "localhost" || bare === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
-}
 
 /**
  * Firm mode spends the firm's key for whoever reaches the gateway. On this
@@ -17,7 +11,8 @@ export function isLoopback(host: string): boolean {
 export function checkExposure(options: {
   host: string;
   keyMode: KeyMode;
-  identity: IdentitySettings | null | undefined;
+  /** The identity settings, if any were given (only whether they were is asked here). */
+  identity: object | null | undefined;
   trustedNetwork?: boolean;
 }): void {
   if (options.keyMode !== "firm" || options.identity || options.trustedNetwork || isLoopback(options.host)) return;

@@ -12,8 +12,8 @@
  * src/core/gateway-answer.ts, which the add-in reads).
  */
 import type { GatewaySignIn } from "../../../src/core/gateway-answer";
-import { isLoopback } from "./exposure";
-import type { GatewayTimes } from "./options";
+import { isLoopback } from "./loopback";
+import type { GatewayTimes } from "./times";
 import { upstreamTlsLines } from "./upstream";
 
 /**

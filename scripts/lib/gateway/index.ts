@@ -12,7 +12,8 @@
  *   state-dir.ts          the run dir, the state dir, the workers' account
  *   runner.ts             starts and stops nginx
  */
-export { checkExposure, isLoopback, serverNamesFor } from "./exposure";
+export { checkExposure, serverNamesFor } from "./exposure";
+export { isLoopback } from "./loopback";
 export { renderGatewayConfig, type GatewayConfigInput, type GatewayFiles } from "./config-writer";
 export { checkFirmKey, keyCheckJson, keyInclude, type FirmKeyCheck } from "./firm-key";
 export {

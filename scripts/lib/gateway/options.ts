@@ -1,41 +1,20 @@
 /**
  * What the gateway is started with and what it hands back (GatewayOptions,
  * GatewayHandle), and the settings beside them: where the templates are, the
- * key modes, cache lifetimes and timeouts, the body cap. Identity settings:
+ * key modes, the body cap (cache lifetimes and timeouts: times.ts). Identity settings:
  * identity-settings.ts.
  */
 import path from "node:path";
 import type { FirmKeyCheck } from "./firm-key";
 import type { IdentitySettings } from "./identity-settings";
+import type { GatewayTimes } from "./times";
 
 export const ROOT = path.resolve(__dirname, "../../..");
 export const TEMPLATE_DIR = path.join(ROOT, "deploy", "nginx");
 
 export type KeyMode = "firm" | "pass-through";
 
-/** Cache lifetimes and timeouts, in nginx's time syntax ("1h", "5m", "90s"). */
-export interface GatewayTimes {
-  catalog: string;
-  settled: string;
-  recent: string;
-  /** proxy_read_timeout (and cache-lock wait) for catalogs and insight feeds. */
-  slowTimeout: string;
-  timeout: string;
-  /** How long the identity provider's keys are kept. */
-  jwks: string;
-  /** How long a refetch on an unknown kid is kept: at most one refetch per this time. */
-  jwksRefresh: string;
-}
-
-export const DEFAULT_TIMES: GatewayTimes = {
-  catalog: "1h",
-  settled: "1d",
-  recent: "5m",
-  slowTimeout: "180s",
-  timeout: "60s",
-  jwks: "1h",
-  jwksRefresh: "10s",
-};
+export { DEFAULT_TIMES, type GatewayTimes } from "./times";
 
 /** The largest answer of the service the gateway passes on and caches (bytes). */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
