@@ -13,9 +13,10 @@
  *   npx tsx bench/gateway.ts [--latency <ms>] [--json <file>]
  *
  * The cost of sign-in: requests/s through two firm-mode gateways on this
- * machine, one checking an OpenID Connect access token on every request (a
- * real provider, harness/identity.ts) and one not, both answering one
- * cached series (so what is measured is the gateway's own work per request):
+ * machine, one asking for an OpenID Connect access token on every request (a
+ * real provider, harness/identity.ts; the token verified once, then
+ * answered from nginx's sign-in cache) and one not, both answering one cached
+ * series (so what is measured is the gateway's own work per request):
  *
  *   npx tsx bench/gateway.ts --sign-in [--seconds <n>] [--clients <n>]
  */
@@ -291,7 +292,9 @@ export async function runSignInCost(seconds: number, clients: number): Promise<v
       `Cached series through the gateway, ${clients} keep-alive clients, ${seconds} s each, ${os.cpus().length} cores:\n` +
         `  without sign-in:            ${without.perSecond} requests/s (${without.failed} not 200)\n` +
         `  with token verification:    ${withCheck.perSecond} requests/s (${withCheck.failed} not 200)\n` +
-        `  cost of verification:       ${Math.round((1 - withCheck.perSecond / without.perSecond) * 100)} %`,
+        `  cost of verification:       ${Math.round((1 - withCheck.perSecond / without.perSecond) * 100)} % (target: at most 30 %)\n` +
+        "Before verified tokens were kept by nginx's cache (a fresh check, key set read and RSA verify per request),\n" +
+        "on a quiet machine: 27,052 requests/s without sign-in, 3,373 with: a cost of 88 %.",
     );
   } finally {
     await plain.stop();

@@ -158,6 +158,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions = {
       oid: "00000000-0000-0000-0000-0000000000f0",
       preferred_username: "forger@example.com",
       tid: TEST_TENANT,
+      scp: "access_as_user",
       iat: now,
       nbf: now,
       exp: now + 600,
@@ -189,7 +190,8 @@ export async function startIdentityProvider(options: IdentityProviderOptions = {
         client_id: CLIENT.id,
         client_secret: CLIENT.secret,
         resource: request.audience ?? TEST_AUDIENCE,
-        scope: "market-data",
+        // The gateway's scope, as an add-in signed in by a person would hold it (an ID token has none).
+        scope: `market-data ${request.audience ?? TEST_AUDIENCE}/access_as_user`,
         ...(request.user ? { md_user: request.user } : {}),
         ...(request.name ? { md_name: request.name } : {}),
         ...(request.roles ? { md_roles: request.roles.join(",") } : {}),

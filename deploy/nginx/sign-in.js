@@ -2,16 +2,22 @@
  * The gateway's sign-in check, run by nginx's own module (njs, Debian's
  * libnginx-mod-http-js; written for njs 0.7.9, Debian 12's). njs is not Node:
  * no classes, no destructuring, no optional chaining; a fresh VM per request,
- * so nothing is kept between requests here (nginx's cache keeps the identity
- * provider's keys instead, see sign-in.conf.template).
+ * so nothing is kept between requests here: nginx's cache keeps the verdicts
+ * and the identity provider's keys instead (sign-in-tier.conf.template).
  *
- * verifyAccessToken  (auth_request /_md_auth, sign-in.conf.template): the
- *   OpenID Connect access token of every /api/ request, checked against the
- *   issuer's published keys and the $md_oidc_* variables that location sets
- *   (declared in variables.json).
+ * tokenHash          (js_set $md_token_hash): the sign-in cache's key, a hash
+ *   of the Authorization header, so no token reaches a cache file.
+ * verifyAccessToken  (the tier's /_md_verify, behind the main server's
+ *   auth_request /_md_auth): the OpenID Connect access token of a /api/
+ *   request, checked against the issuer's published keys and the $md_oidc_*
+ *   variables that location sets (declared in variables.json); says with
+ *   X-Accel-Expires how long the verdict may be kept.
+ * checkKeySet        (the tier's /_md_jwks_check): the provider's key set,
+ *   passed on to nginx's cache only if it parses.
  */
 /* global Buffer, crypto */
 /* eslint-disable @typescript-eslint/no-unused-vars -- njs 0.7.9 has no "catch {" without a binding */
+import nodeCrypto from "crypto";
 
 // ------------------------------------------------------------------ access tokens
 
@@ -82,20 +88,88 @@ function verifyParams(spec) {
   return spec.kty === "RSA" ? { name: "RSASSA-PKCS1-v1_5" } : { name: "ECDSA", hash: spec.hash };
 }
 
+/** How long a refusal is kept by the sign-in cache: a retry with the same token is answered from it meanwhile. */
+const REFUSAL_SECONDS = 5;
+
 function refuse(r, reason) {
   // auth_request answers the client 401; the description goes in WWW-Authenticate (see gateway.conf.template).
   r.headersOut["X-MD-Auth-Error"] = reason;
+  r.headersOut["X-Accel-Expires"] = String(REFUSAL_SECONDS);
   r.return(401);
 }
 
-/** The issuer's keys: nginx's cache first; on an unknown kid once more from the issuer (rate-bounded there). */
-async function keysFor(r, kid, refresh) {
-  const reply = await r.subrequest(refresh ? "/_md_jwks_refresh" : "/_md_jwks", { method: "GET" });
-  if (reply.status !== 200) throw new Error(`the issuer's keys answered HTTP ${reply.status}`);
-  const set = JSON.parse(reply.responseText);
-  const keys = Array.isArray(set.keys) ? set.keys : [];
-  return keys.filter((k) => k && k.kid === kid && (k.use === undefined || k.use === "sig"));
+/** The sign-in cache's key: never the token itself (nginx writes the key into the cache file). */
+function tokenHash(r) {
+  const authorization = r.variables.http_authorization || "";
+  return authorization ? nodeCrypto.createHash("sha256").update(authorization).digest("hex") : "none";
 }
+
+// ------------------------------------------------------------------ the issuer's keys
+
+/** The signing keys of a key set's JSON text; throws unless it is a set with at least one usable key. */
+function signingKeys(text) {
+  const set = JSON.parse(text);
+  if (!set || typeof set !== "object" || !Array.isArray(set.keys)) throw new Error("not a key set");
+  const keys = set.keys.filter(
+    (k) => k && typeof k === "object" && typeof k.kid === "string" && (k.use === undefined || k.use === "sig"),
+  );
+  const usable = keys.filter((k) => {
+    try {
+      spkiOf(k);
+      return true;
+    } catch (e) {
+      return false;
+    }
+  });
+  if (usable.length === 0) throw new Error("no usable signing key");
+  return usable;
+}
+
+/**
+ * The provider's key set for nginx's cache (/_md_jwks_check): a set that
+ * parses, with when it was fetched, kept for its lifetime; when the provider
+ * fails or sends something else, the last good set while it is younger than
+ * its lifetime plus the grace (kept briefly, so it is asked again soon), else
+ * 502 "no-store" (never taken as the set).
+ */
+async function checkKeySet(r) {
+  const v = r.variables;
+  const lifetime = Number(v.md_jwks_seconds);
+  const now = Math.floor(Date.now() / 1000);
+  r.headersOut["Content-Type"] = "application/json";
+  const reply = await r.subrequest("/_md_jwks_fetch", { method: "GET" });
+  try {
+    if (reply.status !== 200) throw new Error(`HTTP ${reply.status}`);
+    const keys = signingKeys(reply.responseText);
+    r.headersOut["Cache-Control"] = `max-age=${lifetime}`;
+    r.return(200, JSON.stringify({ fetchedAt: now, keys }));
+    return;
+  } catch (e) {
+    // The last good set, below.
+  }
+  const last = await r.subrequest("/_md_jwks_last", { method: "GET" });
+  try {
+    if (last.status !== 200) throw new Error(`HTTP ${last.status}`);
+    const set = JSON.parse(last.responseText);
+    const left = set.fetchedAt + lifetime + Number(v.md_jwks_grace_seconds) - now;
+    if (typeof set.fetchedAt !== "number" || left <= 0) throw new Error("too old");
+    signingKeys(last.responseText);
+    r.headersOut["Cache-Control"] = `max-age=${Math.min(left, 10)}`;
+    r.return(200, last.responseText);
+  } catch (e) {
+    r.headersOut["Cache-Control"] = "no-store";
+    r.return(502, "{}");
+  }
+}
+
+/** The issuer's keys for `kid`: nginx's cache first; on an unknown kid once more from the issuer (rate-bounded there). */
+async function keysFor(r, kid, refresh) {
+  const reply = await r.subrequest("/_md_jwks", { method: "GET", args: refresh ? "refresh=1" : "" });
+  if (reply.status !== 200) throw new Error(`the issuer's keys answered HTTP ${reply.status}`);
+  return JSON.parse(reply.responseText).keys.filter((k) => k.kid === kid);
+}
+
+// ------------------------------------------------------------------ claims
 
 function audienceMatches(aud, expected) {
   return Array.isArray(aud) ? aud.indexOf(expected) >= 0 : aud === expected;
@@ -122,13 +196,51 @@ function claimsProblem(r, claims) {
     const roles = Array.isArray(claims.roles) ? claims.roles : [];
     if (groups.indexOf(group) < 0 && roles.indexOf(group) < 0) return "the user lacks the required group or role";
   }
+  const azp = v.md_oidc_authorized_party;
+  if (azp && claims.azp !== azp && claims.appid !== azp) return "the token was issued to another application";
+  const scopeProblem = scopesProblem(claims, v.md_oidc_scopes);
+  if (scopeProblem) return scopeProblem;
   if (!label(claims.oid) && !label(claims.sub)) return "the token names no user";
+  return null;
+}
+
+/** A claim that is a space-separated string (Entra's scp, RFC 9068's scope) or a list (Okta's scp). */
+function words(value) {
+  if (typeof value === "string") return value.split(" ").filter((w) => w);
+  return Array.isArray(value) ? value.filter((w) => typeof w === "string") : [];
+}
+
+/**
+ * An access token for this gateway holds one of the scopes the add-in asks
+ * for (as configured, or its last segment: Entra writes "access_as_user" for
+ * api://<host>/<id>/access_as_user); with none configured but .default, some
+ * scope. An ID token has none.
+ */
+function scopesProblem(claims, configured) {
+  const held = words(claims.scp).concat(words(claims.scope));
+  if (held.length === 0) return "the token is not an access token (it has no scope)";
+  const wanted = words(configured);
+  if (wanted.length === 0) return null;
+  const names = wanted.concat(wanted.map((w) => w.slice(w.lastIndexOf("/") + 1)));
+  if (!held.some((h) => names.indexOf(h) >= 0)) return "the token lacks the gateway's scope";
+  return null;
+}
+
+/** The JOSE header's own refusals: the type of token and extensions the gateway does not know. */
+function headerProblem(header) {
+  if (header.typ !== undefined) {
+    const typ = typeof header.typ === "string" ? header.typ.toLowerCase().replace(/^application\//, "") : "";
+    if (typ !== "at+jwt" && typ !== "jwt") return "the token is not an access token (typ)";
+  }
+  // RFC 7515, 4.1.11: a recipient that does not understand a listed extension must refuse; this one knows none.
+  if (header.crit !== undefined) return "the token has critical header parameters the gateway does not know";
   return null;
 }
 
 async function verifyAccessToken(r) {
   const authorization = r.headersIn.Authorization || "";
-  const match = /^Bearer +([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]*)$/.exec(authorization);
+  // RFC 7235, 2.1: the scheme is case-insensitive.
+  const match = /^bearer +([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]*)$/i.exec(authorization);
   if (!match) return refuse(r, authorization ? "the token is malformed" : "sign-in required");
   let header;
   let claims;
@@ -143,15 +255,24 @@ async function verifyAccessToken(r) {
   const spec = Object.prototype.hasOwnProperty.call(ALGORITHMS, header.alg) ? ALGORITHMS[header.alg] : null;
   if (!spec) return refuse(r, "the token's algorithm is not accepted");
   if (typeof header.kid !== "string" || !header.kid) return refuse(r, "the token names no key");
+  const problemInHeader = headerProblem(header);
+  if (problemInHeader) return refuse(r, problemInHeader);
 
   let candidates;
   try {
     candidates = await keysFor(r, header.kid, false);
-    if (candidates.length === 0) candidates = await keysFor(r, header.kid, true);
   } catch (e) {
     r.error(`identity provider keys unavailable: ${e.message}`);
     r.return(503);
     return;
+  }
+  if (candidates.length === 0) {
+    try {
+      candidates = await keysFor(r, header.kid, true);
+    } catch (e) {
+      // The provider cannot be asked again now: as far as the gateway knows, the kid is unknown.
+      candidates = [];
+    }
   }
   candidates = candidates.filter((k) => k.kty === spec.kty && (k.alg === undefined || k.alg === header.alg));
   if (candidates.length === 0) return refuse(r, "the token is signed with an unknown key");
@@ -172,7 +293,10 @@ async function verifyAccessToken(r) {
   if (problem) return refuse(r, problem);
   r.headersOut["X-MD-User"] = label(claims.oid) || label(claims.sub);
   r.headersOut["X-MD-User-Name"] = label(claims.preferred_username) || label(claims.upn) || "-";
+  // Kept no longer than the token is valid, and at most $md_signed_in_seconds (a removed key stops within it).
+  const keep = Math.min(Math.floor(claims.exp - Date.now() / 1000), Number(r.variables.md_signed_in_seconds));
+  r.headersOut["X-Accel-Expires"] = String(Math.max(keep, 0));
   r.return(204);
 }
 
-export default { verifyAccessToken, spkiOf };
+export default { verifyAccessToken, checkKeySet, tokenHash, spkiOf };

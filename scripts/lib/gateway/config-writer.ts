@@ -1,7 +1,7 @@
 /**
  * Fills deploy/nginx/'s templates into the files of one gateway
  * configuration. TypeScript only fills in values here: every directive is in
- * a template (gateway.conf, api-proxy.conf, service-tier.conf, sign-in.conf)
+ * a template (gateway.conf, api-proxy.conf, service-tier.conf, sign-in.conf, sign-in-tier.conf)
  * or in the njs beside them (service-tier.js, sign-in.js).
  */
 import { readFileSync } from "node:fs";
@@ -43,6 +43,9 @@ export interface GatewayConfigInput {
   paneCsp: string;
   rate?: number;
   burst?: number;
+  /** Per client address: token checks per second that reach sign-in.js, and the burst (default 10, 50). */
+  signInRate?: number;
+  signInBurst?: number;
   cacheMaxSize?: string;
   times?: Partial<GatewayTimes>;
   tls?: { cert: string; key: string } | null;
@@ -62,6 +65,8 @@ interface CheckedInput {
   times: GatewayTimes;
   rate: number;
   burst: number;
+  signInRate: number;
+  signInBurst: number;
   maxBody: number;
   identity: (CheckedIdentity & { jwksUri: string }) | null;
 }
@@ -73,11 +78,8 @@ function checkInput(input: GatewayConfigInput): CheckedInput {
     if (!/^\d+(?:ms|s|m|h|d)?$/.test(value))
       throw new Error(`${name} must be an nginx time such as 90s, 5m, 1h or 1d, not "${value}".`);
   }
-  const rate = input.rate ?? 20;
-  const burst = input.burst ?? 200;
-  if (!Number.isInteger(rate) || rate < 1)
-    throw new Error(`The rate must be a whole number of requests per second ≥ 1, not ${rate}.`);
-  if (!Number.isInteger(burst) || burst < 0) throw new Error(`The burst must be a whole number ≥ 0, not ${burst}.`);
+  const [rate, burst] = checkRate("", input.rate ?? 20, input.burst ?? 200);
+  const [signInRate, signInBurst] = checkRate("sign-in ", input.signInRate ?? 10, input.signInBurst ?? 50);
   assertConfigSafe("content-security-policy", input.paneCsp);
   for (const [name, value] of Object.entries({
     dist: input.distDir,
@@ -93,7 +95,15 @@ function checkInput(input: GatewayConfigInput): CheckedInput {
     throw new Error(`The body cap must be ≥ 1024 bytes, not ${maxBody}.`);
   if (input.jsModule) assertConfigSafe("jsModule", input.jsModule);
   if (input.serverNames.length === 0) throw new Error("The gateway needs at least one host name.");
-  return { upstream, times, rate, burst, maxBody, identity };
+  return { upstream, times, rate, burst, signInRate, signInBurst, maxBody, identity };
+}
+
+function checkRate(what: string, rate: number, burst: number): [number, number] {
+  if (!Number.isInteger(rate) || rate < 1)
+    throw new Error(`The ${what}rate must be a whole number of requests per second ≥ 1, not ${rate}.`);
+  if (!Number.isInteger(burst) || burst < 0)
+    throw new Error(`The ${what}burst must be a whole number ≥ 0, not ${burst}.`);
+  return [rate, burst];
 }
 
 /** The placeholders of gateway.conf, api-proxy.conf and service-tier.conf (README.md beside them says what each is). */
@@ -128,6 +138,10 @@ function templateValues(input: GatewayConfigInput, checked: CheckedInput): Recor
     // Sign-in's lines are written as they are with identity settings, commented out without.
     MD_IF_SIGN_IN: identity ? "" : "# ",
     MD_JWKS_DIR: path.join(input.stateDir, "jwks"),
+    MD_SIGNED_IN_DIR: path.join(input.stateDir, "temp", "signed-in"),
+    MD_SIGN_IN_SOCKET: path.join(input.stateDir, "temp", "sign-in.sock"),
+    MD_SIGN_IN_RATE: String(checked.signInRate),
+    MD_SIGN_IN_BURST: String(checked.signInBurst),
     MD_DIST: input.distDir,
     MD_KEY_INCLUDE: input.keyInclude,
     MD_PANE_CSP: input.paneCsp,
@@ -150,19 +164,20 @@ function templateValues(input: GatewayConfigInput, checked: CheckedInput): Recor
 const template = (name: string) => readFileSync(path.join(TEMPLATE_DIR, name), "utf8");
 
 /**
- * Fills the templates. Pure: no file is read but deploy/nginx/'s. sign-in.conf
- * and sign-in.js are written only with identity settings (nginx.conf includes
+ * Fills the templates. Pure: no file is read but deploy/nginx/'s. sign-in.conf,
+ * sign-in-tier.conf and sign-in.js are written only with identity settings (nginx.conf includes
  * them then, and only then).
  */
 export function renderGatewayConfig(input: GatewayConfigInput): GatewayFiles {
   const checked = checkInput(input);
   const values = templateValues(input, checked);
-  const signIn: GatewayFiles = checked.identity
+  const signInValues = checked.identity
+    ? { ...values, ...signInTemplateValues(checked.identity, checked.times) }
+    : null;
+  const signIn: GatewayFiles = signInValues
     ? {
-        "sign-in.conf": fill(template("sign-in.conf.template"), {
-          ...values,
-          ...signInTemplateValues(checked.identity, checked.times),
-        }),
+        "sign-in.conf": fill(template("sign-in.conf.template"), signInValues),
+        "sign-in-tier.conf": fill(template("sign-in-tier.conf.template"), signInValues),
         "sign-in.js": template("sign-in.js"),
       }
     : {};

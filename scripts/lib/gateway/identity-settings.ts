@@ -35,6 +35,8 @@ export interface IdentitySettings {
   tenant?: string;
   /** A value the `groups` or `roles` claim must hold. */
   group?: string;
+  /** The application the tokens must be issued to (`azp`, or Entra v1's `appid`); default: not checked. */
+  authorizedParty?: string;
   /** The issuer's keys; default: read from <issuer>/.well-known/openid-configuration at start. */
   jwksUri?: string;
   /** Tolerance for `exp` and `nbf`, seconds; default 60. */
@@ -91,6 +93,12 @@ export const IDENTITY_OPTIONS = {
   },
   tenant: { option: "tenant", arg: "tid", name: "tenant", help: "required tenant id (tid)" },
   group: { option: "group", arg: "id", name: "group", help: "a value the groups or roles claim must hold" },
+  authorizedParty: {
+    option: "authorized-party",
+    arg: "id",
+    name: "authorized party",
+    help: "the client id the tokens must be issued to (azp or appid), e.g. the add-in's",
+  },
   jwksUri: {
     option: "jwks-uri",
     arg: "url",
@@ -160,7 +168,10 @@ export function identityFromArgs(values: Record<string, unknown>): IdentitySetti
 }
 
 /** Identity settings checked, with their defaults filled in. */
-export type CheckedIdentity = Required<Omit<IdentitySettings, "jwksUri">> & { jwksUri?: string };
+export type CheckedIdentity = Required<Omit<IdentitySettings, "jwksUri" | "authorizedParty">> & {
+  jwksUri?: string;
+  authorizedParty: string;
+};
 
 /** Characters the identity settings may hold: they go into nginx strings and a JSON literal. */
 const IDENTITY_SAFE = /^[A-Za-z0-9._~:/?#@!&()*+,;=%[\]-]+$/;
@@ -204,6 +215,7 @@ export function checkIdentity(identity: IdentitySettings): CheckedIdentity {
     scopes: identity.scopes?.length ? identity.scopes : [`${identity.audience}/.default`],
     tenant: identity.tenant ?? "",
     group: identity.group ?? "",
+    authorizedParty: identity.authorizedParty ?? "",
     clockSkewSeconds: skew,
     ...(identity.jwksUri ? { jwksUri: identity.jwksUri } : {}),
   };
@@ -219,14 +231,36 @@ export function gatewayAnswer(identity: CheckedIdentity | null): string {
   return JSON.stringify({ keyMode: "$md_key_mode", ...(identity ? { auth: signInAnswer(identity) } : {}) });
 }
 
+/** OpenID Connect's own scopes: they say what the ID token holds, not what the access token is for. */
+const OIDC_SCOPES = ["openid", "profile", "email", "offline_access"];
+
+/** The scopes an access token for the gateway must hold one of: what the add-in asks for, less .default and OIDC's own. */
+export function requiredScopes(identity: CheckedIdentity): string[] {
+  return identity.scopes.filter((s) => !s.endsWith("/.default") && s !== ".default" && !OIDC_SCOPES.includes(s));
+}
+
+/** An nginx time ("90s", "10m", "1h") in whole seconds. */
+export function nginxSeconds(time: string): number {
+  const match = /^(\d+)(ms|s|m|h|d)?$/.exec(time);
+  if (!match) throw new Error(`"${time}" is not an nginx time such as 90s, 5m or 1h.`);
+  const unit = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 }[match[2] ?? "s"] ?? 1;
+  return Math.floor(Number(match[1]) * unit);
+}
+
 /**
- * The placeholders of sign-in.conf.template: what sign-in.js checks (the
- * `$md_oidc_*` variables) and where the issuer's keys are.
+ * The placeholders of sign-in.conf.template and sign-in-tier.conf.template:
+ * what sign-in.js checks (the `$md_oidc_*` variables), where the issuer's
+ * keys are, and how long keys and verdicts are kept.
  */
 export function signInTemplateValues(
   identity: CheckedIdentity & { jwksUri: string },
   times: GatewayTimes,
 ): Record<string, string> {
+  const keySeconds = nginxSeconds(times.jwks);
+  const signedInSeconds = nginxSeconds(times.signedIn);
+  if (keySeconds < 1 || keySeconds > 900)
+    throw new Error(`The key set's lifetime must be 1 s to 15 min, not ${times.jwks}.`);
+  if (signedInSeconds > 60) throw new Error(`A verified token is kept a minute at most, not ${times.signedIn}.`);
   const jwks = new URL(identity.jwksUri);
   const port = jwks.port || (jwks.protocol === "https:" ? "443" : "80");
   return {
@@ -234,7 +268,12 @@ export function signInTemplateValues(
     MD_OIDC_AUDIENCE: identity.audience,
     MD_OIDC_TENANT: identity.tenant,
     MD_OIDC_GROUP: identity.group,
+    MD_OIDC_SCOPES: requiredScopes(identity).join(" "),
+    MD_OIDC_AUTHORIZED_PARTY: identity.authorizedParty,
     MD_OIDC_CLOCK_SKEW: String(identity.clockSkewSeconds),
+    MD_SIGNED_IN_SECONDS: String(signedInSeconds),
+    MD_JWKS_SECONDS: String(keySeconds),
+    MD_JWKS_GRACE_SECONDS: String(nginxSeconds(times.jwksGrace)),
     MD_JWKS_TARGET: `${jwks.protocol}//${jwks.hostname}:${port}${jwks.pathname}${jwks.search}`,
     MD_JWKS_HOST: jwks.host,
     MD_JWKS_TLS:

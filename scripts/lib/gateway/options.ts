@@ -31,6 +31,9 @@ export interface GatewayOptions {
   stateDir?: string;
   rate?: number;
   burst?: number;
+  /** Per client address: token checks per second that reach sign-in.js (a verified token is kept, so mostly failures), and the burst. */
+  signInRate?: number;
+  signInBurst?: number;
   times?: Partial<GatewayTimes>;
   tls?: { cert: string; key: string } | null;
   nginx?: string;

@@ -197,6 +197,8 @@ function writeConfiguration(plan: StartPlan, dirs: StartDirs, port: number): voi
     paneCsp: dirs.paneCsp,
     ...(options.rate !== undefined ? { rate: options.rate } : {}),
     ...(options.burst !== undefined ? { burst: options.burst } : {}),
+    ...(options.signInRate !== undefined ? { signInRate: options.signInRate } : {}),
+    ...(options.signInBurst !== undefined ? { signInBurst: options.signInBurst } : {}),
     ...(options.times ? { times: options.times } : {}),
     tls: options.tls ?? null,
     keyCheck: plan.keyCheck,
