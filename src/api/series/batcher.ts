@@ -8,7 +8,7 @@
  * (concurrency, retries, timeouts) is the send function's business.
  */
 import type { SeriesResult, SeriesWindow } from "../../core/domain";
-import { planRequests } from "./batch-plan";
+import { isFull, planRequests, seriesSize, unique } from "./batch-plan";
 import { BadResponseError, CancelledError, MarketDataError, NotCachedError, redact } from "../errors";
 import type { ResolvedSettings } from "../http/executor";
 import { answerKey, cacheKey, type Load, type Outcome, type PendingLoads } from "../pending-loads";
@@ -410,23 +410,4 @@ function redactMessages(table: SeriesTable, apiKey: string): void {
         row.set(metric, { kind: "message", message: redact(result.message, apiKey) });
     }
   }
-}
-
-/** A request the caps allow no more symbols in (by count or by series). */
-function isFull(
-  request: { symbols: readonly string[]; metrics: readonly string[] },
-  limits: SeriesBatcherDeps["limits"],
-): boolean {
-  return (
-    request.symbols.length >= limits.maxSymbolsPerRequest ||
-    request.symbols.length * request.metrics.length >= limits.maxSeriesPerRequest
-  );
-}
-
-function seriesSize(result: SeriesResult): number {
-  return result.kind === "points" ? 96 + result.points.length * 48 : 96 + result.message.length * 2;
-}
-
-function unique<T>(items: readonly T[]): T[] {
-  return [...new Set(items)];
 }
