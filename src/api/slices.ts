@@ -50,6 +50,15 @@ export function yieldToHost(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: HostScheduler }).scheduler;
   if (typeof scheduler?.yield === "function") return scheduler.yield();
   if (typeof scheduler?.postTask === "function") return scheduler.postTask(() => undefined);
+  return messageTurn();
+}
+
+/**
+ * A new task, after the tasks already queued: a MessageChannel message (no
+ * timer, so neither clamped when nested nor throttled in a hidden page), else
+ * a 0 ms timer.
+ */
+export function messageTurn(): Promise<void> {
   if (typeof MessageChannel === "function") {
     if (!channel) {
       const { port1, port2 } = new MessageChannel();

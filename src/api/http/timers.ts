@@ -4,15 +4,30 @@
  */
 import type { CancelSignal } from "../cancel-signal";
 import { CancelledError } from "../errors";
+import { messageTurn } from "../slices";
 
 export interface Timers {
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+  /**
+   * Whether the host throttles these timers now: a hidden page's timers wake
+   * at most once a second in Chromium (and Edge's WebView2), once a minute
+   * for chained ones after five minutes hidden
+   * (https://developer.chrome.com/blog/timer-throttling-in-chrome-88), and
+   * Excel's shared runtime is a hidden page whenever the task pane is closed.
+   * Absent: never.
+   */
+  throttled?(): boolean;
+  /** One turn of the host's event loop that is not a timer (so not throttled): a message task. */
+  nextTurn?(): Promise<void>;
 }
 
 export const globalTimers: Timers = {
   setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
   clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
+  // Chromium throttles by the page's visibility, which an iframe shares with its parent (Excel on the web).
+  throttled: () => (globalThis as { document?: { visibilityState?: string } }).document?.visibilityState === "hidden",
+  nextTurn: messageTurn,
 };
 
 /** Waits `ms`, or rejects with CancelledError as soon as `signal` aborts. */

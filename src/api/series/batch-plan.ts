@@ -9,6 +9,7 @@
  * asked), and a request's metrics are the union of its symbols' metrics. The
  * pairs nobody asked for are over-fetched; they cost little and are cached.
  */
+import type { SeriesResult } from "../../core/domain";
 
 export interface PairLike {
   symbol: string;
@@ -125,4 +126,24 @@ export function planRequests<P extends PairLike>(pairs: readonly P[], limits: Pl
   }
   flush();
   return planned;
+}
+
+/** A request the caps allow no more symbols in (by count or by series). */
+export function isFull(
+  request: { symbols: readonly string[]; metrics: readonly string[] },
+  limits: { maxSymbolsPerRequest: number; maxSeriesPerRequest: number },
+): boolean {
+  return (
+    request.symbols.length >= limits.maxSymbolsPerRequest ||
+    request.symbols.length * request.metrics.length >= limits.maxSeriesPerRequest
+  );
+}
+
+/** About how many bytes a series takes in the cache. */
+export function seriesSize(result: SeriesResult): number {
+  return result.kind === "points" ? 96 + result.points.length * 48 : 96 + result.message.length * 2;
+}
+
+export function unique<T>(items: readonly T[]): T[] {
+  return [...new Set(items)];
 }

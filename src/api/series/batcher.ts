@@ -8,7 +8,7 @@
  * (concurrency, retries, timeouts) is the send function's business.
  */
 import type { SeriesResult, SeriesWindow } from "../../core/domain";
-import { planRequests } from "./batch-plan";
+import { isFull, planRequests, seriesSize, unique } from "./batch-plan";
 import { BadResponseError, CancelledError, MarketDataError, NotCachedError, redact } from "../errors";
 import type { ResolvedSettings } from "../http/executor";
 import { answerKey, cacheKey, type Load, type Outcome, type PendingLoads } from "../pending-loads";
@@ -66,6 +66,8 @@ export class SeriesBatcher {
   /** Refused requests and unserved symbols: who a failure is for; what each service was seen to refuse. */
   private readonly isolation: SeriesIsolation;
   private flushTimer: unknown = undefined;
+  /** The window is watched from message tasks (a hidden page: see scheduleFlush). */
+  private watchingTurns = false;
   private firstQueuedAt = 0;
   private lastQueuedAt = 0;
   /** Answers handed to their callers in slices, one answer after the other (slices.ts). */
@@ -153,6 +155,15 @@ export class SeriesBatcher {
    * The timer is re-armed for the remaining time rather than reset on every
    * call: a recalculation of thousands of cells then costs a handful of
    * timers, not thousands of clearTimeout/setTimeout pairs.
+   *
+   * The window must not wait on the timer's precision: with the pane closed
+   * the shared runtime is a hidden page, whose timers Chromium wakes at most
+   * once a second (http/timers.ts), so each window would close a second late.
+   * While the timers are throttled, message tasks (`nextTurn`, not throttled)
+   * also watch the window, checking the same quiet gap and cap against
+   * `now()`: the same calls share the same requests as with the pane open,
+   * and the burst's end costs the quiet gap, not the next wake-up. The turns
+   * run only while a window is open in a hidden page (at most the cap).
    */
   private scheduleFlush(): void {
     const now = this.deps.now();
@@ -163,7 +174,31 @@ export class SeriesBatcher {
   }
 
   private armFlush(ms: number): void {
-    this.flushTimer = this.deps.timers.setTimeout(() => this.onFlushTimer(), Math.max(0, ms));
+    const timer = this.deps.timers.setTimeout(() => void (this.flushTimer === timer && this.onFlushTimer()), ms);
+    this.flushTimer = timer;
+    if (!this.watchingTurns && this.deps.timers.throttled?.()) void this.watchTurns();
+  }
+
+  /** Closes the window from message tasks once it is due, while the timers are throttled (see scheduleFlush). */
+  private async watchTurns(): Promise<void> {
+    const { timers, limits } = this.deps;
+    this.watchingTurns = true;
+    let timer: unknown;
+    let now: number;
+    do {
+      await timers.nextTurn!();
+      timer = this.flushTimer; // closed, or waiting for a step of the handing out (a promise): the watch is over
+      now = this.deps.now();
+    } while (
+      timer !== undefined &&
+      !(timer instanceof Promise) &&
+      now - this.lastQueuedAt < limits.batchDelayMs &&
+      now - this.firstQueuedAt < limits.batchMaxDelayMs
+    );
+    this.watchingTurns = false;
+    if (timer === undefined || timer instanceof Promise) return;
+    timers.clearTimeout(timer);
+    this.onFlushTimer();
   }
 
   private onFlushTimer(): void {
@@ -410,23 +445,4 @@ function redactMessages(table: SeriesTable, apiKey: string): void {
         row.set(metric, { kind: "message", message: redact(result.message, apiKey) });
     }
   }
-}
-
-/** A request the caps allow no more symbols in (by count or by series). */
-function isFull(
-  request: { symbols: readonly string[]; metrics: readonly string[] },
-  limits: SeriesBatcherDeps["limits"],
-): boolean {
-  return (
-    request.symbols.length >= limits.maxSymbolsPerRequest ||
-    request.symbols.length * request.metrics.length >= limits.maxSeriesPerRequest
-  );
-}
-
-function seriesSize(result: SeriesResult): number {
-  return result.kind === "points" ? 96 + result.points.length * 48 : 96 + result.message.length * 2;
-}
-
-function unique<T>(items: readonly T[]): T[] {
-  return [...new Set(items)];
 }
