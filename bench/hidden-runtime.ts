@@ -38,8 +38,8 @@ import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { DIST } from "../harness/bundle";
 import { DEMO_API_KEY } from "../sandbox/server";
-import { recordFunctionsInPage } from "../test/support/pane-page";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, serveStatic } from "../test/support/chromium";
+import { recordFunctionsInPage } from "../harness/functions-in-page";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, serveStatic } from "../harness/chromium";
 import { SCALE_METRICS, scaleSymbols, startScaleSandbox } from "./scale";
 import { median } from "./stats";
 
