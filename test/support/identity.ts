@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { ROOT } from "../../scripts/lib/gateway";
+import { ROOT, type IdentitySettings } from "../../scripts/lib/gateway";
 
 export const TEST_AUDIENCE = "api://md-gateway-tests";
 export const TEST_TENANT = "7f0e4f6c-0000-4000-8000-00000000f1f0";
@@ -219,6 +219,22 @@ export async function startIdentityProvider(options: IdentityProviderOptions = {
       child.kill("SIGTERM");
       await exited;
     },
+  };
+}
+
+/**
+ * The gateway's identity settings for this provider's tokens: its issuer, the
+ * test audience and tenant, the add-in's client, and `group` as the group or
+ * role every token must hold.
+ */
+export function gatewayIdentity(provider: IdentityProvider, group: string): IdentitySettings {
+  return {
+    issuer: provider.issuer,
+    audience: TEST_AUDIENCE,
+    clientId: "md-addin-client",
+    tenant: TEST_TENANT,
+    group,
+    scopes: [`${TEST_AUDIENCE}/access_as_user`],
   };
 }
 
