@@ -12,7 +12,7 @@ import path from "node:path";
 import { freePort } from "../../scripts/lib/gateway";
 import { DIST } from "../../harness/bundle";
 import { accessLogWith, describeGateway, filesContaining, useGatewayRig, type GatewayRig } from "../support/gateway";
-import { useIdentityProvider, TEST_AUDIENCE, TEST_TENANT, type IdentityProvider } from "../support/identity";
+import { gatewayIdentity, useIdentityProvider, type IdentityProvider } from "../support/identity";
 
 const ROLE = "MarketData.Read";
 
@@ -154,15 +154,7 @@ describeGateway("the gateway's requests and headers, round two (nginx + njs + sa
 
 describeGateway("the gateway's sign-in, round two (nginx + njs + oidc-provider + sandbox)", () => {
   const idp: IdentityProvider = useIdentityProvider();
-  const identity = (jwksUri?: string) => ({
-    issuer: idp.issuer,
-    audience: TEST_AUDIENCE,
-    clientId: "md-addin-client",
-    tenant: TEST_TENANT,
-    group: ROLE,
-    scopes: [`${TEST_AUDIENCE}/access_as_user`],
-    ...(jwksUri ? { jwksUri } : {}),
-  });
+  const identity = (jwksUri?: string) => ({ ...gatewayIdentity(idp, ROLE), ...(jwksUri ? { jwksUri } : {}) });
 
   describe("the provider's keys at hand", () => {
     const rig = useGatewayRig(() => ({ firm: true, gateway: { identity: identity() } }));
