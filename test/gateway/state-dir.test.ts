@@ -271,6 +271,20 @@ describeAsRoot("a state directory another local user prepared (nginx as root)", 
     });
   });
 
+  it("one whose parents it creates too: the workers still reach their directories (the service tier's socket)", async () => {
+    const stateDir = path.join(base, "made", "by", "the-runner", "state");
+    const gateway = await start(stateDir);
+    try {
+      const response = await fetch(
+        `${gateway.url}/api/data/api/PRICE/?symbols=eth&startDate=2024-01-03&endDate=2024-01-04`,
+      );
+      expect([response.status, lstatSync(path.join(base, "made")).mode & 0o777]).toEqual([200, 0o755]);
+      await response.text();
+    } finally {
+      await gateway.stop();
+    }
+  });
+
   it("a state directory it created is used again on the next start", async () => {
     const stateDir = path.join(base, "md-gateway-again");
     const first = await start(stateDir);

@@ -161,7 +161,9 @@ function ownStateDir(stateDir: string, me: number): void {
   checkAncestors(path.dirname(stateDir), me);
   const stat = lstatOrNull(stateDir);
   if (!stat) {
-    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    // Parents it makes are this user's and open to pass through (the workers reach their directories below).
+    mkdirSync(path.dirname(stateDir), { recursive: true, mode: 0o755 });
+    mkdirSync(stateDir, { mode: 0o700 });
   } else {
     if (stat.isSymbolicLink()) refuse(`${stateDir} is a symbolic link`);
     if (!stat.isDirectory()) refuse(`${stateDir} is not a directory`);
