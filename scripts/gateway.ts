@@ -17,7 +17,8 @@
  * Other options:
  *   --host <addr>          listen address (default 127.0.0.1; 0.0.0.0 for a team)
  *   --server-name <name>   a host name analysts use (repeatable; required with 0.0.0.0): any other Host is refused
- *   --state-dir <dir>      logs and cache (default <tmp>/md-gateway-<port>, kept across restarts)
+ *   --state-dir <dir>      logs and cache, kept across restarts (default /var/lib/md-gateway/<port> as root,
+ *                          else $XDG_STATE_HOME or ~/.local/state, /md-gateway/<port>); one another user could change is refused
  *   --rate <n> --burst <n> per-client request limit (default 20 r/s, burst 200)
  *   --tls-cert <pem> --tls-key <pem>   serve HTTPS (Excel loads add-ins only over HTTPS)
  *   --write-config <dir>   write the configuration for a system nginx and exit;
@@ -30,6 +31,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import {
   checkExposure,
+  defaultStateDir,
   discoverJwksUri,
   ensureNginx,
   findNjsModule,
@@ -184,7 +186,7 @@ async function main(): Promise<void> {
   }
   const nginx = ensureNginx();
   if ("missing" in nginx) fail(nginx.missing);
-  const stateDir = path.resolve(values["state-dir"] ?? path.join(os.tmpdir(), `md-gateway-${port}`));
+  const stateDir = path.resolve(values["state-dir"] ?? defaultStateDir(port));
   const gateway = await startGateway({
     upstream: values.upstream!,
     port,

@@ -8,10 +8,10 @@
 import { checkExposure } from "../../scripts/lib/gateway";
 import { accessLogWith, describeGateway, useGatewayRig, type GatewayRig } from "../support/gateway";
 import {
+  gatewayIdentity,
   hmacForgery,
   useIdentityProvider,
   TEST_AUDIENCE,
-  TEST_TENANT,
   type IdentityProvider,
 } from "../support/identity";
 
@@ -56,14 +56,7 @@ describeGateway("gateway sign-in (nginx + njs + oidc-provider + sandbox)", () =>
     gateway: {
       rate: 1,
       burst: 2,
-      identity: {
-        issuer: idp.issuer,
-        audience: TEST_AUDIENCE,
-        clientId: "md-addin-client",
-        tenant: TEST_TENANT,
-        group: ROLE,
-        scopes: [`${TEST_AUDIENCE}/access_as_user`],
-      },
+      identity: gatewayIdentity(idp, ROLE),
     },
   }));
 

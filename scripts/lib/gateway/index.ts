@@ -9,7 +9,7 @@
  *   firm-key.ts           the firm key: checked at start, written as the key include
  *   config-writer.ts      fills deploy/nginx/'s templates (TypeScript only fills in values)
  *   nginx-install.ts      finding and installing nginx and njs
- *   state-dir.ts          the run dir, the state dir, the workers' account
+ *   state-dir.ts          the run dir, the state dir (refused when another user could change it), the workers' account
  *   runner.ts             starts and stops nginx
  */
 export { checkExposure, serverNamesFor } from "./exposure";
@@ -33,6 +33,7 @@ export { ensureNginx, findNginx, findNjsModule, INSTALL_HINT } from "./nginx-ins
 export {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_TIMES,
+  defaultStateDir,
   ROOT,
   TEMPLATE_DIR,
   type GatewayHandle,

@@ -4,6 +4,7 @@
  * key modes, the body cap (cache lifetimes and timeouts: times.ts). Identity settings:
  * identity-settings.ts.
  */
+import os from "node:os";
 import path from "node:path";
 import type { FirmKeyCheck } from "./firm-key";
 import type { IdentitySettings } from "./identity-settings";
@@ -19,6 +20,27 @@ export { DEFAULT_TIMES, type GatewayTimes } from "./times";
 /** The largest answer of the service the gateway passes on and caches (bytes). */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
+/**
+ * The default state directory for `port`, outside the world-writable temp
+ * directory (where another local user could create it first): root's in
+ * /var/lib/md-gateway/<port>; anyone else's in their own XDG state
+ * directory, $XDG_STATE_HOME (an absolute path, else ~/.local/state, as the
+ * XDG Base Directory specification says)/md-gateway/<port>.
+ */
+export function defaultStateDir(
+  port: number,
+  who: { uid: number; env: NodeJS.ProcessEnv; home: string } = {
+    uid: process.getuid?.() ?? -1,
+    env: process.env,
+    home: os.homedir(),
+  },
+): string {
+  if (who.uid === 0) return path.join("/var/lib/md-gateway", String(port));
+  const xdg = who.env.XDG_STATE_HOME;
+  const stateHome = xdg && path.isAbsolute(xdg) ? xdg : path.join(who.home, ".local", "state");
+  return path.join(stateHome, "md-gateway", String(port));
+}
+
 export interface GatewayOptions {
   upstream: string;
   /** 0 picks a free port. */
@@ -27,7 +49,10 @@ export interface GatewayOptions {
   /** Firm mode: a file holding the firm's key (one line). Without it: pass-through mode. */
   keyFile?: string;
   distDir?: string;
-  /** nginx prefix (logs, cache); default a fresh private temp dir, removed at stop. */
+  /**
+   * nginx prefix (logs, cache); default a fresh private temp dir, removed at stop (npm run gateway
+   * passes defaultStateDir(port)). One the runner did not create, or that another user can change, is refused.
+   */
   stateDir?: string;
   rate?: number;
   burst?: number;

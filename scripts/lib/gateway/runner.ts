@@ -164,9 +164,10 @@ function startDirs(plan: StartPlan): StartDirs {
   const { options } = plan;
   const tempState = !options.stateDir;
   const stateDir = path.resolve(options.stateDir ?? mkdtempSync(path.join(os.tmpdir(), "md-gateway-state-")));
-  const confDir = privateRunDir();
   const worker = chooseWorkerUser(plan.distDir, plan.log);
+  // Checked (and refused) before anything else is written.
   const { logsDir, cacheDir } = prepareStateDir(stateDir, worker);
+  const confDir = privateRunDir();
   return {
     stateDir,
     tempState,
