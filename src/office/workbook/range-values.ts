@@ -69,7 +69,7 @@ export async function loadResults(
       range: ranges[i],
       values: range.values,
       types: range.valueTypes as ValueType[][],
-      formats: own.map((line, r) => line.map((format, c) => carried[i]?.[r]?.[c] ?? String(format ?? "General"))),
+      formats: own.map((line, r) => line.map((format, c) => shownFormat(format, carried[i]?.[r]?.[c] ?? null))),
     };
   });
 }
@@ -117,6 +117,22 @@ async function loadCarriedFormats(
     },
   );
   return ranges.map((_, i) => jsons[i]?.valuesAsJson.map((line) => line.map(carriedFormat)) ?? null);
+}
+
+/**
+ * The format a cell shows: one applied to the cell wins over the one its
+ * value carries. "The number format in a `DoubleCellValue` is the default
+ * format. If a user … applies formatting to the cell later, that applied
+ * format overrides the value's format" (Microsoft Learn, "Excel data types:
+ * core concepts",
+ * https://learn.microsoft.com/en-us/office/dev/add-ins/excel/excel-data-types-concepts).
+ * `Range.numberFormat` says "General" for a cell nobody formatted, so the
+ * value's format shows there; an applied "General" cannot be told apart from
+ * none, and the value's format is kept for it (docs/excel-checklist.md §17).
+ */
+export function shownFormat(own: unknown, carried: string | null): string {
+  const applied = String(own ?? "General");
+  return applied !== "General" ? applied : (carried ?? applied);
 }
 
 /** The format a cell value carries (Double with numberFormat, or FormattedNumber), or null. */

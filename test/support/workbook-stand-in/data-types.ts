@@ -11,8 +11,18 @@
  * return its basic value and type ("the value that would be returned by
  * `Range.values` for a cell with this value"), dropping the format;
  * `Range.valuesAsJson` (ExcelApi 1.16) returns the object as it is (a plain
- * value as `{ type, basicValue }`). What the user sees is the carried number
- * format, else the cell's own (`Range.numberFormat`, in range.ts).
+ * value as `{ type, basicValue }`).
+ *
+ * Which format the user sees (`shownFormat`): "The number format in a
+ * `DoubleCellValue` is the default format. If a user … applies formatting to
+ * the cell later, that applied format overrides the value's format"
+ * (Microsoft Learn, "Excel data types: core concepts",
+ * https://learn.microsoft.com/en-us/office/dev/add-ins/excel/excel-data-types-concepts).
+ * So a format applied to the cell (by the user, or by the add-in through
+ * `Range.numberFormat`) wins; the value's own format shows only in a cell
+ * nobody formatted. What `Range.numberFormat` reads for such a cell is not
+ * documented; the model says "General" (range.ts), and an applied "General"
+ * reads the same (docs/excel-checklist.md §17 asks a person to look).
  */
 
 /** The error values Excel shows; a string among them reads back with type "Error". */
@@ -44,6 +54,10 @@ export const carriedFormat = (value: unknown): string | null => {
     typeof value === "object" && value !== null ? (value as { numberFormat?: unknown }).numberFormat : null;
   return typeof format === "string" ? format : null;
 };
+
+/** The format the user sees: the one applied to the cell, else the value's own, else "General". */
+export const shownFormat = (value: unknown, applied: string | undefined): string =>
+  applied ?? carriedFormat(value) ?? "General";
 
 /** `Range.valueTypes`: the type of the basic value. */
 export const typeOf = (raw: unknown) => {

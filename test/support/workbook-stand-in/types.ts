@@ -122,7 +122,7 @@ export interface CellView {
 
 /** How a cell shows its value. */
 export interface CellDisplay {
-  /** The number format the user sees: the one carried in the value, else the cell's own. */
+  /** The number format the user sees: the one applied to the cell, else the one carried in the value (data-types.ts). */
   format: string;
   /** The cell's own number format (`Range.numberFormat`). */
   own: string;
