@@ -43,6 +43,8 @@ export interface WorkbookRecording {
   results: Record<string, RecordedResult>;
   /** Cells whose writes Excel refuses (e.g. part of a legacy array formula). */
   refuseWrites?: { sheet: string; address: string }[];
+  /** Excel refuses an entity (or other data type without a basic form) written through `Range.valuesAsJson`, with this message. */
+  refuseDataTypeWrites?: string;
   /** Set to make `setStartupBehavior` reject, as on a host without SharedRuntime 1.1. */
   startupBehaviorFails?: string;
   /** The newest ExcelApi requirement set the host supports; "1.20" when absent. */
