@@ -11,13 +11,19 @@
  * A frozen cell keeps the format it showed: dates stay dates, prices keep
  * `$#,##0.00`, percentages stay percentages (the adapter reads the format
  * each cell shows and writes it onto the cell with the value).
+ *
+ * An MD.ASSET card reads as `#VALUE!` (an entity's basic value), so it is
+ * frozen from its JSON: as a static card, which keeps its card and every
+ * `=A1.Price` without the add-in, or as its text where Excel refuses the card
+ * (cell-cards.ts); the report, its message and the log say which.
  */
 import { intersects, parseRange, qualifiedAddress, type Rect } from "./a1";
+import { isEntity, shownText, staticCard, valueBehindError } from "./cell-cards";
 import { isCalculating } from "./cell-errors";
 import { systemClock, type Clock } from "./clock";
 import { waitForIdle, type CustomFunctionCalls } from "./completion";
 import { findMdCells } from "./formula-cells";
-import type { CellResult, FreezeRecord, ValueBlock, ValueType, WorkbookAdapter } from "./workbook-adapter";
+import type { CellJson, CellResult, FreezeRecord, ValueBlock, ValueType, WorkbookAdapter } from "./workbook-adapter";
 
 export type FreezeScope = "selection" | "sheet";
 
@@ -38,6 +44,8 @@ export interface FreezeReport {
   protected: boolean;
   /** False when the freeze stopped because the log could not be read or saved (then nothing was frozen). */
   recorded: boolean;
+  /** MD.ASSET cards (formula cells): kept as static cards, or frozen as their text because Excel refused the card (its reason). */
+  cards: { asCards: string[]; asText: string[]; reason: string | null };
   message: string;
 }
 
@@ -79,6 +87,7 @@ export async function freezeToValues(
     running: 0,
     protected: false,
     recorded: true,
+    cards: { asCards: [], asText: [], reason: null },
     message: "",
   };
   const where = scope === "selection" ? "in the selection" : `on "${sheet}"`;
@@ -120,22 +129,32 @@ export async function freezeToValues(
     .filter(({ result }) => !areas || areas.some((area) => intersects(area, parseRange(result.range))));
 
   const blocks: ValueBlock[] = [];
+  /** For each card's record, the hash its range reads with the card's text in place of the card. */
+  const asTextHashes = new Map<FreezeRecord, string>();
   for (const { result, formula } of chosen) {
     if (isCalculating(result.values[0]?.[0])) {
       report.stillCalculating.push(result.address);
       continue;
     }
+    const frozen = frozenCells(result);
     // The format each cell shows goes with its value: a format carried in the value (a date, $, %) does not
     // survive `Range.values`, so it is put on the cell, where a colleague's Excel of any version shows it.
-    blocks.push({ address: result.range, values: frozenValues(result), formats: result.formats });
-    report.records.push({
+    blocks.push({ address: result.range, values: frozen.values, formats: result.formats, ...frozen.cards });
+    const record: FreezeRecord = {
       sheet,
       address: result.address,
       range: result.range,
       formula,
       frozenAt,
+      // A card reads back as #VALUE!, as it did before the freeze.
       valuesHash: valuesHash(result.values),
-    });
+      ...(frozen.cards ? { frozenAs: "card" as const } : {}),
+    };
+    if (frozen.cards) {
+      asTextHashes.set(record, valuesHash(frozen.asText));
+      report.cards.asCards.push(result.address);
+    }
+    report.records.push(record);
     report.cells += result.values.reduce((sum, line) => sum + line.length, 0);
   }
   report.formulas = report.records.length;
@@ -153,16 +172,52 @@ export async function freezeToValues(
     } catch (error) {
       return stopped(report, `the freeze log could not be saved (${reasonOf(error)})`);
     }
-    try {
-      await workbook.writeValues(sheet, blocks);
-    } catch (error) {
-      // The formulas stay; take their records out again (they would claim cells that were not frozen).
-      await workbook.writeFreezeLog(earlier).catch(() => undefined);
-      return stopped(report, `Excel refused to write the values (${reasonOf(error)})`);
-    }
+    const refused = await writeFrozen(workbook, sheet, blocks, report, earlier, asTextHashes);
+    if (refused) return stopped(report, `Excel refused to write the values (${refused})`);
   }
   if (!report.message) report.message = summary(report, where);
   return report;
+}
+
+/**
+ * Writes the frozen values, cards as cards. Where Excel refuses that write and
+ * it held cards, the cards go as their text instead, and their records get the
+ * hash of the text (what Undo freeze will read) and say "text". Returns
+ * Excel's reason when nothing could be written; then the records are taken
+ * out of the log again (they would claim cells that were not frozen).
+ */
+async function writeFrozen(
+  workbook: WorkbookAdapter,
+  sheet: string,
+  blocks: ValueBlock[],
+  report: FreezeReport,
+  earlier: FreezeRecord[],
+  asTextHashes: Map<FreezeRecord, string>,
+): Promise<string | null> {
+  let refusal: string;
+  try {
+    await workbook.writeValues(sheet, blocks);
+    return null;
+  } catch (error) {
+    refusal = reasonOf(error);
+  }
+  if (asTextHashes.size > 0) {
+    try {
+      await workbook.writeValues(
+        sheet,
+        blocks.map(({ cards: _cards, ...block }) => block),
+      );
+      for (const [record, hash] of asTextHashes) Object.assign(record, { valuesHash: hash, frozenAs: "text" });
+      report.cards = { asCards: [], asText: report.cards.asCards, reason: refusal };
+      // The cells hold the text now: a log that keeps the cards' hashes only makes Undo call them changed.
+      await workbook.writeFreezeLog([...earlier, ...report.records]).catch(() => undefined);
+      return null;
+    } catch (error) {
+      refusal = reasonOf(error);
+    }
+  }
+  await workbook.writeFreezeLog(earlier).catch(() => undefined);
+  return refusal;
 }
 
 /** Nothing was frozen: every formula is still in its cell. */
@@ -184,7 +239,15 @@ function summary(report: FreezeReport, where: string): string {
     ? ` ${report.stillCalculating.length} still calculating (${report.stillCalculating.join(", ")}) left as formulas.`
     : "";
   if (report.formulas === 0) return `No MD formulas to freeze ${where}.${calculating}`;
-  return `Froze ${report.formulas} MD formula(s) ${where} into ${report.cells} value cell(s).${calculating}`;
+  const { asCards, asText, reason } = report.cards;
+  const cards =
+    (asCards.length > 0
+      ? ` ${asCards.length} MD.ASSET card(s) kept as cards (${asCards.join(", ")}): they no longer update, and formulas such as =A1.Price still read them.`
+      : "") +
+    (asText.length > 0
+      ? ` ${asText.length} MD.ASSET card(s) frozen as their text (Excel refused the card: ${reason}): formulas such as =A1.Price that read them now show #VALUE!.`
+      : "");
+  return `Froze ${report.formulas} MD formula(s) ${where} into ${report.cells} value cell(s).${cards}${calculating}`;
 }
 
 /**
@@ -192,17 +255,38 @@ function summary(report: FreezeReport, where: string): string {
  * an assigned string the way it reads typing: "=x" becomes a formula, "00123"
  * a number, "1/2" a date. A leading apostrophe keeps text as text (and is not
  * part of the value); error values are written as their code, which Excel
- * turns back into the error.
+ * turns back into the error. A value that reads as an error but is a data
+ * type (an MD.ASSET card: cell-cards.ts) is written as the text it shows, and
+ * an entity as itself over it (`cards`); `asText` is what the range reads
+ * back where only the text is written.
  */
-export function frozenValues(result: Pick<CellResult, "values" | "types">): unknown[][] {
-  return result.values.map((line, r) =>
+export function frozenCells(result: Pick<CellResult, "values" | "types" | "errorsAsJson">): {
+  values: unknown[][];
+  asText: unknown[][];
+  cards?: { cards: (CellJson | null)[][] };
+} {
+  let cards: (CellJson | null)[][] | null = null;
+  const textBehind = (r: number, c: number) => {
+    const behind = valueBehindError(result, r, c);
+    return behind ? shownText(behind) : null;
+  };
+  const asText = result.values.map((line, r) => line.map((value, c) => textBehind(r, c) ?? value));
+  const values = result.values.map((line, r) =>
     line.map((value, c) => {
       const type: ValueType | undefined = result.types[r]?.[c];
+      const behind = valueBehindError(result, r, c);
+      if (isEntity(behind)) {
+        cards ??= result.values.map((row) => row.map(() => null));
+        cards[r][c] = staticCard(behind);
+      }
+      const text = textBehind(r, c);
+      if (text !== null) return `'${text}`;
       if (type === "Empty") return "";
       if (typeof value === "string" && value !== "" && type !== "Error") return `'${value}`;
       return value;
     }),
   );
+  return cards ? { values, asText, cards: { cards } } : { values, asText };
 }
 
 /**
@@ -210,7 +294,7 @@ export function frozenValues(result: Pick<CellResult, "values" | "types">): unkn
  * their JSON), with the range's size: what the freeze log keeps instead of
  * the values, so Undo freeze can tell whether the cells still hold what the
  * freeze wrote. Values written by a freeze read back as they were read
- * (`frozenValues`: text as text, errors as errors), so an untouched range
+ * (`frozenCells`: text as text, errors as errors, cards as cards), so an untouched range
  * hashes alike; an edit changes it (a collision is a 1 in 4 billion chance).
  */
 export function valuesHash(values: readonly (readonly unknown[])[]): string {

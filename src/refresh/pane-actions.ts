@@ -95,7 +95,9 @@ export function paneFreezeResult(report: FreezeReport, ms: number): PaneRefreshR
     report.formulas === 0 ||
     report.stillCalculating.length > 0 ||
     report.running > 0 ||
-    !report.recorded
+    !report.recorded ||
+    // Whether MD.ASSET cards stayed cards or became their text: the user must know.
+    report.cards.asCards.length + report.cards.asText.length > 0
   )
     result.note = report.message;
   return result;

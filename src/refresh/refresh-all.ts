@@ -31,6 +31,7 @@
  * their results once the calls have settled, to report errors.
  */
 import { cellAddress, cellCount, parseRange } from "./a1";
+import { valueBehindError } from "./cell-cards";
 import { explainError, isCalculating } from "./cell-errors";
 import { systemClock, type Clock } from "./clock";
 import { waitForCalls, type CallCounts, type Completion, type CustomFunctionCalls } from "./completion";
@@ -354,7 +355,8 @@ async function reportResults(
           if (!ours.has(address)) return;
           if (isCalculating(value)) {
             report.pending.push({ sheet, address });
-          } else if (reading.types[r]?.[c] === "Error") {
+          } else if (reading.types[r]?.[c] === "Error" && !valueBehindError(reading, r, c)) {
+            // An MD.ASSET card reads #VALUE! typed Error (an entity's basic value: cell-cards.ts); it is a value.
             const failure = { sheet, address, error: String(value) };
             report.failed.push({
               ...failure,

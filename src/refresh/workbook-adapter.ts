@@ -62,7 +62,17 @@ export interface ValueBlock {
    * one per cell; absent: the cells' formats are left as they are.
    */
   formats?: string[][];
+  /**
+   * Entities written over the values (`Range.valuesAsJson`, ExcelApi 1.16),
+   * one per cell, null where the value stands: a frozen MD.ASSET card
+   * (cell-cards.ts). `values` holds the card's text for the same cell, the
+   * fallback where Excel refuses the card.
+   */
+  cards?: (CellJson | null)[][];
 }
+
+/** One cell's `Range.valuesAsJson` entry (Excel.CellValue): `{ type, basicValue, … }`, an entity's `{ type: "Entity", text, properties, … }`. */
+export type CellJson = Record<string, unknown>;
 
 /** Excel's `Range.valueTypes` names. */
 export type ValueType = "Unknown" | "Empty" | "String" | "Integer" | "Double" | "Boolean" | "Error" | "RichValue";
@@ -71,6 +81,13 @@ export interface RangeValues {
   address: string;
   values: unknown[][];
   types: ValueType[][];
+  /**
+   * `Range.valuesAsJson` of each cell `valueTypes` calls "Error", null
+   * elsewhere: an entity (an MD.ASSET card) reads "#VALUE!" typed Error
+   * (Excel.EntityCellValue.basicValue / basicType), and only this says it is
+   * a card and not an error. Absent where Excel cannot say (before ExcelApi 1.16).
+   */
+  errorsAsJson?: (CellJson | null)[][];
 }
 
 /** What a formula cell shows now, with the spill it produces (a one-cell range when it does not spill). */
@@ -108,6 +125,8 @@ export interface FreezeRecord {
    * the cells still hold exactly those values. Absent in logs written before.
    */
   valuesHash?: string;
+  /** An MD.ASSET card frozen as a static card, or as its text where Excel refused the card; absent for other values. */
+  frozenAs?: "card" | "text";
 }
 
 /** One frozen formula to put back, if its cells still hold what the freeze wrote. */

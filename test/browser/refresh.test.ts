@@ -7,7 +7,7 @@
 import type { Page } from "playwright-core";
 import { REFRESH_ALL_COMMAND } from "../../src/office/commands";
 import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
-import { build, compsWorkbook, latest, type LabelledWorkbook } from "../support/recordings";
+import { build, cardsWorkbook, compsWorkbook, latest, type LabelledWorkbook } from "../support/recordings";
 import type { StandInLog, WorkbookRecording } from "../support/workbook-stand-in";
 import { describeBrowser, usePaneBrowser } from "../support/browser";
 import { addWorkbookStandIn, gotoPane, startHidden, type PageWorkbook } from "../support/pane-page";
@@ -251,6 +251,48 @@ describeBrowser("refresh in the task pane (headless Chromium, recorded workbook)
       ["B2", null, 0.0123, "0.00%"],
       ["D1", null, 2553.26, "$#,##0.00"],
     ]);
+    await page.close();
+  });
+
+  it("Freeze sheet to values and Undo last freeze keep MD.ASSET cards, the formatted table and the user's format", async () => {
+    const fixture = cardsWorkbook();
+    const { page, errors } = await open(fixture.recording, "user-entered-key");
+    await openSettings(page);
+    const shown = () =>
+      page.evaluate(() =>
+        ["A1", "B1", "D2", "E2", "G1"].map((a) => {
+          const workbook = (window as unknown as PageWorkbook).__workbook;
+          const { json } = workbook.display("Desk", a);
+          return [
+            a,
+            workbook.cell("Desk", a).formula,
+            json.text ?? json.basicValue,
+            workbook.display("Desk", a).format,
+          ];
+        }),
+      );
+    const before = await shown();
+    await page.getByRole("button", { name: "Freeze sheet to values" }).click();
+    const outcome = page.getByTestId("refresh-outcome");
+    await outcome.getByText(/2 MD\.ASSET card\(s\) kept as cards/).waitFor();
+    // Every cell shows what it showed, the cards as cards (their JSON is an entity, not #VALUE!), without formulas.
+    const after = await shown();
+    expect(after).toEqual(before.map(([a, formula, ...rest]) => [a, a === "B1" ? formula : null, ...rest]));
+    const frozenCard = await page.evaluate(
+      () => (window as unknown as PageWorkbook).__workbook.display("Desk", "A1").json,
+    );
+    expect(frozenCard).toMatchObject({
+      type: "Entity",
+      text: "Ethereum",
+      properties: { Price: { basicValue: 2553.26 } },
+    });
+    expect(frozenCard).not.toHaveProperty("provider");
+
+    await page.getByRole("button", { name: "Undo last freeze" }).click();
+    await outcome.getByText(/^Restored 4 MD formula/).waitFor();
+    for (const c of fixture.md) expect((await cell(page, "Desk", c.address)).formula).toBe(c.cell.formula);
+    expect((await shown()).find(([a]) => a === "G1")?.[3]).toBe("0.0");
+    expect(errors).toEqual([]);
     await page.close();
   });
 

@@ -45,6 +45,8 @@ const TABLE: { address: string; value: unknown; format: string }[] = [
   { address: "C3", value: -0.004, format: PERCENT },
   { address: "E2", value: 1800.5, format: PRICE },
   { address: "F2", value: 0.25, format: "0.0" },
+  // A formatted result in a cell the user formatted themselves: their format wins (Excel data types: core concepts).
+  { address: "G2", value: 95000.5, format: "0.0" },
 ];
 
 function formattedWorkbook(host: Host) {
@@ -58,11 +60,13 @@ function formattedWorkbook(host: Host) {
     { sheet: "Report", address: "E2", cell: { formula: latest("eth"), value: shown(host, 1800.5, PRICE) }, md: true },
     // A plain result in a cell the user formatted: the cell's own format stays.
     { sheet: "Report", address: "F2", cell: { formula: latest("eth", "RATIO"), value: 0.25 }, md: true },
+    // The value carries $#,##0.00, and the user applied 0.0 to the cell: Excel shows 0.0.
+    { sheet: "Report", address: "G2", cell: { formula: latest("btc"), value: shown(host, 95000.5, PRICE) }, md: true },
   ];
   // Without data types in values, users format the cells themselves (README: "in older Excel, format the date column").
   const numberFormats: Record<string, string> = host.kind
-    ? { F2: "0.0" }
-    : { "A2:A3": DATE, B2: PRICE, E2: PRICE, "C2:C3": PERCENT, F2: "0.0" };
+    ? { F2: "0.0", G2: "0.0" }
+    : { "A2:A3": DATE, B2: PRICE, E2: PRICE, "C2:C3": PERCENT, F2: "0.0", G2: "0.0" };
   const fixture = build([{ name: "Report" }], cells, { excelApi: host.excelApi });
   fixture.recording.sheets[0].numberFormats = numberFormats;
   return openRecordedWorkbook(fixture.recording);
@@ -89,7 +93,7 @@ describe.each(HOSTS)("freeze keeps every cell's format: %s", (_, host) => {
     const { standIn, workbook } = formattedWorkbook(host);
     const report = await freezeToValues(workbook, "sheet", { clock });
 
-    expect(report.formulas).toBe(3);
+    expect(report.formulas).toBe(4);
     expect(seen(standIn)).toEqual(TABLE.map((cell) => ({ ...cell, formula: false })));
     // Plain numbers now, with the format on the cell: what a colleague's Excel (of any age) shows.
     expect(standIn.display("Report", "B2").json).toEqual({ type: "Double", basicValue: 2553.26 });
@@ -100,9 +104,9 @@ describe.each(HOSTS)("freeze keeps every cell's format: %s", (_, host) => {
     const { standIn, workbook } = formattedWorkbook(host);
     standIn.select("Report", ["B3"]);
     await freezeToValues(workbook, "selection", { clock });
-    const table = seen(standIn).filter(({ address }) => !["E2", "F2"].includes(address));
+    const table = seen(standIn).filter(({ address }) => !["E2", "F2", "G2"].includes(address));
     expect(table).toEqual(
-      TABLE.filter(({ address }) => !["E2", "F2"].includes(address)).map((c) => ({ ...c, formula: false })),
+      TABLE.filter(({ address }) => !["E2", "F2", "G2"].includes(address)).map((c) => ({ ...c, formula: false })),
     );
     expect(standIn.cell("Report", "E2").formula).toBe(latest("eth"));
   });
@@ -115,13 +119,16 @@ describe.each(HOSTS)("freeze keeps every cell's format: %s", (_, host) => {
       ["A1", "A1:C3"],
       ["E2", "E2"],
       ["F2", "F2"],
+      ["G2", "G2"],
     ]);
 
     const undo = await undoLastFreeze(workbook);
-    expect(undo.restored.sort()).toEqual(["Report!A1", "Report!E2", "Report!F2"]);
+    expect(undo.restored.sort()).toEqual(["Report!A1", "Report!E2", "Report!F2", "Report!G2"]);
     expect(undo.changed).toEqual([]);
     expect(standIn.cell("Report", "A1").formula).toBe(SERIES);
     expect(standIn.cell("Report", "E2").formula).toBe(latest("eth"));
+    // The user's format is still the one shown once the formula is back.
+    expect(standIn.display("Report", "G2").format).toBe("0.0");
   });
 });
 

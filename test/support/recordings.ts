@@ -175,3 +175,61 @@ export function injectionWorkbook(): LabelledWorkbook {
 
 /** How a runtime the document loaded starts: pane hidden, no ribbon command (refresh-controller's RuntimeStart). */
 export const OPENED_WITH_DOCUMENT = { paneShown: false, byCommand: () => false } as const;
+
+/** The sheet an analyst freezes (test/refresh/freeze-cards.test.ts, test/browser/refresh.test.ts): its formulas and formats. */
+export const CARDS_SHEET = {
+  PRICE: "$#,##0.00",
+  DATE: "yyyy-mm-dd",
+  ETH: '=MD.ASSET("eth")',
+  LINK: '=MD.ASSET("link")',
+  SERIES: '=MD.SERIES("eth","PRICE","-1D")',
+};
+
+/** An MD.ASSET card as the add-in returns it (src/office/cells/entity-value.ts): an Excel entity. */
+export const assetCard = (name: string, symbol: string, price: number) => ({
+  type: "Entity",
+  text: name,
+  properties: {
+    Name: { type: "String", basicValue: name },
+    Symbol: { type: "String", basicValue: symbol },
+    Price: {
+      type: "Double",
+      basicValue: price,
+      numberFormat: CARDS_SHEET.PRICE,
+      propertyMetadata: { sublabel: "2025-03-02" },
+    },
+  },
+  layouts: {
+    card: { title: { property: "Name" }, sections: [{ layout: "List", title: "Market", properties: ["Price"] }] },
+  },
+  provider: { description: "Market Data for Excel" },
+});
+
+/**
+ * Desk: MD.ASSET cards in A1:A2 with `=A1.Price` / `=A2.Price` beside them, a
+ * formatted MD.SERIES table in D1:E2 (a date and a price carried in the
+ * values), and G1, a price the user formatted as 0.0 themselves.
+ */
+export function cardsWorkbook(extra: Partial<WorkbookRecording> = {}): LabelledWorkbook {
+  const { PRICE, DATE, ETH, LINK, SERIES } = CARDS_SHEET;
+  const priced = (basicValue: number, numberFormat: string) => ({ type: "Double", basicValue, numberFormat });
+  const eth = assetCard("Ethereum", "eth", 2553.26);
+  const link = assetCard("Chainlink", "link", 14.2);
+  const series = [
+    ["Date", "eth PRICE"],
+    [priced(45718, DATE), priced(2553.26, PRICE)],
+  ];
+  const btc = priced(95000.5, PRICE);
+  const cells: LabelledCell[] = [
+    { sheet: "Desk", address: "A1", cell: { formula: ETH, value: eth }, md: true, fresh: { value: eth } },
+    { sheet: "Desk", address: "A2", cell: { formula: LINK, value: link }, md: true, fresh: { value: link } },
+    // Excel formulas that read the cards' properties.
+    { sheet: "Desk", address: "B1", cell: { formula: "=A1.Price", value: priced(2553.26, PRICE) }, md: false },
+    { sheet: "Desk", address: "B2", cell: { formula: "=A2.Price", value: priced(14.2, PRICE) }, md: false },
+    { sheet: "Desk", address: "D1", cell: { formula: SERIES, spill: series }, md: true, fresh: { spill: series } },
+    { sheet: "Desk", address: "G1", cell: { formula: latest("btc"), value: btc }, md: true, fresh: { value: btc } },
+  ];
+  const fixture = build([{ name: "Desk" }], cells, extra);
+  fixture.recording.sheets[0].numberFormats = { G1: "0.0" };
+  return fixture;
+}

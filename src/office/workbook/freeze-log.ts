@@ -34,8 +34,9 @@ export async function writeFreezeLog(context: Excel.RequestContext, records: rea
 }
 
 const RECORD_ATTRIBUTES = ["sheet", "address", "range", "frozenAt"] as const;
-/** Written when present; logs written before it have none. */
-const OPTIONAL_ATTRIBUTES = ["valuesHash"] as const;
+/** Written when present; logs written before them have none. `frozenAs` ("card" or "text") marks a frozen MD.ASSET card. */
+const OPTIONAL_ATTRIBUTES = ["valuesHash", "frozenAs"] as const;
+const FROZEN_AS = ["card", "text"] as const;
 
 /**
  * Each field escaped to printable ASCII: a backslash is doubled and every
@@ -110,10 +111,10 @@ export function parseFreezeLog(xml: string): FreezeRecord[] {
       frozenAt: field(element.getAttribute("frozenAt")),
       formula: field(element.textContent),
     };
-    for (const name of OPTIONAL_ATTRIBUTES) {
-      const raw = element.getAttribute(name);
-      if (raw !== null) record[name] = field(raw);
-    }
+    const hash = element.getAttribute("valuesHash");
+    if (hash !== null) record.valuesHash = field(hash);
+    const frozenAs = FROZEN_AS.find((as) => as === element.getAttribute("frozenAs"));
+    if (frozenAs) record.frozenAs = frozenAs;
     return record;
   });
 }

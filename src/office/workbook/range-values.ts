@@ -4,13 +4,15 @@
  * ranges with their formats. Chunked by MAX_CELLS_PER_SYNC (sync-chunks.ts).
  */
 import { withoutSheet } from "../../refresh/a1";
-import type { CellResult, RangeValues, ValueBlock, ValueType } from "../../refresh/workbook-adapter";
+import type { CellJson, CellResult, RangeValues, ValueBlock, ValueType } from "../../refresh/workbook-adapter";
 import { inAddressChunks, inChunks } from "./sync-chunks";
 
+/** What each range holds; with `asJson` (ExcelApi 1.16), the JSON of the cells that read as errors (an MD.ASSET card reads #VALUE!). */
 export async function loadValues(
   context: Excel.RequestContext,
   sheet: Excel.Worksheet,
   addresses: readonly string[],
+  asJson: boolean,
 ): Promise<RangeValues[]> {
   const ranges: Excel.Range[] = [];
   await inAddressChunks(context, addresses, (address) => {
@@ -18,11 +20,43 @@ export async function loadValues(
     range.load("values,valueTypes");
     ranges.push(range);
   });
+  const jsons = asJson ? await loadJson(context, ranges, addresses, (type) => type === "Error") : [];
   return ranges.map((range, i) => ({
     address: addresses[i],
     values: range.values,
     types: range.valueTypes as ValueType[][],
+    ...errorsAsJson(range, jsons[i]),
   }));
+}
+
+/** RangeValues.errorsAsJson: each Error-typed cell's JSON, null elsewhere; nothing when the range's JSON was not loaded. */
+function errorsAsJson(range: Excel.Range, json: CellJson[][] | null | undefined): Pick<RangeValues, "errorsAsJson"> {
+  if (!json) return {};
+  const types = range.valueTypes as string[][];
+  return { errorsAsJson: types.map((line, r) => line.map((type, c) => (type === "Error" ? json[r][c] : null))) };
+}
+
+/**
+ * `Range.valuesAsJson` of the ranges holding a cell of a type `wanted`
+ * accepts, in a second pass and in chunks (null for the others): the JSON of
+ * an entity card carries all its properties, so it is read only where it
+ * says something `values` cannot.
+ */
+async function loadJson(
+  context: Excel.RequestContext,
+  ranges: readonly Excel.Range[],
+  addresses: readonly string[],
+  wanted: (type: string) => boolean,
+): Promise<(CellJson[][] | null)[]> {
+  const jsons: (Excel.Range | null)[] = [];
+  const picked = ranges.flatMap((range, i) =>
+    (range.valueTypes as string[][]).some((line) => line.some(wanted)) ? [{ address: addresses[i], range, i }] : [],
+  );
+  await inChunks(context, picked, ({ range, i }) => {
+    range.load("valuesAsJson");
+    jsons[i] = range;
+  });
+  return ranges.map((_, i) => (jsons[i]?.valuesAsJson as CellJson[][] | undefined) ?? null);
 }
 
 /** What this Excel can tell about a result, by requirement set. */
@@ -61,17 +95,38 @@ export async function loadResults(
     range.load("values,valueTypes,numberFormat");
     loaded.push(range);
   });
-  const carried = reading.valuesAsJson() ? await loadCarriedFormats(context, loaded, ranges) : loaded.map(() => null);
+  // Numbers for the formats their values carry; errors for the cards that read as #VALUE!.
+  const jsons = reading.valuesAsJson()
+    ? await loadJson(context, loaded, ranges, (type) => type === "Double" || type === "Integer" || type === "Error")
+    : [];
   return loaded.map((range, i): CellResult => {
     const own = range.numberFormat as unknown[][];
+    const json = jsons[i];
     return {
       address: addresses[i],
       range: ranges[i],
       values: range.values,
       types: range.valueTypes as ValueType[][],
-      formats: own.map((line, r) => line.map((format, c) => carried[i]?.[r]?.[c] ?? String(format ?? "General"))),
+      formats: own.map((line, r) => line.map((format, c) => shownFormat(format, carriedFormat(json?.[r]?.[c])))),
+      ...errorsAsJson(range, json),
     };
   });
+}
+
+/**
+ * The format a cell shows: one applied to the cell wins over the one its
+ * value carries. "The number format in a `DoubleCellValue` is the default
+ * format. If a user … applies formatting to the cell later, that applied
+ * format overrides the value's format" (Microsoft Learn, "Excel data types:
+ * core concepts",
+ * https://learn.microsoft.com/en-us/office/dev/add-ins/excel/excel-data-types-concepts).
+ * `Range.numberFormat` says "General" for a cell nobody formatted, so the
+ * value's format shows there; an applied "General" cannot be told apart from
+ * none, and the value's format is kept for it (docs/excel-checklist.md §17).
+ */
+export function shownFormat(own: unknown, carried: string | null): string {
+  const applied = String(own ?? "General");
+  return applied !== "General" ? applied : (carried ?? applied);
 }
 
 /**
@@ -88,9 +143,10 @@ export async function loadResults(
  * 1.19) or Excel.FormattedNumberCellValue (1.16, deprecated since 1.19), in the
  * en-US locale like `Range.numberFormat` (not `numberFormatLocal`).
  *
- * Loaded in a second pass and only for ranges that hold a number: a format
- * matters only there, and the JSON of an entity card (MD.ASSET) carries all its
- * properties, which would swell a request past Excel's 5 MB limit.
+ * Loaded in a second pass (loadJson) and only for ranges that hold a number
+ * or an error: a format matters only for numbers, and an error may be an
+ * entity card (MD.ASSET), whose JSON carries all its properties and would
+ * swell every other request towards Excel's 5 MB limit.
  *
  * Without ExcelApi 1.16 (Excel 2019/2021) the cells' own formats are what is
  * kept. Those Excels return no data types from custom functions, so a format
@@ -98,28 +154,9 @@ export async function loadResults(
  * Excel and frozen in an older one loses a format carried in a value (its
  * cell's own format says "General"), which no API of that Excel can read
  * (docs/excel-checklist.md asks a person to look).
+ *
+ * The format a cell value carries (Double with numberFormat, or FormattedNumber), or null.
  */
-async function loadCarriedFormats(
-  context: Excel.RequestContext,
-  ranges: readonly Excel.Range[],
-  addresses: readonly string[],
-): Promise<((string | null)[][] | null)[]> {
-  const withNumbers = ranges.map((range) =>
-    (range.valueTypes as string[][]).some((line) => line.some((type) => type === "Double" || type === "Integer")),
-  );
-  const jsons: (Excel.Range | null)[] = [];
-  await inChunks(
-    context,
-    ranges.flatMap((range, i) => (withNumbers[i] ? [{ address: addresses[i], range, i }] : [])),
-    ({ range, i }) => {
-      range.load("valuesAsJson");
-      jsons[i] = range;
-    },
-  );
-  return ranges.map((_, i) => jsons[i]?.valuesAsJson.map((line) => line.map(carriedFormat)) ?? null);
-}
-
-/** The format a cell value carries (Double with numberFormat, or FormattedNumber), or null. */
 export function carriedFormat(value: unknown): string | null {
   if (typeof value !== "object" || value === null) return null;
   const { type, numberFormat } = value as { type?: unknown; numberFormat?: unknown };
@@ -128,7 +165,7 @@ export function carriedFormat(value: unknown): string | null {
 }
 
 /**
- * Writes each block's values, then its formats. `Range.valuesAsJson` is
+ * Writes each block's values, then its formats, then its cards. `Range.valuesAsJson` is
  * settable in the typings (ExcelApi 1.16), but a format written that way stays
  * inside the value, as a data type an older Excel may not show; `Range.numberFormat`
  * (ExcelApi 1.1) puts it on the cell, where every Excel shows it, a frozen
@@ -144,5 +181,11 @@ export function writeValues(
     const range = sheet.getRange(block.address);
     range.values = block.values as Excel.Range["values"];
     if (block.formats) range.numberFormat = block.formats;
+    // A frozen card goes back as the entity it was (src/refresh/cell-cards.ts), over its text.
+    block.cards?.forEach((line, r) =>
+      line.forEach((card, c) => {
+        if (card) range.getCell(r, c).valuesAsJson = [[card as unknown as Excel.CellValue]];
+      }),
+    );
   });
 }

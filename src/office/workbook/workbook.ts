@@ -11,8 +11,9 @@
  * every used cell is read), 1.12 (getSpillingToRangeOrNullObject,
  * getSpillParentOrNullObject; without them every formula counts as one cell,
  * which is right for an Excel without dynamic arrays), 1.16 (valuesAsJson: the
- * format a value carries, kept by a freeze; without it the cells' own
- * formats), SharedRuntime 1.1
+ * format a value carries, kept by a freeze, and the MD.ASSET card behind a
+ * cell that reads #VALUE!; without it the cells' own formats, and every
+ * #VALUE! an error), SharedRuntime 1.1
  * (setStartupBehavior).
  *
  * The factory only composes: each method is one `Excel.run` (or one Office
@@ -72,7 +73,7 @@ export function createExcelWorkbook(
 ): WorkbookAdapter {
   const { Excel: excel, Office: office } = globals;
   /** Feature detection by requirement set; a host that cannot say is assumed current. */
-  const supports = (version: string) => office.context.requirements?.isSetSupported("ExcelApi", version) ?? true;
+  const supports = (version: string) => office.context?.requirements?.isSetSupported("ExcelApi", version) ?? true;
   const spillsSupported = () => supports("1.12");
   const sheetOf = (context: Excel.RequestContext, name: string) => context.workbook.worksheets.getItem(name);
   /** Every batch waits while the user is in cell edit (excel-batch.ts). */
@@ -96,7 +97,8 @@ export function createExcelWorkbook(
     rewriteFormulas: (name, blocks: readonly FormulaBlock[]) =>
       // mergeUndoGroup (ExcelApi 1.20): "all context.sync() calls in a single Excel.run are merged into one undo group".
       run((context) => rewriteFormulaBlocks(context, name, blocks, spillsSupported), oneUndo()),
-    readValues: (name, addresses) => run((context) => loadValues(context, sheetOf(context, name), addresses)),
+    readValues: (name, addresses) =>
+      run((context) => loadValues(context, sheetOf(context, name), addresses, supports("1.16"))),
     readResults: (name, addresses) =>
       run((context) =>
         loadResults(context, sheetOf(context, name), addresses, {

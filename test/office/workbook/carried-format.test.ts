@@ -3,7 +3,7 @@
  * Excel.DoubleCellValue.numberFormat (ExcelApi 1.19) or
  * Excel.FormattedNumberCellValue.numberFormat (1.16); nothing for any other value.
  */
-import { carriedFormat } from "../../../src/office/workbook/range-values";
+import { carriedFormat, shownFormat } from "../../../src/office/workbook/range-values";
 
 describe("carriedFormat", () => {
   it.each([
@@ -18,5 +18,17 @@ describe("carriedFormat", () => {
     ["null", null, null],
   ])("%s", (_, value, format) => {
     expect(carriedFormat(value)).toBe(format);
+  });
+});
+
+describe("shownFormat: a format applied to the cell wins over the value's (Excel data types: core concepts)", () => {
+  it.each([
+    ["the user's format over the value's", "0.0", "$#,##0.00", "0.0"],
+    ["the value's format in a cell nobody formatted", "General", "$#,##0.00", "$#,##0.00"],
+    ["the cell's own format when the value carries none", "yyyy-mm-dd", null, "yyyy-mm-dd"],
+    ["General when neither says", "General", null, "General"],
+    ["General for a cell Excel gives no format", null, null, "General"],
+  ])("%s", (_, own, carried, shown) => {
+    expect(shownFormat(own, carried)).toBe(shown);
   });
 });

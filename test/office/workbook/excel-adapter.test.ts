@@ -12,7 +12,9 @@ import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../../src/off
 
 type Mock = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-function excelMock(ranges: Record<string, { values?: unknown[][]; valueTypes?: string[][] }>) {
+function excelMock(
+  ranges: Record<string, { values?: unknown[][]; valueTypes?: string[][]; valuesAsJson?: unknown[][] }>,
+) {
   const mock = new OfficeMockObject({
     context: {
       workbook: {
@@ -66,14 +68,29 @@ describe("Excel adapter (office-addin-mock)", () => {
   it("reads values and value types of several ranges in one sync, in the order asked", async () => {
     const { workbook, syncs } = excelMock({
       B2: { values: [[1800.5]], valueTypes: [["Double"]] },
-      C2: { values: [["#N/A"]], valueTypes: [["Error"]] },
+      C2: { values: [[2]], valueTypes: [["Double"]] },
     });
     const read = await workbook.readValues("Comps", ["C2", "B2"]);
     expect(read).toEqual([
-      { address: "C2", values: [["#N/A"]], types: [["Error"]] },
+      { address: "C2", values: [[2]], types: [["Double"]] },
       { address: "B2", values: [[1800.5]], types: [["Double"]] },
     ]);
     expect(syncs()).toBe(1);
+  });
+
+  it("reads the JSON of a range holding an error in a second sync: an MD.ASSET card reads #VALUE! typed Error", async () => {
+    const entity = { type: "Entity", text: "Ethereum", properties: {}, basicType: "Error", basicValue: "#VALUE!" };
+    const error = { type: "Error", basicValue: "#N/A", errorType: "NotAvailable" };
+    const { workbook, syncs } = excelMock({
+      B2: { values: [[1800.5]], valueTypes: [["Double"]] },
+      "C2:D2": { values: [["#VALUE!", "#N/A"]], valueTypes: [["Error", "Error"]], valuesAsJson: [[entity, error]] },
+    });
+    const read = await workbook.readValues("Comps", ["C2:D2", "B2"]);
+    expect(read).toEqual([
+      { address: "C2:D2", values: [["#VALUE!", "#N/A"]], types: [["Error", "Error"]], errorsAsJson: [[entity, error]] },
+      { address: "B2", values: [[1800.5]], types: [["Double"]] },
+    ]);
+    expect(syncs()).toBe(2);
   });
 
   it("writes values to exactly the frozen ranges", async () => {

@@ -6,7 +6,7 @@
  */
 import { key, parseCell } from "./addresses";
 import { enterValue, undo } from "./cell-entry";
-import { asJson, basic, carriedFormat, typeOf } from "./data-types";
+import { asJson, basic, shownFormat, typeOf } from "./data-types";
 import { makeExcel } from "./excel";
 import { createModel, ownFormat, read, sheetNamed } from "./model";
 import { makeOffice, runCommand } from "./office";
@@ -34,8 +34,8 @@ export function installWorkbookStandIn(
       const sheet = sheetNamed(m, sheetName);
       const { row, col } = parseCell(address);
       const value = read(sheet, row, col).value;
-      const own = ownFormat(sheet, key(row, col));
-      return { format: carriedFormat(value) ?? own, own, json: asJson(value) };
+      const at = key(row, col);
+      return { format: shownFormat(value, sheet.formats.get(at)), own: ownFormat(sheet, at), json: asJson(value) };
     },
     customXmlParts: () => m.parts.map(({ namespace, xml }) => ({ namespace, xml })),
     runCommand: (id) => runCommand(m, id),

@@ -6,7 +6,8 @@
  * every sync) on one sheet of the model.
  *
  * - `formulas` / `values` / `valueTypes` / `valuesAsJson` (1.16) read as
- *   data-types.ts says; writes go through cell-entry.ts.
+ *   data-types.ts says (an entity reads "#VALUE!", "Error" and itself);
+ *   writes go through cell-entry.ts, `valuesAsJson` writes too.
  * - `numberFormat` (1.1) is the cell's own format, "General" unless set,
  *   which stays on the cell when its contents change; "a null input within
  *   two-dimensional array (for values, number-format, formula) is ignored in
@@ -22,7 +23,7 @@
 import { cellsIn, grid, key, officeError, parseCell, type Rect, rectText, sheetPrefix } from "./addresses";
 import { calculateRect, markDirty, breakSpillAt, clearSpill } from "./calculation";
 import { enterValue, guardWrite } from "./cell-entry";
-import { asJson, basic, typeOf } from "./data-types";
+import { asJson, basic, fromJson, isRich, typeOf } from "./data-types";
 import { areasOf, type Cell, formulaOf, isFormulaCell, ownFormat, read, type Sheet, supports } from "./model";
 import { makeRangeFormat } from "./range-format";
 import { collection, type Context, needs, proxy } from "./request-context";
@@ -174,6 +175,7 @@ function rangeWrites({ context, sheet, rect }: Place): Record<string, (value: un
   return {
     formulas: enterAll,
     values: enterAll,
+    valuesAsJson: (value) => writeJson(context, sheet, rect(), value as unknown[][]),
     numberFormat: (value) => {
       const r = rect();
       guardWrite(m, sheet, r);
@@ -189,6 +191,27 @@ function rangeWrites({ context, sheet, rect }: Place): Record<string, (value: un
       );
     },
   };
+}
+
+/**
+ * `Range.valuesAsJson = …` (ExcelApi 1.16): each cell takes the data type
+ * written (an entity stays an entity: its card, its properties for
+ * `=A1.Price`), as Microsoft's samples create entity cards (data-types.ts).
+ * `refuseDataTypeWrites` plays an Excel that refuses a data type written
+ * (not documented to happen; the worst case for Freeze's text fallback).
+ */
+function writeJson(context: Context, sheet: Sheet, r: Rect, rows: unknown[][]): void {
+  const m = context.model;
+  if (!supports(m, "ExcelApi", "1.16")) {
+    m.log.unsupportedCalls.push("Range.valuesAsJson");
+    throw officeError("ApiNotFound", `Range.valuesAsJson needs ExcelApi 1.16; this host has ${m.excelApi}.`);
+  }
+  guardWrite(m, sheet, r);
+  const refused = m.recording.refuseDataTypeWrites;
+  if (refused && rows.some((line) => line.some((json) => isRich(json)))) throw officeError("InvalidArgument", refused);
+  rows.forEach((line, i) =>
+    line.forEach((json, j) => enterValue(m, sheet, key(r.top + i, r.left + j), fromJson(json))),
+  );
 }
 
 function specialCells({ context, sheet }: Place, type: string, within: Rect | null): Rect[] {

@@ -43,6 +43,8 @@ export interface WorkbookRecording {
   results: Record<string, RecordedResult>;
   /** Cells whose writes Excel refuses (e.g. part of a legacy array formula). */
   refuseWrites?: { sheet: string; address: string }[];
+  /** Excel refuses an entity (or other data type without a basic form) written through `Range.valuesAsJson`, with this message. */
+  refuseDataTypeWrites?: string;
   /** Set to make `setStartupBehavior` reject, as on a host without SharedRuntime 1.1. */
   startupBehaviorFails?: string;
   /** The newest ExcelApi requirement set the host supports; "1.20" when absent. */
@@ -122,7 +124,7 @@ export interface CellView {
 
 /** How a cell shows its value. */
 export interface CellDisplay {
-  /** The number format the user sees: the one carried in the value, else the cell's own. */
+  /** The number format the user sees: the one applied to the cell, else the one carried in the value (data-types.ts). */
   format: string;
   /** The cell's own number format (`Range.numberFormat`). */
   own: string;
