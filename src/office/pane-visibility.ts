@@ -1,3 +1,5 @@
+import type { RuntimeStart } from "../refresh/refresh-controller";
+
 /**
  * When the task pane is on screen. The shared runtime also starts with the
  * pane hidden — a workbook set to load on open (refresh on open), a ribbon
@@ -27,6 +29,17 @@ export interface PaneVisibilityGlobals {
 /** Whether the pane is on screen now (a plain browser's page is). */
 export function paneShownNow(globals: PaneVisibilityGlobals = globalThis as unknown as PaneVisibilityGlobals): boolean {
   return globals.document?.visibilityState !== "hidden";
+}
+
+/**
+ * How this runtime started, read when the page loads, before anything is
+ * awaited (refresh on open's evidence: see RuntimeStart).
+ */
+export function readRuntimeStart(
+  byCommand: () => boolean,
+  globals: PaneVisibilityGlobals = globalThis as unknown as PaneVisibilityGlobals,
+): RuntimeStart {
+  return { paneShown: paneShownNow(globals), byCommand };
 }
 
 /** Resolves once the pane is shown (at once when it already is). */
