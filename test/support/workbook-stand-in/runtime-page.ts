@@ -40,7 +40,9 @@ export type Platform = NonNullable<WorkbookRecording["platform"]>;
 export interface RuntimePage {
   platform: Platform;
   /** What the add-in finds as `document`. */
-  document: Pick<Document, "visibilityState" | "addEventListener" | "removeEventListener">;
+  document: Pick<Document, "visibilityState" | "addEventListener" | "removeEventListener"> & {
+    documentElement: object;
+  };
   /** Handlers the add-in gave `Office.addin.onVisibilityModeChanged`. */
   visibilityHandlers: Set<(message: { visibilityMode: string }) => void>;
   /** An IntersectionObserver over the page's frame (answers for any element observed). */
@@ -65,6 +67,7 @@ export function makeRuntimePage(platform: Platform, startedBy: "document" | "use
     get visibilityState() {
       return visibility();
     },
+    documentElement: {},
     addEventListener: target.addEventListener.bind(target),
     removeEventListener: target.removeEventListener.bind(target),
   } as RuntimePage["document"];
