@@ -2,6 +2,7 @@ import { paneShownNow, whenPaneShown, type PaneVisibilityGlobals } from "../../s
 import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
 import { openRecordedWorkbook } from "../support/open-workbook";
 import { compsWorkbook } from "../support/recordings";
+import { PLATFORM_STARTS } from "../support/workbook-stand-in/runtime-page";
 
 function standIn(visibility: DocumentVisibilityState) {
   const target = new EventTarget();
@@ -108,14 +109,8 @@ describe("the pane's UI chunk, on each platform", () => {
     return { page, standIn };
   }
 
-  it.each([
-    { platform: "PC", startedBy: "document", loadsAtOnce: false },
-    { platform: "PC", startedBy: "user", loadsAtOnce: true },
-    { platform: "Mac", startedBy: "document", loadsAtOnce: false },
-    { platform: "Mac", startedBy: "user", loadsAtOnce: true },
-    { platform: "OfficeOnline", startedBy: "document", loadsAtOnce: false },
-    { platform: "OfficeOnline", startedBy: "user", loadsAtOnce: true },
-  ] as const)(
+  // On every platform only a runtime the user's opening of the pane started loads the UI at once.
+  it.each(PLATFORM_STARTS.map((row) => ({ ...row, loadsAtOnce: row.startedBy === "user" })))(
     "$platform, runtime started by the $startedBy: loads at once: $loadsAtOnce; loads once the pane is shown",
     async ({ platform, startedBy, loadsAtOnce }) => {
       const { page, standIn } = runtime(platform, startedBy);

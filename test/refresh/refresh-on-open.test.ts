@@ -23,6 +23,7 @@ import {
 import { openRecordedWorkbook } from "../support/open-workbook";
 import { compsWorkbook, OPENED_WITH_DOCUMENT } from "../support/recordings";
 import { installWorkbookStandIn, type WorkbookRecording } from "../support/workbook-stand-in";
+import { PLATFORM_STARTS } from "../support/workbook-stand-in/runtime-page";
 
 interface OfficeCalls {
   saved: Record<string, unknown>[];
@@ -243,14 +244,12 @@ describe("refresh on open: once, and at the right time", () => {
   // ("Load") is what says Excel loaded the add-in with the workbook. A runtime the user's opening of the pane started
   // while the workbook is saved with "Load" is one Excel on the web did not load at open; nothing in the page tells
   // it apart there, so it refreshes (docs/refresh.md), where the desktop's hidden web view says so.
-  it.each([
-    { platform: "PC", startedBy: "document", refreshes: true },
-    { platform: "PC", startedBy: "user", refreshes: false },
-    { platform: "Mac", startedBy: "document", refreshes: true },
-    { platform: "Mac", startedBy: "user", refreshes: false },
-    { platform: "OfficeOnline", startedBy: "document", refreshes: true },
-    { platform: "OfficeOnline", startedBy: "user", refreshes: true },
-  ] as const)(
+  it.each(
+    PLATFORM_STARTS.map((row) => ({
+      ...row,
+      refreshes: row.startedBy === "document" || row.platform === "OfficeOnline",
+    })),
+  )(
     "$platform, runtime started by the $startedBy: refresh on open runs: $refreshes",
     async ({ platform, startedBy, refreshes }) => {
       const { fixture, controller, standIn, globals } = opened({ platform, runtimeStartedBy: startedBy });

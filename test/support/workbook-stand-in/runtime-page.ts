@@ -37,6 +37,11 @@ import type { WorkbookRecording } from "./types";
 
 export type Platform = NonNullable<WorkbookRecording["platform"]>;
 
+/** Each platform the tests model, with the runtime started by the workbook (hidden) or by the user opening the pane. */
+export const PLATFORM_STARTS = (["PC", "Mac", "OfficeOnline"] as const).flatMap((platform) =>
+  (["document", "user"] as const).map((startedBy) => ({ platform, startedBy })),
+);
+
 export interface RuntimePage {
   platform: Platform;
   /** What the add-in finds as `document`. */
