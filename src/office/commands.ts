@@ -8,9 +8,9 @@
  * for every workbook that uses an MD function.
  */
 import { createPaneRefreshActions, type PaneRefreshActions } from "../refresh/pane-actions";
-import { RefreshController, type RuntimeStart } from "../refresh/refresh-controller";
+import { RefreshController } from "../refresh/refresh-controller";
 import { credentialsOf } from "./credentials";
-import { paneShownNow } from "./pane-visibility";
+import { readRuntimeStart } from "./pane-visibility";
 import { sharedRuntime } from "./runtime-registry";
 import { recheckKeyOnSettingsChange } from "./settings-changes";
 import { paneSignIn } from "./sign-in/sign-in";
@@ -101,7 +101,7 @@ export function registerCommands(
  * handler. Never rejects: a failure is kept in the controller's state.
  */
 export async function startRefreshFeature(): Promise<void> {
-  const start: RuntimeStart = { paneShown: paneShownNow(), byCommand: () => commandRan };
+  const start = readRuntimeStart(() => commandRan);
   registerCommands();
   const info = await Office.onReady();
   if (String(info.host) !== "Excel") return;

@@ -23,6 +23,7 @@ import {
   DISABLE_TRUST_PROMPT_SETTING,
   keyStatus,
   OPENED_WITHOUT_ADDIN,
+  startedWithDocument,
   readRefreshOnOpen,
   readTrustPromptOff,
   writeRefreshOnOpen,
@@ -91,8 +92,10 @@ type Listener = () => void;
  * user opened it; a ribbon command also starts a hidden runtime, for itself.
  */
 export interface RuntimeStart {
-  /** The task pane was on screen when the page loaded. */
+  /** The page was visible when it loaded (on the web, Excel's tab was: see `startedWithDocument`). */
   paneShown: boolean;
+  /** `Office.context.diagnostics.platform`, asked once Office is ready; null (or absent) outside Office. */
+  platform?(): string | null;
   /** Whether a ribbon command has run since the page loaded (asked when the open is decided). */
   byCommand(): boolean;
 }
@@ -265,7 +268,9 @@ export class RefreshController {
    * the *next* time the document opens ("Provides options to determine the
    * startup behavior of the add-in upon next start-up", Microsoft Learn,
    * Office.StartupBehavior), so it reads "load" in both. It is still read:
-   * "none" means the document was not set to load the add-in, whatever else.
+   * "none" means the document was not set to load the add-in, whatever else;
+   * on the web, where the page's visibility is Excel's tab's, "load" is the
+   * evidence (`startedWithDocument`).
    */
   async runOnOpen(start: RuntimeStart): Promise<RefreshReport | null> {
     if (!this.deps.workbook || this.openHandled) return null;
@@ -285,7 +290,7 @@ export class RefreshController {
     // A ribbon command started the runtime: that command refreshes, and says so itself.
     if (start.byCommand()) return null;
     const behavior = await workbook.getStartupBehavior().catch(() => null);
-    if (start.paneShown || behavior === "none") {
+    if (!startedWithDocument(start.platform?.() ?? null, start.paneShown, behavior)) {
       this.update({ notice: OPENED_WITHOUT_ADDIN });
       return null;
     }

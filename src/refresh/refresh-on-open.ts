@@ -80,6 +80,37 @@ export async function writeRefreshOnOpen(
   }
 }
 
+/** `Office.context.diagnostics.platform` in Excel on the web (Office.PlatformType). */
+export const WEB_PLATFORM = "OfficeOnline";
+
+/**
+ * Whether Excel loaded this runtime with the workbook, from evidence that
+ * holds on the runtime's platform. A document not set to load the add-in
+ * ("none") never started it. On the desktop ("PC", "Mac", "iOS") the runtime's
+ * page is a web view of its own, hidden when Excel loads it with no UI, so a
+ * page on screen when it loaded means the user's opening of the pane started
+ * it. On the web the page is an iframe in Excel's tab, and "visibility states
+ * of an <iframe> are the same as the parent document" (MDN, Page Visibility
+ * API, https://developer.mozilla.org/en-US/docs/Web/API/Page_Visibility_API):
+ * it reads `visible` whether the pane is open or not. There the evidence is
+ * the startup behaviour the workbook was saved with, read before this runtime
+ * can change it: "load" makes Excel load the add-in as the workbook opens
+ * ("whenever the document is reopened, the add-in loads immediately", Microsoft
+ * Learn, Run code in your Office Add-in when the document opens,
+ * https://learn.microsoft.com/en-us/office/dev/add-ins/develop/run-code-on-document-open),
+ * and a later start of the same workbook's runtime — the pane opened where
+ * Excel on the web did not load the add-in at open — cannot be told apart.
+ */
+export function startedWithDocument(
+  platform: string | null,
+  paneShownAtLoad: boolean,
+  behavior: StartupBehavior | null,
+): boolean {
+  if (behavior === "none") return false;
+  if (platform === WEB_PLATFORM) return behavior === "load";
+  return !paneShownAtLoad;
+}
+
 export type OnOpenDecision = "off" | "sign-in" | "refresh";
 
 export function decideOnOpen(refreshOnOpen: boolean, key: KeyStatus): OnOpenDecision {

@@ -1,4 +1,8 @@
 import { paneShownNow, whenPaneShown, type PaneVisibilityGlobals } from "../../src/office/pane-visibility";
+import { REFRESH_ON_OPEN_SETTING } from "../../src/refresh/refresh-on-open";
+import { openRecordedWorkbook } from "../support/open-workbook";
+import { compsWorkbook } from "../support/recordings";
+import { PLATFORM_STARTS } from "../support/workbook-stand-in/runtime-page";
 
 function standIn(visibility: DocumentVisibilityState) {
   const target = new EventTarget();
@@ -78,5 +82,52 @@ describe("paneShownNow (refresh on open's evidence of how the runtime started)",
     expect(paneShownNow(hidden.globals)).toBe(true);
     expect(paneShownNow(standIn("visible").globals)).toBe(true);
     expect(paneShownNow({})).toBe(true);
+  });
+});
+
+/**
+ * The workbook stand-in's runtime page (test/support/workbook-stand-in/runtime-page.ts): on the desktop the page is
+ * a web view of its own, hidden while the runtime runs without the pane; on the web it is an iframe in Excel's tab,
+ * which reads the tab's visibility ("visible") whether the pane is open or not (MDN, Page Visibility API).
+ * The workbook was saved with refresh on open on (startup behaviour "Load"); "user" is a runtime the pane's opening
+ * started (Excel did not load the add-in with the workbook).
+ */
+describe("the pane's UI chunk, on each platform", () => {
+  function runtime(platform: "PC" | "Mac" | "OfficeOnline", startedBy: "document" | "user") {
+    const { standIn, globals } = openRecordedWorkbook({
+      ...compsWorkbook().recording,
+      documentSettings: { [REFRESH_ON_OPEN_SETTING]: true },
+      startupBehavior: "Load",
+      platform,
+      runtimeStartedBy: startedBy,
+    });
+    const page = {
+      document: standIn.page.document,
+      Office: globals.Office,
+      IntersectionObserver: standIn.page.IntersectionObserver,
+    } as unknown as PaneVisibilityGlobals;
+    return { page, standIn };
+  }
+
+  // On every platform only a runtime the user's opening of the pane started loads the UI at once.
+  it.each(PLATFORM_STARTS.map((row) => ({ ...row, loadsAtOnce: row.startedBy === "user" })))(
+    "$platform, runtime started by the $startedBy: loads at once: $loadsAtOnce; loads once the pane is shown",
+    async ({ platform, startedBy, loadsAtOnce }) => {
+      const { page, standIn } = runtime(platform, startedBy);
+      const shown = whenPaneShown(page);
+      expect(await settled(shown)).toBe(loadsAtOnce);
+      standIn.page.showPane();
+      expect(await settled(shown)).toBe(true);
+    },
+  );
+
+  it("on the web, the user leaving Excel's tab and coming back does not load it into a hidden runtime", async () => {
+    const { page, standIn } = runtime("OfficeOnline", "document");
+    const shown = whenPaneShown(page);
+    standIn.page.setTabVisible(false);
+    standIn.page.setTabVisible(true);
+    expect(await settled(shown)).toBe(false);
+    standIn.page.showPane();
+    expect(await settled(shown)).toBe(true);
   });
 });

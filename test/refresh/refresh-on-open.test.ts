@@ -6,6 +6,7 @@
 import { OfficeMockObject } from "office-addin-mock";
 import { OfficeApp } from "office-addin-manifest";
 import { CallTracker } from "../../src/office/call-tracker";
+import { readRuntimeStart, type PaneVisibilityGlobals } from "../../src/office/pane-visibility";
 import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office/workbook/workbook";
 import {
   RefreshController,
@@ -22,6 +23,7 @@ import {
 import { openRecordedWorkbook } from "../support/open-workbook";
 import { compsWorkbook, OPENED_WITH_DOCUMENT } from "../support/recordings";
 import { installWorkbookStandIn, type WorkbookRecording } from "../support/workbook-stand-in";
+import { PLATFORM_STARTS } from "../support/workbook-stand-in/runtime-page";
 
 interface OfficeCalls {
   saved: Record<string, unknown>[];
@@ -236,6 +238,29 @@ describe("refresh on open: once, and at the right time", () => {
     expect(controller.getState().lastRefreshTrigger).toBe("ribbon");
     expect(standIn.log.calculations).toHaveLength(fixture.md.length);
   });
+
+  // The runtime's own evidence, read by the add-in from the stand-in's runtime page (runtime-page.ts): on the web
+  // the page is an iframe that reads Excel's tab's visibility, so there the document's saved startup behaviour
+  // ("Load") is what says Excel loaded the add-in with the workbook. A runtime the user's opening of the pane started
+  // while the workbook is saved with "Load" is one Excel on the web did not load at open; nothing in the page tells
+  // it apart there, so it refreshes (docs/refresh.md), where the desktop's hidden web view says so.
+  it.each(
+    PLATFORM_STARTS.map((row) => ({
+      ...row,
+      refreshes: row.startedBy === "document" || row.platform === "OfficeOnline",
+    })),
+  )(
+    "$platform, runtime started by the $startedBy: refresh on open runs: $refreshes",
+    async ({ platform, startedBy, refreshes }) => {
+      const { fixture, controller, standIn, globals } = opened({ platform, runtimeStartedBy: startedBy });
+      const page = { document: standIn.page.document, Office: globals.Office } as unknown as PaneVisibilityGlobals;
+      const start = readRuntimeStart(() => false, page);
+      const report = await controller.runOnOpen(start);
+      expect(report?.cells ?? null).toBe(refreshes ? fixture.md.length : null);
+      expect(controller.getState().notice).toBe(refreshes ? null : OPENED_WITHOUT_ADDIN);
+      expect(standIn.log.calculations).toHaveLength(refreshes ? fixture.md.length : 0);
+    },
+  );
 
   it("offers to stop Excel's trust prompt for people without the add-in (Office.DisableTrustUX)", async () => {
     const { controller, standIn } = opened();

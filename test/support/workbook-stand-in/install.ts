@@ -23,6 +23,7 @@ export function installWorkbookStandIn(
   target.Office = makeOffice(m);
   return {
     log: m.log,
+    page: m.page,
     settings: m.savedSettings,
     cell(sheetName, address) {
       const sheet = sheetNamed(m, sheetName);

@@ -18,6 +18,7 @@
  */
 import { extend, inside, key, officeError, parseCell, parseRect, type Rect } from "./addresses";
 import { basic } from "./data-types";
+import { makeRuntimePage, type RuntimePage } from "./runtime-page";
 import type { RecordedSheet, StandInHooks, StandInLog, WorkbookRecording } from "./types";
 
 export interface Cell {
@@ -74,6 +75,8 @@ export interface Model {
   undoStep: UndoEntry[] | null;
   /** The user is typing in a cell; the batches waiting for them to leave it. */
   cellEdit: { on: boolean; waiting: (() => void)[] };
+  /** The runtime's page (runtime-page.ts). */
+  page: RuntimePage;
 }
 
 export function createModel(recording: WorkbookRecording, hooks: StandInHooks): Model {
@@ -113,6 +116,7 @@ export function createModel(recording: WorkbookRecording, hooks: StandInHooks): 
     undoStack: [],
     undoStep: null,
     cellEdit: { on: recording.inCellEdit === true, waiting: [] },
+    page: makeRuntimePage(recording.platform ?? "PC", recording.runtimeStartedBy ?? "document"),
   };
 }
 

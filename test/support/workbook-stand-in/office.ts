@@ -11,6 +11,12 @@
  * (https://learn.microsoft.com/en-us/javascript/api/office/office.actions)
  * runs when the test presses it (the handle's `runCommand`), with an event
  * whose `completed()` is observed.
+ *
+ * The platform (`Office.context.diagnostics.platform`, `Office.onReady`'s
+ * `platform`: https://learn.microsoft.com/en-us/javascript/api/office/office.platformtype)
+ * is the recording's, "PC" when absent; `Office.addin.onVisibilityModeChanged`
+ * (SharedRuntime 1.1: it rejects where `setStartupBehavior` does) reaches the
+ * runtime's page (runtime-page.ts), which fires it when the pane is shown.
  */
 import { type Model, supports } from "./model";
 import { makeDocumentSettings } from "./settings";
@@ -22,12 +28,13 @@ export function makeOffice(m: Model): Record<string, unknown> {
     StartupBehavior: { load: "Load", none: "None" },
     AsyncResultStatus: { Succeeded: "succeeded", Failed: "failed" },
     onReady: (callback?: (info: unknown) => void) => {
-      const info = { host: "Excel", platform: "OfficeOnline" };
+      const info = { host: "Excel", platform: m.page.platform };
       callback?.(info);
       return Promise.resolve(info);
     },
     context: {
       host: "Excel",
+      diagnostics: { host: "Excel", platform: m.page.platform },
       requirements: { isSetSupported: (name: string, minVersion?: string) => supports(m, name, minVersion) },
       document: { settings: makeDocumentSettings(m) },
     },
@@ -38,6 +45,11 @@ export function makeOffice(m: Model): Record<string, unknown> {
       },
       getStartupBehavior: async () =>
         log.startupBehavior[log.startupBehavior.length - 1] ?? recording.startupBehavior ?? "None",
+      onVisibilityModeChanged: async (handler: (message: { visibilityMode: string }) => void) => {
+        if (recording.startupBehaviorFails) throw new Error(recording.startupBehaviorFails);
+        m.page.visibilityHandlers.add(handler);
+        return async () => void m.page.visibilityHandlers.delete(handler);
+      },
     },
     actions: {
       associate: (id: string, action: (event: { completed(): void }) => unknown) => {

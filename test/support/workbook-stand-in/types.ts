@@ -6,6 +6,8 @@
  * what the stand-in keeps from Office.js and why it is not a property bag.
  */
 
+import type { RuntimePage } from "./runtime-page";
+
 export interface RecordedCell {
   /** "=..." for a formula cell. */
   formula?: string;
@@ -51,6 +53,10 @@ export interface WorkbookRecording {
   excelApi?: string;
   /** What `Office.addin.getStartupBehavior()` answers before the add-in sets it (saved with the document). */
   startupBehavior?: "Load" | "None";
+  /** `Office.context.diagnostics.platform` (and `Office.onReady`'s `platform`); "PC" when absent. See runtime-page.ts. */
+  platform?: "PC" | "Mac" | "iOS" | "OfficeOnline";
+  /** How the runtime's page started: "document" (loaded with the workbook, no UI; the default) or "user" (opening the pane). */
+  runtimeStartedBy?: "document" | "user";
   calculationMode?: "Automatic" | "AutomaticExceptTables" | "Manual";
   /** The workbook uses the 1904 date system. */
   date1904?: boolean;
@@ -134,6 +140,8 @@ export interface CellDisplay {
 
 export interface WorkbookStandIn {
   log: StandInLog;
+  /** The runtime's page: its `document` as the add-in sees it, and the pane shown (runtime-page.ts). */
+  page: RuntimePage;
   cell(sheet: string, address: string): CellView;
   /** The format the cell shows its value in, and the value as `valuesAsJson` reads it. */
   display(sheet: string, address: string): CellDisplay;
