@@ -9,8 +9,10 @@
  *   of the Authorization header, so no token reaches a cache file.
  * verifyAccessToken  (the tier's /_md_verify, behind the main server's
  *   auth_request /_md_auth): the OpenID Connect access token of a /api/
- *   request, checked against the issuer's published keys and the $md_oidc_*
- *   variables that location sets (declared in variables.json); says with
+ *   request, checked against the issuer's published keys and the identity
+ *   settings that location sets ($md_oidc_rules, declared in
+ *   variables.json: base64 of a JSON object, oidcRules in
+ *   scripts/lib/gateway/identity-settings.ts); says with
  *   X-Accel-Expires how long the verdict may be kept.
  * checkKeySet        (the tier's /_md_jwks_check): the provider's key set,
  *   passed on to nginx's cache only if it parses.
@@ -180,25 +182,30 @@ function label(value) {
   return typeof value === "string" ? value.replace(/[^A-Za-z0-9@._:+-]/g, "_").slice(0, 128) : "";
 }
 
+/** The identity settings tokens are checked against (oidcRules in scripts/lib/gateway/identity-settings.ts). */
+function oidcRules(r) {
+  return JSON.parse(Buffer.from(r.variables.md_oidc_rules, "base64").toString());
+}
+
 function claimsProblem(r, claims) {
-  const v = r.variables;
+  const rules = oidcRules(r);
   const now = Date.now() / 1000;
-  const skew = Number(v.md_oidc_clock_skew);
+  const skew = Number(rules.clockSkew);
   if (typeof claims.exp !== "number") return "the token has no expiry";
   if (claims.exp + skew < now) return "the token has expired";
   if (typeof claims.nbf === "number" && claims.nbf - skew > now) return "the token is not valid yet";
-  if (claims.iss !== v.md_oidc_issuer) return "the token is from another issuer";
-  if (!audienceMatches(claims.aud, v.md_oidc_audience)) return "the token is for another audience";
-  if (v.md_oidc_tenant && claims.tid !== v.md_oidc_tenant) return "the token is from another tenant";
-  const group = v.md_oidc_group;
+  if (claims.iss !== rules.issuer) return "the token is from another issuer";
+  if (!audienceMatches(claims.aud, rules.audience)) return "the token is for another audience";
+  if (rules.tenant && claims.tid !== rules.tenant) return "the token is from another tenant";
+  const group = rules.group;
   if (group) {
     const groups = Array.isArray(claims.groups) ? claims.groups : [];
     const roles = Array.isArray(claims.roles) ? claims.roles : [];
     if (groups.indexOf(group) < 0 && roles.indexOf(group) < 0) return "the user lacks the required group or role";
   }
-  const azp = v.md_oidc_authorized_party;
+  const azp = rules.authorizedParty;
   if (azp && claims.azp !== azp && claims.appid !== azp) return "the token was issued to another application";
-  const scopeProblem = scopesProblem(claims, v.md_oidc_scopes);
+  const scopeProblem = scopesProblem(claims, rules.scopes);
   if (scopeProblem) return scopeProblem;
   if (!label(claims.oid) && !label(claims.sub)) return "the token names no user";
   return null;

@@ -6,10 +6,10 @@
  *
  * A new setting is a field of IdentitySettings, a row of IDENTITY_OPTIONS
  * (the option, its help, how it is checked; checks run in the rows' order),
- * and its use: a value of
- * signInTemplateValues (with a `set` line in sign-in.conf.template that
- * sign-in.js reads), or a field of signInAnswer (with the field in
- * src/core/gateway-answer.ts, which the add-in reads).
+ * and its use: a field of oidcRules (with its check in
+ * deploy/nginx/sign-in.js, which reads them from one variable), or a field of
+ * signInAnswer (with the field in src/core/gateway-answer.ts, which the add-in
+ * reads); and its line in deploy/nginx/README.md. Three files either way.
  */
 import type { GatewaySignIn } from "../../../src/core/gateway-answer";
 import { isLoopback } from "./loopback";
@@ -248,8 +248,26 @@ export function nginxSeconds(time: string): number {
 }
 
 /**
+ * What sign-in.js checks every token against ($md_oidc_rules, one value in
+ * sign-in-tier.conf.template): a setting nginx checks is a field here and its
+ * check in sign-in.js. Base64, so no value can reach nginx's syntax (a `$`
+ * would be read as a variable, a quote would end the string).
+ */
+export function oidcRules(identity: CheckedIdentity): Record<string, string | number> {
+  return {
+    issuer: identity.issuer,
+    audience: identity.audience,
+    tenant: identity.tenant,
+    group: identity.group,
+    scopes: requiredScopes(identity).join(" "),
+    authorizedParty: identity.authorizedParty,
+    clockSkew: identity.clockSkewSeconds,
+  };
+}
+
+/**
  * The placeholders of sign-in.conf.template and sign-in-tier.conf.template:
- * what sign-in.js checks (the `$md_oidc_*` variables), where the issuer's
+ * what sign-in.js checks (`$md_oidc_rules`: oidcRules), where the issuer's
  * keys are, and how long keys and verdicts are kept.
  */
 export function signInTemplateValues(
@@ -264,13 +282,7 @@ export function signInTemplateValues(
   const jwks = new URL(identity.jwksUri);
   const port = jwks.port || (jwks.protocol === "https:" ? "443" : "80");
   return {
-    MD_OIDC_ISSUER: identity.issuer,
-    MD_OIDC_AUDIENCE: identity.audience,
-    MD_OIDC_TENANT: identity.tenant,
-    MD_OIDC_GROUP: identity.group,
-    MD_OIDC_SCOPES: requiredScopes(identity).join(" "),
-    MD_OIDC_AUTHORIZED_PARTY: identity.authorizedParty,
-    MD_OIDC_CLOCK_SKEW: String(identity.clockSkewSeconds),
+    MD_OIDC_RULES: Buffer.from(JSON.stringify(oidcRules(identity))).toString("base64"),
     MD_SIGNED_IN_SECONDS: String(signedInSeconds),
     MD_JWKS_SECONDS: String(keySeconds),
     MD_JWKS_GRACE_SECONDS: String(nginxSeconds(times.jwksGrace)),
