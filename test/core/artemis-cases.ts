@@ -107,6 +107,43 @@ export const CONVERTED: Case[] = [
   ],
 ];
 
+/**
+ * The same calls as Excel saves them: Artemis for Excel is an Office add-in,
+ * so its functions carry a namespace (`ARTEMIS.ART`, any `NS.`), read
+ * `_xldudf_NS_ART` while the add-in is not loaded (Excel-Custom-Functions
+ * #108, office-js #3558), and may follow a link or workbook prefix (`[2]!`,
+ * office-js #2568; a function of another workbook, `'Book.xlsm'!`). The whole
+ * token, prefixes included, is replaced.
+ */
+export const SAVED: Case[] = [
+  ['=ARTEMIS.ART("BTC","PRICE")', '=MD.LATEST("btc","PRICE")'],
+  ['=artemis.art("BTC","PRICE")', '=MD.LATEST("btc","PRICE")'],
+  ['=CONTOSO.DATA.ART("BTC","PRICE")', '=MD.LATEST("btc","PRICE")'],
+  ['=_xldudf_ART("BTC","PRICE")', '=MD.LATEST("btc","PRICE")'],
+  ['=_xldudf_ARTEMIS_ART("ETH","L30_FEES")*2', '=MD.LATEST("eth","L30_FEES")*2'],
+  [
+    '=_XLDUDF_ARTEMIS_ARTRANGE("ETH","FEES","2024-01-01","2024-01-31")',
+    '=MD.SERIES("eth","FEES","2024-01-01","2024-01-31")',
+  ],
+  ['=_xldudf_ARTEMIS_ARTINFO("BTC","ASSET-NAME")', '=MD.ASSET("btc")'],
+  ['=[2]!_xldudf_ARTEMIS_ART("BTC","PRICE")', '=MD.LATEST("btc","PRICE")'],
+  ['=[1]!ART("BTC","PRICE")', '=MD.LATEST("btc","PRICE")'],
+  ['=\'Artemis Book.xlsm\'!ART("BTC","PRICE")', '=MD.LATEST("btc","PRICE")'],
+  ['=Artemis.xlam!ARTRANGE("ETH","FEES")', '=MD.LATEST("eth","FEES")'],
+  [
+    '=IFERROR(ARTEMIS.ART("ETH","FEES")/_xldudf_ARTEMIS_ART("ETH","REVENUE"),"n/a")',
+    '=IFERROR(MD.LATEST("eth","FEES")/MD.LATEST("eth","REVENUE"),"n/a")',
+  ],
+  ['="ARTEMIS.ART(" & ARTEMIS.ART("SOL","PRICE")', '="ARTEMIS.ART(" & MD.LATEST("sol","PRICE")'],
+];
+
+/** Metric catalogs by symbol, as `/supported-metrics/` lists them (names only are read). */
+export const METRIC_CATALOGS: Record<string, string[]> = {
+  btc: ["PRICE", "MC", "FEES"],
+  eth: ["PRICE", "MC", "FEES", "REVENUE", "TVL", "DAU"],
+  sol: ["PRICE", "FEES", "REVENUE"],
+};
+
 export const REFUSED: Refusal[] = [
   ['=ARTINFO("BTC","MC-RANK")', /MC-RANK: the service has no market-cap rank/],
   ['=ARTINFO("ALL","TOP10-SYMBOLS")', /TOP10-SYMBOLS: the service has no market-cap ranking/],

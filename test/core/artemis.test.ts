@@ -3,10 +3,15 @@
  * test/core/artemis-cases.ts; the forms are summarised in docs/migrating.md).
  */
 import { convertArtemisFormula, hasArtemisCall } from "../../src/core/artemis";
-import { CONVERTED, REFUSED, resolve } from "./artemis-cases";
+import { CONVERTED, REFUSED, resolve, SAVED } from "./artemis-cases";
 
 describe("convertArtemisFormula", () => {
   test.each(CONVERTED)("%s → %s", (artemis, md) => {
+    const result = convertArtemisFormula(artemis, resolve);
+    expect(result).toMatchObject({ ok: true, formula: md });
+  });
+
+  test.each(SAVED)("as Excel saves it: %s → %s", (artemis, md) => {
     const result = convertArtemisFormula(artemis, resolve);
     expect(result).toMatchObject({ ok: true, formula: md });
   });
@@ -48,6 +53,14 @@ describe("hasArtemisCall", () => {
     ["=PART(1)", false],
     ["=ART", false],
     ["=ARTICLE(1)", false],
+    ['=ARTEMIS.ART("BTC","PRICE")', true],
+    ['=_xldudf_ARTEMIS_ARTINFO("ALL","SYMBOLS")', true],
+    ['=[2]!_xldudf_ARTEMIS_ART("BTC","PRICE")', true],
+    ["='Book.xlsm'!ARTRANGE(A1,B1)", true],
+    ['=MY_ART("BTC","PRICE")', false],
+    ['=ARTEMIS.PRICE("BTC")', false],
+    ['=_xldudf_ARTEMIS_PRICE("BTC")', false],
+    ["='Sheet ART'!A1", false],
     ['ART("BTC","PRICE")', false],
   ])("%s → %s", (formula, expected) => {
     expect(hasArtemisCall(formula as string)).toBe(expected);
