@@ -4,9 +4,9 @@
  * (test/bundle/artemis-conversions.test.ts): every form Artemis's docs give,
  * each argument, the forms refused and why, and calls inside larger formulas.
  */
-import { catalogResolver } from "../../src/core/artemis";
-import type { AssetRecord } from "../../src/core/domain";
-import { suggestSymbols } from "../../src/core/suggest";
+import { catalogResolver, metricCatalogResolver } from "../../src/core/artemis";
+import type { AssetRecord, MetricDescriptor } from "../../src/core/domain";
+import { suggestMetrics, suggestSymbols } from "../../src/core/suggest";
 
 const asset = (symbol: string, platform_id: string, aggregator_id: string | null, title: string): AssetRecord => ({
   symbol,
@@ -143,6 +143,35 @@ export const METRIC_CATALOGS: Record<string, string[]> = {
   eth: ["PRICE", "MC", "FEES", "REVENUE", "TVL", "DAU"],
   sol: ["PRICE", "FEES", "REVENUE"],
 };
+
+const descriptor = (name: string) => ({ name, label: name, description: "", base_metric: null }) as MetricDescriptor;
+
+/** Metrics checked against METRIC_CATALOGS, suggestions as the pane makes them (core/suggest.ts). */
+export const resolveMetric = metricCatalogResolver(
+  (symbol) => (METRIC_CATALOGS[symbol] ? { names: METRIC_CATALOGS[symbol] } : undefined),
+  (metric, symbol) => suggestMetrics(metric, (METRIC_CATALOGS[symbol] ?? []).map(descriptor)),
+);
+
+/** Refused once metrics are checked (`resolveMetric`); converted silently without the check. */
+export const UNKNOWN_METRICS: Refusal[] = [
+  ['=ART("ETH","FEEZ")', /^metric FEEZ is not in the metric catalog of eth\. Did you mean FEES\?$/],
+  [
+    '=_xldudf_ARTEMIS_ART("ETH","L30_FEEZ")',
+    /metric L30_FEEZ is not in the metric catalog of eth\. Did you mean L30_FEES\?$/,
+  ],
+  [
+    '=ARTEMIS.ARTRANGE({"ETH","SOL"},"REVENU","2024-01-01","2024-01-31")',
+    /catalog of eth, sol\. Did you mean REVENUE\?$/,
+  ],
+  [
+    '=ART("BTC","XYZZY")',
+    /metric XYZZY is not in the metric catalog of btc\. MD\.METRICS\("btc"\) lists what btc offers\.$/,
+  ],
+  [
+    '=ART("USDC","PRICE")',
+    /metric PRICE could not be checked against the metric catalog of usdc: the metric catalog of usdc was not read$/,
+  ],
+];
 
 export const REFUSED: Refusal[] = [
   ['=ARTINFO("BTC","MC-RANK")', /MC-RANK: the service has no market-cap rank/],
