@@ -132,7 +132,7 @@ describe("the Artemis view", () => {
     expect(harness.client.metrics.calls.map((c) => c.args)).toEqual(["btc"]);
   });
 
-  it("a metric catalog that cannot be read leaves that symbol's metrics unchecked, with the reason", async () => {
+  it("a metric catalog that cannot be read leaves that symbol's metrics unchecked, with the reason; Scan again asks again", async () => {
     const harness = makeHarness();
     harness.client.assets.answer(() => [BTC]);
     harness.client.metrics.fail(new Error("The market-data service failed (HTTP 503)."));
@@ -140,6 +140,11 @@ describe("the Artemis view", () => {
     expect(
       await screen.findByText(/metric PRICE could not be checked against the metric catalog of btc: .*HTTP 503/),
     ).toBeTruthy();
+
+    // Scan again asks again.
+    answerMetrics(harness);
+    fireEvent.click(screen.getByRole("button", { name: "Scan again" }));
+    expect((await screen.findByTestId("migrate-converted")).textContent).toBe('=MD.LATEST("btc","PRICE")');
   });
 
   it("a scan that fails says so", async () => {
