@@ -4,9 +4,10 @@
  * refused with the reason.
  */
 import { readDate, readFlag, readMetrics, readOrder, readSymbols } from "./artemis-arguments";
-import { type SymbolResolver } from "./artemis-catalog";
+import { type MetricResolver, type SymbolResolver } from "./artemis-catalog";
 import { describe, readArg, type Arg } from "./artemis-syntax";
 import { buildFormula, quoteText, type FormulaArg } from "./formula";
+import { didYouMean } from "./suggest";
 
 /** Window prefixes Artemis and MD.LATEST / MD.AGG share. */
 const WINDOW_PREFIX = /^(L7|L30|L90|CM|CQ|LTM|YTD)_/;
@@ -21,12 +22,40 @@ function mdCall(name: string, args: readonly FormulaArg[], notes: string[]): Cal
   return { ok: true, text: buildFormula(name, args).slice(1), notes };
 }
 
-export function convertCall(name: string, rawArgs: readonly string[], resolve: SymbolResolver): CallResult {
+/** `resolveMetric`: checks the metrics written in the formula against the symbols' catalogs; without it they are not checked. */
+export function convertCall(
+  name: string,
+  rawArgs: readonly string[],
+  resolve: SymbolResolver,
+  resolveMetric?: MetricResolver,
+): CallResult {
   const args = rawArgs.map(readArg);
-  return name === "ARTINFO" ? convertInfo(args, resolve) : convertArt(name, args, resolve);
+  return name === "ARTINFO" ? convertInfo(args, resolve) : convertArt(name, args, resolve, resolveMetric);
 }
 
-function convertArt(name: string, args: Arg[], resolve: SymbolResolver): CallResult {
+/**
+ * Why a metric written in the formula will not be found for these symbols
+ * (null: each is known). A window prefix is kept out of the lookup and put
+ * back on the suggestions: `L30_FEEZ` → "Did you mean L30_FEES?".
+ */
+function unknownMetric(symbols: readonly string[], metrics: readonly string[], resolve: MetricResolver): string | null {
+  if (symbols.length === 0) return null; // symbols read from cells: nothing to check against
+  for (const metric of metrics) {
+    const prefix = WINDOW_PREFIX.exec(metric)?.[0] ?? "";
+    const found = resolve(symbols, metric.slice(prefix.length));
+    if (found.known) continue;
+    const of = symbols.join(", ");
+    if (found.reason)
+      return `metric ${metric} could not be checked against the metric catalog of ${of}: ${found.reason}`;
+    const hint = found.suggestions.length
+      ? didYouMean(found.suggestions.map((s) => prefix + s))
+      : `MD.METRICS("${symbols[0]}") lists what ${symbols[0]} offers.`;
+    return `metric ${metric} is not in the metric catalog of ${of}. ${hint}`;
+  }
+  return null;
+}
+
+function convertArt(name: string, args: Arg[], resolve: SymbolResolver, resolveMetric?: MetricResolver): CallResult {
   if (args.length < 2) return fail(`${name} needs symbols and metrics; this call has ${args.length} argument(s)`);
   if (args.length > 7) return fail(`${name} takes at most 7 arguments; this call has ${args.length}`);
   const [symbolsArg, metricsArg, startArg = { kind: "empty" }, endArg = { kind: "empty" }] = args;
@@ -34,6 +63,8 @@ function convertArt(name: string, args: Arg[], resolve: SymbolResolver): CallRes
   if (!symbols.ok) return fail(symbols.reason);
   const metrics = readMetrics(metricsArg);
   if (!metrics.ok) return fail(metrics.reason);
+  const unknown = resolveMetric && unknownMetric(symbols.names, metrics.names, resolveMetric);
+  if (unknown) return fail(unknown);
   const order = readOrder(args[4]);
   if (!order.ok) return fail(order.reason);
   const showDates = readFlag(args[5], "showDates");

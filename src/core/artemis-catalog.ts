@@ -56,3 +56,37 @@ export function catalogResolver(
     return via ? { known: true, id, note: `"${written}" is the catalog's ${via} of ${id}.` } : { known: true, id };
   };
 }
+
+/** What the metric catalogs say of a metric as written (its window prefix removed) for the symbols of a call. */
+export type MetricResolution =
+  | { known: true }
+  /** `reason`: why the catalogs could not tell (one could not be read). */
+  | { known: false; suggestions: readonly string[]; reason?: string };
+
+/** `symbols`: the catalog's symbols the call names; `metric`: uppercase, without a window prefix. */
+export type MetricResolver = (symbols: readonly string[], metric: string) => MetricResolution;
+
+/** A symbol's metric catalog as read: its names, or why it could not be read. */
+export type MetricCatalog = { names: readonly string[] } | { error: string };
+
+/**
+ * Resolves a metric against the metric catalogs of the call's symbols: known
+ * when one of them lists it (a metric one symbol lacks is a gap in that
+ * column, not a typo); unknown otherwise, with the names `suggest` finds in
+ * the first symbol's catalog. A catalog that could not be read (or was not
+ * asked for) leaves the metric unchecked, with the reason.
+ */
+export function metricCatalogResolver(
+  catalogOf: (symbol: string) => MetricCatalog | undefined,
+  suggest: (metric: string, symbol: string) => readonly string[] = () => [],
+): MetricResolver {
+  return (symbols, metric) => {
+    for (const symbol of symbols) {
+      const catalog = catalogOf(symbol);
+      if (!catalog) return { known: false, suggestions: [], reason: `the metric catalog of ${symbol} was not read` };
+      if ("error" in catalog) return { known: false, suggestions: [], reason: catalog.error };
+      if (catalog.names.some((name) => name.toUpperCase() === metric)) return { known: true };
+    }
+    return { known: false, suggestions: symbols.length ? suggest(metric, symbols[0]) : [] };
+  };
+}

@@ -6,46 +6,56 @@
  */
 import { closingQuote } from "./formula";
 
-const ARTEMIS_FUNCTIONS = new Set(["ART", "ARTRANGE", "ARTINFO"]);
+/**
+ * An Artemis call as Excel writes it, up to its "(": the name, bare or after
+ * an add-in's namespace (`ARTEMIS.ART`: an Office add-in's custom functions
+ * are `NAMESPACE.NAME`), or as Excel saves a custom function while its add-in
+ * is not loaded (`_xldudf_ARTEMIS_ART`, the namespace's dot an underscore:
+ * OfficeDev/Excel-Custom-Functions #108, office-js #3558), possibly after a
+ * workbook or external-link prefix (`[2]!`, office-js #2568; `'Book.xlsm'!`).
+ * The whole token is the call's text, so a conversion replaces the prefix too.
+ */
+const ARTEMIS_TOKEN =
+  /(?:(?:'(?:[^']|'')+'|\[\d+\][A-Za-z0-9_.]*|[A-Za-z0-9_.]+)!)?(?:_xldudf_(?:[A-Za-z0-9_.]*[._])?|(?:[A-Za-z0-9_]+\.)*)(ART|ARTRANGE|ARTINFO)[ ]*\(/iy;
 const REFERENCE =
   /^(?:(?:'(?:[^']|'')+'|[A-Za-z0-9_.]+)!)?(?:\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3}|\$?\d+:\$?\d+)$/;
 
 // ---- finding the calls ----
 
 export interface FoundCall {
+  /** ART, ARTRANGE or ARTINFO, whatever prefix it is written with. */
   name: string;
-  /** Index of the name, and just past the closing parenthesis. */
+  /** Index of the call (its prefixes included), and just past the closing parenthesis. */
   start: number;
   end: number;
   /** The arguments' texts, trimmed; `[]` for `NAME()`. */
   args: string[];
 }
 
-/** The outermost ART/ARTRANGE/ARTINFO calls, in order; text in quotes is skipped. */
+/** The outermost ART/ARTRANGE/ARTINFO calls, in order, each with its prefixes; text in quotes is skipped. */
 export function findCalls(formula: string): FoundCall[] {
   const calls: FoundCall[] = [];
   let i = 0;
   while (i < formula.length) {
     const ch = formula[i];
+    const tokenStart = /[A-Za-z_'[]/.test(ch) && !/[A-Za-z0-9_.$!\]]/.test(formula[i - 1] ?? "");
+    if (tokenStart) {
+      ARTEMIS_TOKEN.lastIndex = i;
+      const token = ARTEMIS_TOKEN.exec(formula);
+      const parsed = token && argumentsFrom(formula, ARTEMIS_TOKEN.lastIndex);
+      if (token && parsed) {
+        calls.push({ name: token[1].toUpperCase(), start: i, end: parsed.end, args: parsed.args });
+        i = parsed.end;
+        continue;
+      }
+    }
     if (ch === '"' || ch === "'") {
       i = closingQuote(formula, i, ch);
       continue;
     }
-    if (/[A-Za-z_]/.test(ch) && !/[A-Za-z0-9_.$!]/.test(formula[i - 1] ?? "")) {
-      let j = i;
-      while (j < formula.length && /[A-Za-z0-9_.]/.test(formula[j])) j += 1;
-      const name = formula.slice(i, j).toUpperCase();
-      let k = j;
-      while (formula[k] === " ") k += 1;
-      if (ARTEMIS_FUNCTIONS.has(name) && formula[k] === "(") {
-        const parsed = argumentsFrom(formula, k + 1);
-        if (parsed) {
-          calls.push({ name, start: i, end: parsed.end, args: parsed.args });
-          i = parsed.end;
-          continue;
-        }
-      }
-      i = j;
+    if (/[A-Za-z_]/.test(ch)) {
+      // Past the rest of a name that is not an Artemis call.
+      while (i < formula.length && /[A-Za-z0-9_.]/.test(formula[i])) i += 1;
       continue;
     }
     i += 1;

@@ -21,19 +21,32 @@
  * Refused: `MC-RANK`, `TOPn-SYMBOLS`, `CATEGORIES` and `SUB-CATEGORIES` (no
  * source in the service), `ARTINFO("ALL","METRICS")` (the service lists
  * metrics per symbol only), `ARTINFO()` (what it returns is not documented),
- * `TT_` metrics (a third party's data), several symbols or metrics in a
+ * `TT_` metrics (a third party's data), a metric the symbols' metric
+ * catalogs do not list (with the closest names: "Did you mean FEES?"), several symbols or metrics in a
  * one-value form (the shape Artemis gives is not documented), an end date
  * without a start, and arguments the converter cannot read as the docs
  * describe them.
  *
  * An ART call inside a larger formula is converted in place:
- * `=ART("BTC","PRICE")*2` → `=MD.LATEST("btc","PRICE")*2`.
+ * `=ART("BTC","PRICE")*2` → `=MD.LATEST("btc","PRICE")*2`. A call is found
+ * as Excel saves it (core/artemis-syntax.ts): namespaced (`ARTEMIS.ART`), as
+ * `_xldudf_ARTEMIS_ART` while the Artemis add-in is not loaded, after a link
+ * or workbook prefix (`[2]!`, `'Book.xlsm'!`); the prefixes go with it.
  */
 import { convertCall } from "./artemis-calls";
-import { type SymbolResolver } from "./artemis-catalog";
+import { type MetricResolver, type SymbolResolver } from "./artemis-catalog";
 import { findCalls } from "./artemis-syntax";
 
-export { catalogResolver, type CatalogAsset, type SymbolResolution, type SymbolResolver } from "./artemis-catalog";
+export {
+  catalogResolver,
+  metricCatalogResolver,
+  type CatalogAsset,
+  type MetricCatalog,
+  type MetricResolution,
+  type MetricResolver,
+  type SymbolResolution,
+  type SymbolResolver,
+} from "./artemis-catalog";
 
 export interface CallConversion {
   /** The Artemis call as written ("ART(\"BTC\",\"PRICE\")"). */
@@ -50,8 +63,16 @@ export function hasArtemisCall(formula: string): boolean {
   return typeof formula === "string" && formula.startsWith("=") && findCalls(formula).length > 0;
 }
 
-/** The MD formula for an Artemis one, or why there is none. */
-export function convertArtemisFormula(formula: string, resolve: SymbolResolver): ArtemisConversion {
+/**
+ * The MD formula for an Artemis one, or why there is none. With
+ * `resolveMetric`, a metric written in the formula that the symbols' metric
+ * catalogs do not list is refused with the names closest to it.
+ */
+export function convertArtemisFormula(
+  formula: string,
+  resolve: SymbolResolver,
+  resolveMetric?: MetricResolver,
+): ArtemisConversion {
   if (!formula.startsWith("=")) return refuse("it is not a formula");
   const calls = findCalls(formula);
   if (calls.length === 0) return refuse("it has no ART, ARTRANGE or ARTINFO call");
@@ -64,7 +85,7 @@ export function convertArtemisFormula(formula: string, resolve: SymbolResolver):
     if (call.args.some((arg) => findCalls(`=${arg}`).length > 0)) {
       return refuse(`${original} has another Artemis call inside its arguments`);
     }
-    const result = convertCall(call.name, call.args, resolve);
+    const result = convertCall(call.name, call.args, resolve, resolveMetric);
     if (!result.ok) return refuse(calls.length > 1 ? `${original}: ${result.reason}` : result.reason);
     out += formula.slice(at, call.start) + result.text;
     at = call.end;

@@ -4,9 +4,9 @@
  * (test/bundle/artemis-conversions.test.ts): every form Artemis's docs give,
  * each argument, the forms refused and why, and calls inside larger formulas.
  */
-import { catalogResolver } from "../../src/core/artemis";
-import type { AssetRecord } from "../../src/core/domain";
-import { suggestSymbols } from "../../src/core/suggest";
+import { catalogResolver, metricCatalogResolver } from "../../src/core/artemis";
+import type { AssetRecord, MetricDescriptor } from "../../src/core/domain";
+import { suggestMetrics, suggestSymbols } from "../../src/core/suggest";
 
 const asset = (symbol: string, platform_id: string, aggregator_id: string | null, title: string): AssetRecord => ({
   symbol,
@@ -104,6 +104,72 @@ export const CONVERTED: Case[] = [
   [
     '=SUM(ARTRANGE("ETH","FEES","2024-01-01","2024-01-31",,FALSE))',
     '=SUM(MD.SERIES("eth","FEES","2024-01-01","2024-01-31",,"dates=false"))',
+  ],
+];
+
+/**
+ * The same calls as Excel saves them: Artemis for Excel is an Office add-in,
+ * so its functions carry a namespace (`ARTEMIS.ART`, any `NS.`), read
+ * `_xldudf_NS_ART` while the add-in is not loaded (Excel-Custom-Functions
+ * #108, office-js #3558), and may follow a link or workbook prefix (`[2]!`,
+ * office-js #2568; a function of another workbook, `'Book.xlsm'!`). The whole
+ * token, prefixes included, is replaced.
+ */
+export const SAVED: Case[] = [
+  ['=ARTEMIS.ART("BTC","PRICE")', '=MD.LATEST("btc","PRICE")'],
+  ['=artemis.art("BTC","PRICE")', '=MD.LATEST("btc","PRICE")'],
+  ['=CONTOSO.DATA.ART("BTC","PRICE")', '=MD.LATEST("btc","PRICE")'],
+  ['=_xldudf_ART("BTC","PRICE")', '=MD.LATEST("btc","PRICE")'],
+  ['=_xldudf_ARTEMIS_ART("ETH","L30_FEES")*2', '=MD.LATEST("eth","L30_FEES")*2'],
+  [
+    '=_XLDUDF_ARTEMIS_ARTRANGE("ETH","FEES","2024-01-01","2024-01-31")',
+    '=MD.SERIES("eth","FEES","2024-01-01","2024-01-31")',
+  ],
+  ['=_xldudf_ARTEMIS_ARTINFO("BTC","ASSET-NAME")', '=MD.ASSET("btc")'],
+  ['=[2]!_xldudf_ARTEMIS_ART("BTC","PRICE")', '=MD.LATEST("btc","PRICE")'],
+  ['=[1]!ART("BTC","PRICE")', '=MD.LATEST("btc","PRICE")'],
+  ['=\'Artemis Book.xlsm\'!ART("BTC","PRICE")', '=MD.LATEST("btc","PRICE")'],
+  ['=Artemis.xlam!ARTRANGE("ETH","FEES")', '=MD.LATEST("eth","FEES")'],
+  [
+    '=IFERROR(ARTEMIS.ART("ETH","FEES")/_xldudf_ARTEMIS_ART("ETH","REVENUE"),"n/a")',
+    '=IFERROR(MD.LATEST("eth","FEES")/MD.LATEST("eth","REVENUE"),"n/a")',
+  ],
+  ['="ARTEMIS.ART(" & ARTEMIS.ART("SOL","PRICE")', '="ARTEMIS.ART(" & MD.LATEST("sol","PRICE")'],
+];
+
+/** Metric catalogs by symbol, as `/supported-metrics/` lists them (names only are read). */
+export const METRIC_CATALOGS: Record<string, string[]> = {
+  btc: ["PRICE", "MC", "FEES"],
+  eth: ["PRICE", "MC", "FEES", "REVENUE", "TVL", "DAU"],
+  sol: ["PRICE", "FEES", "REVENUE"],
+};
+
+const descriptor = (name: string) => ({ name, label: name, description: "", base_metric: null }) as MetricDescriptor;
+
+/** Metrics checked against METRIC_CATALOGS, suggestions as the pane makes them (core/suggest.ts). */
+export const resolveMetric = metricCatalogResolver(
+  (symbol) => (METRIC_CATALOGS[symbol] ? { names: METRIC_CATALOGS[symbol] } : undefined),
+  (metric, symbol) => suggestMetrics(metric, (METRIC_CATALOGS[symbol] ?? []).map(descriptor)),
+);
+
+/** Refused once metrics are checked (`resolveMetric`); converted silently without the check. */
+export const UNKNOWN_METRICS: Refusal[] = [
+  ['=ART("ETH","FEEZ")', /^metric FEEZ is not in the metric catalog of eth\. Did you mean FEES\?$/],
+  [
+    '=_xldudf_ARTEMIS_ART("ETH","L30_FEEZ")',
+    /metric L30_FEEZ is not in the metric catalog of eth\. Did you mean L30_FEES\?$/,
+  ],
+  [
+    '=ARTEMIS.ARTRANGE({"ETH","SOL"},"REVENU","2024-01-01","2024-01-31")',
+    /catalog of eth, sol\. Did you mean REVENUE\?$/,
+  ],
+  [
+    '=ART("BTC","XYZZY")',
+    /metric XYZZY is not in the metric catalog of btc\. MD\.METRICS\("btc"\) lists what btc offers\.$/,
+  ],
+  [
+    '=ART("USDC","PRICE")',
+    /metric PRICE could not be checked against the metric catalog of usdc: the metric catalog of usdc was not read$/,
   ],
 ];
 

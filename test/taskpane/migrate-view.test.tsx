@@ -3,14 +3,17 @@
  *
  * The Artemis view's states the browser suite does not reach: outside
  * Excel, a catalog that cannot be read (every symbol then "could not be
- * checked", and Try again converts), a scan that fails, a workbook with no
- * Artemis formulas, and two conversions undone together. The workbooks are
+ * checked", and Try again converts), a metric the symbol's metric catalog
+ * does not know (listed with "Did you mean"), formulas as Excel saves them,
+ * a scan that fails, a workbook with no Artemis formulas, and two
+ * conversions undone together. The workbooks are
  * stand-ins of MigrationWorkbook.
  */
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import type { AssetRecord } from "../../src/core/domain";
 import type { FormulaChange, MigrationWorkbook, WorkbookFormula } from "../../src/office/workbook/formula-migration";
 import { MigrateView } from "../../src/taskpane/migrate/migrate-view";
+import { descriptor } from "../support/fake-client";
 import { makeHarness, renderWith, type Harness } from "../support/pane-fakes";
 
 const BTC: AssetRecord = {
@@ -59,6 +62,11 @@ function memoryWorkbook(cells: Map<string, string>): MigrationWorkbook {
   };
 }
 
+/** The metric catalogs of every symbol: the names of BTC's. */
+function answerMetrics(harness: Harness): void {
+  harness.client.metrics.answer(() => ["PRICE", "FEES", "MC"].map((name) => descriptor(name, "SUM")));
+}
+
 /** The view, with the pane's services reaching `book` as the Artemis view's workbook. */
 function renderMigrate(harness: Harness, book: MigrationWorkbook, active = true) {
   harness.services.migration = book;
@@ -93,10 +101,50 @@ describe("the Artemis view", () => {
     expect(screen.getByRole("heading", { name: "To convert (0)" })).toBeTruthy();
 
     harness.client.assets.answer(() => [BTC]);
+    answerMetrics(harness);
     fireEvent.click(screen.getByRole("button", { name: "Try again" }));
     const box = await screen.findByRole("checkbox", { name: "Sheet1!B2" });
     expect((box as HTMLInputElement).checked).toBe(true);
     expect(screen.getByTestId("migrate-converted").textContent).toBe('=MD.LATEST("btc","PRICE")');
+  });
+
+  it("a metric the symbol's catalog lacks is not converted: it is listed with Did you mean, as Excel saved it", async () => {
+    const harness = makeHarness();
+    harness.client.assets.answer(() => [BTC]);
+    answerMetrics(harness);
+    const book = workbookHolding([
+      { sheet: "Comps", address: "A1", formula: '=_xldudf_ARTEMIS_ART("BTC","FEEZ")' },
+      { sheet: "Comps", address: "A2", formula: '=ARTEMIS.ART("BTC","L30_FEES")' },
+      { sheet: "Comps", address: "A3", formula: '=[2]!_xldudf_ARTEMIS_ART("BTC","PRICE")*2' },
+    ]);
+    renderMigrate(harness, book);
+    expect(await screen.findByRole("heading", { name: "Cannot convert (1)" })).toBeTruthy();
+    const refused = screen.getByTestId("migrate-refused");
+    expect(refused.textContent).toContain('=_xldudf_ARTEMIS_ART("BTC","FEEZ")');
+    expect(screen.getByTestId("migrate-reason").textContent).toBe(
+      "metric FEEZ is not in the metric catalog of btc. Did you mean FEES?",
+    );
+    expect(screen.getAllByTestId("migrate-converted").map((e) => e.textContent)).toEqual([
+      '=MD.LATEST("btc","L30_FEES")',
+      '=MD.LATEST("btc","PRICE")*2',
+    ]);
+    // One catalog for the one symbol, however many formulas name it.
+    expect(harness.client.metrics.calls.map((c) => c.args)).toEqual(["btc"]);
+  });
+
+  it("a metric catalog that cannot be read leaves that symbol's metrics unchecked, with the reason; Scan again asks again", async () => {
+    const harness = makeHarness();
+    harness.client.assets.answer(() => [BTC]);
+    harness.client.metrics.fail(new Error("The market-data service failed (HTTP 503)."));
+    renderMigrate(harness, workbookHolding([{ sheet: "Sheet1", address: "B2", formula: '=ART("BTC","PRICE")' }]));
+    expect(
+      await screen.findByText(/metric PRICE could not be checked against the metric catalog of btc: .*HTTP 503/),
+    ).toBeTruthy();
+
+    // Scan again asks again.
+    answerMetrics(harness);
+    fireEvent.click(screen.getByRole("button", { name: "Scan again" }));
+    expect((await screen.findByTestId("migrate-converted")).textContent).toBe('=MD.LATEST("btc","PRICE")');
   });
 
   it("a scan that fails says so", async () => {
@@ -119,6 +167,7 @@ describe("the Artemis view", () => {
   it("two conversions before an undo are undone together", async () => {
     const harness = makeHarness();
     harness.client.assets.answer(() => [BTC]);
+    answerMetrics(harness);
     const cells = new Map([
       ["Sheet1!A1", '=ART("BTC","PRICE")'],
       ["Sheet1!A2", '=ART("BTC","FEES")'],

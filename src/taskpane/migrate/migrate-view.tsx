@@ -30,10 +30,8 @@ export function MigrateView({ active }: { active: boolean }) {
   useEffect(() => {
     if (active) setOpened(true);
   }, [active]);
-  const { catalog, scan, runScan, rows, convertible, refused, chosen, unticked, setUnticked } = useArtemisScan(
-    book,
-    opened,
-  );
+  const { catalog, scan, runScan, rows, checking, convertible, refused, chosen, unticked, setUnticked } =
+    useArtemisScan(book, opened);
   const { busy, undo, result, convert, undoConversion } = useConversion(book, runScan);
 
   if (!book.available) {
@@ -47,7 +45,7 @@ export function MigrateView({ active }: { active: boolean }) {
     );
   }
 
-  const loading = scan.status === "loading" || scan.status === "idle" || catalog.status === "loading";
+  const loading = scan.status === "loading" || scan.status === "idle" || catalog.status === "loading" || checking;
   return (
     <div className={styles.root}>
       <MigrateIntro />

@@ -1,6 +1,7 @@
 /**
  * What the Artemis view found: every sheet's ART, ARTRANGE and ARTINFO
- * formulas, each converted (symbols resolved against the asset catalog) or
+ * formulas, each converted (symbols resolved against the asset catalog,
+ * metrics against the symbols' metric catalogs: use-metric-catalogs.ts) or
  * refused with the reason, and which of the convertible ones are chosen.
  * Nothing is read until the view is first shown.
  */
@@ -13,6 +14,7 @@ import { errorText } from "../shared/error-text";
 import { useServices } from "../shared/pane-services";
 import { useRequest } from "../shared/use-request";
 import { cellName } from "./cell-name";
+import { useMetricCatalogs } from "./use-metric-catalogs";
 
 /** A scanned formula with what the converter made of it. */
 export interface Row extends WorkbookFormula {
@@ -55,10 +57,12 @@ export function useArtemisScan(book: MigrationWorkbook, opened: boolean) {
     return null;
   }, [assets, catalogError]);
 
+  const { resolveMetric } = useMetricCatalogs(scan.status === "ready" ? scan.found : null, resolver);
+
   const rows = useMemo<Row[] | null>(() => {
-    if (scan.status !== "ready" || !resolver) return null;
+    if (scan.status !== "ready" || !resolver || !resolveMetric) return null;
     return scan.found.map((found) => {
-      const conversion = convertArtemisFormula(found.formula, resolver);
+      const conversion = convertArtemisFormula(found.formula, resolver, resolveMetric);
       return {
         ...found,
         key: cellName(found.sheet, found.address),
@@ -66,10 +70,12 @@ export function useArtemisScan(book: MigrationWorkbook, opened: boolean) {
         reason: conversion.ok ? null : conversion.reason,
       };
     });
-  }, [scan, resolver]);
+  }, [scan, resolver, resolveMetric]);
 
   const convertible = useMemo(() => rows?.filter((row) => row.converted) ?? [], [rows]);
   const refused = useMemo(() => rows?.filter((row) => !row.converted) ?? [], [rows]);
   const chosen = convertible.filter((row) => !unticked.has(row.key));
-  return { catalog, scan, runScan, rows, convertible, refused, chosen, unticked, setUnticked };
+  // Reading the symbols' metric catalogs: the rows wait for them.
+  const checking = scan.status === "ready" && resolver !== null && resolveMetric === null;
+  return { catalog, scan, runScan, rows, checking, convertible, refused, chosen, unticked, setUnticked };
 }

@@ -6,11 +6,12 @@
  * refuses, and asks for one undo group where the host has ExcelApi 1.20 (the
  * stand-in's undo plays Ctrl+Z).
  */
-import { hasArtemisCall } from "../../../src/core/artemis";
+import { convertArtemisFormula, hasArtemisCall } from "../../../src/core/artemis";
 import { excelMigrationWorkbook, migrationWorkbookForHost } from "../../../src/office/workbook/formula-migration";
 import type { ExcelRunner } from "../../../src/office/workbook/excel-batch";
 import { openRecordedWorkbook } from "../../support/open-workbook";
-import type { WorkbookRecording } from "../../support/workbook-stand-in";
+import type { OtherAddIn, WorkbookRecording } from "../../support/workbook-stand-in";
+import { resolve } from "../../core/artemis-cases";
 
 function recording(overrides: Partial<WorkbookRecording> = {}): WorkbookRecording {
   return {
@@ -67,6 +68,60 @@ describe("the workbook scan for Artemis formulas", () => {
     const { book, standIn } = open({ excelApi: "1.8" });
     expect(await book.findFormulas(hasArtemisCall)).toEqual(EXPECTED);
     expect(standIn.log.unsupportedCalls).toEqual([]);
+  });
+});
+
+describe("Artemis formulas as Excel saves them (the stand-in's other add-ins: custom-functions.ts)", () => {
+  // Artemis for Excel is an Office add-in: its functions are namespaced, and read `_xldudf_…` while it is not loaded.
+  const ARTEMIS = (state: Partial<OtherAddIn>): OtherAddIn => ({
+    namespace: "ARTEMIS",
+    functions: ["ART", "ARTRANGE", "ARTINFO"],
+    loaded: false,
+    ...state,
+  });
+  const typed = {
+    sheets: [
+      {
+        name: "Comps",
+        cells: {
+          A1: { formula: '=ARTEMIS.ART("BTC","PRICE")', value: 60000 },
+          A2: { formula: '=IFERROR(ARTEMIS.ARTRANGE("ETH","FEES","2024-01-01","2024-01-31"),0)', value: 0 },
+          A3: { formula: '=ARTEMIS.ARTINFO("BTC","ASSET-NAME")', value: "Bitcoin" },
+        },
+      },
+    ],
+    activeSheet: "Comps",
+    selection: { sheet: "Comps", areas: ["A1"] },
+  };
+
+  it.each([
+    ["loaded", ARTEMIS({ loaded: true }), "ARTEMIS."],
+    ["not loaded (office-js #3558)", ARTEMIS({}), "_xldudf_ARTEMIS_"],
+    [
+      "not loaded, saved beside a COM add-in (office-js #2568)",
+      ARTEMIS({ linkPrefix: "[2]!" }),
+      "[2]!_xldudf_ARTEMIS_",
+    ],
+  ])("an add-in %s: found, converted and replaced whole", async (_state, addIn, prefix) => {
+    const { book, standIn } = open({ ...typed, otherAddIns: [addIn] });
+    const found = await book.findFormulas(hasArtemisCall);
+    expect(found.map((f) => f.formula)).toEqual([
+      `=${prefix}ART("BTC","PRICE")`,
+      `=IFERROR(${prefix}ARTRANGE("ETH","FEES","2024-01-01","2024-01-31"),0)`,
+      `=${prefix}ARTINFO("BTC","ASSET-NAME")`,
+    ]);
+    const changes = found.map((f) => {
+      const conversion = convertArtemisFormula(f.formula, resolve);
+      if (!conversion.ok) throw new Error(conversion.reason);
+      return { ...f, from: f.formula, to: conversion.formula };
+    });
+    const outcome = await book.replaceFormulas(changes);
+    expect(outcome.written.map((w) => w.formula)).toEqual([
+      '=MD.LATEST("btc","PRICE")',
+      '=IFERROR(MD.SERIES("eth","FEES","2024-01-01","2024-01-31"),0)',
+      '=MD.ASSET("btc")',
+    ]);
+    expect(standIn.cell("Comps", "A1").formula).toBe('=MD.LATEST("btc","PRICE")');
   });
 });
 

@@ -24,6 +24,7 @@
  *   custom-xml.ts       Excel.CustomXmlPartCollection and its parts
  *   data-types.ts       cell values as data types (formatted numbers, entities): values vs valuesAsJson
  *   calculation.ts      recalculation, custom functions running, dynamic arrays spilling
+ *   custom-functions.ts other add-ins' custom functions in formulas: NS.NAME loaded, _xldudf_NS_NAME not
  *   cell-entry.ts       what a write or a user's typing does to a cell; protection; undo
  *   settings.ts         Office.context.document.settings
  *   office.ts           the Office global: onReady, requirement sets, Office.addin, Office.actions (ribbon events)

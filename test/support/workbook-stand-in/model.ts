@@ -14,9 +14,11 @@
  * unless the recording makes `setStartupBehavior` fail.
  *
  * Before registration Excel shows the add-in's functions as unknown names
- * (`_xldudf_MD_…`), as while it loads the add-in.
+ * (`_xldudf_MD_…`), as while it loads the add-in; other add-ins' functions
+ * read as custom-functions.ts models.
  */
 import { extend, inside, key, officeError, parseCell, parseRect, type Rect } from "./addresses";
+import { shownWithOtherAddIns } from "./custom-functions";
 import { basic } from "./data-types";
 import { makeRuntimePage, type RuntimePage } from "./runtime-page";
 import type { RecordedSheet, StandInHooks, StandInLog, WorkbookRecording } from "./types";
@@ -178,9 +180,9 @@ export const ownFormat = (sheet: Sheet, address: string) => sheet.formats.get(ad
 
 const registered = (m: Model) => Date.now() - m.installedAt >= (m.recording.registerAfterMs ?? 0);
 
-/** Before registration Excel shows the add-in's functions as unknown names. */
+/** Before registration Excel shows the add-in's functions as unknown names; other add-ins' as custom-functions.ts says. */
 const shownFormula = (m: Model, formula: string) =>
-  registered(m) ? formula : formula.replace(/\bMD\./gi, "_xldudf_MD_");
+  shownWithOtherAddIns(registered(m) ? formula : formula.replace(/\bMD\./gi, "_xldudf_MD_"), m.recording.otherAddIns);
 
 /** `Range.formulas` of one cell: its formula, else its value (see range.ts). */
 export const formulaOf = (m: Model, sheet: Sheet, cell: Cell): unknown => {

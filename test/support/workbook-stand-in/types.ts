@@ -74,6 +74,18 @@ export interface WorkbookRecording {
   customXmlFails?: string;
   /** The user is typing in a cell from the start (until `endCellEdit`). */
   inCellEdit?: boolean;
+  /** Other add-ins whose custom functions the formulas call (custom-functions.ts). */
+  otherAddIns?: OtherAddIn[];
+}
+
+/** An add-in's custom functions as formulas call them: `=NAMESPACE.NAME(…)` (custom-functions.ts). */
+export interface OtherAddIn {
+  namespace: string;
+  functions: string[];
+  /** Not loaded: its formulas read `_xldudf_NAMESPACE_NAME(…)`. */
+  loaded: boolean;
+  /** An external reference Excel saved before the function (`[2]!`, office-js #2568). */
+  linkPrefix?: string;
 }
 
 /** How the stand-in reaches the add-in's runtime: each custom function Excel runs is one call the runtime sees start and settle. */
