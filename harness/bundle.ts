@@ -128,16 +128,45 @@ function versionAtLeast(have: string, want: string): boolean {
   return true;
 }
 
+interface FunctionsJson {
+  allowErrorForDataTypeAny?: boolean;
+  functions: FunctionMetadata[];
+}
+
+function readFunctionsJson(distDir: string): FunctionsJson {
+  return JSON.parse(readFileSync(path.join(distDir, "functions.json"), "utf8")) as FunctionsJson;
+}
+
 export function readMetadata(distDir = DIST): FunctionMetadata[] {
-  const json = JSON.parse(readFileSync(path.join(distDir, "functions.json"), "utf8")) as {
-    functions: FunctionMetadata[];
-  };
-  return json.functions;
+  return readFunctionsJson(distDir).functions;
+}
+
+/**
+ * The error Excel answers for a call it does not make: Microsoft Learn, "Handle
+ * and return errors from your custom function", Errors as custom function
+ * inputs: "To process inputs that contain errors, a custom function must have
+ * the JSON metadata property allowErrorForDataTypeAny set to true"; the
+ * property applies to parameters typed `any` (custom-functions-json,
+ * allowErrorForDataTypeAny). Without it an error value in an argument (alone
+ * or in a range) never reaches the function, so no message of the add-in's
+ * can reach the cell: modelled as the error passed in, without a message.
+ */
+function errorExcelAnswersFor(args: unknown[]): CustomFunctionsError | undefined {
+  for (const value of args.flat(2)) {
+    if (value instanceof CustomFunctionsError) return new CustomFunctionsError(value.code);
+    const shape = value as { type?: unknown; basicValue?: unknown } | null;
+    if (typeof shape === "object" && shape !== null && shape.type === "Error") {
+      const basic = typeof shape.basicValue === "string" && shape.basicValue.startsWith("#") ? shape.basicValue : null;
+      return new CustomFunctionsError(basic ?? ErrorCode.invalidValue);
+    }
+  }
+  return undefined;
 }
 
 export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
   const distDir = options.distDir ?? DIST;
-  const metadata = readMetadata(distDir);
+  const functionsJson = readFunctionsJson(distDir);
+  const metadata = functionsJson.functions;
   const registered = new Map<string, (...args: unknown[]) => unknown>();
   const storage = new Map<string, string>(Object.entries(options.storage ?? {}));
   const lines: ConsoleLine[] = [];
@@ -247,6 +276,11 @@ export function loadFunctionsBundle(options: LoadOptions = {}): LoadedBundle {
         return Array.isArray(value) ? value.map((row) => (Array.isArray(row) ? row : [row])) : [[value]];
       return value;
     });
+    const refused =
+      functionsJson.allowErrorForDataTypeAny === true
+        ? undefined
+        : errorExcelAnswersFor(excelArgs.filter((_, i) => (meta.parameters[i].type ?? "any") === "any"));
+    if (refused) throw refused;
     const handlers: (() => void)[] = [];
     const inv = {
       functionName: meta.id,

@@ -18,6 +18,7 @@ import { type AssetKind, kindFromOffer } from "./assets-table";
 import { BLANK, type CellValue } from "./cell";
 import { DATE_FORMAT, type FormatAt, type FormattedTable, type NumberFormat } from "./number-format";
 import { type DateSystem, isoToSerialIn } from "./excel-date";
+import type { OptionSpec } from "./options";
 import { coverageText, type WindowCoverage, type WindowSpan } from "./window-span";
 
 /** The provider every MD.ASSET entity names: how an MD entity passed back into an MD function is recognised (excel-input.ts). */
@@ -25,6 +26,15 @@ export const ASSET_PROVIDER = "Market Data for Excel";
 
 /** The property an MD.ASSET entity carries its symbol in: what an MD function reads from it (not its display text). */
 export const SYMBOL_PROPERTY = "Symbol";
+
+/**
+ * MD.ASSET's `options`: table=true spills the two-column property/value table
+ * even where Excel has entities, for a workbook that an Excel without them
+ * (Excel 2021 and older) opens too: there a card cell shows #VALUE!.
+ */
+export const ASSET_OPTIONS = {
+  table: { kind: "boolean", default: false },
+} as const satisfies OptionSpec;
 
 /** How a property's number is read: as MD.LATEST reads it, or as MD.AGG computes it over a window ending at as_of. */
 export type PropertyRead =

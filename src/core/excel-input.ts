@@ -17,9 +17,10 @@
  * returned by `Range.values`"):
  * - Double, FormattedNumber (ExcelApi 1.16, deprecated since 1.19), String,
  *   Boolean, and a value type the host cannot show (`NotAvailable`) → basicValue;
- * - an MD.ASSET entity (its `provider` is the add-in's, ASSET_PROVIDER) → the
- *   symbol it carries (its `Symbol` property), not its display text: the cell
- *   shows "Ethereum", and `=MD.LATEST(A2,"FEES")` must ask for `eth`;
+ * - an MD.ASSET entity (a `Symbol` property; `provider`, where it arrives, the
+ *   add-in's ASSET_PROVIDER) → the symbol it carries, not its display text:
+ *   the cell shows "Ethereum", and `=MD.LATEST(A2,"FEES")` must ask for `eth`;
+ *   another provider's card, or a Symbol that is not text, is refused (readEntity);
  * - any other Entity, LinkedEntity → its `text` ("the text shown when a cell
  *   with this value is rendered"); its basicValue is "#VALUE!", so never that;
  * - Empty → blank (null);
@@ -33,7 +34,7 @@
  */
 import { ASSET_PROVIDER, SYMBOL_PROPERTY } from "./asset-card";
 import type { ErrorCellCode } from "./cell";
-import { ErrorArgumentError } from "./errors";
+import { ArgumentError, ErrorArgumentError } from "./errors";
 
 /** The error codes an Excel error value shows, by `errorType` (Excel.ErrorCellValueType). */
 const ERROR_TEXT: Readonly<Record<string, string>> = {
@@ -100,19 +101,37 @@ function refuseError(shown: string, argument: string): never {
   );
 }
 
+/** What an entity argument says it carries: an MD.ASSET card's symbol, or nothing of ours. */
+type EntityRead = { kind: "symbol"; symbol: string } | { kind: "not-a-card" };
+
+const TYPE_IT = 'Type the symbol as text (such as "eth" or "eq-aapl"), or point at an MD.ASSET cell.';
+
 /**
- * The symbol an MD.ASSET entity carries, or undefined for any other entity.
- * Recognised by its provider; the property arrives as a String data type (as
- * the add-in returned it) or, from a host that flattens it, as plain text.
+ * The symbol an MD.ASSET card carries, read as Microsoft documents an entity
+ * argument (Microsoft Learn, "Use data types with custom functions in Excel",
+ * Input an entity value: `value.properties[attribute].basicValue`): its
+ * `Symbol` property, a String data type as the add-in returned it or, from a
+ * host that flattens it, plain text. Nothing documents that `provider` comes
+ * along into an argument, so a card without one is read by its Symbol; a card
+ * that names another provider is refused (its Symbol, a ticker such as "COIN",
+ * is that service's, not necessarily this one's), as is a Symbol that is not text.
+ * An entity without a Symbol (a Stocks cell) is not a card: its text is read.
  */
-function assetSymbolOf(entity: Shape): string | undefined {
-  const provider = entity.provider;
-  if (!isShape(provider) || provider.description !== ASSET_PROVIDER) return undefined;
+function readEntity(entity: Shape, argument: string): EntityRead {
   const properties = entity.properties;
-  const symbol = isShape(properties) ? properties[SYMBOL_PROPERTY] : undefined;
-  if (typeof symbol === "string") return symbol;
-  if (isShape(symbol) && typeof symbol.basicValue === "string") return symbol.basicValue;
-  return undefined;
+  if (!isShape(properties) || !(SYMBOL_PROPERTY in properties)) return { kind: "not-a-card" };
+  const held = properties[SYMBOL_PROPERTY];
+  const symbol = typeof held === "string" ? held : isShape(held) ? held.basicValue : undefined;
+  const shown = JSON.stringify(typeof entity.text === "string" ? entity.text : "");
+  const provider = isShape(entity.provider) ? entity.provider.description : undefined;
+  if (typeof provider === "string" && provider !== ASSET_PROVIDER) {
+    const named =
+      typeof symbol === "string" ? ` its Symbol ${JSON.stringify(symbol)} may not be a symbol of this service.` : "";
+    throw new ArgumentError(argument, `${shown} is a card from ${provider}, not an MD.ASSET card:${named} ${TYPE_IT}`);
+  }
+  if (typeof symbol !== "string")
+    throw new ArgumentError(argument, `${shown} is a card whose Symbol is not text, so it names no symbol. ${TYPE_IT}`);
+  return { kind: "symbol", symbol };
 }
 
 /** One argument (a value, or a range as a 2-D array) with its data types read down to plain values. */
@@ -125,8 +144,8 @@ export function plainArgument(value: unknown, argument: string): unknown {
   if (typeof type !== "string") return value;
   if (PLAIN_TYPES.has(type) && value.basicValue !== undefined) return value.basicValue;
   if (ENTITY_TYPES.has(type)) {
-    const symbol = assetSymbolOf(value);
-    if (symbol !== undefined) return symbol;
+    const read = readEntity(value, argument);
+    if (read.kind === "symbol") return read.symbol;
     if (typeof value.text === "string") return value.text;
     const basic = value.basicValue;
     if (typeof basic === "string" && !basic.startsWith("#")) return basic;

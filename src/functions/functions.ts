@@ -13,7 +13,9 @@
  * these `any` parameters a cell's data type (a formatted number, an entity, an
  * error value) rather than its plain value (src/core/excel-input.ts).
  */
+import { ASSET_OPTIONS } from "../core/asset-card";
 import { plainArguments } from "../core/excel-input";
+import { parseOptions } from "../core/options";
 import { BUILD_INFO } from "../office/build-info";
 import { getRuntime } from "../office/runtime";
 import { formattedAggregateValue } from "./agg";
@@ -265,15 +267,18 @@ export function snapshot(
  * @helpurl https://localhost:3000/docs/functions.html#mdasset
  * @param symbol One symbol, such as "eth", "usdc" or "eq-aapl".
  * @param [as_of] The date to read on: an Excel date, "YYYY-MM-DD", "TODAY" or "-1M". Omitted: today.
- * @returns An entity card; where Excel has no data types, a two-column table of properties and values.
+ * @param [options] "key=value" text: table=true spills the property/value table instead of the card, for a workbook older Excel opens too.
+ * @returns An entity card; where Excel has no data types, or with table=true, a two-column table of properties and values.
  */
 export function asset(
   symbol: string | number,
   as_of: number | string | null,
+  options: unknown[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeCard(invocation, (ctx) => {
-    const { as_of: asOf, ...args } = plainArguments({ symbol, as_of });
-    return assetCard(ctx, { ...args, asOf });
+  return invokeCard(invocation, async (ctx) => {
+    const { as_of: asOf, options: given, ...args } = plainArguments({ symbol, as_of, options });
+    const { table } = parseOptions(given, ASSET_OPTIONS);
+    return { card: await assetCard(ctx, { ...args, asOf }), table };
   });
 }

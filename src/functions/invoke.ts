@@ -191,15 +191,16 @@ export function invokeValue(
 /**
  * MD.ASSET's frame: the card as an entity value (one cell, `[[entity]]`) where
  * the host has data types in custom functions, laid flat as a two-column
- * property/value table where it has not (Excel 2021, older builds). One shape
+ * property/value table where it has not (Excel 2021, older builds) or where
+ * the formula asks for the table (`table=true`). One shape
  * for both, a matrix, because only a matrix result may spill the table.
  */
 export function invokeCard(
   invocation: CustomFunctions.CancelableInvocation | undefined,
-  work: (ctx: CallContext) => Promise<AssetCard>,
+  work: (ctx: CallContext) => Promise<{ card: AssetCard; table: boolean }>,
 ): Promise<(ExcelValue | EntityValue)[][]> {
-  return framed(invocation, work, CELL_DEADLINE_MS, (card, support): (ExcelValue | EntityValue)[][] => {
-    if (support !== "none") return [[toEntityValue(card, support)]];
+  return framed(invocation, work, CELL_DEADLINE_MS, ({ card, table: asTable }, support) => {
+    if (support !== "none" && !asTable) return [[toEntityValue(card, support)]];
     const table = shapeAssetTable(card);
     return toExcelValuesWithinLimit(table.rows, table.formatAt, support).values;
   });

@@ -153,6 +153,7 @@ const CALLS: Record<string, { base: unknown[]; tries: Record<string, unknown[]> 
     tries: {
       symbol: ["btc", "EQ-COIN"],
       as_of: [day("2024-02-15"), "2024-02-15", "-1M"],
+      options: ["table=true", [["table", true]]],
     },
   },
   SNAPSHOT: {
@@ -297,6 +298,40 @@ describe("chaining MD results into MD arguments", () => {
     expect(await shown("LATEST", [asString(symbol), asString(metric), "2024-02-29"])).toEqual(
       await shown("LATEST", ["eth", "PRICE", "2024-02-29"]),
     );
+  });
+
+  it("an MD.ASSET card, with or without its provider, feeds MD.LATEST, MD.SERIES and MD.SNAPSHOT as its Symbol", async () => {
+    const [[card]] = (await bundle.call("ASSET", ["eth", "2024-02-29"])) as { provider?: unknown; text: string }[][];
+    expect(card.text).not.toBe("eth");
+    // Microsoft documents an entity argument by its text and properties[…].basicValue, not its provider.
+    const { provider: _provider, ...bare } = card;
+    for (const entity of [card, bare]) {
+      expect(await shown("LATEST", [entity, "PRICE", "2024-02-29"])).toEqual(
+        await shown("LATEST", ["eth", "PRICE", "2024-02-29"]),
+      );
+      expect(await shown("SERIES", [[[entity]], "PRICE", "2024-02-01", "2024-02-05"])).toEqual(
+        await shown("SERIES", ["eth", "PRICE", "2024-02-01", "2024-02-05"]),
+      );
+      expect(await shown("SNAPSHOT", [[[entity], ["btc"]], "PRICE", "2024-02-29"])).toEqual(
+        await shown("SNAPSHOT", [[["eth"], ["btc"]], "PRICE", "2024-02-29"]),
+      );
+    }
+  });
+
+  it("another provider's card is refused, saying it is not an MD.ASSET card", async () => {
+    const foreign = {
+      type: "Entity",
+      text: "Coinbase Global",
+      basicValue: "#VALUE!",
+      provider: { description: "Another data service" },
+      properties: { Symbol: { type: "String", basicValue: "COIN" } },
+    };
+    expect(await shown("LATEST", [foreign, "PRICE", "2024-02-29"])).toEqual({
+      error: "#VALUE!",
+      message: expect.stringMatching(
+        /^symbol: "Coinbase Global" is a card from Another data service, not an MD\.ASSET card/,
+      ),
+    });
   });
 
   it("an object no parser reads is named, never [object Object]", async () => {

@@ -1,5 +1,5 @@
 import { describeValue } from "../../src/core/arguments";
-import { ErrorArgumentError } from "../../src/core/errors";
+import { ArgumentError, ErrorArgumentError } from "../../src/core/errors";
 import { plainArgument, plainArguments } from "../../src/core/excel-input";
 
 describe("plainArgument: Excel's data types read down to plain values", () => {
@@ -34,14 +34,17 @@ describe("plainArgument: Excel's data types read down to plain values", () => {
       "eq-aapl",
     ],
     [
-      "another provider's entity with a Symbol property: its text",
+      // Microsoft Learn, "Use data types with custom functions in Excel", Input an entity value: a function reads
+      // an entity argument by `text` and `properties[…].basicValue`; nothing says `provider` comes along.
+      "an MD.ASSET entity without its provider: the basicValue of its Symbol property",
       {
         type: "Entity",
-        text: "Coinbase",
-        provider: { description: "Someone else" },
-        properties: { Symbol: { type: "String", basicValue: "COIN" } },
+        text: "Ethereum",
+        basicValue: "#VALUE!",
+        basicType: "Error",
+        properties: { Name: { type: "String", basicValue: "Ethereum" }, Symbol: { type: "String", basicValue: "eth" } },
       },
-      "Coinbase",
+      "eth",
     ],
     ["Empty", { type: "Empty", basicValue: "" }, null],
     ["an Array data type: its elements", { type: "Array", elements: [[{ type: "String", basicValue: "a" }]] }, [["a"]]],
@@ -61,6 +64,27 @@ describe("plainArgument: Excel's data types read down to plain values", () => {
     ],
   ])("%s", (_what, value, plain) => {
     expect(plainArgument(value, "x")).toEqual(plain);
+  });
+
+  it.each<[string, unknown, RegExp]>([
+    [
+      "another provider's card with a Symbol property",
+      {
+        type: "Entity",
+        text: "Coinbase",
+        provider: { description: "Someone else" },
+        properties: { Symbol: { type: "String", basicValue: "COIN" } },
+      },
+      /^symbol: "Coinbase" is a card from Someone else, not an MD\.ASSET card: its Symbol "COIN" may not be a symbol of this service\. Type the symbol as text \(such as "eth" or "eq-aapl"\), or point at an MD\.ASSET cell\.$/,
+    ],
+    [
+      "a card whose Symbol is not text",
+      { type: "Entity", text: "Thing", properties: { Symbol: { type: "Double", basicValue: 7 } } },
+      /^symbol: "Thing" is a card whose Symbol is not text, so it names no symbol\. Type the symbol as text \(such as "eth" or "eq-aapl"\), or point at an MD\.ASSET cell\.$/,
+    ],
+  ])("refuses %s, saying why", (_what, value, message) => {
+    expect(() => plainArgument(value, "symbol")).toThrow(ArgumentError);
+    expect(() => plainArgument(value, "symbol")).toThrow(message);
   });
 
   it("leaves an object it cannot read for the parser to name", () => {

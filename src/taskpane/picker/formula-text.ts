@@ -119,9 +119,9 @@ export function snapshotFormula(input: SnapshotFormulaInput): string {
   ]);
 }
 
-/** MD.ASSET for one symbol: the asset as an entity card (its as_of left to today). */
-export function assetFormula(symbol: string): string {
-  return buildFormula("MD.ASSET", [symbol]);
+/** MD.ASSET for one symbol: the asset as an entity card, or with `table` as its property/value table (as_of left to today). */
+export function assetFormula(symbol: string, table = false): string {
+  return buildFormula("MD.ASSET", [symbol, undefined, optionsArg([table ? "table=true" : null])]);
 }
 
 export interface SupplyFormulaInput {

@@ -1,11 +1,29 @@
-/** MD.ASSET for the chosen asset: no fields, the card's formula to insert or copy (=A1.Price then reads it). */
+/**
+ * MD.ASSET for the chosen asset: the card's formula to insert or copy (=A1.Price then reads it), or, ticked, its
+ * property/value table. Microsoft Learn, "Excel data types core concepts" (Entity values): where the requirements
+ * for data types are not met, an entity "displays as a #VALUE! error in the Excel UI". A workbook that Excel 2021
+ * or older opens therefore shows each card cell as #VALUE! until its formulas calculate there (Refresh All), when
+ * MD.ASSET spills the table instead; table=true gives that table everywhere.
+ */
+import { Caption1, Checkbox } from "@fluentui/react-components";
+import { useState } from "react";
 import { FormulaActions } from "../../shared/formula-actions";
 import { assetFormula } from "../formula-text";
 
 export function AssetCardBuilder({ symbol }: { symbol: string }) {
+  const [table, setTable] = useState(false);
   return (
     <div data-testid="asset-card-builder">
-      <FormulaActions formula={assetFormula(symbol)} subject={`${symbol} card`} />
+      <Caption1 block>
+        Excel 2021 and older have no cards: there a card cell shows #VALUE! until Data › Refresh All, which lays it out
+        as a property/value table.
+      </Caption1>
+      <Checkbox
+        label="A property/value table instead of a card (the same in every Excel)"
+        checked={table}
+        onChange={(_, data) => setTable(data.checked === true)}
+      />
+      <FormulaActions formula={assetFormula(symbol, table)} subject={`${symbol} ${table ? "table" : "card"}`} />
     </div>
   );
 }

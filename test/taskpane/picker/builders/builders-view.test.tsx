@@ -102,6 +102,22 @@ describe("MD.ASSET in the picker", () => {
   });
 });
 
+describe("MD.ASSET in an Excel without entities", () => {
+  it("says a card shows #VALUE! there until Refresh All, and offers the property/value table", async () => {
+    const h = harness();
+    renderWith(h, <AssetFormulaBuilder symbol="eth" metric={metric("PRICE")} />);
+    fireEvent.click(screen.getByRole("radio", { name: /^MD\.ASSET/ }));
+    expect(screen.getByTestId("asset-card-builder").textContent).toMatch(
+      /Excel 2021 and older have no cards: there a card cell shows #VALUE! until Data › Refresh All/,
+    );
+    fireEvent.click(screen.getByRole("checkbox", { name: /A property\/value table instead of a card/ }));
+    expect(formula()).toBe('=MD.ASSET("eth",,"table=true")');
+    fireEvent.click(insertButton());
+    await screen.findByText("Inserted into Sheet1!B2.");
+    expect(h.workbook.written).toEqual(['=MD.ASSET("eth",,"table=true")']);
+  });
+});
+
 describe("MD.SUPPLY builder", () => {
   it("previews the supply table and inserts it with a line chart of its shape", async () => {
     const h = harness();
