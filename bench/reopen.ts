@@ -36,7 +36,8 @@
  * runs to the next day and every window has explicit dates, so the service
  * answers the same whatever day the client believes it is.
  */
-import { IDBFactory, IDBObjectStore } from "fake-indexeddb";
+import { availableParallelism } from "node:os";
+import { IDBFactory, IDBKeyRange, IDBObjectStore } from "fake-indexeddb";
 import { createClient } from "../src/api/client";
 import { openSeriesStore } from "../src/api/store/persistent-store";
 import type { SeriesRequest } from "../src/api/types";
@@ -44,6 +45,8 @@ import { addDays } from "../src/core/calendar";
 import type { SeriesResult } from "../src/core/domain";
 import { OFF as REALISTIC_OFF } from "../sandbox/realistic";
 import { DEMO_API_KEY, startSandbox, type SandboxHandle } from "../sandbox/server";
+import { busyCpu } from "../harness/busy-cpu";
+import { slowReads, type SlowReads } from "../harness/slow-idb";
 
 const DAY_MS = 86_400_000;
 export const HISTORY_METRICS = ["PRICE", "MC", "FEES", "DAU", "TXNS"];
@@ -144,7 +147,7 @@ export function history(tokens: string[], today: string): SeriesRequest[] {
 async function step(
   name: string,
   sandbox: SandboxHandle,
-  factory: IDBFactory,
+  factory: globalThis.IDBFactory,
   startMs: number,
   requests: SeriesRequest[],
   revise: { date: string; by: number } | null = null,
@@ -153,6 +156,8 @@ async function step(
   sandbox.reset();
   sandbox.setReviseDay(revise);
   world(sandbox);
+  // A browser's IndexedDB comes with IDBKeyRange beside it (the store reads many records a page at a time with it).
+  (globalThis as { IDBKeyRange?: unknown }).IDBKeyRange ??= IDBKeyRange;
   const store = openSeriesStore({ indexedDB: factory });
   const began = Date.now();
   const sent: SentRequest[] = [];
@@ -231,6 +236,21 @@ async function step(
   };
 }
 
+/** The history's symbols: filler tokens, which carry all five metrics (core categories and stablecoins answer messages for some). */
+async function fillerTokens(sandbox: SandboxHandle): Promise<string[]> {
+  const catalog = await createClient({
+    settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }),
+  }).getAssets();
+  const tokens = catalog
+    .map((a) => a.symbol)
+    .filter((s) => s.startsWith("sbx"))
+    .slice(0, HISTORY_SYMBOLS);
+  if (tokens.length < HISTORY_SYMBOLS) {
+    throw new Error(`reopen: the sandbox's catalog has ${tokens.length} filler tokens, ${HISTORY_SYMBOLS} needed`);
+  }
+  return tokens;
+}
+
 export async function runReopen(
   symbols: string[],
   lookups: (symbols: string[], today: string) => SeriesRequest[],
@@ -255,17 +275,7 @@ export async function runReopen(
       ),
     );
   try {
-    const catalog = await createClient({
-      settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }),
-    }).getAssets();
-    // Filler tokens carry all five metrics (core categories and stablecoins answer messages for some).
-    const tokens = catalog
-      .map((a) => a.symbol)
-      .filter((s) => s.startsWith("sbx"))
-      .slice(0, HISTORY_SYMBOLS);
-    if (tokens.length < HISTORY_SYMBOLS) {
-      throw new Error(`reopen: the sandbox's catalog has ${tokens.length} filler tokens, ${HISTORY_SYMBOLS} needed`);
-    }
+    const tokens = await fillerTokens(sandbox);
     const workbook = (day: string) => [...lookups(symbols, day), ...history(tokens, day)];
 
     const factory = new IDBFactory();
@@ -502,4 +512,93 @@ export function weekTable(r: ReopenRun): string {
     "",
     `The week (days 1 to ${WEEK_DAYS}): ${total.toFixed(1)} KB, ${((total / cold.kb) * 100).toFixed(1)} % of one cold open; the dearest day ${(worst * 100).toFixed(2)} %. Each symbol's settled days fall due on its recheck day (one day in every 6, by a hash of the symbol; store/trust.ts), never the day after they were fetched and never more than 7 days after: days 2 to 7 each recheck about a sixth of the symbols — month by month for the metrics that sum or average (FEES, DAU, TXNS; only a month that differs, such as the one holding the corrected day, is fetched again daily), day by day for those that keep their last value (PRICE, MC: a month's LAST shows only its last day, so nothing cheaper checks the other days). Day ${WEEK_DAYS}'s answers that still differ from a client without a store (the ${CORRECTION * 100} % correction of ${CORRECTED_DAYS_BACK} days back, from day ${CORRECTION_FROM_DAY} on, not yet asked for: symbols rechecked on day 2, before it, are trusted until their next recheck day, day 8): ${r.weekMismatches} of ${r.calls}. Answers of days 2 to ${WEEK_DAYS} that differ from a client without a store in anything but that value: ${r.weekOtherMismatches}.`,
   ].join("\n");
+}
+
+/** Reopens in the busy run: each a new runtime on the same store, the same day. */
+export const BUSY_REOPENS = 3;
+/**
+ * IndexedDB as a busy computer answers in a browser, where it runs in its own
+ * process and threads (harness/slow-idb.ts; fake-indexeddb answers on this
+ * thread, so here other processes slow it and the runtime alike): 4 ms per
+ * kilobyte read, a year of daily data in one request 2 s late.
+ */
+export const BUSY_IDB: SlowReads = { msPerRequest: 5, msPerKb: 4 };
+
+export interface BusyReopenRun {
+  /** Busy child processes running beside each reopen. */
+  busy: number;
+  cores: number;
+  /** The reopens' IndexedDB answered as a busy computer's (BUSY_IDB), or fake-indexeddb's own speed. */
+  slowIdb: boolean;
+  cold: ReopenStep;
+  reopens: ReopenStep[];
+}
+
+/**
+ * A year of daily data for the history's symbols, fetched cold, then reopened
+ * BUSY_REOPENS times the same day (a minute apart) with `busy` CPU-bound
+ * processes running beside each reopen (harness/busy-cpu.ts): every day is
+ * stored, so each reopen should send no request.
+ */
+export async function runBusyReopen(busy: number, latencyMs: number, slowIdb: boolean): Promise<BusyReopenRun> {
+  const today = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+  const noon = Date.parse(`${today}T12:00:00Z`);
+  const sandbox = await startSandbox({ port: 0, today, latencyMs, insightFirstCallDelayMs: 0, assetCount: 2000 });
+  try {
+    const workbook = history(await fillerTokens(sandbox), today);
+    const factory = new IDBFactory();
+    const cold = await step("a year of daily data, cold", sandbox, factory, noon, workbook);
+    const reopens: ReopenStep[] = [];
+    for (let i = 1; i <= BUSY_REOPENS; i++) {
+      const spinning = busyCpu(busy);
+      try {
+        const name = `reopened the same day beside ${busy} busy process(es), ${i} of ${BUSY_REOPENS}`;
+        const reopened = slowIdb ? slowReads(factory, BUSY_IDB) : factory;
+        reopens.push((await step(name, sandbox, reopened, noon + i * 60_000, workbook)).step);
+      } finally {
+        await spinning.stop();
+      }
+    }
+    return { busy, cores: availableParallelism(), slowIdb, cold: cold.step, reopens };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+export function busyReopenTable(r: BusyReopenRun): string {
+  const row = (s: ReopenStep) =>
+    `| ${s.name} | ${s.requests} | ${s.kb.toFixed(1)} | ${Math.round(s.wallMs)} | ${s.storeHits} | ${s.idbReads} |`;
+  const sent = r.reopens.filter((s) => s.requests > 0).length;
+  const idb = r.slowIdb
+    ? `IndexedDB answering as a busy computer's (${BUSY_IDB.msPerKb} ms per KB read)`
+    : "fake-indexeddb at its own speed";
+  return [
+    `${r.busy} CPU-bound process(es) beside the runtime on ${r.cores} core(s), ${idb}; reopens that sent a request for stored settled days: ${sent} of ${r.reopens.length}.`,
+    "",
+    "| run | requests | KB received | wall ms | calls answered from the store | IndexedDB reads |",
+    "|---|---:|---:|---:|---:|---:|",
+    row(r.cold),
+    ...r.reopens.map(row),
+  ].join("\n");
+}
+
+/**
+ * `npx tsx bench/reopen.ts --busy N [--slow-idb]`: the busy reopen run alone
+ * (the rest of this file runs under bench/run.ts and bench/budgets.ts).
+ */
+if (require.main === module) {
+  const at = process.argv.indexOf("--busy");
+  const busy = at >= 0 ? Number(process.argv[at + 1]) : 0;
+  if (!Number.isInteger(busy) || busy < 0) {
+    console.error("usage: npx tsx bench/reopen.ts --busy N [--slow-idb]   (N busy child processes beside each reopen)");
+    process.exitCode = 2;
+  } else {
+    runBusyReopen(busy, 100, process.argv.includes("--slow-idb")).then(
+      (r) => console.log(busyReopenTable(r)),
+      (error: unknown) => {
+        console.error(error instanceof Error ? error.message : error);
+        process.exitCode = 1;
+      },
+    );
+  }
 }

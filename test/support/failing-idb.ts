@@ -4,6 +4,7 @@
  * closing connection, failing reads; and a dump of the store's records.
  */
 import { STORE_DB_NAME, STORE_DB_VERSION } from "../../src/api/store/types";
+import { overriding, wrappingOpen } from "../../harness/idb-proxy";
 
 /** Wraps a fake IndexedDB so that opening, reading or writing fails as a browser's can. */
 export function failing(
@@ -12,10 +13,10 @@ export function failing(
 ): IDBFactory {
   let quotaFailures = 0;
   const wrapDb = (db: IDBDatabase) =>
-    new Proxy(db, {
-      get(target, prop) {
-        if (prop === "transaction") {
-          return (names: string | string[], mode?: IDBTransactionMode) => {
+    overriding(db, (prop) =>
+      prop !== "transaction"
+        ? undefined
+        : (names: string | string[], mode?: IDBTransactionMode) => {
             if (mode === "readwrite" && how.writes) {
               const quota = how.writes === "quota" || (how.writes === "quota-once" && quotaFailures++ === 0);
               if (quota) throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
@@ -24,38 +25,13 @@ export function failing(
             }
             if (mode !== "readwrite" && how.reads && !(Array.isArray(names) ? names : [names]).includes("usage"))
               throw new DOMException("Read failed", "UnknownError");
-            return target.transaction(names, mode);
-          };
-        }
-        const value = Reflect.get(target, prop, target) as unknown;
-        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
-      set(target, prop, value) {
-        return Reflect.set(target, prop, value, target);
-      },
-    });
-  return new Proxy(factory, {
-    get(target, prop) {
-      if (prop === "open") {
-        return (name: string, version?: number) => {
-          if (how.open === "throw") throw new DOMException("The operation is insecure.", "SecurityError");
-          if (how.open === "hang") return {} as IDBOpenDBRequest; // never calls back
-          const request = target.open(name, version);
-          return new Proxy(request, {
-            get(r, p) {
-              if (p === "result") return wrapDb(r.result);
-              const value = Reflect.get(r, p, r) as unknown;
-              return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(r) : value;
-            },
-            set(r, p, value) {
-              return Reflect.set(r, p, value, r);
-            },
-          });
-        };
-      }
-      const value = Reflect.get(target, prop, target) as unknown;
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
+            return db.transaction(names, mode);
+          },
+    );
+  return wrappingOpen(factory, wrapDb, () => {
+    if (how.open === "throw") throw new DOMException("The operation is insecure.", "SecurityError");
+    if (how.open === "hang") return {} as IDBOpenDBRequest; // never calls back
+    return undefined;
   });
 }
 

@@ -8,8 +8,10 @@
  * (a store's pending writes are its own, not the database's). To make it fail
  * as a browser's can, wrap it: `failing(freshIndexedDb(), …)` (failing-idb.ts).
  */
-import { IDBFactory } from "fake-indexeddb";
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 
 export function freshIndexedDb(): IDBFactory {
+  // A browser's IndexedDB comes with IDBKeyRange beside it (the store reads many records a page at a time with it).
+  (globalThis as { IDBKeyRange?: unknown }).IDBKeyRange ??= IDBKeyRange;
   return new IDBFactory();
 }

@@ -4,7 +4,8 @@
  * to memory only (IndexedDB missing, refusing, failing, taken over by a newer
  * version of the add-in, closed), with the reason kept for the pane.
  */
-import { within, type Timers } from "../http/timers";
+import type { Timers } from "../http/timers";
+import { readDeadline } from "./read-deadline";
 import { errorText, formatMb } from "./types";
 import { openDatabase } from "./indexeddb-requests";
 
@@ -13,6 +14,10 @@ export interface ConnectionOptions {
   factory: IDBFactory | null;
   name: string;
   timers: Timers;
+  now: () => number;
+  /** IndexedDB's answers so far, and one more: the open wait is judged by them (read-deadline.ts). */
+  answers: () => number;
+  answered: () => void;
   /** The store's bounded waits, given up all at once when it closes. */
   waits: Set<() => void>;
   openWaitMs: number;
@@ -41,20 +46,39 @@ export class IndexedDbConnection {
 
   /**
    * The database, once open. Reads wait for the open a bounded time, once
-   * per session (`openWaitMs`); after that they go on without it until it has
-   * opened. Writes made meanwhile wait in memory; a clear is done on opening.
+   * per session: while IndexedDB is still answering (the open, each page of
+   * the usage rows measured), and until it has answered nothing for
+   * `openWaitMs` (read-deadline.ts); after that they go on without it until
+   * it has opened. Writes made meanwhile wait in memory; a clear is done on
+   * opening.
    */
   async openBounded(): Promise<IDBDatabase | null> {
     if (this.db) return this.db;
     if (this.memoryOnly) return null;
-    const opening = this.open();
-    this.openWait ??= within(this.o.timers, this.o.waits, opening, this.o.openWaitMs, () => {
-      if (!this.db && !this.memoryOnly)
-        this.o.log(`IndexedDB took over ${this.o.openWaitMs} ms to open; answering from memory meanwhile`);
-      return null;
-    }).then(() => undefined);
+    this.openWait ??= this.waitForOpen(this.open());
     await this.openWait;
     return this.db;
+  }
+
+  private waitForOpen(opening: Promise<IDBDatabase | null>): Promise<void> {
+    const { timers, now, waits, openWaitMs, answers } = this.o;
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        waits.delete(giveUp);
+        deadline.cancel();
+        resolve();
+      };
+      const giveUp = () => {
+        if (!this.db && !this.memoryOnly)
+          this.o.log(
+            `IndexedDB answered nothing for over ${openWaitMs} ms while opening; answering from memory meanwhile`,
+          );
+        done();
+      };
+      const deadline = readDeadline(timers, now, openWaitMs, answers, giveUp);
+      waits.add(giveUp);
+      void opening.then(done);
+    });
   }
 
   open(): Promise<IDBDatabase | null> {
@@ -67,6 +91,7 @@ export class IndexedDbConnection {
         return this.open();
       },
       opened: (db, resolve, fail) => {
+        this.o.answered();
         db.onversionchange = () => {
           db.close();
           this.toMemoryOnly("a newer version of the add-in took over the store");

@@ -39,19 +39,59 @@ function hasLayout(db: IDBDatabase): boolean {
   return names.contains(SERIES) && names.contains(ANSWERS) && names.contains(USAGE);
 }
 
+/**
+ * Records read by one request of a whole read: a read of many records is
+ * asked in pages, each page an answer the store's wait sees (read-deadline.ts),
+ * so a slow IndexedDB that is still answering is told from a stuck one.
+ */
+export const READ_PAGE = 16;
+/** Usage rows (a few dozen bytes each) read by one request when the store is measured. */
+export const USAGE_PAGE = 1000;
+
+/**
+ * Reads every record of `store` (keyed by "key", as each of the store's
+ * object stores is) in pages of `size`, each after the previous one's
+ * answer, handing each page to `page`. Where the host has no IDBKeyRange (no
+ * page can start after a key) it is one request.
+ */
+function getAllPaged(
+  store: IDBObjectStore,
+  size: number,
+  page: (values: { key?: unknown }[]) => void,
+  answered: () => void,
+): void {
+  const Range = (globalThis as { IDBKeyRange?: typeof IDBKeyRange }).IDBKeyRange;
+  const next = (after: IDBValidKey | undefined) => {
+    const request = !Range
+      ? store.getAll()
+      : store.getAll(after === undefined ? undefined : Range.lowerBound(after, true), size);
+    request.onsuccess = () => {
+      answered();
+      const values = request.result as { key?: unknown }[];
+      page(values);
+      const lastKey = values[values.length - 1]?.key;
+      if (Range && values.length === size && typeof lastKey === "string") next(lastKey);
+    };
+  };
+  next(undefined);
+}
+
 export interface GetRecordsHooks {
   /** A record found, as the memory working set keeps it. */
   found(key: string, entry: MemoryEntry): void;
   /** A key asked of IndexedDB (once per key of the batch). */
   requested(key: string): void;
+  /** IndexedDB answered one of the read's requests: it is making progress. */
+  answered(): void;
 }
 
 /**
  * Reads a batch in one transaction: the records found, by key. The kinds in
  * `whole` are read with one request for all their records (a workbook
- * reopened asks for most of what it stored at once: one request instead of
- * hundreds, each of which waits its turn on a busy thread) and the batch's
- * keys picked from them; the others key by key.
+ * reopened asks for most of what it stored at once: a page of READ_PAGE
+ * records a request instead of a request a key, each of which waits its turn
+ * on a busy thread) and the batch's keys picked from them; the others key by
+ * key.
  */
 export function getRecords(
   db: IDBDatabase,
@@ -88,16 +128,19 @@ export function getRecords(
       hooks.requested(read.key);
       if (whole.has(read.kind)) continue;
       const request = stores[read.kind].get(read.key);
-      request.onsuccess = () => take(read.kind, read.key, request.result);
+      request.onsuccess = () => {
+        hooks.answered();
+        take(read.kind, read.key, request.result);
+      };
     }
     for (const kind of whole) {
       if (asked[kind].size === 0) continue;
-      const request = stores[kind].getAll();
-      request.onsuccess = () => {
-        for (const value of request.result as { key?: unknown }[]) {
+      const page = (values: { key?: unknown }[]) => {
+        for (const value of values) {
           if (typeof value?.key === "string" && asked[kind].has(value.key)) take(kind, value.key, value);
         }
       };
+      getAllPaged(stores[kind], READ_PAGE, page, hooks.answered);
     }
     tx.oncomplete = () => resolve(found);
     tx.onerror = () => reject(tx.error);
@@ -217,13 +260,23 @@ export function evict(
   });
 }
 
-/** Reads what the store holds (its usage rows); `measured` gets them as soon as they are read. */
-export function measure(db: IDBDatabase, measured: (rows: UsageRow[]) => void): Promise<void> {
+/**
+ * Reads what the store holds (its usage rows, USAGE_PAGE a request, each an
+ * answer for `answered`); `measured` gets them all once they are read.
+ */
+export function measure(
+  db: IDBDatabase,
+  measured: (rows: UsageRow[]) => void,
+  answered: () => void = () => undefined,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const tx = db.transaction(USAGE, "readonly");
-    const all = tx.objectStore(USAGE).getAll();
-    all.onsuccess = () => measured(all.result as UsageRow[]);
-    tx.oncomplete = () => resolve();
+    const rows: UsageRow[] = [];
+    getAllPaged(tx.objectStore(USAGE), USAGE_PAGE, (page) => rows.push(...(page as UsageRow[])), answered);
+    tx.oncomplete = () => {
+      measured(rows);
+      resolve();
+    };
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error ?? new Error("aborted"));
   });

@@ -12,6 +12,9 @@
  *   reason kept for the pane;
  * - slow to open → a read waits a bounded time once, then answers from memory
  *   (a miss) while the open completes in the background;
+ * - slow to answer → a read waits while IndexedDB is still answering (a busy
+ *   computer), and gives up for the network once it answers nothing for the
+ *   read wait (stuck), within a bound (read-deadline.ts);
  * - full (over the size cap, or the browser's quota) → least recently used
  *   series go first.
  *
@@ -86,6 +89,10 @@ class IndexedDbSeriesStore implements PersistentSeriesStore {
   private clearOnOpen = false;
   private readonly waits = new Set<() => void>();
   private writesWaitForOpen = false;
+  /** IndexedDB's answers so far (the open, each read request): the waits judge it stuck by them (read-deadline.ts). */
+  private answers = 0;
+  private readonly answered = (): void => void (this.answers += 1);
+  private readonly answersSoFar = (): number => this.answers;
 
   constructor(options: PersistentSeriesStoreOptions) {
     const factory =
@@ -108,12 +115,15 @@ class IndexedDbSeriesStore implements PersistentSeriesStore {
       factory,
       name: options.name ?? STORE_DB_NAME,
       timers: this.timers,
+      now: this.now,
+      answers: this.answersSoFar,
+      answered: this.answered,
       waits: this.waits,
       openWaitMs: this.o.openWaitMs,
       log: this.log,
       prepare: (db) => {
         const cleared = this.clearOnOpen ? clearAll(db).then(() => void (this.clearOnOpen = false)) : Promise.resolve();
-        return cleared.then(() => measure(db, this.counted));
+        return cleared.then(() => measure(db, this.counted, this.answered));
       },
       held: () => ({ series: this.dbSeries, bytes: this.dbBytes }),
       lost: () => this.queue.clear(false),
@@ -168,8 +178,11 @@ class IndexedDbSeriesStore implements PersistentSeriesStore {
       answered = true;
       for (const read of batch) read.resolve(found.get(read.key));
     };
-    const deadline = readDeadline(this.timers, this.now, this.o.readWaitMs, () => {
-      if (!answered) this.log(`a read took over ${this.o.readWaitMs} ms; answered from the network instead`);
+    const deadline = readDeadline(this.timers, this.now, this.o.readWaitMs, this.answersSoFar, () => {
+      if (!answered)
+        this.log(
+          `IndexedDB answered nothing for over ${this.o.readWaitMs} ms; a read answered from the network instead`,
+        );
       answer(new Map());
     });
     try {
@@ -189,6 +202,7 @@ class IndexedDbSeriesStore implements PersistentSeriesStore {
                   if (generation === this.generation && !this.memory.has(key)) this.memory.set(key, entry);
                 },
                 requested: (key) => this.touch(key),
+                answered: this.answered,
               },
               this.readWhole(held),
             );
