@@ -4,6 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { DEFAULT_ASSET_COUNT } from "./asset-catalog";
+import type { EncodedKeyForm, KeyHeader } from "./encoded-key";
 import { DEMO_API_KEY, type SandboxOptions, startSandbox } from "./server";
 
 const HELP = `Sandbox market-data API (synthetic data for development, demos and tests)
@@ -47,6 +48,11 @@ const HELP = `Sandbox market-data API (synthetic data for development, demos and
   --escaped-key          quote the key in every JSON answer in JSON escapes (\\/, \\uXXXX)
   --chunked-empty        answer every request 200 with an empty chunked body
   --reflect-header <h>   copy request header h into every JSON answer (repeatable)
+  --key-in-header <h>    write the key into response header h: Content-Type, Cache-Control
+                         or Retry-After (repeatable)
+  --encoded-key <form>   quote the key in every JSON answer as base64, base64url, hex, hex-upper,
+                         upper-case, html-decimal, html-hex or double-percent; or send the body
+                         as utf-16, gzip-as-identity, deflate-as-identity or brotli-as-identity
   --big-series <n>       every series is n daily points from its startDate on
   --deep-insights <n>    every insight card gets a field nested n objects deep
   --data-everywhere      every series has a point for every day asked for, centuries back
@@ -105,6 +111,8 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
       "escaped-key": { type: "boolean" },
       "chunked-empty": { type: "boolean" },
       "reflect-header": { type: "string", multiple: true },
+      "key-in-header": { type: "string", multiple: true },
+      "encoded-key": { type: "string" },
       "big-series": { type: "string" },
       "deep-insights": { type: "string" },
       "data-everywhere": { type: "boolean" },
@@ -143,6 +151,8 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
     escapedKey: values["escaped-key"],
     chunkedEmpty: values["chunked-empty"],
     reflectHeaders: values["reflect-header"],
+    keyInHeaders: values["key-in-header"] as KeyHeader[] | undefined,
+    encodedKey: values["encoded-key"] as EncodedKeyForm | undefined,
     bigSeries: number("big-series", values["big-series"], (n) => whole(n) && n > 0, "a whole number of points > 0"),
     deepInsights: number("deep-insights", values["deep-insights"], (n) => whole(n) && n > 0, "a whole number > 0"),
     dataEverywhere: values["data-everywhere"],

@@ -51,8 +51,11 @@
  * - `chunkedEmpty`: every answer is a 200 with an empty chunked body (no
  *   `Content-Length`);
  * - `reflectHeaders`: the listed request headers are copied into every JSON
- *   answer (`"reflected": {…}`), as a service that varies on them would.
+ *   answer (`"reflected": {…}`), as a service that varies on them would;
+ * - `keyInHeaders`, `encodedKey`: the key in the allowed response headers,
+ *   or in a body in a form a text search misses (encoded-key.ts).
  */
+import { ENCODED_KEY_FORMS, type EncodedKeyForm, KEY_HEADERS, type KeyHeader } from "./encoded-key";
 import { errorBody } from "./http-error";
 
 export interface HostileOptions {
@@ -70,6 +73,8 @@ export interface HostileOptions {
   escapedKey: boolean;
   chunkedEmpty: boolean;
   reflectHeaders: string[];
+  keyInHeaders: KeyHeader[];
+  encodedKey: EncodedKeyForm | null;
   bigSeries: number | null;
   deepInsights: number | null;
   dataEverywhere: boolean;
@@ -92,6 +97,8 @@ export const NOT_HOSTILE: HostileOptions = {
   escapedKey: false,
   chunkedEmpty: false,
   reflectHeaders: [],
+  keyInHeaders: [],
+  encodedKey: null,
   bigSeries: null,
   deepInsights: null,
   dataEverywhere: false,
@@ -111,6 +118,7 @@ export type HostileKind =
   | "gzip-body"
   | "escaped-key"
   | "chunked-empty"
+  | "encoded-key"
   | "big-series"
   | "deep-insights"
   | "data-everywhere"
@@ -135,6 +143,12 @@ export function hostileOptions(partial: Partial<HostileOptions> = {}): HostileOp
   if (!Array.isArray(options.reflectHeaders))
     throw new RangeError("hostile.reflectHeaders must be a list of header names");
   options.reflectHeaders = options.reflectHeaders.map((s) => String(s).trim().toLowerCase());
+  if (!Array.isArray(options.keyInHeaders) || options.keyInHeaders.some((h) => !KEY_HEADERS.includes(h)))
+    throw new RangeError(`hostile.keyInHeaders must be a list of ${KEY_HEADERS.join(", ")}`);
+  if (options.encodedKey !== null && !ENCODED_KEY_FORMS.includes(options.encodedKey))
+    throw new RangeError(
+      `hostile.encodedKey must be one of ${ENCODED_KEY_FORMS.join(", ")}, got ${options.encodedKey}`,
+    );
   if (options.hugeBodyBytes !== null && !(Number.isInteger(options.hugeBodyBytes) && options.hugeBodyBytes > 0)) {
     throw new RangeError(`hostile.hugeBodyBytes must be a whole number > 0, got ${options.hugeBodyBytes}`);
   }

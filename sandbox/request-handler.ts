@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type FaultDraw, faultAnswer, type FaultInjector, type FaultKind } from "./faults";
 import { gzipSync } from "node:zlib";
+import { encodedKeyReply, keyHeaders } from "./encoded-key";
 import { type HostileOptions, hostileReply, intercept, leakyReply } from "./hostile";
 import { errorBody, HttpError } from "./http-error";
 import type { InsightFeeds } from "./insight-feeds";
@@ -201,6 +202,18 @@ async function answerReply(
     });
     res.end(zipped);
     return { status: leaky.status, points: reply.points, quirk: "gzip-body" };
+  }
+  if (hostile.keyInHeaders.length > 0 || hostile.encodedKey !== null) {
+    const key = params.get("APIKey") ?? "";
+    const encoded = hostile.encodedKey
+      ? encodedKeyReply(hostile.encodedKey, key, leaky.body)
+      : { bytes: Buffer.from(leaky.body), headers: {} };
+    sendJson(res, leaky.status, encoded.bytes, {
+      ...leaky.headers,
+      ...encoded.headers,
+      ...keyHeaders(hostile.keyInHeaders, key),
+    });
+    return { status: leaky.status, points: reply.points, quirk: hostile.encodedKey ? "encoded-key" : "leaky-headers" };
   }
   if (leaky.quirk || hostile.reflectHeaders.length > 0) {
     sendJson(res, leaky.status, leaky.body, leaky.headers);

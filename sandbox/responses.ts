@@ -12,7 +12,12 @@ const CORS_HEADERS = {
   "Access-Control-Expose-Headers": "Retry-After",
 };
 
-export function sendJson(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+) {
   res.writeHead(status, {
     ...CORS_HEADERS,
     "Content-Type": "application/json; charset=utf-8",

@@ -5,10 +5,12 @@
  *
  * fetchService       (the service tier, /_md_fetch/, service-tier.conf.template):
  *   asks the service, then hands nginx's cache only what may be shared —
- *   allowlisted headers, a body with no key in it, and "do not store" unless
- *   the body is a complete JSON object within the size cap. The variables it
+ *   allowlisted headers without the key, a UTF-8 body with no form of the key
+ *   in it (else 502), and "do not store" unless the body is a complete JSON
+ *   object within the size cap. The variables it
  *   reads are declared in variables.json.
  */
+/* global Buffer, TextDecoder */
 /* eslint-disable @typescript-eslint/no-unused-vars -- njs 0.7.9 has no "catch {" without a binding */
 
 // ------------------------------------------------------------------ the service tier
@@ -20,74 +22,97 @@ function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
 
-/** Every form of a secret that could stand for it in a body: as written, %-encoded either case. */
-function secretForms(secrets) {
-  const forms = [];
-  secrets.forEach((secret) => {
-    if (!secret) return;
-    const encoded = encodeURIComponent(secret);
-    [secret, encoded, encoded.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())].forEach((form) => {
-      if (forms.indexOf(form) < 0) forms.push(form);
-    });
-  });
-  return forms;
-}
-
-function redactText(text, forms) {
-  let out = text;
-  forms.forEach((form) => {
-    out = out.split(form).join("[redacted]");
-  });
-  return out;
+/**
+ * One character of a secret in every way a text can write it: as itself, as a
+ * JSON escape (\uXXXX, and \/ for "/"), as an HTML character reference
+ * (&#109; or &#x6d;, leading zeros and the ";" optional), and %-encoded once
+ * or twice (%6D, %256D). The pattern is matched without regard to case. Built
+ * with plain concatenation: njs runs this for every character of the key on
+ * every answer.
+ */
+function characterPattern(c) {
+  const code = c.charCodeAt(0);
+  const hex = code.toString(16);
+  const plain = (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  let forms = `${plain ? c : escapeRegExp(c)}|\\\\u${`000${hex}`.slice(-4)}|&#(?:0*${code}|x0*${hex});?`;
+  if (c === "/" || c === '"' || c === "\\") forms += `|\\\\${escapeRegExp(c)}`;
+  if (code < 0x80) forms += `|%(?:25)?${code < 16 ? "0" : ""}${hex}`;
+  else if (code < 0xd800 || code > 0xdfff) forms += `|${encodeURIComponent(c).replace(/%/g, "%(?:25)?")}`;
+  return `(?:${forms})`;
 }
 
 /**
- * The body with every secret replaced. A JSON body is read, so `\/` and
- * `\uXXXX` escapes are decoded before looking, and written back only when a
- * secret was found; any other body is searched for each character either as
- * written or as a JSON escape.
+ * The runs of a base64 text that the secret's bytes alone decide, for each of
+ * the three places the secret can start in the encoded stream (after 0, 1 or 2
+ * bytes of something else): the characters that also carry a neighbour's bits
+ * are left out.
  */
-function redact(body, forms) {
-  if (forms.length === 0 || body === "") return body;
-  let json;
-  try {
-    json = JSON.parse(body);
-  } catch (e) {
-    json = undefined;
-  }
-  if (json !== undefined) {
-    let found = false;
-    const clean = (value) => {
-      if (typeof value === "string") {
-        const out = redactText(value, forms);
-        if (out !== value) found = true;
-        return out;
-      }
-      if (Array.isArray(value)) return value.map(clean);
-      if (value && typeof value === "object") {
-        const copy = {};
-        Object.keys(value).forEach((k) => {
-          copy[clean(k)] = clean(value[k]);
-        });
-        return copy;
-      }
-      return value;
-    };
-    const cleaned = clean(json);
-    return found ? JSON.stringify(cleaned) : body;
-  }
-  let out = body;
-  forms.forEach((form) => {
-    const pattern = form
-      .split("")
-      .map((c) => {
-        const hex = `000${c.charCodeAt(0).toString(16)}`.slice(-4);
-        return `(?:${escapeRegExp(c)}${c === "/" ? "|\\\\/" : ""}|\\\\u${hex.replace(/[a-f]/g, (h) => `[${h}${h.toUpperCase()}]`)})`;
-      })
-      .join("");
-    out = out.replace(new RegExp(pattern, "g"), "[redacted]");
+function base64Runs(secret) {
+  const runs = [];
+  [0, 1, 2].forEach((lead) => {
+    const stream = Buffer.concat([Buffer.alloc(lead), Buffer.from(secret)]);
+    const end = Math.floor((stream.length * 8) / 6);
+    ["base64", "base64url"].forEach((alphabet) => {
+      const run = stream.toString(alphabet).slice(lead === 0 ? 0 : lead + 1, end);
+      if (run.length >= 4 && runs.indexOf(run) < 0) runs.push(run);
+    });
   });
-  return out;
+  return runs;
+}
+
+/**
+ * Every form of the secrets a body or header could carry, as one pattern
+ * (case-insensitive, so upper case and upper-case hex or %-escapes too): each
+ * character as itself or escaped (characterPattern), the UTF-8 bytes in hex,
+ * and base64 of them (standard and URL-safe, each alignment). Built once per
+ * answer: a fraction of a millisecond. null when there is no secret.
+ */
+function secretPattern(secrets) {
+  const alternatives = [];
+  const characters = {};
+  const character = (c) => {
+    if (!characters[c]) characters[c] = characterPattern(c);
+    return characters[c];
+  };
+  secrets.forEach((secret, i) => {
+    // The firm's key comes twice (as written, %-decoded) and a third time as the query's APIKey.
+    if (!secret || secrets.indexOf(secret) < i) return;
+    alternatives.push(secret.split("").map(character).join(""));
+    alternatives.push(Buffer.from(secret).toString("hex"));
+    base64Runs(secret).forEach((run) => alternatives.push(escapeRegExp(run)));
+  });
+  return alternatives.length === 0 ? null : new RegExp(alternatives.join("|"), "gi");
+}
+
+/** The body with every form of a secret replaced by "[redacted]" (JSON stays JSON: no form holds a quote unless the key does). */
+function redact(body, pattern) {
+  if (!pattern || body === "") return body;
+  return body.replace(pattern, "[redacted]");
+}
+
+/** Whether a header value holds a secret in any form. */
+function holdsSecret(value, pattern) {
+  return Boolean(pattern && value.search(pattern) >= 0);
+}
+
+/**
+ * The body as text, or null when it is not UTF-8 text: bytes that are not
+ * UTF-8 (what gzip, zlib, zstd and brotli streams are, whatever the
+ * Content-Encoding said: gzip starts 1f 8b, zstd 28 b5 2f fd, neither of them
+ * UTF-8), or control characters other than tab, line feed and carriage return
+ * (UTF-16's and UTF-32's NULs). Text in those forms would carry the key past a
+ * search of the text.
+ */
+function utf8Text(bytes) {
+  if (!bytes || bytes.length === 0) return "";
+  let text;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch (e) {
+    return null;
+  }
+  // eslint-disable-next-line no-control-regex -- the control characters are what is looked for
+  return /[\x00-\x08\x0b\x0c\x0e-\x1f]/.test(text) ? null : text;
 }
 
 function answer(r, status, headers, body) {
@@ -134,17 +159,24 @@ async function fetchService(r) {
   const encoding = reply.headersOut["Content-Encoding"];
   if (encoding && encoding !== "identity")
     return gatewayMessage(r, 502, "The market-data service answered in an encoding the gateway does not read.");
-  const body = reply.responseText || "";
-  if (body.length > maxBytes)
+  const bytes = reply.responseBuffer;
+  if (bytes && bytes.length > maxBytes)
     return gatewayMessage(r, 502, "The market-data service's answer is larger than the gateway passes on.");
+  const body = utf8Text(bytes);
+  if (body === null)
+    return gatewayMessage(r, 502, "The market-data service's answer is not UTF-8 text (compressed, UTF-16 or binary).");
+  const pattern = secretPattern(secretsOf(r));
+  // Of the allowed headers, one holding the key in any form is dropped (Content-Type falls back to JSON).
   const headers = {};
-  headers["Content-Type"] = typed ? type : "application/json";
+  headers["Content-Type"] = typed && !holdsSecret(type, pattern) ? type : "application/json";
   const retryAfter = reply.headersOut["Retry-After"];
-  if (retryAfter && /^[0-9A-Za-z ,:]{1,40}$/.test(retryAfter)) headers["Retry-After"] = retryAfter;
+  if (retryAfter && /^[0-9A-Za-z ,:]{1,40}$/.test(retryAfter) && !holdsSecret(retryAfter, pattern))
+    headers["Retry-After"] = retryAfter;
   const cacheControl = reply.headersOut["Cache-Control"];
-  if (cacheControl && /^[A-Za-z0-9=, -]{1,80}$/.test(cacheControl)) headers["Cache-Control"] = cacheControl;
+  if (cacheControl && /^[A-Za-z0-9=, -]{1,80}$/.test(cacheControl) && !holdsSecret(cacheControl, pattern))
+    headers["Cache-Control"] = cacheControl;
 
-  const clean = redact(body, secretForms(secretsOf(r)));
+  const clean = redact(body, pattern);
   let shareable = false;
   if (reply.status === 200 && clean.length > 0) {
     try {

@@ -1,14 +1,17 @@
 /**
  * The team gateway against a service that leaks the firm's key or varies its
  * answers (sandbox/hostile.ts's switches), and against clients that probe it:
- * nothing of the key reaches a browser or the cache directory, one analyst's
- * headers cannot poison the shared cache, only complete JSON answers within
- * the size cap are cached, and only the service's endpoints, for the
- * gateway's own host names, are forwarded.
+ * nothing of the key reaches a browser or the cache directory (in headers,
+ * in any case or text encoding, or inside a body that is not UTF-8 text,
+ * which is refused), one analyst's headers cannot poison the shared cache,
+ * only complete JSON answers within the size cap are cached, and only the
+ * service's endpoints, for the gateway's own host names, are forwarded.
  */
+import { randomUUID } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { request } from "node:http";
-import { jsonEscapedKey } from "../../sandbox/hostile";
+import { ENCODED_KEY_FORMS, type EncodedKeyForm, KEY_HEADERS } from "../../sandbox/encoded-key";
+import { jsonEscapedKey, NOT_HOSTILE } from "../../sandbox/hostile";
 import type { HostileOptions } from "../../sandbox/server";
 import { describeGateway, filesContaining, filesUnder, useGatewayRig, type GatewayRig } from "../support/gateway";
 
@@ -22,8 +25,8 @@ function freshSeries(): string {
   return `/api/data/api/PRICE/?symbols=eth&startDate=2023-01-${d}&endDate=2023-01-${d}`;
 }
 
-async function get(pathAndQuery: string, headers: Record<string, string> = {}) {
-  const response = await fetch(`${rig.gateway.url}${pathAndQuery}`, { headers });
+async function get(pathAndQuery: string, headers: Record<string, string> = {}, on = rig) {
+  const response = await fetch(`${on.gateway.url}${pathAndQuery}`, { headers });
   const body = await response.text();
   const headerText = [...response.headers].map(([k, v]) => `${k}: ${v}`).join("\n");
   return { status: response.status, headers: response.headers, headerText, body };
@@ -38,21 +41,12 @@ function leaks(text: string): string[] {
   return keyForms(rig.key).filter((form) => text.includes(form));
 }
 
-async function withHostile<T>(options: Partial<HostileOptions>, run: () => Promise<T>): Promise<T> {
-  rig.sandbox.setHostile(options);
+async function withHostile<T>(options: Partial<HostileOptions>, run: () => Promise<T>, on = rig): Promise<T> {
+  on.sandbox.setHostile(options);
   try {
     return await run();
   } finally {
-    rig.sandbox.setHostile({
-      locationKey: false,
-      echoRequestUrl: false,
-      gzipBody: false,
-      escapedKey: false,
-      echoKey: false,
-      chunkedEmpty: false,
-      reflectHeaders: [],
-      hugeBodyBytes: null,
-    });
+    on.sandbox.setHostile(NOT_HOSTILE);
   }
 }
 
@@ -188,4 +182,107 @@ describeGateway("gateway against a leaking service and probing clients (nginx + 
     expect(rig.sandbox.stats().requests).toBe(before);
     expect((await getWithHost("/api/_gateway", `localhost:${rig.gateway.port}`)).status).toBe(200);
   });
+});
+
+/**
+ * The key in a form a search for the text misses: base64 (standard and
+ * URL-safe) starting at any byte of the encoded stream, hex, another case,
+ * HTML character references, double %-encoding, UTF-16. Base64 leaves the
+ * key's first and last few bits mixed with its neighbours', so what is
+ * searched for is the run of characters the key's bytes alone decide.
+ */
+function encodedNeedles(key: string): { caseless: string[]; exact: string[] } {
+  const bytes = Buffer.from(key);
+  const each = (write: (byte: number) => string) => [...bytes].map(write).join("");
+  const base64 = (["base64", "base64url"] as const).flatMap((alphabet) =>
+    [0, 1, 2].map((lead) => {
+      const stream = Buffer.concat([Buffer.alloc(lead), bytes]);
+      return stream.toString(alphabet).slice(lead === 0 ? 0 : lead + 1, Math.floor((stream.length * 8) / 6));
+    }),
+  );
+  return {
+    caseless: [
+      key,
+      encodeURIComponent(key),
+      bytes.toString("hex"),
+      each((b) => `&#${b};`),
+      each((b) => `&#x${b.toString(16)};`),
+      each((b) => `%25${b.toString(16).padStart(2, "0")}`),
+    ].map((form) => form.toLowerCase()),
+    exact: [
+      ...base64,
+      Buffer.from(key, "utf16le").toString("latin1"),
+      Buffer.from(key, "utf16le").swap16().toString("latin1"),
+    ],
+  };
+}
+
+/** The needles of `encodedNeedles` found in `text` (bytes read as latin1). */
+function encodedLeaks(key: string, text: string): string[] {
+  const { caseless, exact } = encodedNeedles(key);
+  const lower = text.toLowerCase();
+  return [...caseless.filter((n) => lower.includes(n)), ...exact.filter((n) => text.includes(n))];
+}
+
+/** Each cache file holding the key in any encoded form, with the forms found. */
+function encodedLeaksInCache(on: GatewayRig): string[][] {
+  return filesUnder(on.gateway.cacheDir)
+    .map((file) => [file, ...encodedLeaks(on.key, readFileSync(file).toString("latin1"))])
+    .filter((found) => found.length > 1);
+}
+
+describeGateway("gateway against a service echoing a letters-and-digits key in headers and encoded bodies", () => {
+  // The project's own key form without its dashes (so it even fits Retry-After's pattern), in mixed case.
+  const alnum = useGatewayRig(() => ({ firm: true, key: `MdFirm${randomUUID().replace(/-/g, "")}` }));
+
+  it.each(KEY_HEADERS)("the key echoed in %s reaches neither the browser nor the cache", async (header) => {
+    const url = freshSeries();
+    const first = await withHostile({ keyInHeaders: [header] }, () => get(url, {}, alnum), alnum);
+    expect(encodedLeaks(alnum.key, first.headerText)).toEqual([]);
+    expect(first.status).toBe(200);
+    // Content-Type falls back to JSON; the service's own (charset=utf-8) passes when it holds no key.
+    expect(first.headers.get("content-type")).toMatch(/^application\/json(?:; charset=utf-8)?$/);
+    if (header !== "Content-Type") expect(first.headers.get(header)).toBeNull();
+    expect(JSON.parse(first.body)).toHaveProperty("data");
+    expect(encodedLeaksInCache(alnum)).toEqual([]);
+  });
+
+  const refused: EncodedKeyForm[] = ["utf-16", "gzip-as-identity", "deflate-as-identity", "brotli-as-identity"];
+  const redacted = ENCODED_KEY_FORMS.filter((form) => !refused.includes(form));
+  it.each(redacted)(
+    "the key echoed as %s in a JSON body is redacted before the browser and the cache",
+    async (form) => {
+      const url = freshSeries();
+      const first = await withHostile({ encodedKey: form }, () => get(url, {}, alnum), alnum);
+      expect(encodedLeaks(alnum.key, first.body)).toEqual([]);
+      expect(encodedLeaks(alnum.key, first.headerText)).toEqual([]);
+      expect(first.status).toBe(200);
+      expect(JSON.parse(first.body).note).toMatch(/\[redacted\]/);
+      expect(encodedLeaksInCache(alnum)).toEqual([]);
+      const second = await get(url, {}, alnum);
+      expect([second.headers.get("x-cache-status"), second.body]).toEqual(["HIT", first.body]);
+    },
+  );
+
+  it.each(refused)(
+    "a body sent as %s (not UTF-8 text) is refused (502) and never cached: the next request goes to the service again",
+    async (form) => {
+      const url = freshSeries();
+      await withHostile(
+        { encodedKey: form },
+        async () => {
+          for (const attempt of ["first", "second"]) {
+            const asked = alnum.sandbox.nextRequest((e) => e.quirk === "encoded-key", `${attempt} ${form} answer`);
+            const answer = await get(url, {}, alnum);
+            await asked;
+            expect([attempt, answer.status]).toEqual([attempt, 502]);
+            expect(encodedLeaks(alnum.key, answer.body)).toEqual([]);
+            expect(JSON.parse(answer.body).message).toMatch(/not UTF-8 text/);
+          }
+        },
+        alnum,
+      );
+      expect(encodedLeaksInCache(alnum)).toEqual([]);
+    },
+  );
 });
