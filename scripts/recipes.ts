@@ -77,6 +77,12 @@ async function withFunctions<T>(
 /** How many days after the document's day its tables must still be what its (pinned) formulas return. */
 export const REPRODUCED_AFTER_DAYS = 7;
 
+/** What to do about a recipe whose table differs on a later day. */
+export const PINNING_ADVICE =
+  "Write its dates in (a fixed end date or an as_of), or give it a <!-- pinned: id --> variant and a note under its table " +
+  "(docs/recipes.md's top explains both). An insight feed has no as_of: its quarterly cards change when a quarter ends, " +
+  "so give the document a day more than a week before a quarter's end.";
+
 /**
  * Every recipe of the document evaluated on `today`: the formulas shown, or
  * (`pinned`) each recipe's pinned variant where it has one.
@@ -126,8 +132,7 @@ async function main(): Promise<void> {
   );
   if (moved.length > 0)
     throw new Error(
-      `on ${later} these recipes' tables differ: ${moved.map((r) => r.recipe.id).join(", ")}. ` +
-        "Write their dates in (a fixed end or as_of), or give them a pinned variant (see docs/recipes.md's top).",
+      `on ${later} these recipes' tables differ: ${moved.map((r) => r.recipe.id).join(", ")}. ${PINNING_ADVICE}`,
     );
 }
 

@@ -20,7 +20,7 @@ import { addDays } from "../../src/core/calendar";
 import { isoToSerial } from "../../src/core/excel-date";
 import { glossaryMarkdown } from "../../scripts/lib/glossary";
 import { type Evaluated, parseRecipes, recipesToday, resultInDocument, sectionText } from "../../scripts/lib/recipes";
-import { evaluateRecipes, RECIPES_DOC, REPRODUCED_AFTER_DAYS } from "../../scripts/recipes";
+import { evaluateRecipes, PINNING_ADVICE, RECIPES_DOC, REPRODUCED_AFTER_DAYS } from "../../scripts/recipes";
 
 const doc = readFileSync(RECIPES_DOC, "utf8");
 const recipes = parseRecipes(doc);
@@ -94,9 +94,7 @@ describe("docs/recipes.md", () => {
     const evaluated = later.get(id)!;
     expect(evaluated.errors).toEqual([]);
     if (evaluated.result !== resultInDocument(doc, id))
-      console.error(
-        `recipe ${id} returns another table on ${laterDay}: write its dates in (a fixed end or as_of), or give it a <!-- pinned: ${id} --> variant and a note under its table.`,
-      );
+      console.error(`recipe ${id} returns another table on ${laterDay}. ${PINNING_ADVICE}`);
     expect(evaluated.result).toBe(resultInDocument(doc, id));
   });
 
