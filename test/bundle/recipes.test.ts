@@ -19,7 +19,14 @@ import { AssetCatalog } from "../../sandbox/asset-catalog";
 import { addDays } from "../../src/core/calendar";
 import { isoToSerial } from "../../src/core/excel-date";
 import { glossaryMarkdown } from "../../scripts/lib/glossary";
-import { type Evaluated, parseRecipes, recipesToday, resultInDocument, sectionText } from "../../scripts/lib/recipes";
+import {
+  type Evaluated,
+  parseRecipes,
+  recipesToday,
+  resultInDocument,
+  sectionText,
+  withToday,
+} from "../../scripts/lib/recipes";
 import { evaluateRecipes, PINNING_ADVICE, RECIPES_DOC, REPRODUCED_AFTER_DAYS } from "../../scripts/recipes";
 
 const doc = readFileSync(RECIPES_DOC, "utf8");
@@ -96,6 +103,20 @@ describe("docs/recipes.md", () => {
     if (evaluated.result !== resultInDocument(doc, id))
       console.error(`recipe ${id} returns another table on ${laterDay}. ${PINNING_ADVICE}`);
     expect(evaluated.result).toBe(resultInDocument(doc, id));
+  });
+
+  it("moving the document's day (--today) moves the dates its formulas write in by as many days", () => {
+    const moved = withToday(doc, laterDay);
+    expect(recipesToday(moved)).toBe(laterDay);
+    expect(moved).toContain(`The tables below were computed on ${laterDay}`);
+    const formulas = (id: string) => {
+      const recipe = parseRecipes(moved).find((r) => r.id === id)!;
+      return (recipe.pinned ?? recipe.formulas).map((f) => f.text);
+    };
+    // A window ending on the document's day, and an as_of on its latest day with data, two days before.
+    expect(formulas("net-flows")[0]).toContain(`"-1M", "${laterDay}")`);
+    expect(formulas("chain-fees")[0]).toBe(`=MD.AGG($A2, "FEES", "30D", , "${addDays(laterDay, -2)}")`);
+    expect(formulas("names-avalanche")).toEqual(['=MD.ASSETS("avalanche")']);
   });
 
   it("the comps tables agree: MD.SNAPSHOT's L30_FEES, MD.AGG over 30 days and MD.LATEST's L30_FEES, chain by chain", () => {
