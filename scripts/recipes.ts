@@ -15,9 +15,14 @@
  * document differs, so a recipe that stops working, or a table that no longer
  * matches what the functions return, fails the build (and
  * test/bundle/function-docs.test.ts does so for the reference's examples).
+ * It also runs every recipe — its pinned variant, when it has one — with the
+ * day moved a week on (REPRODUCED_AFTER_DAYS), and fails unless each table is
+ * the same: a reader must get the tables shown on any later day. This script
+ * runs that check too, after writing, and names the recipes that fail it.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { addDays } from "../src/core/calendar";
 import { DEMO_API_KEY, startSandbox } from "../sandbox/server";
 import { loadFunctionsBundle } from "../harness/bundle";
 import { glossaryMarkdown } from "./lib/glossary";
@@ -27,10 +32,12 @@ import {
   type Evaluated,
   evaluateRecipe,
   parseRecipes,
+  pinnedRecipe,
   recipesToday,
   renderResult,
   withResult,
   withSection,
+  withToday,
 } from "./lib/recipes";
 
 export const RECIPES_DOC = path.resolve(__dirname, "../docs/recipes.md");
@@ -67,14 +74,30 @@ async function withFunctions<T>(
   }
 }
 
-/** Every recipe of the document evaluated on `today`. */
-export function evaluateRecipes(markdown: string, today: string): Promise<Array<Evaluated & { result: string }>> {
+/** How many days after the document's day its tables must still be what its (pinned) formulas return. */
+export const REPRODUCED_AFTER_DAYS = 7;
+
+/** What to do about a recipe whose table differs on a later day. */
+export const PINNING_ADVICE =
+  "Write its dates in (a fixed end date or an as_of), or give it a <!-- pinned: id --> variant and a note under its table " +
+  "(docs/recipes.md's top explains both). An insight feed has no as_of: its quarterly cards change when a quarter ends, " +
+  "so give the document a day more than a week before a quarter's end.";
+
+/**
+ * Every recipe of the document evaluated on `today`: the formulas shown, or
+ * (`pinned`) each recipe's pinned variant where it has one.
+ */
+export function evaluateRecipes(
+  markdown: string,
+  today: string,
+  variant: "shown" | "pinned" = "shown",
+): Promise<Array<Evaluated & { result: string }>> {
   return withFunctions(
     today,
     async (call) => {
       const out: Array<Evaluated & { result: string }> = [];
       for (const recipe of parseRecipes(markdown)) {
-        const evaluated = await evaluateRecipe(recipe, call);
+        const evaluated = await evaluateRecipe(variant === "pinned" ? pinnedRecipe(recipe) : recipe, call);
         out.push({ ...evaluated, result: renderResult(evaluated) });
       }
       return out;
@@ -89,8 +112,7 @@ async function main(): Promise<void> {
   let markdown = readFileSync(RECIPES_DOC, "utf8");
   const today = flag >= 0 ? args[flag + 1] : (recipesToday(markdown) ?? new Date().toISOString().slice(0, 10));
   if (!/^\d{4}-\d{2}-\d{2}$/.test(today ?? "")) throw new Error("--today takes a date written YYYY-MM-DD");
-  markdown = markdown.replace(/<!-- recipes-today: \d{4}-\d{2}-\d{2} -->/, `<!-- recipes-today: ${today} -->`);
-  markdown = markdown.replace(/(The tables below were computed on )\d{4}-\d{2}-\d{2}/, `$1${today}`);
+  markdown = withToday(markdown, today);
   const results = await evaluateRecipes(markdown, today);
   const broken = results.filter((r) => r.errors.length > 0);
   for (const r of broken) console.error(`recipe ${r.recipe.id}: ${r.errors.slice(0, 3).join("; ")}`);
@@ -104,6 +126,14 @@ async function main(): Promise<void> {
   );
   writeFileSync(REFERENCE_DOC, reference);
   console.log("docs/functions.md: checked examples recomputed.");
+  const later = addDays(today, REPRODUCED_AFTER_DAYS);
+  const moved = (await evaluateRecipes(markdown, later, "pinned")).filter(
+    (r, i) => r.result !== results[i].result || r.errors.length > 0,
+  );
+  if (moved.length > 0)
+    throw new Error(
+      `on ${later} these recipes' tables differ: ${moved.map((r) => r.recipe.id).join(", ")}. ${PINNING_ADVICE}`,
+    );
 }
 
 if (require.main === module) {

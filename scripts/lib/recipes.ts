@@ -20,6 +20,16 @@
  * with lines `B2: =MD.AGG($A2, "FEES", "30D")`; `$A2` (or `A2`) is the row's
  * value. The result is the sheet, with its row numbers and column letters.
  *
+ * A recipe whose formula counts back from today (`"-1M", "TODAY"`, a window
+ * without `as_of`) may have a pinned variant after its table — the same
+ * formulas with the document's day written in, which return the same table on
+ * any later day — that the note under the table shows the reader:
+ *
+ *     <!-- pinned: net-flows -->
+ *     ```excel
+ *     =MD.FLOWS("ethereum, solana", "-1M", "2026-11-24")
+ *     ```
+ *
  * Formulas are evaluated by calling the built bundle's functions by id with
  * the arguments parsed from the formula text: text in double quotes, numbers,
  * empty arguments (omitted), and references to column A. A sheet recipe may
@@ -27,7 +37,8 @@
  * (`C2: =B2.Price`, `=B2.[EV/EBITDA]`, as Excel's dot notation does): the
  * entity's property value, `#FIELD!` when it has none.
  */
-import { serialToIso } from "../../src/core/excel-date";
+import { addDays } from "../../src/core/calendar";
+import { isoToSerial, serialToIso } from "../../src/core/excel-date";
 
 /** Calls a custom function of the built bundle by id (SERIES, AGG, …) with Excel's argument conventions. */
 export type CallFunction = (id: string, args: unknown[]) => Promise<unknown>;
@@ -39,16 +50,40 @@ export interface FormulaCall {
   args: Array<string | number | null | { ref: string }>;
 }
 
+/** A formula as the document writes it: in a cell (`B2: =…`) or alone (it spills). */
+export interface RecipeFormula {
+  cell: string | null;
+  text: string;
+}
+
 export interface Recipe {
   id: string;
   /** Sheet recipes: the values down column A from row 2, and the header row. */
   rows?: string[];
   header?: string[];
   /** One formula (spilled), or cell → formula for a sheet recipe. */
-  formulas: Array<{ cell: string | null; text: string }>;
+  formulas: RecipeFormula[];
+  /** The formulas with the document's day written in, when the shown ones count back from today. */
+  pinned?: RecipeFormula[];
 }
 
 const RECIPE = /<!-- recipe: ([a-z0-9-]+)((?:;[^>]*)?) -->\s*```excel\n([\s\S]*?)```/g;
+const PINNED = /<!-- pinned: ([a-z0-9-]+) -->\s*```excel\n([\s\S]*?)```/g;
+
+/** The formula lines of an ```excel block. */
+function formulaLines(id: string, block: string): RecipeFormula[] {
+  const formulas: RecipeFormula[] = [];
+  for (const line of block
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)) {
+    const cell = /^([A-Z]+\d+):\s*(=.*)$/.exec(line);
+    if (cell) formulas.push({ cell: cell[1], text: cell[2] });
+    else if (line.startsWith("=")) formulas.push({ cell: null, text: line });
+    else throw new Error(`recipe ${id}: "${line}" is neither a formula nor a cell: formula line`);
+  }
+  return formulas;
+}
 
 /** Every recipe in the document, in order. */
 export function parseRecipes(markdown: string): Recipe[] {
@@ -66,21 +101,27 @@ export function parseRecipes(markdown: string): Recipe[] {
       else if (name === "header") recipe.header = list;
       else throw new Error(`recipe ${id}: unknown attribute "${name}"`);
     }
-    for (const line of block
-      .split("\n")
-      .map((l) => l.trim())
-      .filter(Boolean)) {
-      const cell = /^([A-Z]+\d+):\s*(=.*)$/.exec(line);
-      if (cell) recipe.formulas.push({ cell: cell[1], text: cell[2] });
-      else if (line.startsWith("=")) recipe.formulas.push({ cell: null, text: line });
-      else throw new Error(`recipe ${id}: "${line}" is neither a formula nor a cell: formula line`);
-    }
+    recipe.formulas = formulaLines(id, block);
     if (recipe.formulas.length === 0) throw new Error(`recipe ${id}: no formula`);
     if (!recipe.rows && (recipe.formulas.length !== 1 || recipe.formulas[0].cell !== null))
       throw new Error(`recipe ${id}: several formulas need "rows:" (a sheet recipe)`);
     recipes.push(recipe);
   }
+  for (const [, id, block] of markdown.matchAll(PINNED)) {
+    const recipe = recipes.find((r) => r.id === id);
+    if (!recipe) throw new Error(`pinned variant of ${id}: no recipe ${id} before it`);
+    if (recipe.pinned) throw new Error(`recipe ${id}: two pinned variants`);
+    recipe.pinned = formulaLines(id, block);
+    const cells = (formulas: RecipeFormula[]) => formulas.map((f) => f.cell ?? "").join(",");
+    if (cells(recipe.pinned) !== cells(recipe.formulas))
+      throw new Error(`recipe ${id}: the pinned variant must fill the same cells as the recipe`);
+  }
   return recipes;
+}
+
+/** The recipe as it reproduces on any day: its pinned variant's formulas, or its own when it has none. */
+export function pinnedRecipe(recipe: Recipe): Recipe {
+  return recipe.pinned ? { ...recipe, formulas: recipe.pinned } : recipe;
 }
 
 /** `=MD.AGG($A2, "FEES", "30D")` → { id: "AGG", args: [{ref: "$A2"}, "FEES", "30D"] }. */
@@ -316,6 +357,26 @@ export function withResult(markdown: string, id: string, result: string): string
 /** The day the document's tables were computed for: `<!-- recipes-today: YYYY-MM-DD -->`. */
 export function recipesToday(markdown: string): string | null {
   return /<!-- recipes-today: (\d{4}-\d{2}-\d{2}) -->/.exec(markdown)?.[1] ?? null;
+}
+
+/**
+ * The document moved to another day: its marker and the sentence naming the
+ * day, and every date written in a recipe's or a pinned variant's formulas
+ * moved by as many days (a pinned window ends on the document's day, or two
+ * days before it: the latest day with settled data).
+ */
+export function withToday(markdown: string, today: string): string {
+  const before = recipesToday(markdown);
+  if (!before) throw new Error("docs/recipes.md names no day (<!-- recipes-today: YYYY-MM-DD -->)");
+  const shift = isoToSerial(today) - isoToSerial(before);
+  return markdown
+    .replace(`<!-- recipes-today: ${before} -->`, `<!-- recipes-today: ${today} -->`)
+    .replace(/(The tables below were computed on )\d{4}-\d{2}-\d{2}/, `$1${today}`)
+    .replace(
+      /(<!-- (?:recipe|pinned): [^>]*-->\s*```excel\n)([\s\S]*?```)/g,
+      (_, head: string, block: string) =>
+        head + block.replace(/"(\d{4}-\d{2}-\d{2})"/g, (_date, iso: string) => `"${addDays(iso, shift)}"`),
+    );
 }
 
 /** Replaces the text between `<!-- <name>:start -->` and `<!-- <name>:end -->`. */

@@ -6,6 +6,12 @@
  * working, or a table that drifts, fails the build. The metric glossary must
  * be what the sandbox's metric catalog says. `npx tsx scripts/recipes.ts`
  * rewrites the generated parts.
+ *
+ * The tables must also reproduce on a later day: every recipe is run again
+ * with the sandbox's day and the bundle's clock a week on (as `--today` would
+ * move them) — a recipe whose formula counts back from today in its pinned
+ * variant, the formula its note tells the reader to pin — and must return the
+ * table shown, exactly.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -13,21 +19,37 @@ import { AssetCatalog } from "../../sandbox/asset-catalog";
 import { addDays } from "../../src/core/calendar";
 import { isoToSerial } from "../../src/core/excel-date";
 import { glossaryMarkdown } from "../../scripts/lib/glossary";
-import { type Evaluated, parseRecipes, recipesToday, resultInDocument, sectionText } from "../../scripts/lib/recipes";
-import { evaluateRecipes, RECIPES_DOC } from "../../scripts/recipes";
+import {
+  type Evaluated,
+  parseRecipes,
+  recipesToday,
+  resultInDocument,
+  sectionText,
+  withToday,
+} from "../../scripts/lib/recipes";
+import { evaluateRecipes, PINNING_ADVICE, RECIPES_DOC, REPRODUCED_AFTER_DAYS } from "../../scripts/recipes";
 
 const doc = readFileSync(RECIPES_DOC, "utf8");
 const recipes = parseRecipes(doc);
 const REGENERATE =
   "Run `npx tsx scripts/recipes.ts` (after `npx webpack --mode production --env target=test`) to rewrite docs/recipes.md's tables.";
 
-let results: Map<string, Evaluated & { result: string }>;
+type Results = Map<string, Evaluated & { result: string }>;
+let results: Results;
+/** The pinned variants on the document's day, and every recipe (pinned where it has a variant) a week on. */
+let pinned: Results;
+let later: Results;
+const today = recipesToday(doc);
+const laterDay = today ? addDays(today, REPRODUCED_AFTER_DAYS) : "";
 
 beforeAll(async () => {
-  const today = recipesToday(doc);
   if (!today) throw new Error("docs/recipes.md names no day (<!-- recipes-today: YYYY-MM-DD -->)");
-  results = new Map((await evaluateRecipes(doc, today)).map((r) => [r.recipe.id, r]));
-}, 120_000);
+  const byId = (evaluated: Array<Evaluated & { result: string }>): Results =>
+    new Map(evaluated.map((r) => [r.recipe.id, r]));
+  results = byId(await evaluateRecipes(doc, today));
+  pinned = byId(await evaluateRecipes(doc, today, "pinned"));
+  later = byId(await evaluateRecipes(doc, laterDay, "pinned"));
+}, 240_000);
 
 describe("docs/recipes.md", () => {
   it("has the recipes a new user asks for first, each with a result block", () => {
@@ -63,6 +85,40 @@ describe("docs/recipes.md", () => {
     },
   );
 
+  it.each(recipes.filter((recipe) => recipe.pinned).map((recipe) => [recipe.id] as const))(
+    "%s: its pinned variant returns the table shown on the document's day",
+    (id) => {
+      expect(pinned.get(id)!.errors).toEqual([]);
+      expect(pinned.get(id)!.result).toBe(resultInDocument(doc, id));
+    },
+  );
+
+  it.each(
+    recipes.map(
+      (recipe) => [recipe.id, (recipe.pinned ?? recipe.formulas).map((f) => f.text).join("  "), laterDay] as const,
+    ),
+  )("%s: %s returns the table shown on a later day, %s", (id) => {
+    const evaluated = later.get(id)!;
+    expect(evaluated.errors).toEqual([]);
+    if (evaluated.result !== resultInDocument(doc, id))
+      console.error(`recipe ${id} returns another table on ${laterDay}. ${PINNING_ADVICE}`);
+    expect(evaluated.result).toBe(resultInDocument(doc, id));
+  });
+
+  it("moving the document's day (--today) moves the dates its formulas write in by as many days", () => {
+    const moved = withToday(doc, laterDay);
+    expect(recipesToday(moved)).toBe(laterDay);
+    expect(moved).toContain(`The tables below were computed on ${laterDay}`);
+    const formulas = (id: string) => {
+      const recipe = parseRecipes(moved).find((r) => r.id === id)!;
+      return (recipe.pinned ?? recipe.formulas).map((f) => f.text);
+    };
+    // A window ending on the document's day, and an as_of on its latest day with data, two days before.
+    expect(formulas("net-flows")[0]).toContain(`"-1M", "${laterDay}")`);
+    expect(formulas("chain-fees")[0]).toBe(`=MD.AGG($A2, "FEES", "30D", , "${addDays(laterDay, -2)}")`);
+    expect(formulas("names-avalanche")).toEqual(['=MD.ASSETS("avalanche")']);
+  });
+
   it("the comps tables agree: MD.SNAPSHOT's L30_FEES, MD.AGG over 30 days and MD.LATEST's L30_FEES, chain by chain", () => {
     const snapshot = results.get("chain-comps")!.table;
     expect(snapshot[0].slice(0, 2)).toEqual(["Symbol", "L30_FEES"]);
@@ -77,7 +133,7 @@ describe("docs/recipes.md", () => {
 
   it("the tables are computed against a sandbox whose two newest days are unsettled: 30-day windows end on the latest data", () => {
     // Column D is MD.AGG's show=date: the window's last day, two days before the document's day.
-    const latestData = isoToSerial(addDays(recipesToday(doc)!, -2));
+    const latestData = isoToSerial(addDays(today!, -2));
     const sheet = results.get("chain-fees")!.table;
     expect(sheet[0][3]).toBe("Dated");
     expect(sheet.slice(1).map((row) => row[3])).toEqual(sheet.slice(1).map(() => latestData));
