@@ -5,6 +5,7 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_ASSET_COUNT } from "./asset-catalog";
 import type { EncodedKeyForm, KeyHeader } from "./encoded-key";
+import { OFF } from "./realistic";
 import { DEMO_API_KEY, type SandboxOptions, startSandbox } from "./server";
 
 const HELP = `Sandbox market-data API (synthetic data for development, demos and tests)
@@ -30,6 +31,8 @@ const HELP = `Sandbox market-data API (synthetic data for development, demos and
                          requests answered with bare numbers, case echo, every
                          10th answer an empty 200, the catalog's real field names
   --empty-body-every <n> with --realistic: every n-th answer is an empty 200 (0: never)
+  --omit-unknown-symbols a symbol the catalog does not know is left out of series answers
+                         (as the contract allows; with or without --realistic)
 
   A broken or hostile service:
   --poison-symbol <s>    a series request naming s fails with HTTP 500 as a whole (repeatable)
@@ -60,6 +63,7 @@ const HELP = `Sandbox market-data API (synthetic data for development, demos and
   --duplicate-date <s>   s's series send their newest date twice, the second time with another value (repeatable)
   --bad-values <s>       s's series carry "NaN", "Infinity", 1e999, "-Infinity" or "12.5" as every
                          other value (repeatable)
+  --long-title <s>       s's asset catalog title is 40,000 characters (repeatable)
   --quiet                do not print one line per request
   --help                 show this text`;
 
@@ -74,6 +78,21 @@ function number(
   if (text.trim() === "" || !Number.isFinite(value) || !check(value))
     throw new Error(`--${flag} must be ${rule}, got "${text}"`);
   return value;
+}
+
+/** `--realistic` switches every behaviour of the preset on; `--omit-unknown-symbols` adds its own, with or without it. */
+function realisticFlags(
+  realistic: boolean | undefined,
+  emptyBodyEvery: number | undefined,
+  omitUnknownSymbols: boolean | undefined,
+): SandboxOptions["realistic"] {
+  if (!realistic && !omitUnknownSymbols) return undefined;
+  const chosen = {
+    ...(realistic ? {} : OFF),
+    ...(emptyBodyEvery === undefined ? {} : { emptyBodyEvery }),
+    ...(omitUnknownSymbols ? { omitUnknownSymbols } : {}),
+  };
+  return Object.keys(chosen).length === 0 ? true : chosen;
 }
 
 function parseOptions(argv: string[]): SandboxOptions | "help" {
@@ -97,6 +116,7 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
       "bad-json-rate": { type: "string" },
       realistic: { type: "boolean" },
       "empty-body-every": { type: "string" },
+      "omit-unknown-symbols": { type: "boolean" },
       "poison-symbol": { type: "string", multiple: true },
       "max-url": { type: "string" },
       "redirect-to": { type: "string" },
@@ -119,6 +139,7 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
       "outside-window": { type: "string", multiple: true },
       "duplicate-date": { type: "string", multiple: true },
       "bad-values": { type: "string", multiple: true },
+      "long-title": { type: "string", multiple: true },
       quiet: { type: "boolean" },
       help: { type: "boolean" },
     },
@@ -159,6 +180,7 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
     outsideWindow: values["outside-window"],
     duplicateDates: values["duplicate-date"],
     badValues: values["bad-values"],
+    longTitles: values["long-title"],
   };
   return {
     port: number("port", values.port, (n) => whole(n) && n <= 65535, "a port number from 0 to 65535") ?? 3001,
@@ -172,7 +194,7 @@ function parseOptions(argv: string[]): SandboxOptions | "help" {
     seed: number("seed", values.seed, Number.isInteger, "an integer"),
     today: values.today,
     faults: Object.fromEntries(Object.entries(faults).filter(([, value]) => value !== undefined)),
-    realistic: values.realistic ? (emptyBodyEvery === undefined ? true : { emptyBodyEvery }) : undefined,
+    realistic: realisticFlags(values.realistic, emptyBodyEvery, values["omit-unknown-symbols"]),
     hostile: Object.fromEntries(Object.entries(hostile).filter(([, value]) => value !== undefined)),
     quiet: values.quiet ?? false,
   };

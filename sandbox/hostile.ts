@@ -36,7 +36,9 @@
  * - `badValues`: the listed symbols' series carry, on every other point
  *   (the second, fourth…), a value that is not a finite number: the texts
  *   "NaN", "Infinity", "-Infinity" and "12.5" and the number 1e999 (which
- *   JSON parsers read as Infinity), in turn.
+ *   JSON parsers read as Infinity), in turn;
+ * - `longTitles`: the listed symbols' asset catalog titles are padded to
+ *   40,000 characters, more than the 32,767 an Excel cell holds.
  *
  * and a service that leaks the key or varies its answers in ways a shared
  * cache must not pass on (the team gateway's tests):
@@ -81,6 +83,7 @@ export interface HostileOptions {
   outsideWindow: string[];
   duplicateDates: string[];
   badValues: string[];
+  longTitles: string[];
 }
 
 export const NOT_HOSTILE: HostileOptions = {
@@ -105,6 +108,7 @@ export const NOT_HOSTILE: HostileOptions = {
   outsideWindow: [],
   duplicateDates: [],
   badValues: [],
+  longTitles: [],
 };
 
 export type HostileKind =
@@ -124,10 +128,11 @@ export type HostileKind =
   | "data-everywhere"
   | "outside-window"
   | "duplicate-date"
-  | "bad-values";
+  | "bad-values"
+  | "long-title";
 
 /** The switches that take a list of symbols whose series they change. */
-const SYMBOL_LISTS = ["trickyJson", "outsideWindow", "duplicateDates", "badValues"] as const;
+const SYMBOL_LISTS = ["trickyJson", "outsideWindow", "duplicateDates", "badValues", "longTitles"] as const;
 
 export function hostileOptions(partial: Partial<HostileOptions> = {}): HostileOptions {
   const options = { ...NOT_HOSTILE, ...partial };
@@ -275,11 +280,37 @@ export function hostileReply<R extends { body: string }>(
     const tricky = trickyInto(path, reply.body, options.trickyJson);
     if (tricky !== reply.body) return { reply: { ...reply, body: tricky }, quirk: "tricky-json" };
   }
+  if (path === "/asset/symbols/" && options.longTitles.length > 0) {
+    const long = longTitlesInto(reply.body, options.longTitles);
+    if (long !== reply.body) return { reply: { ...reply, body: long }, quirk: "long-title" };
+  }
   if (path.startsWith("/data/api/")) {
     const unsound = unsoundInto(reply.body, options);
     if (unsound.quirk) return { reply: { ...reply, body: unsound.body }, quirk: unsound.quirk };
   }
   return { reply };
+}
+
+/** How long `longTitles` makes a title: more than the 32,767 characters an Excel cell holds. */
+export const LONG_TITLE_LENGTH = 40_000;
+
+/** The asset catalog with the listed symbols' titles padded to LONG_TITLE_LENGTH characters. */
+function longTitlesInto(body: string, symbols: readonly string[]): string {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  if (!isObject(json) || !Array.isArray(json.assets)) return body;
+  let changed = false;
+  for (const asset of json.assets) {
+    if (!isObject(asset) || typeof asset.symbol !== "string" || typeof asset.title !== "string") continue;
+    if (!symbols.includes(asset.symbol.toLowerCase())) continue;
+    asset.title = `${asset.title} ${"and more ".repeat(LONG_TITLE_LENGTH / 9)}`.slice(0, LONG_TITLE_LENGTH);
+    changed = true;
+  }
+  return changed ? JSON.stringify(json) : body;
 }
 
 /** The date `outsideWindow` adds: after any window a sandbox series can be asked for. */

@@ -17,7 +17,11 @@
  * - every Nth request answered 200 with an empty body;
  * - the catalog as the real service spells it: `artemis_id` and
  *   `coingecko_id` instead of `platform_id` and `aggregator_id`, some symbols
- *   upper case, some null.
+ *   upper case, some null;
+ * - (off in the preset, switched on by itself) a symbol the asset catalog does
+ *   not know left out of `data.symbols` altogether: what the contract allows
+ *   ("a requested metric may have an empty or absent series"), and what a
+ *   client must still tell from "no data in this window".
  */
 import type { AssetCatalog } from "./asset-catalog";
 import { isoOfDay } from "./dates";
@@ -41,6 +45,8 @@ export interface RealisticOptions {
   emptyBodyEvery: number;
   /** `artemis_id` / `coingecko_id` field names, some upper-case and null symbols. */
   catalogAsReal: boolean;
+  /** A symbol the asset catalog does not know is absent from the answer (not a sentence). Off in the preset. */
+  omitUnknownSymbols: boolean;
 }
 
 export const REALISTIC: RealisticOptions = {
@@ -51,6 +57,8 @@ export const REALISTIC: RealisticOptions = {
   caseEcho: true,
   emptyBodyEvery: 10,
   catalogAsReal: true,
+  // Not what clients report of the real service (it answers a sentence): what the contract allows, on request.
+  omitUnknownSymbols: false,
 };
 
 export const OFF: RealisticOptions = {
@@ -61,6 +69,7 @@ export const OFF: RealisticOptions = {
   caseEcho: false,
   emptyBodyEvery: 0,
   catalogAsReal: false,
+  omitUnknownSymbols: false,
 };
 
 /** The texts public clients report, verbatim. */
@@ -97,6 +106,11 @@ function knownMetric(metric: string): boolean {
 function sentenceFor(data: DataContext, symbol: string, metric: string): string {
   if (!resolveSymbol(data.catalog, data.seed, symbol)) return SENTENCES.marketDataNotAvailable;
   return knownMetric(metric) ? SENTENCES.metricNotAvailable : SENTENCES.metricNotFound;
+}
+
+/** Whether a requested symbol is left out of a series answer (`omitUnknownSymbols`: the catalog does not know it). */
+export function omittedSymbol(options: RealisticOptions, data: DataContext, symbol: string): boolean {
+  return options.omitUnknownSymbols && !resolveSymbol(data.catalog, data.seed, symbol);
 }
 
 /** Whether the day before today is a 0 placeholder (else null) for this pair: half the pairs each way. */

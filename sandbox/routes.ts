@@ -11,6 +11,7 @@ import { describeMetrics } from "./metric-descriptors";
 import { isFinancialMetric } from "./metric-catalog";
 import {
   datelessAnswer,
+  omittedSymbol,
   type RealisticAnswer,
   type RealisticOptions,
   realisticCatalogBody,
@@ -127,6 +128,7 @@ export function metricData(ctx: RouteContext, metricsSegment: string, params: UR
   const answer: Record<string, Record<string, RealisticAnswer>> = {};
   let points = 0;
   for (const symbol of symbols) {
+    if (real && omittedSymbol(real, ctx.data, symbol)) continue;
     const series: Record<string, RealisticAnswer> = {};
     for (const metric of metrics) {
       const contractual = seriesFor(ctx.data, symbol, metric, { startDay: start, endDay: end, granularity, limit });

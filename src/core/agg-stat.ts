@@ -1,9 +1,9 @@
 /**
  * The statistics MD.AGG computes over a window's readings, and the rolling sums
- * behind the Artemis-style prefixed metrics.
+ * and averages behind the Artemis-style prefixed metrics.
  */
 import type { DataPoint, Reading } from "./domain";
-import { type AggWindow, windowStart } from "./agg-window";
+import { type AggWindow, type PrefixAggregation, windowStart } from "./agg-window";
 import { parseKeyword } from "./arguments";
 import { type CellValue, errorCell, numberCell } from "./cell";
 
@@ -77,22 +77,54 @@ function sum(values: readonly number[]): number {
 }
 
 /**
- * For each reading dated from `from` to `to`, the sum of the readings in the
- * window ending on its date: the daily series an Artemis `L30_FEES` names.
- * `points` must be in ascending date order and reach back far enough. A date
- * without a value (null) adds nothing and has no sum of its own.
+ * For each reading dated from `from` to `to`, the readings of the window
+ * ending on its date summed (a SUM metric) or averaged over the days with a
+ * value (an AVERAGE metric): the daily series an Artemis `L30_FEES` or
+ * `L30_DAU` names. `points` must be in ascending date order and reach back far
+ * enough. A date without a value (null) adds nothing, counts as no day, and
+ * has no value of its own.
  */
-export function rollingSums(points: readonly DataPoint[], window: AggWindow, from: string, to: string): Reading[] {
-  const prefix = new Float64Array(points.length + 1);
-  for (let i = 0; i < points.length; i++) prefix[i + 1] = prefix[i] + (points[i].val ?? 0);
+export function rollingAggregates(
+  points: readonly DataPoint[],
+  window: AggWindow,
+  from: string,
+  to: string,
+  aggregation: PrefixAggregation,
+): Reading[] {
+  const sums = new Float64Array(points.length + 1);
+  const days = new Uint32Array(points.length + 1);
+  for (let i = 0; i < points.length; i++) {
+    const val = points[i].val;
+    sums[i + 1] = sums[i] + (val ?? 0);
+    days[i + 1] = days[i] + (val === null ? 0 : 1);
+  }
   const result: Reading[] = [];
   for (let i = 0; i < points.length; i++) {
     const date = points[i].date;
     if (date < from || date > to || points[i].val === null) continue;
     const first = lowerBound(points, windowStart(window, date));
-    result.push({ date, val: prefix[i + 1] - prefix[first] });
+    const total = sums[i + 1] - sums[first];
+    result.push({ date, val: aggregation === "AVERAGE" ? total / (days[i + 1] - days[first]) : total });
   }
   return result;
+}
+
+/** The readings dated from `from` to `to` summed, or averaged over the days with a value; undefined when none has one. */
+export function aggregateBetween(
+  points: readonly DataPoint[],
+  from: string,
+  to: string,
+  aggregation: PrefixAggregation,
+): number | undefined {
+  let total = 0;
+  let days = 0;
+  for (const point of points) {
+    if (point.date < from || point.date > to || point.val === null) continue;
+    total += point.val;
+    days++;
+  }
+  if (days === 0) return undefined;
+  return aggregation === "AVERAGE" ? total / days : total;
 }
 
 /** Index of the first point dated on or after `date`. */

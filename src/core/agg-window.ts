@@ -1,6 +1,7 @@
 /**
  * The windows MD.AGG summarises over, and the Artemis-style metric prefixes
- * (`L30_FEES`) that name a metric summed over such a window. A window always
+ * (`L30_FEES`) that name a metric summed (or, for an AVERAGE metric,
+ * averaged) over such a window. A window always
  * ends on its end date, inclusive: `7D` ending 2024-05-10 covers 05-04..05-10
  * (seven daily readings), `MTD` covers 05-01..05-10, `LTM` 2023-05-11..2024-05-10.
  */
@@ -65,7 +66,7 @@ export function windowStart(window: AggWindow, end: string): string {
 
 export interface PrefixedMetric {
   prefix: string;
-  /** The metric being summed, e.g. FEES for L30_FEES. */
+  /** The metric being summed or averaged, e.g. FEES for L30_FEES. */
   base: string;
   window: AggWindow;
 }
@@ -80,11 +81,42 @@ const PREFIXES: readonly [string, AggWindow][] = [
   ["YTD_", TO_DATE.YTD],
 ];
 
-/** `L30_FEES` → FEES summed over the 30 days ending on each date; null for an unprefixed metric. */
+/** `L30_FEES` → FEES over the 30 days ending on each date (see prefixAggregation); null for an unprefixed metric. */
 export function parsePrefixedMetric(metric: string): PrefixedMetric | null {
   for (const [prefix, window] of PREFIXES) {
     if (metric.startsWith(prefix) && metric.length > prefix.length)
       return { prefix, base: metric.slice(prefix.length), window };
   }
   return null;
+}
+
+/** How a prefixed metric summarises its base over the window. */
+export type PrefixAggregation = "SUM" | "AVERAGE";
+
+/**
+ * What a prefix means for its base metric, by the metric catalog's
+ * `aggregation_type`: a SUM metric (fees, volumes) is summed over the window,
+ * an AVERAGE metric (daily active users) averaged over its days with data.
+ * A level (LAST: TVL, price, supply) has no meaningful sum of days, and the
+ * Artemis prefix meant one, so it is refused, naming the MD.AGG formulas
+ * that say what was likely meant. A type the catalog does not give (unread,
+ * or a metric it does not describe) keeps the prefix's Artemis meaning: a sum.
+ * `name`: the pair and the argument the message names (`metric`, or
+ * `metrics` in a table).
+ */
+export function prefixAggregation(
+  prefixed: PrefixedMetric,
+  aggregationType: string | undefined,
+  name: { symbol: string; metric: string; argument: string },
+): PrefixAggregation {
+  const type = (aggregationType ?? "").trim().toUpperCase();
+  if (type === "AVERAGE") return "AVERAGE";
+  if (type !== "LAST") return "SUM";
+  const { base, window } = prefixed;
+  const agg = (stat: string) => `MD.AGG("${name.symbol}", "${base}", "${window.label}", "${stat}")`;
+  throw new ArgumentError(
+    name.argument,
+    `${name.metric} would add up daily levels of ${base}, whose aggregation_type is LAST. ` +
+      `Use ${agg("AVG")} for its average over ${window.label}, or ${agg("LAST")} for its last value.`,
+  );
 }

@@ -15,7 +15,7 @@
  * metric the service lacks for the asset is absent from the card, never 0.
  */
 import { type AssetKind, kindFromOffer } from "./assets-table";
-import { BLANK, type CellValue } from "./cell";
+import { BLANK, type CellValue, textCell } from "./cell";
 import { DATE_FORMAT, type FormatAt, type FormattedTable, type NumberFormat } from "./number-format";
 import { type DateSystem, isoToSerialIn } from "./excel-date";
 import type { OptionSpec } from "./options";
@@ -171,6 +171,11 @@ export function assetKindOf(symbol: string, outcomes: ReadonlyMap<string, Proper
   return kindFromOffer(offered);
 }
 
+/** True when no property has a value: nothing to show on a card (an unknown symbol, or nothing on or before as_of). */
+export function noValue(outcomes: ReadonlyMap<string, PropertyOutcome>): boolean {
+  return [...outcomes.values()].every((outcome) => outcome.kind !== "value");
+}
+
 /** True when no property of the asset is offered: the service has nothing for the symbol. */
 export function nothingOffered(outcomes: ReadonlyMap<string, PropertyOutcome>): boolean {
   return [...outcomes.values()].every((outcome) => outcome.kind === "not-offered");
@@ -204,7 +209,10 @@ export function buildAssetCard(
     }
     if (facts.length > 0) sections.push({ title: spec.title, facts });
   }
-  return { ...identity, kind, asOf, sections, dateSystem };
+  // The catalog's text, cut to what a cell holds as MD.ASSETS cuts it: the entity's text, its Name, the table.
+  const title = textCell(identity.title);
+  const color = textCell(identity.color);
+  return { symbol: identity.symbol, title, color, kind, asOf, sections, dateSystem };
 }
 
 function factOf(name: string, outcome: Extract<PropertyOutcome, { kind: "value" }>): AssetFact {

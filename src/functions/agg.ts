@@ -2,7 +2,7 @@
 import { isMarketDataError } from "../api";
 import type { MetricDescriptor } from "../core/domain";
 import { parseMetric, parseSymbol } from "../core/arguments";
-import { computeStat, defaultStat, parseStat, rollingSums, type Stat, STAT_FORMS } from "../core/agg-stat";
+import { computeStat, defaultStat, parseStat, rollingAggregates, type Stat, STAT_FORMS } from "../core/agg-stat";
 import { type AggWindow, parseAggWindow, parsePrefixedMetric, windowStart } from "../core/agg-window";
 import type { CellValue } from "../core/cell";
 import { ArgumentError, NoDataError } from "../core/errors";
@@ -22,6 +22,7 @@ import type { CallContext } from "./call-context";
 import { SINGLE, withDiagnosis } from "./did-you-mean";
 import { datedCell, parseAsOfGiven, windowReadings } from "./latest";
 import { valueKind } from "./metric-units";
+import { prefixAggregationFor } from "./prefix-aggregation";
 
 export interface AggArgs {
   symbol: unknown;
@@ -112,14 +113,19 @@ export async function aggregate(
   let span: WindowSpan;
   let coverage: WindowCoverage | null;
   if (prefixed) {
-    // A prefixed metric is a daily series of rolling sums: fetch far enough back for the first date's sum.
+    // A prefixed metric is a daily series of rolling sums (or averages): fetch far enough back for the first date's.
     const granularity = naturalGranularity(prefixed.base);
-    const read = await windowReadings(ctx, symbol, prefixed.base, granularity, window, end, (start) =>
-      windowStart(prefixed.window, start),
-    );
+    const [aggregation, read] = await Promise.all([
+      prefixAggregationFor(ctx, symbol, metric, prefixed, "metric"),
+      windowReadings(ctx, symbol, prefixed.base, granularity, window, end, (start) =>
+        windowStart(prefixed.window, start),
+      ),
+    ]);
     span = read.span;
     coverage = granularity === "DAY" ? windowCoverage(read.points, span) : null;
-    values = rollingSums(read.points, prefixed.window, span.start, span.end).map((point) => point.val);
+    values = rollingAggregates(read.points, prefixed.window, span.start, span.end, aggregation).map(
+      (point) => point.val,
+    );
     chosen = stat ?? "LAST";
   } else {
     const granularity = naturalGranularity(metric);

@@ -5,7 +5,9 @@
  * MD.ASSET cells exactly as it batches the MD.LATEST / MD.AGG cells of the
  * same pairs: one request per 50 symbols per (window, granularity) group. A
  * pair the service lacks is an absent property; the did-you-mean diagnosis
- * runs only when nothing at all came back (an unknown symbol), never per pair.
+ * runs only when no property has a value (an unknown symbol, whether the
+ * service says so or leaves it out of its answer), never per pair, and a card
+ * without a single value is an error, never an empty card.
  */
 import { parseAggWindow } from "../core/agg-window";
 import { parseSymbol } from "../core/arguments";
@@ -14,6 +16,7 @@ import {
   type AssetPropertySpec,
   assetPropertySpecs,
   buildAssetCard,
+  noValue,
   nothingOffered,
   type PropertyOutcome,
   windowNote,
@@ -46,10 +49,12 @@ export async function assetCard(ctx: CallContext, args: AssetArgs): Promise<Asse
     Promise.all(specs.map((spec) => readProperty(ctx, symbol, spec, given))),
   ]);
   const byName = new Map(specs.map((spec, i) => [spec.name, outcomes[i]]));
-  if (nothingOffered(byName)) {
+  if (noValue(byName)) {
+    // As MD.LATEST: a symbol the asset catalog does not know is #VALUE! naming it and what was meant.
     const diagnosis = await diagnosePair(ctx, symbol, specs[0].read.metric, SINGLE);
-    if (diagnosis?.kind === "unknown") throw diagnosis.error;
-    throw new NoDataError(`The service has none of the card's metrics for ${symbol} on or before ${asOf}.`);
+    if (diagnosis?.kind === "unknown" && diagnosis.error.argument === SINGLE.symbol) throw diagnosis.error;
+    const what = nothingOffered(byName) ? "none of the card's metrics" : "no value of the card's metrics";
+    throw new NoDataError(`The service has ${what} for ${symbol} on or before ${asOf}.`);
   }
   const record = catalog.find((asset) => asset.symbol.toLowerCase() === symbol);
   return buildAssetCard(

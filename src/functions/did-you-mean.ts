@@ -13,7 +13,9 @@
  * - otherwise the pair simply has no data (#N/A, as before: TXNS of a
  *   stablecoin, PRICE of a chain without a token), with a pointer to what the
  *   symbol offers when its own catalog was read and lacks the metric.
- * Only ever asked on that failure path, never per cell on the normal one: the
+ * Asked when a pair's answer holds no reading (the service's message, a
+ * refused pair, or nothing: a service may leave an unknown symbol out of its
+ * answer) — only ever on that failure path, never per cell on the normal one: the
  * asset catalog and the kind's metric catalog are one request each, shared by
  * every cell; the symbol's own catalog only when the kind's cannot tell. A
  * catalog that cannot be read leaves the original "no data" answer: silently
@@ -107,9 +109,14 @@ export function withHint(message: string, hint: string): string {
   return `${/[.!?)]$/.test(message) ? message : `${message}.`} ${hint}`;
 }
 
-/** Whether a failure is one a diagnosis can explain: the pair's message, or the service refusing the pair. */
+/**
+ * Whether a failure is one a diagnosis can explain: the pair's message, the
+ * service refusing the pair, or no reading at all — which is also what a
+ * service that leaves an unknown symbol out of its answer (as the contract
+ * allows) gives. Only ever on a cell's failure path.
+ */
 function explainable(error: unknown): boolean {
-  return (error instanceof NoDataError && "serviceMessage" in error) || isPairFailure(error);
+  return error instanceof NoDataError || isPairFailure(error);
 }
 
 /**

@@ -4,15 +4,16 @@
  * (as_of − 30 days … as_of for daily metrics): the client then answers them
  * with one request per 50 symbols instead of one per cell. Only a cell whose
  * window holds no reading looks further back. A prefixed metric (`L30_FEES`)
- * is a windowed sum whose days the window rule chooses (core/window-span.ts):
- * here, for MD.AGG, MD.SNAPSHOT and MD.ASSET alike.
+ * is a windowed sum (an average for an AVERAGE metric such as DAU; refused for
+ * a level such as TVL: prefix-aggregation.ts) whose days the window rule
+ * chooses (core/window-span.ts): here, for MD.AGG, MD.SNAPSHOT and MD.ASSET alike.
  */
 import { parseDate, parseMetric, parseSymbol } from "../core/arguments";
 import { type DateSystem, isoToSerialIn } from "../core/excel-date";
-import { type AggWindow, parsePrefixedMetric, type PrefixedMetric } from "../core/agg-window";
+import { type AggWindow, type PrefixAggregation, parsePrefixedMetric, type PrefixedMetric } from "../core/agg-window";
 import { type DateUnit, shiftDate } from "../core/calendar";
 import { NoDataError } from "../core/errors";
-import { upperBound } from "../core/agg-stat";
+import { aggregateBetween, upperBound } from "../core/agg-stat";
 import { naturalGranularity } from "../core/metric-knowledge";
 import { DATE_FORMAT, type FormattedValue, numberFormatFor, PLAIN, type ValueKind } from "../core/number-format";
 import { type OptionSpec, parseOptions } from "../core/options";
@@ -34,6 +35,7 @@ import type { CallContext } from "./call-context";
 import { type NameArguments, SINGLE, withDiagnosis } from "./did-you-mean";
 import { fetchReadings } from "./fetch-series";
 import { valueKind } from "./metric-units";
+import { prefixAggregationFor } from "./prefix-aggregation";
 
 export interface LatestArgs {
   symbol: unknown;
@@ -152,13 +154,16 @@ export function datedCell(iso: string, dateSystem: DateSystem | undefined): Form
 
 /** "Dated 2026-11-22", or for a windowed sum "Sum over 2026-10-24 to 2026-11-22" (and the days it misses). */
 export function readingNote(reading: DatedReading): string {
-  return reading.span ? `Sum over ${coverageText(reading.span, reading.coverage ?? null)}` : `Dated ${reading.date}`;
+  if (!reading.span) return `Dated ${reading.date}`;
+  const what = reading.aggregation === "AVERAGE" ? "Average" : "Sum";
+  return `${what} over ${coverageText(reading.span, reading.coverage ?? null)}`;
 }
 
-/** A reading, and for a windowed sum (`L30_FEES`) the days it covers. */
+/** A reading, and for a windowed sum or average (`L30_FEES`, `L30_DAU`) the days it covers. */
 export interface DatedReading extends Reading {
   span?: WindowSpan;
   coverage?: WindowCoverage | null;
+  aggregation?: PrefixAggregation;
 }
 
 /**
@@ -173,7 +178,7 @@ export function latestReading(
   asOf: string | undefined,
   names: NameArguments = SINGLE,
 ): Promise<DatedReading> {
-  return withDiagnosis(ctx, symbol, metric, names, () => datedLatest(ctx, symbol, metric, asOf));
+  return withDiagnosis(ctx, symbol, metric, names, () => datedLatest(ctx, symbol, metric, asOf, names));
 }
 
 /**
@@ -181,16 +186,18 @@ export function latestReading(
  * day its window ends), without the did-you-mean diagnosis of a failure: for
  * callers that read many pairs and expect some to be absent (MD.ASSET).
  * `asOf` undefined: today, and a prefixed metric's window ends on the latest data.
+ * `names`: the arguments a refused prefix (a level's: `L30_TVL`) names.
  */
 export function datedLatest(
   ctx: CallContext,
   symbol: string,
   metric: string,
   asOf: string | undefined,
+  names: NameArguments = SINGLE,
 ): Promise<DatedReading> {
   try {
     const prefixed = parsePrefixedMetric(metric);
-    if (prefixed) return prefixedLatest(ctx, symbol, metric, prefixed, windowEndOf(asOf, ctx.today));
+    if (prefixed) return prefixedLatest(ctx, symbol, metric, prefixed, windowEndOf(asOf, ctx.today), names.metric);
     return plainLatest(ctx, symbol, metric, asOf ?? ctx.today);
   } catch (error) {
     return Promise.reject(error);
@@ -261,8 +268,9 @@ export async function windowReadings(
 }
 
 /**
- * `L30_FEES`: FEES summed over its 30-day window, dated on the window's last
- * day. as_of omitted: the window ends on FEES's latest data; given: on as_of.
+ * `L30_FEES`: FEES summed over its 30-day window (`L30_DAU`: DAU averaged),
+ * dated on the window's last day. as_of omitted: the window ends on the base
+ * metric's latest data; given: on as_of. `argument`: what a refusal names.
  */
 async function prefixedLatest(
   ctx: CallContext,
@@ -270,19 +278,19 @@ async function prefixedLatest(
   metric: string,
   prefixed: PrefixedMetric,
   end: WindowEnd,
+  argument: string,
 ): Promise<DatedReading> {
   const granularity = naturalGranularity(prefixed.base);
-  const { span, points } = await windowReadings(ctx, symbol, prefixed.base, granularity, prefixed.window, end);
-  if (!points.some(hasValue))
+  // Both at once: the catalog that says how to aggregate is the one that formats the cell, usually held already.
+  const [aggregation, { span, points }] = await Promise.all([
+    prefixAggregationFor(ctx, symbol, metric, prefixed, argument),
+    windowReadings(ctx, symbol, prefixed.base, granularity, prefixed.window, end),
+  ]);
+  const val = aggregateBetween(points, span.start, span.end, aggregation);
+  if (val === undefined)
     throw new NoDataError(
       `No ${symbol} ${prefixed.base} value from ${span.start} to ${span.end} to compute ${metric}.`,
     );
   const coverage = granularity === "DAY" ? windowCoverage(points, span) : null;
-  return { date: span.end, val: sumBetween(points, span.start, span.end), span, coverage };
-}
-
-export function sumBetween(points: readonly DataPoint[], from: string, to: string): number {
-  let total = 0;
-  for (const point of points) if (point.date >= from && point.date <= to && point.val !== null) total += point.val;
-  return total;
+  return { date: span.end, val, span, coverage, aggregation };
 }

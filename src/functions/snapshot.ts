@@ -10,7 +10,7 @@
 import { parsePrefixedMetric } from "../core/agg-window";
 import { parseMetrics, parseSymbols } from "../core/arguments";
 import { type CellValue, errorCell, numberCell } from "../core/cell";
-import { NoDataError, UnknownNameError } from "../core/errors";
+import { ArgumentError, NoDataError } from "../core/errors";
 import { isoToSerialIn } from "../core/excel-date";
 import { DATE_FORMAT, type FormattedTable, numberFormatFor, PLAIN, type ValueKind } from "../core/number-format";
 import { parseOptions } from "../core/options";
@@ -35,9 +35,13 @@ export interface SnapshotArgs {
   options?: unknown;
 }
 
-/** Failures that belong to one pair (no data, a refused symbol or metric); anything else fails the formula. */
+/**
+ * Failures that belong to one pair (no data, a refused symbol or metric, a
+ * name the catalogs do not know, a prefix the metric refuses); anything else
+ * fails the formula. The formula's own arguments are parsed before any pair.
+ */
 function isPairFailure(error: unknown): boolean {
-  return error instanceof NoDataError || error instanceof UnknownNameError || isRefusedPair(error);
+  return error instanceof NoDataError || error instanceof ArgumentError || isRefusedPair(error);
 }
 
 export async function snapshotTable(ctx: CallContext, args: SnapshotArgs): Promise<CellValue[][]> {
@@ -67,7 +71,7 @@ export async function formattedSnapshotTable(ctx: CallContext, args: SnapshotArg
   if (fatal?.status === "rejected") throw fatal.reason;
 
   const failed = (outcome: PromiseRejectedResult, s: number, m: number): CellValue =>
-    outcome.reason instanceof UnknownNameError
+    outcome.reason instanceof ArgumentError
       ? errorCell("#VALUE!", outcome.reason.message)
       : errorCell("#N/A", pairMessage(symbols[s], metrics[m], outcome.reason));
   const values: CellValue[][] = settled.map((row, s) =>

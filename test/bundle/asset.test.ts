@@ -9,6 +9,7 @@
 import { isExcelError, type LoadedBundle } from "../../harness/bundle";
 import { rawGet, requestsTo } from "../support/raw-sandbox";
 import { useBundle } from "../support/bundle";
+import { OFF } from "../../sandbox/realistic";
 
 const EXCEL_1_19 = { CustomFunctionsRuntime: "1.4", ExcelApi: "1.19" };
 const EXCEL_1_16 = { CustomFunctionsRuntime: "1.4", ExcelApi: "1.16" };
@@ -222,6 +223,51 @@ describe("MD.ASSET without entities (Excel 2021): a two-column property/value ta
     const bundle = world.load({ requirements: EXCEL_2021 });
     const error = await bundle.call("ASSET", ["ethh", AS_OF]).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "#VALUE!" });
+  });
+});
+
+describe("a symbol the service leaves out of its answer (as the contract allows), or a date with no data", () => {
+  afterEach(() => world.sandbox.reset());
+
+  it.each([
+    ["an entity (ExcelApi 1.19)", EXCEL_1_19],
+    ["a table (Excel 2021)", EXCEL_2021],
+  ])("is #VALUE! naming the symbol with what was meant, as MD.LATEST is: %s", async (_what, requirements) => {
+    world.sandbox.setRealistic({ ...OFF, omitUnknownSymbols: true });
+    const bundle = world.load({ requirements });
+    const asset = await bundle.call("ASSET", ["ethh", AS_OF]).catch((e: unknown) => e);
+    const latest = await bundle.call("LATEST", ["ethh", "PRICE", AS_OF]).catch((e: unknown) => e);
+    expect(isExcelError(asset)).toBe(true);
+    expect(asset).toMatchObject({
+      code: "#VALUE!",
+      message: 'symbol: "ethh" is not a symbol the service knows. Did you mean eth?',
+    });
+    expect(latest).toMatchObject({ code: "#VALUE!", message: (asset as Error).message });
+  });
+
+  it("a known symbol with no reading on or before as_of is #N/A saying so, not an empty card", async () => {
+    const bundle = world.load({ requirements: EXCEL_1_19 });
+    const error = await bundle.call("ASSET", ["eth", "2015-01-01"]).catch((e: unknown) => e);
+    expect(isExcelError(error)).toBe(true);
+    expect(error).toMatchObject({ code: "#N/A", message: expect.stringMatching(/eth .*2015-01-01/) });
+  });
+});
+
+describe("a catalog title longer than an Excel cell holds", () => {
+  afterEach(() => world.sandbox.reset());
+
+  it("is cut to 32,767 characters in the entity's text, its Name and the table, as MD.ASSETS cuts it", async () => {
+    world.sandbox.setHostile({ longTitles: ["eth"] });
+    const entity = await entityOf(world.load({ requirements: EXCEL_1_19 }), "eth");
+    expect(entity.text).toHaveLength(32_767);
+    expect(entity.text.endsWith("…")).toBe(true);
+    expect(entity.properties.Name.basicValue).toBe(entity.text);
+    const older = world.load({ requirements: EXCEL_2021 });
+    const table = (await older.call("ASSET", ["eth", AS_OF])) as unknown[][];
+    expect(table[0]).toEqual(["Name", entity.text]);
+    const assets = (await older.call("ASSETS", ["eth"])) as unknown[][];
+    const titleAt = (assets[0] as string[]).findIndex((header) => /title/i.test(header));
+    expect(assets.find((row) => row.includes("eth"))?.[titleAt]).toBe(entity.text);
   });
 });
 

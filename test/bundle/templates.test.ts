@@ -3,7 +3,8 @@
  * click: through the built dist/functions.js against the sandbox's demo
  * data, today. No cell may be an error value — a spilled table's cells
  * included — and a spilled table must not run into another of the
- * template's cells (Excel would show #SPILL!).
+ * template's cells (Excel would show #SPILL!), nor lie under the template's
+ * chart (a chart floats over cells: it would hide the table's columns).
  */
 import { cellValue } from "../../harness/bundle";
 import { parseFormula } from "../../harness/doc-examples";
@@ -46,6 +47,22 @@ function cellsInTheWay(template: SheetTemplate, address: string, rows: number, c
   return inTheWay;
 }
 
+/**
+ * The chart's cells a table spilled from `address`, `columns` wide, could ever cover: a spill grows downwards
+ * with the data (more insight cards, a longer series), so every row from the anchor down counts, at the
+ * table's full width. Null when the chart sits clear of it (beside it, or wholly above it).
+ */
+function chartOverSpill(template: SheetTemplate, address: string, columns: number): string | null {
+  const position = template.chart?.position;
+  if (!position) return null;
+  const [from, to = from] = position.split(":");
+  const [top, bottom] = [parseCellAddress(from)!, parseCellAddress(to)!];
+  const anchor = parseCellAddress(address)!;
+  const clearBeside = top.column > anchor.column + columns - 1 || bottom.column < anchor.column;
+  const clearAbove = bottom.row < anchor.row;
+  return clearBeside || clearAbove ? null : `the chart at ${position} covers the ${columns}-column spill of ${address}`;
+}
+
 const basic = (value: unknown) =>
   typeof value === "object" && value !== null && "basicValue" in value
     ? (value as { basicValue: unknown }).basicValue
@@ -76,7 +93,9 @@ describe("templates: every formula evaluates without an error value (built funct
     else {
       expect(cells.filter((cell) => typeof basic(cell) === "number").length).toBeGreaterThan(0);
       const table = value as unknown[][];
-      expect(cellsInTheWay(template, address, table.length, Math.max(...table.map((row) => row.length)))).toEqual([]);
+      const width = Math.max(...table.map((row) => row.length));
+      expect(cellsInTheWay(template, address, table.length, width)).toEqual([]);
+      expect(chartOverSpill(template, address, width)).toBeNull();
     }
   });
 });

@@ -1,8 +1,16 @@
 import type { Reading } from "../../src/core/domain";
-import { computeStat, defaultStat, lowerBound, parseStat, rollingSums } from "../../src/core/agg-stat";
-import { parseAggWindow, parsePrefixedMetric, windowStart } from "../../src/core/agg-window";
+import {
+  aggregateBetween,
+  computeStat,
+  defaultStat,
+  lowerBound,
+  parseStat,
+  rollingAggregates,
+} from "../../src/core/agg-stat";
+import { parseAggWindow, parsePrefixedMetric, prefixAggregation, windowStart } from "../../src/core/agg-window";
 import { addDays } from "../../src/core/calendar";
 import { isErrorCell } from "../../src/core/cell";
+import { ArgumentError } from "../../src/core/errors";
 
 describe("MD.AGG windows", () => {
   it.each([
@@ -58,6 +66,38 @@ describe("MD.AGG windows", () => {
 
   it.each(["FEES", "L7_", "L14_FEES", "PRICE", "LTMX_FEES"])("%s is not prefixed", (metric) => {
     expect(parsePrefixedMetric(metric)).toBeNull();
+  });
+});
+
+describe("a window prefix follows its metric's aggregation_type", () => {
+  it.each<[string, string | undefined, "SUM" | "AVERAGE"]>([
+    ["L30_FEES", "SUM", "SUM"],
+    ["L30_DAU", "AVERAGE", "AVERAGE"],
+    ["L7_DAU", "average", "AVERAGE"],
+    ["LTM_TOTAL_REVENUE", "SUM", "SUM"],
+    // The catalog cannot tell (unread, or a metric it does not describe): the Artemis meaning, a sum.
+    ["L30_SOMETHING", undefined, "SUM"],
+    ["L30_SOMETHING", "", "SUM"],
+  ])("%s with aggregation_type %j is a %s", (metric, type, expected) => {
+    expect(prefixAggregation(parsePrefixedMetric(metric)!, type, { symbol: "eth", metric, argument: "metric" })).toBe(
+      expected,
+    );
+  });
+
+  it.each([
+    ["L30_TVL", "TVL", "30D"],
+    ["L30_PRICE", "PRICE", "30D"],
+    ["L7_MC", "MC", "7D"],
+    ["YTD_TVL", "TVL", "YTD"],
+  ])("%s, a prefix on a level (LAST), is refused naming MD.AGG's average and last", (metric, base, window) => {
+    const run = () =>
+      prefixAggregation(parsePrefixedMetric(metric)!, "LAST", { symbol: "eth", metric, argument: "metrics" });
+    expect(run).toThrow(ArgumentError);
+    expect(run).toThrow(
+      `metrics: ${metric} would add up daily levels of ${base}, whose aggregation_type is LAST. ` +
+        `Use MD.AGG("eth", "${base}", "${window}", "AVG") for its average over ${window}, ` +
+        `or MD.AGG("eth", "${base}", "${window}", "LAST") for its last value.`,
+    );
   });
 });
 
@@ -125,7 +165,7 @@ describe("rolling sums (prefixed metrics)", () => {
 
   it("each date sums its own trailing window", () => {
     const window = parseAggWindow("7D");
-    const rolled = rollingSums(daily, window, "2024-04-01", "2024-04-29");
+    const rolled = rollingAggregates(daily, window, "2024-04-01", "2024-04-29", "SUM");
     expect(rolled.map((p) => p.date)).toEqual(
       daily.filter((p) => p.date >= "2024-04-01" && p.date <= "2024-04-29").map((p) => p.date),
     );
@@ -137,13 +177,41 @@ describe("rolling sums (prefixed metrics)", () => {
   });
 
   it("calendar to-date windows restart at the period's start", () => {
-    const rolled = rollingSums(daily, parseAggWindow("MTD"), "2024-03-30", "2024-04-02");
+    const rolled = rollingAggregates(daily, parseAggWindow("MTD"), "2024-03-30", "2024-04-02", "SUM");
     const march30 = daily
       .filter((p) => p.date >= "2024-03-01" && p.date <= "2024-03-30")
       .reduce((s, p) => s + p.val, 0);
     const april2 = daily.filter((p) => p.date >= "2024-04-01" && p.date <= "2024-04-02").reduce((s, p) => s + p.val, 0);
     expect(rolled[0]).toEqual({ date: "2024-03-30", val: march30 });
     expect(rolled[rolled.length - 1]).toEqual({ date: "2024-04-02", val: april2 });
+  });
+
+  it("for an AVERAGE metric each date averages its own trailing window's days with data (a null is no day)", () => {
+    const gappy: Reading[] = daily.map((p, i) => (i % 5 === 0 ? { date: p.date, val: null as unknown as number } : p));
+    const window = parseAggWindow("7D");
+    const rolled = rollingAggregates(gappy, window, "2024-04-01", "2024-04-29", "AVERAGE");
+    expect(rolled.length).toBeGreaterThan(20);
+    for (const point of rolled) {
+      const start = windowStart(window, point.date);
+      const inside = gappy.filter((p) => p.date >= start && p.date <= point.date && p.val !== null);
+      expect(point.val).toBeCloseTo(inside.reduce((s, p) => s + p.val, 0) / inside.length, 9);
+    }
+  });
+
+  it.each<[string, "SUM" | "AVERAGE", number | undefined]>([
+    ["a sum", "SUM", 3 + 4 + 6],
+    ["an average of the days with data", "AVERAGE", (3 + 4 + 6) / 3],
+  ])("aggregateBetween: %s", (_what, aggregation, expected) => {
+    const points = [
+      { date: "2024-01-01", val: 1 },
+      { date: "2024-01-02", val: 3 },
+      { date: "2024-01-03", val: 4 },
+      { date: "2024-01-04", val: null },
+      { date: "2024-01-05", val: 6 },
+      { date: "2024-01-06", val: 9 },
+    ];
+    expect(aggregateBetween(points, "2024-01-02", "2024-01-05", aggregation)).toBe(expected);
+    expect(aggregateBetween(points, "2024-02-01", "2024-02-05", aggregation)).toBeUndefined();
   });
 
   it("lowerBound finds the first date on or after", () => {

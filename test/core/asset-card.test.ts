@@ -101,6 +101,23 @@ describe("MD.ASSET's card", () => {
   });
 });
 
+describe("a catalog title longer than a cell holds", () => {
+  it("is cut to Excel's 32,767 characters with an ellipsis, as MD.ASSETS cuts it: the card's title and the table's Name", () => {
+    const long = `Ether ${"x".repeat(40_000)}`;
+    const card = buildAssetCard(
+      { symbol: "eth", title: long, color: `#${"0".repeat(40_000)}` },
+      outcomes("eth", { TVL: value(5) }),
+      "2024-06-28",
+    );
+    expect(card.title).toHaveLength(32_767);
+    expect(card.title).toBe(`${long.slice(0, 32_766)}…`);
+    expect(card.color).toHaveLength(32_767);
+    const table = shapeAssetTable(card).rows;
+    expect(table[0]).toEqual(["Name", card.title]);
+    expect(table.every((row) => row.every((cell) => typeof cell !== "string" || cell.length <= 32_767))).toBe(true);
+  });
+});
+
 describe("a windowed property's note", () => {
   it.each([
     [

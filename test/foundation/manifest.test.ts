@@ -34,6 +34,20 @@ describe("manifest.xml", () => {
     expect(page).toMatch(/<a href="?functions\.html"?>/); // minified: quotes may go
   });
 
+  it("the help page names the ribbon as the manifest builds it: its tab, group and buttons", () => {
+    const help = readFileSync(path.join(root, "docs", "help.md"), "utf8");
+    const label = (id: string) => new RegExp(`<bt:String id="${id}" DefaultValue="([^"]+)"`).exec(manifest)?.[1];
+    const labels = [...manifest.matchAll(/<Label resid="([^"]+)"/g)].map((match) => label(match[1]));
+    const paths = [...help.matchAll(/\*\*([^*]+)\*\* tab → \*\*([^*]+)\*\* group → \*\*([^*]+)\*\*/g)];
+    expect(paths.length).toBeGreaterThan(0);
+    expect(manifest).toContain('<OfficeTab id="TabData">');
+    for (const [, tab, group, button] of paths) {
+      expect(tab).toBe("Data");
+      expect(group).toBe(label("Group.Label"));
+      expect(labels).toContain(button);
+    }
+  });
+
   it("is emitted into dist/ with the add-in host substituted", () => {
     const built = readFileSync(path.join(dist, "manifest.xml"), "utf8");
     const host = (process.env.MD_ADDIN_URL || HOST).replace(/\/+$/, "");

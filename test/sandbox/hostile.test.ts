@@ -140,6 +140,18 @@ describe("failure switches", () => {
     expect(Object.keys(flows.netflow)).toContain(`bridge-of-${key}`);
   });
 
+  it("longTitles gives the listed symbols' catalog titles 40,000 characters (more than an Excel cell holds); the rest are as before", async () => {
+    const before = await getJson<{ assets: { symbol: string; title: string }[] }>(sandbox, "/asset/symbols/");
+    sandbox.setHostile({ longTitles: ["ETH"] });
+    const { body } = await getJson<{ assets: { symbol: string; title: string }[] }>(sandbox, "/asset/symbols/");
+    const eth = body.assets.find((a) => a.symbol === "eth")!;
+    const original = before.body.assets.find((a) => a.symbol === "eth")!.title;
+    expect(eth.title).toHaveLength(40_000);
+    expect(eth.title.startsWith(original)).toBe(true);
+    expect(body.assets.filter((a) => a.symbol !== "eth")).toEqual(before.body.assets.filter((a) => a.symbol !== "eth"));
+    expect(sandbox.stats().quirks["long-title"]).toBe(1);
+  });
+
   it("trickyJson sends the listed symbols' values as hex text or dates with a time, and flows name __proto__ and constructor", async () => {
     sandbox.setHostile({ trickyJson: ["btc"] });
     const text = await fetch(

@@ -2,7 +2,7 @@
  * The realistic mode over real HTTP: each behaviour of real-service.md, with
  * the contract-true sandbox (same seed and day) as the reference for the data.
  */
-import { SENTENCES, zeroPlaceholder } from "../../sandbox/realistic";
+import { OFF, SENTENCES, zeroPlaceholder } from "../../sandbox/realistic";
 import { getJson, type SeriesBody, TODAY } from "../support/sandbox";
 import { SANDBOX_SUITE, useSandbox } from "../support/sandbox";
 
@@ -135,6 +135,23 @@ describe("realistic mode", () => {
     const upper = realBody.assets.filter((a) => typeof a.symbol === "string" && a.symbol !== a.symbol.toLowerCase());
     expect(upper.length).toBeGreaterThan(10);
     expect(realBody.assets.filter((a) => a.symbol === null).length).toBeGreaterThan(5);
+  });
+
+  it("omitUnknownSymbols (off in the realistic preset): a symbol the catalog lacks is left out of the answer, as the contract allows", async () => {
+    const params = { symbols: "eth,nosuchcoin", startDate: "2024-06-01", endDate: "2024-06-10" };
+    const before = await getJson<Body>(real, "/data/api/PRICE/", params);
+    expect(Object.keys(before.body.data.symbols)).toEqual(["eth", "nosuchcoin"]);
+    for (const omitting of [
+      { ...OFF, omitUnknownSymbols: true },
+      { emptyBodyEvery: 0, omitUnknownSymbols: true },
+    ]) {
+      real.setRealistic(omitting);
+      const { status, body } = await getJson<Body>(real, "/data/api/PRICE/", params);
+      expect(status).toBe(200);
+      expect(Object.keys(body.data.symbols)).toEqual(["eth"]);
+      const alone = await getJson<Body>(real, "/data/api/PRICE/", { ...params, symbols: "nosuchcoin" });
+      expect(alone.body.data.symbols).toEqual({});
+    }
   });
 
   it("off by default: the contract's answers", async () => {
