@@ -219,6 +219,20 @@ describe("MD.ASSET without entities (Excel 2021): a two-column property/value ta
     );
   });
 
+  it.each(ASSETS)(
+    "a %s (%s) with table=true where Excel has entities: the same table, not a card",
+    async (_kind, symbol) => {
+      const flat = await world.load({ requirements: EXCEL_2021 }).call("ASSET", [symbol, AS_OF]);
+      const asked = (await world
+        .load({ requirements: EXCEL_1_19 })
+        .call("ASSET", [symbol, AS_OF, "table=true"])) as unknown[][];
+      expect(asked.every((row) => row.length === 2)).toBe(true);
+      // The same rows; where Excel formats numbers (1.19) a value arrives formatted, its number the same.
+      expect(asked.map((row) => row.map(basic))).toEqual(flat);
+      expect(asked.some((row) => typeof row[1] === "object" && row[1] !== null)).toBe(true);
+    },
+  );
+
   it("an unknown symbol is #VALUE!", async () => {
     const bundle = world.load({ requirements: EXCEL_2021 });
     const error = await bundle.call("ASSET", ["ethh", AS_OF]).catch((e: unknown) => e);
