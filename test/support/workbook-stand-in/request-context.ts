@@ -17,7 +17,14 @@
  */
 import { officeError } from "./addresses";
 import { type Model, type Sheet, supports, type UndoEntry } from "./model";
-import { emptyPayload, jsonBytes, type Payload, refuseOversizedRequest, refuseOversizedResponse, requestBytes } from "./payload";
+import {
+  emptyPayload,
+  jsonBytes,
+  type Payload,
+  refuseOversizedRequest,
+  refuseOversizedResponse,
+  requestBytes,
+} from "./payload";
 
 export type Op = () => void;
 
