@@ -13,7 +13,7 @@ import { cellAddress, cellsOf, parseCell, parseRange } from "../../refresh/a1";
 import { planBlocks, type FormulaCell } from "../../refresh/formula-cells";
 import type { FormulaBlock } from "../../refresh/workbook-adapter";
 import type { FormulaChange, ReplaceOutcome } from "./formula-migration";
-import { blockBands, inChunks, rangeCost, valueBytes, writeRefusable } from "./sync-chunks";
+import { formulaBands, inChunks, rangeCost, valueBytes, writeRefusable } from "./sync-chunks";
 
 /** Why a protected sheet is left as it is, in the user's words. */
 export const PROTECTED_SHEET_REASON = "the sheet is protected (Review › Unprotect Sheet, then try again)";
@@ -101,9 +101,7 @@ function blocksOf(changes: readonly FormulaChange[], formulaOf: (change: Formula
     return { row, col, address: change.address, formula: formulaOf(change) };
   });
   // A block of more than MAX_CELLS_PER_PIECE cells goes in bands, each within the budget.
-  return planBlocks(cells).flatMap((block) =>
-    blockBands(block, (b, address, from, to) => ({ address, formulas: b.formulas.slice(from, to) })),
-  );
+  return planBlocks(cells).flatMap(formulaBands);
 }
 
 /** Each block's cells as they are now: formula and value by address. */

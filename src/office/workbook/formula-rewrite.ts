@@ -4,10 +4,18 @@
  * is current, and only cells that still hold exactly the scanned formula are
  * written.
  */
-import { cellAddress, cellsOf, parseRange, withoutSheet } from "../../refresh/a1";
+import { cellAddress, cellCount, cellsOf, parseRange, withoutSheet } from "../../refresh/a1";
 import { holdsFormula, planBlocks, type FormulaCell } from "../../refresh/formula-cells";
 import type { FormulaBlock, RewriteOutcome } from "../../refresh/workbook-adapter";
-import { inChunks } from "./sync-chunks";
+import {
+  BYTES_PER_CELL_READ,
+  formulaBands,
+  inAddressChunks,
+  inChunks,
+  rangeCost,
+  valueBytes,
+  writeRefusable,
+} from "./sync-chunks";
 
 interface BlockRead {
   block: FormulaBlock;
@@ -30,9 +38,10 @@ export async function rewriteFormulaBlocks(
   const sheet = context.workbook.worksheets.getItem(name);
   const expected = expectedFormulas(blocks);
   // Re-read at the moment of writing: the scan may be seconds old, and the user or a co-author may have typed since.
-  const { reads, parents } = await rereadBlocks(context, sheet, blocks, spillsSupported);
+  const { reads, parents } = await rereadBlocks(context, sheet, blocks, spillsSupported, expected);
   const { unchanged, changed, spilled } = sortCells(reads, parents, expected);
-  const refused = await writeFormulaBlocks(context, sheet, planBlocks(unchanged));
+  const writes = planBlocks(unchanged).flatMap(formulaBands);
+  const refused = await writeFormulaBlocks(context, sheet, writes);
   const refusedCells = new Set(refused.flatMap((r) => cellsOf(r.address)));
   return {
     written: unchanged.map((cell) => cell.address).filter((address) => !refusedCells.has(address)),
@@ -54,30 +63,55 @@ function expectedFormulas(blocks: readonly FormulaBlock[]): Map<string, string> 
   return expected;
 }
 
-/** Each block's formulas and values now, with each cell's spill parent where dynamic arrays exist (ExcelApi 1.12). */
+/**
+ * Each block's formulas and values now (a big block in bands of rows), then
+ * the spill parent (ExcelApi 1.12) of only the cells that no longer hold
+ * their formula: a cell another formula spills into reads as a value, so a
+ * cell still holding its formula needs no lookup, and a sheet of unchanged
+ * MD cells costs one range a block instead of three objects a cell. Both in
+ * syncs the payload budget sizes (sync-chunks.ts).
+ */
 async function rereadBlocks(
   context: Excel.RequestContext,
   sheet: Excel.Worksheet,
   blocks: readonly FormulaBlock[],
   spillsSupported: () => boolean,
+  expected: Map<string, string>,
 ): Promise<{ reads: BlockRead[]; parents: Map<string, Excel.Range> }> {
   const reads: BlockRead[] = [];
+  const bands = blocks.flatMap(formulaBands);
+  await inChunks(
+    context,
+    bands,
+    (block) => {
+      const range = sheet.getRange(block.address);
+      range.load("formulas,values");
+      reads.push({ block, range });
+    },
+    (block) =>
+      rangeCost(block.address, cellCount(parseRange(block.address)) * BYTES_PER_CELL_READ + valueBytes(block.formulas)),
+  );
   const parents = new Map<string, Excel.Range>();
-  await inChunks(context, blocks, (block) => {
-    const range = sheet.getRange(block.address);
-    range.load("formulas,values");
-    reads.push({ block, range });
-    if (spillsSupported()) {
-      const rect = parseRange(block.address);
-      for (let row = rect.top; row <= rect.bottom; row += 1) {
-        for (let col = rect.left; col <= rect.right; col += 1) {
-          const parent = range.getCell(row - rect.top, col - rect.left).getSpillParentOrNullObject();
-          parent.load("address");
-          parents.set(cellAddress(row, col), parent);
-        }
-      }
-    }
+  if (!spillsSupported()) return { reads, parents };
+  const moved = reads.flatMap(({ block, range }) => {
+    const rect = parseRange(block.address);
+    return range.formulas.flatMap((line, r) =>
+      line.flatMap((formula, c) => {
+        const address = cellAddress(rect.top + r, rect.left + c);
+        return formula === expected.get(address) ? [] : [address];
+      }),
+    );
   });
+  await inAddressChunks(
+    context,
+    moved,
+    (address) => {
+      const parent = sheet.getRange(address).getSpillParentOrNullObject();
+      parent.load("address");
+      parents.set(address, parent);
+    },
+    () => ({ operations: 3, bytes: BYTES_PER_CELL_READ }),
+  );
   return { reads, parents };
 }
 
@@ -105,31 +139,21 @@ function sortCells(
   return sorted;
 }
 
-/** Writes the blocks; returns those Excel refused, with its reason. */
+/** Writes the blocks within the payload budget; returns those Excel refused, with its reason (sync-chunks.ts finds them by halving). */
 async function writeFormulaBlocks(
   context: Excel.RequestContext,
   sheet: Excel.Worksheet,
   writes: readonly FormulaBlock[],
 ): Promise<RewriteOutcome["refused"]> {
   const refused: RewriteOutcome["refused"] = [];
-  try {
-    await inChunks(context, writes, (block) => {
+  // A refused block (a legacy array formula, a locked cell) is reported whole, as Excel refused it.
+  await writeRefusable(context, writes, {
+    write: (block) => {
       sheet.getRange(block.address).formulas = block.formulas;
-    });
-  } catch {
-    // One refused block (a legacy array formula, a locked cell) fails the batch: try each on its own.
-    // Rewriting a block the failed batch had already applied only runs its functions once more.
-    for (const block of writes) {
-      try {
-        sheet.getRange(block.address).formulas = block.formulas;
-        await context.sync();
-      } catch (error) {
-        refused.push({
-          address: block.address,
-          reason: error instanceof Error ? error.message : String(error),
-        });
-      }
-    }
-  }
+    },
+    cost: (block) => rangeCost(block.address, valueBytes(block.formulas)),
+    split: () => [],
+    refused: (block, reason) => refused.push({ address: block.address, reason }),
+  });
   return refused;
 }

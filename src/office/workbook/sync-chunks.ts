@@ -74,6 +74,14 @@ export function blockBands<T extends { address: string }>(
   );
 }
 
+/** A block of formulas in bands of rows (`blockBands`). */
+export function formulaBands(block: {
+  address: string;
+  formulas: string[][];
+}): { address: string; formulas: string[][] }[] {
+  return blockBands(block, (b, address, from, to) => ({ address, formulas: b.formulas.slice(from, to) }));
+}
+
 /**
  * Queues per-item work, syncing before an item would take the pending sync
  * over the payload budget or MAX_CELLS_PER_SYNC cells. `cost` says what an
