@@ -13,7 +13,7 @@ import { cellAddress, cellsOf, parseCell, parseRange } from "../../refresh/a1";
 import { planBlocks, type FormulaCell } from "../../refresh/formula-cells";
 import type { FormulaBlock } from "../../refresh/workbook-adapter";
 import type { FormulaChange, ReplaceOutcome } from "./formula-migration";
-import { formulaBands, inChunks, rangeCost, valueBytes, writeRefusable } from "./sync-chunks";
+import { formulaBands, loadFormulaBlocks, rangeCost, valueBytes, writeRefusable } from "./sync-chunks";
 
 /** Why a protected sheet is left as it is, in the user's words. */
 export const PROTECTED_SHEET_REASON = "the sheet is protected (Review › Unprotect Sheet, then try again)";
@@ -110,21 +110,7 @@ async function readBlocks(
   sheet: Excel.Worksheet,
   blocks: readonly FormulaBlock[],
 ): Promise<Map<string, { formula: unknown; value: unknown }>> {
-  const reads: { block: FormulaBlock; range: Excel.Range }[] = [];
-  await inChunks(
-    context,
-    blocks,
-    (block) => {
-      const range = sheet.getRange(block.address);
-      range.load("formulas,values");
-      reads.push({ block, range });
-    },
-    // The formulas come back as expected (or not at all); the values at BYTES_PER_CELL_READ a cell.
-    (block) => {
-      const read = rangeCost(block.address);
-      return { operations: read.operations, bytes: read.bytes + valueBytes(block.formulas) };
-    },
-  );
+  const reads = await loadFormulaBlocks(context, sheet, blocks);
   const cells = new Map<string, { formula: unknown; value: unknown }>();
   for (const { block, range } of reads) {
     const rect = parseRange(block.address);

@@ -4,14 +4,14 @@
  * is current, and only cells that still hold exactly the scanned formula are
  * written.
  */
-import { cellAddress, cellCount, cellsOf, parseRange, withoutSheet } from "../../refresh/a1";
+import { cellAddress, cellsOf, parseRange, withoutSheet } from "../../refresh/a1";
 import { holdsFormula, planBlocks, type FormulaCell } from "../../refresh/formula-cells";
 import type { FormulaBlock, RewriteOutcome } from "../../refresh/workbook-adapter";
 import {
   BYTES_PER_CELL_READ,
   formulaBands,
   inAddressChunks,
-  inChunks,
+  loadFormulaBlocks,
   rangeCost,
   valueBytes,
   writeRefusable,
@@ -78,19 +78,7 @@ async function rereadBlocks(
   spillsSupported: () => boolean,
   expected: Map<string, string>,
 ): Promise<{ reads: BlockRead[]; parents: Map<string, Excel.Range> }> {
-  const reads: BlockRead[] = [];
-  const bands = blocks.flatMap(formulaBands);
-  await inChunks(
-    context,
-    bands,
-    (block) => {
-      const range = sheet.getRange(block.address);
-      range.load("formulas,values");
-      reads.push({ block, range });
-    },
-    (block) =>
-      rangeCost(block.address, cellCount(parseRange(block.address)) * BYTES_PER_CELL_READ + valueBytes(block.formulas)),
-  );
+  const reads: BlockRead[] = await loadFormulaBlocks(context, sheet, blocks);
   const parents = new Map<string, Excel.Range>();
   if (!spillsSupported()) return { reads, parents };
   const moved = reads.flatMap(({ block, range }) => {

@@ -3,10 +3,9 @@
  * where its range still holds exactly the values the freeze wrote and no
  * formula, read in the same batch as the write.
  */
-import { cellCount, parseRange } from "../../refresh/a1";
 import { holdsFormula } from "../../refresh/formula-cells";
 import type { FormulaRestore, RestoreOutcome } from "../../refresh/workbook-adapter";
-import { BYTES_PER_CELL_READ, bandsOf, inChunks, rangeCost, valueBytes, writeRefusable } from "./sync-chunks";
+import { BYTES_PER_CELL_READ, loadInBands, valueBytes, writeRefusable } from "./sync-chunks";
 
 export async function restoreFrozenFormulas(
   context: Excel.RequestContext,
@@ -31,24 +30,19 @@ async function unchangedRestores(
   restores: readonly FormulaRestore[],
   outcome: RestoreOutcome,
 ): Promise<FormulaRestore[]> {
-  const pieces = restores.flatMap((restore, owner) => bandsOf(restore.range).map((address) => ({ address, owner })));
-  const reads: Excel.Range[] = [];
-  await inChunks(
+  const reads = await loadInBands(
     context,
-    pieces,
-    ({ address }) => {
-      const range = sheet.getRange(address);
-      range.load("formulas,values");
-      reads.push(range);
-    },
-    ({ address }) => rangeCost(address, 2 * cellCount(parseRange(address)) * BYTES_PER_CELL_READ),
+    sheet,
+    restores.map((restore) => restore.range),
+    "formulas,values",
+    2 * BYTES_PER_CELL_READ,
   );
   const formulas: unknown[][][] = restores.map(() => []);
   const values: unknown[][][] = restores.map(() => []);
-  reads.forEach((range, i) => {
-    formulas[pieces[i].owner].push(...range.formulas);
-    values[pieces[i].owner].push(...range.values);
-  });
+  for (const { owner, range } of reads) {
+    formulas[owner].push(...range.formulas);
+    values[owner].push(...range.values);
+  }
   return restores.filter((restore, i) => {
     const noFormula = formulas[i].every((line, r) =>
       line.every((formula, c) => !holdsFormula({ formula, value: values[i][r][c] })),

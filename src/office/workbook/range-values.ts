@@ -7,10 +7,10 @@ import { cellCount, parseRange, withoutSheet } from "../../refresh/a1";
 import type { CellJson, CellResult, RangeValues, ValueBlock, ValueType } from "../../refresh/workbook-adapter";
 import {
   BYTES_PER_CELL_READ,
-  bandsOf,
   blockBands,
   inAddressChunks,
   inChunks,
+  loadInBands,
   rangeCost,
   valueBytes,
 } from "./sync-chunks";
@@ -109,18 +109,8 @@ export async function loadResults(
     ranges = spills.map((spill, i) => (spill.isNullObject ? addresses[i] : withoutSheet(spill.address)));
   }
   // A big spill in bands of rows, each a response well within Excel on the web's 5 MB, joined again below.
-  const pieces = ranges.flatMap((range, owner) => bandsOf(range).map((address) => ({ address, owner })));
-  const loaded: Excel.Range[] = [];
-  await inChunks(
-    context,
-    pieces,
-    ({ address }) => {
-      const range = sheet.getRange(address);
-      range.load("values,valueTypes,numberFormat");
-      loaded.push(range);
-    },
-    ({ address }) => rangeCost(address, 3 * cellCount(parseRange(address)) * BYTES_PER_CELL_READ),
-  );
+  const pieces = await loadInBands(context, sheet, ranges, "values,valueTypes,numberFormat", 3 * BYTES_PER_CELL_READ);
+  const loaded = pieces.map((piece) => piece.range);
   // Numbers for the formats their values carry; errors for the cards that read as #VALUE!.
   const jsons = reading.valuesAsJson()
     ? await loadJson(

@@ -181,3 +181,53 @@ async function tryChunk<T extends { address: string }>(
     else writes.refused(chunk[0], error instanceof Error ? error.message : String(error));
   }
 }
+
+/**
+ * Loads `properties` of each range in bands of rows (`bandsOf`), in syncs the
+ * budget sizes at `bytesPerCell` a cell; each band with the index of the
+ * address it is part of, in order (join a range's bands by rows).
+ */
+export async function loadInBands(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  addresses: readonly string[],
+  properties: string,
+  bytesPerCell: number,
+): Promise<{ address: string; owner: number; range: Excel.Range }[]> {
+  const pieces = addresses.flatMap((address, owner) => bandsOf(address).map((band) => ({ address: band, owner })));
+  const loaded: { address: string; owner: number; range: Excel.Range }[] = [];
+  await inChunks(
+    context,
+    pieces,
+    (piece) => {
+      const range = sheet.getRange(piece.address);
+      range.load(properties);
+      loaded.push({ ...piece, range });
+    },
+    ({ address }) => rangeCost(address, bytesPerCell * cellCount(parseRange(address))),
+  );
+  return loaded;
+}
+
+/** Each block's formulas and values as they are now, in bands of rows (`formulaBands`), the formulas expected back counted at their length. */
+export async function loadFormulaBlocks<T extends { address: string; formulas: string[][] }>(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  blocks: readonly T[],
+): Promise<{ block: { address: string; formulas: string[][] }; range: Excel.Range }[]> {
+  const reads: { block: { address: string; formulas: string[][] }; range: Excel.Range }[] = [];
+  await inChunks(
+    context,
+    blocks.flatMap(formulaBands),
+    (block) => {
+      const range = sheet.getRange(block.address);
+      range.load("formulas,values");
+      reads.push({ block, range });
+    },
+    (block) => {
+      const read = rangeCost(block.address);
+      return { operations: read.operations, bytes: read.bytes + valueBytes(block.formulas) };
+    },
+  );
+  return reads;
+}
