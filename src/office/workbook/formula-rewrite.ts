@@ -38,7 +38,7 @@ export async function rewriteFormulaBlocks(
   const sheet = context.workbook.worksheets.getItem(name);
   const expected = expectedFormulas(blocks);
   // Re-read at the moment of writing: the scan may be seconds old, and the user or a co-author may have typed since.
-  const { reads, parents } = await rereadBlocks(context, sheet, blocks, spillsSupported, expected);
+  const { reads, parents } = await rereadBlocks(context, sheet, blocks, spillsSupported);
   const { unchanged, changed, spilled } = sortCells(reads, parents, expected);
   const writes = planBlocks(unchanged).flatMap(formulaBands);
   const refused = await writeFormulaBlocks(context, sheet, writes);
@@ -65,34 +65,25 @@ function expectedFormulas(blocks: readonly FormulaBlock[]): Map<string, string> 
 
 /**
  * Each block's formulas and values now (a big block in bands of rows), then
- * the spill parent (ExcelApi 1.12) of only the cells that no longer hold
- * their formula: a cell another formula spills into reads as a value, so a
- * cell still holding its formula needs no lookup, and a sheet of unchanged
- * MD cells costs one range a block instead of three objects a cell. Both in
- * syncs the payload budget sizes (sync-chunks.ts).
+ * each cell's spill parent (ExcelApi 1.12), both in syncs the payload budget
+ * sizes (sync-chunks.ts): three objects and calls a cell, 20,000 cells in
+ * several syncs instead of one over 5 MB. Every cell is asked, not only
+ * those whose formula changed: a cell inside a spill may read as its
+ * anchor's formula (the worst case the stand-in can play,
+ * `spilledCellsReportAnchorFormula`).
  */
 async function rereadBlocks(
   context: Excel.RequestContext,
   sheet: Excel.Worksheet,
   blocks: readonly FormulaBlock[],
   spillsSupported: () => boolean,
-  expected: Map<string, string>,
 ): Promise<{ reads: BlockRead[]; parents: Map<string, Excel.Range> }> {
   const reads: BlockRead[] = await loadFormulaBlocks(context, sheet, blocks);
   const parents = new Map<string, Excel.Range>();
   if (!spillsSupported()) return { reads, parents };
-  const moved = reads.flatMap(({ block, range }) => {
-    const rect = parseRange(block.address);
-    return range.formulas.flatMap((line, r) =>
-      line.flatMap((formula, c) => {
-        const address = cellAddress(rect.top + r, rect.left + c);
-        return formula === expected.get(address) ? [] : [address];
-      }),
-    );
-  });
   await inAddressChunks(
     context,
-    moved,
+    reads.flatMap(({ block }) => cellsOf(block.address)),
     (address) => {
       const parent = sheet.getRange(address).getSpillParentOrNullObject();
       parent.load("address");
