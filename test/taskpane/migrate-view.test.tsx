@@ -6,7 +6,8 @@
  * checked", and Try again converts), a metric the symbol's metric catalog
  * does not know (listed with "Did you mean"), formulas as Excel saves them,
  * a scan that fails, a workbook with no Artemis formulas, and two
- * conversions undone together. The workbooks are
+ * conversions undone together, and a protected sheet skipped (named, with
+ * its reason). The workbooks are
  * stand-ins of MigrationWorkbook.
  */
 import { fireEvent, screen, waitFor } from "@testing-library/react";
@@ -33,13 +34,13 @@ function workbookHolding(found: WorkbookFormula[] | Error): MigrationWorkbook & 
       if (found instanceof Error) throw found;
       return found;
     },
-    replaceFormulas: async () => ({ written: [], changed: [], refused: [] }),
+    replaceFormulas: async () => ({ written: [], changed: [], refused: [], skipped: [] }),
   };
   return book;
 }
 
-/** Cells in memory: a replacement applies where the cell still holds `from`, as the Excel one does. */
-function memoryWorkbook(cells: Map<string, string>): MigrationWorkbook {
+/** Cells in memory: a replacement applies where the cell still holds `from`, as the Excel one does; a protected sheet is skipped. */
+function memoryWorkbook(cells: Map<string, string>, protectedSheet?: string): MigrationWorkbook {
   const at = (sheet: string, address: string) => `${sheet}!${address}`;
   return {
     available: true,
@@ -50,13 +51,16 @@ function memoryWorkbook(cells: Map<string, string>): MigrationWorkbook {
           const [sheet, address] = k.split("!");
           return { sheet, address, formula };
         }),
-    replaceFormulas: async (changes: readonly FormulaChange[]) => {
+    replaceFormulas: async (all: readonly FormulaChange[]) => {
+      const changes = all.filter((c) => c.sheet !== protectedSheet);
+      const locked = all.length - changes.length;
       const written = changes.filter((c) => cells.get(at(c.sheet, c.address)) === c.from);
       for (const c of written) cells.set(at(c.sheet, c.address), c.to);
       return {
         written: written.map((c) => ({ sheet: c.sheet, address: c.address, formula: c.to })),
         changed: changes.filter((c) => !written.includes(c)).map((c) => ({ sheet: c.sheet, address: c.address })),
         refused: [],
+        skipped: locked ? [{ sheet: protectedSheet!, cells: locked, reason: "the sheet is protected" }] : [],
       };
     },
   };
@@ -183,5 +187,23 @@ describe("the Artemis view", () => {
     fireEvent.click(await screen.findByRole("button", { name: "Undo conversion (2 formulas)" }));
     expect(await screen.findByText("Restored 2 original formulas.")).toBeTruthy();
     expect([...cells.values()]).toEqual(['=ART("BTC","PRICE")', '=ART("BTC","FEES")']);
+  });
+
+  it("a protected sheet is skipped: the result names it and says why, and how many formulas stay", async () => {
+    const harness = makeHarness();
+    harness.client.assets.answer(() => [BTC]);
+    const cells = new Map([
+      ["Sheet1!A1", '=ART("BTC","PRICE")'],
+      ["Locked!A1", '=ART("BTC","FEES")'],
+      ["Locked!A2", '=ART("BTC","PRICE")'],
+    ]);
+    renderMigrate(harness, memoryWorkbook(cells, "Locked"));
+    fireEvent.click(await screen.findByRole("button", { name: "Convert 3 formulas" }));
+    expect(
+      await screen.findByText(
+        "Converted 1 formula. Sheet Locked skipped (2 formulas left as they are): the sheet is protected.",
+      ),
+    ).toBeTruthy();
+    expect(cells.get("Locked!A1")).toBe('=ART("BTC","FEES")');
   });
 });

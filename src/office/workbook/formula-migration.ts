@@ -16,8 +16,8 @@
  * the user made it and reported.
  */
 import { runBatch, type ExcelRunner } from "./excel-batch";
+import { replaceInBatch } from "./formula-replace";
 import { scanWorkbookFormulas, type WorkbookFormula } from "./formula-scan";
-import { inChunks } from "./sync-chunks";
 
 export type { WorkbookFormula };
 
@@ -34,8 +34,10 @@ export interface ReplaceOutcome {
   written: WorkbookFormula[];
   /** Cells left alone: they no longer held `from` (edited since, by the user or a co-author). */
   changed: { sheet: string; address: string }[];
-  /** Cells Excel refused to write (a protected sheet, part of an array), with its reason. */
+  /** Cells Excel refused to write (part of an array, a locked cell), with its reason. */
   refused: { sheet: string; address: string; reason: string }[];
+  /** Sheets left as they are, with how many of the cells were on each and why (a protected sheet). */
+  skipped: { sheet: string; cells: number; reason: string }[];
 }
 
 export interface MigrationWorkbook {
@@ -76,63 +78,4 @@ export function migrationWorkbookForHost(
   return host === "Excel" && typeof globals.Excel?.run === "function"
     ? excelMigrationWorkbook(globals.Excel, globals.Office?.context?.requirements)
     : NO_MIGRATION_WORKBOOK;
-}
-
-/** Re-reads each cell in the batch that writes it (only such a read is current), writes the unchanged ones, reads back what Excel stored. */
-async function replaceInBatch(
-  context: Excel.RequestContext,
-  changes: readonly FormulaChange[],
-): Promise<ReplaceOutcome> {
-  const cellOf = (change: FormulaChange) => context.workbook.worksheets.getItem(change.sheet).getRange(change.address);
-  const reads: { change: FormulaChange; range: Excel.Range }[] = [];
-  await inChunks(context, changes, (change) => {
-    const range = cellOf(change);
-    range.load("formulas,values");
-    reads.push({ change, range });
-  });
-  const outcome: ReplaceOutcome = { written: [], changed: [], refused: [] };
-  const writes: FormulaChange[] = [];
-  for (const { change, range } of reads) {
-    const formula = range.formulas[0][0];
-    const value = range.values[0][0];
-    if (formula === change.from && value !== formula) writes.push(change);
-    else outcome.changed.push({ sheet: change.sheet, address: change.address });
-  }
-  let done = writes;
-  try {
-    await inChunks(context, writes, (change) => {
-      cellOf(change).formulas = [[change.to]];
-    });
-  } catch {
-    // One refused cell fails the batch: write each on its own to learn which.
-    done = [];
-    for (const change of writes) {
-      try {
-        cellOf(change).formulas = [[change.to]];
-        await context.sync();
-        done.push(change);
-      } catch (error) {
-        outcome.refused.push({
-          sheet: change.sheet,
-          address: change.address,
-          reason: error instanceof Error ? error.message : String(error),
-        });
-      }
-    }
-  }
-  const stored: { change: FormulaChange; range: Excel.Range }[] = [];
-  await inChunks(context, done, (change) => {
-    const range = cellOf(change);
-    range.load("formulas");
-    stored.push({ change, range });
-  });
-  for (const { change, range } of stored) {
-    const formula = range.formulas[0][0];
-    outcome.written.push({
-      sheet: change.sheet,
-      address: change.address,
-      formula: typeof formula === "string" ? formula : change.to,
-    });
-  }
-  return outcome;
 }

@@ -7,7 +7,15 @@
 import { cellAddress, cellsOf, parseRange, withoutSheet } from "../../refresh/a1";
 import { holdsFormula, planBlocks, type FormulaCell } from "../../refresh/formula-cells";
 import type { FormulaBlock, RewriteOutcome } from "../../refresh/workbook-adapter";
-import { inChunks } from "./sync-chunks";
+import {
+  BYTES_PER_CELL_READ,
+  formulaBands,
+  inAddressChunks,
+  loadFormulaBlocks,
+  rangeCost,
+  valueBytes,
+  writeRefusable,
+} from "./sync-chunks";
 
 interface BlockRead {
   block: FormulaBlock;
@@ -32,7 +40,8 @@ export async function rewriteFormulaBlocks(
   // Re-read at the moment of writing: the scan may be seconds old, and the user or a co-author may have typed since.
   const { reads, parents } = await rereadBlocks(context, sheet, blocks, spillsSupported);
   const { unchanged, changed, spilled } = sortCells(reads, parents, expected);
-  const refused = await writeFormulaBlocks(context, sheet, planBlocks(unchanged));
+  const writes = planBlocks(unchanged).flatMap(formulaBands);
+  const refused = await writeFormulaBlocks(context, sheet, writes);
   const refusedCells = new Set(refused.flatMap((r) => cellsOf(r.address)));
   return {
     written: unchanged.map((cell) => cell.address).filter((address) => !refusedCells.has(address)),
@@ -54,30 +63,34 @@ function expectedFormulas(blocks: readonly FormulaBlock[]): Map<string, string> 
   return expected;
 }
 
-/** Each block's formulas and values now, with each cell's spill parent where dynamic arrays exist (ExcelApi 1.12). */
+/**
+ * Each block's formulas and values now (a big block in bands of rows), then
+ * each cell's spill parent (ExcelApi 1.12), both in syncs the payload budget
+ * sizes (sync-chunks.ts): three objects and calls a cell, 20,000 cells in
+ * several syncs instead of one over 5 MB. Every cell is asked, not only
+ * those whose formula changed: a cell inside a spill may read as its
+ * anchor's formula (the worst case the stand-in can play,
+ * `spilledCellsReportAnchorFormula`).
+ */
 async function rereadBlocks(
   context: Excel.RequestContext,
   sheet: Excel.Worksheet,
   blocks: readonly FormulaBlock[],
   spillsSupported: () => boolean,
 ): Promise<{ reads: BlockRead[]; parents: Map<string, Excel.Range> }> {
-  const reads: BlockRead[] = [];
+  const reads: BlockRead[] = await loadFormulaBlocks(context, sheet, blocks);
   const parents = new Map<string, Excel.Range>();
-  await inChunks(context, blocks, (block) => {
-    const range = sheet.getRange(block.address);
-    range.load("formulas,values");
-    reads.push({ block, range });
-    if (spillsSupported()) {
-      const rect = parseRange(block.address);
-      for (let row = rect.top; row <= rect.bottom; row += 1) {
-        for (let col = rect.left; col <= rect.right; col += 1) {
-          const parent = range.getCell(row - rect.top, col - rect.left).getSpillParentOrNullObject();
-          parent.load("address");
-          parents.set(cellAddress(row, col), parent);
-        }
-      }
-    }
-  });
+  if (!spillsSupported()) return { reads, parents };
+  await inAddressChunks(
+    context,
+    reads.flatMap(({ block }) => cellsOf(block.address)),
+    (address) => {
+      const parent = sheet.getRange(address).getSpillParentOrNullObject();
+      parent.load("address");
+      parents.set(address, parent);
+    },
+    () => ({ operations: 3, bytes: BYTES_PER_CELL_READ }),
+  );
   return { reads, parents };
 }
 
@@ -105,31 +118,21 @@ function sortCells(
   return sorted;
 }
 
-/** Writes the blocks; returns those Excel refused, with its reason. */
+/** Writes the blocks within the payload budget; returns those Excel refused, with its reason (sync-chunks.ts finds them by halving). */
 async function writeFormulaBlocks(
   context: Excel.RequestContext,
   sheet: Excel.Worksheet,
   writes: readonly FormulaBlock[],
 ): Promise<RewriteOutcome["refused"]> {
   const refused: RewriteOutcome["refused"] = [];
-  try {
-    await inChunks(context, writes, (block) => {
+  // A refused block (a legacy array formula, a locked cell) is reported whole, as Excel refused it.
+  await writeRefusable(context, writes, {
+    write: (block) => {
       sheet.getRange(block.address).formulas = block.formulas;
-    });
-  } catch {
-    // One refused block (a legacy array formula, a locked cell) fails the batch: try each on its own.
-    // Rewriting a block the failed batch had already applied only runs its functions once more.
-    for (const block of writes) {
-      try {
-        sheet.getRange(block.address).formulas = block.formulas;
-        await context.sync();
-      } catch (error) {
-        refused.push({
-          address: block.address,
-          reason: error instanceof Error ? error.message : String(error),
-        });
-      }
-    }
-  }
+    },
+    cost: (block) => rangeCost(block.address, valueBytes(block.formulas)),
+    split: () => [],
+    refused: (block, reason) => refused.push({ address: block.address, reason }),
+  });
   return refused;
 }

@@ -5,6 +5,7 @@
  */
 import { holdsFormula } from "../../refresh/formula-cells";
 import type { FormulaRestore, RestoreOutcome } from "../../refresh/workbook-adapter";
+import { BYTES_PER_CELL_READ, loadInBands, valueBytes, writeRefusable } from "./sync-chunks";
 
 export async function restoreFrozenFormulas(
   context: Excel.RequestContext,
@@ -18,58 +19,60 @@ export async function restoreFrozenFormulas(
   return outcome;
 }
 
-/** The restores whose range holds no formula and the frozen values; the others go to `outcome.changed`. */
+/**
+ * The restores whose range holds no formula and the frozen values; the others
+ * go to `outcome.changed`. Read within the payload budget, a big range (a
+ * frozen spill) in bands of rows joined again.
+ */
 async function unchangedRestores(
   context: Excel.RequestContext,
   sheet: Excel.Worksheet,
   restores: readonly FormulaRestore[],
   outcome: RestoreOutcome,
 ): Promise<FormulaRestore[]> {
-  const reads = restores.map((restore) => {
-    const range = sheet.getRange(restore.range);
-    range.load("formulas,values");
-    return { restore, range };
-  });
-  await context.sync();
-  const chosen = reads.filter(({ restore, range }) => {
-    const noFormula = range.formulas.every((line, r) =>
-      line.every((formula, c) => !holdsFormula({ formula, value: range.values[r][c] })),
+  const reads = await loadInBands(
+    context,
+    sheet,
+    restores.map((restore) => restore.range),
+    "formulas,values",
+    2 * BYTES_PER_CELL_READ,
+  );
+  const formulas: unknown[][][] = restores.map(() => []);
+  const values: unknown[][][] = restores.map(() => []);
+  for (const { owner, range } of reads) {
+    formulas[owner].push(...range.formulas);
+    values[owner].push(...range.values);
+  }
+  return restores.filter((restore, i) => {
+    const noFormula = formulas[i].every((line, r) =>
+      line.every((formula, c) => !holdsFormula({ formula, value: values[i][r][c] })),
     );
-    const same = noFormula && restore.unchanged(range.values as unknown[][]);
+    const same = noFormula && restore.unchanged(values[i]);
     if (!same) outcome.changed.push(restore.address);
     return same;
   });
-  return chosen.map(({ restore }) => restore);
 }
 
-/** All in one sync; when Excel refuses one, each on its own, so only the refused ones fail. */
+/** In chunks within the payload budget; when Excel refuses one, halves of the chunk again, so only the refused ones fail (sync-chunks.ts). */
 async function applyRestores(
   context: Excel.RequestContext,
   sheet: Excel.Worksheet,
   chosen: readonly FormulaRestore[],
   outcome: RestoreOutcome,
 ): Promise<void> {
-  // Clear first (a formula cannot spill over the frozen values), then enter the formula in its cell.
-  const apply = (restore: FormulaRestore) => {
-    sheet.getRange(restore.range).clear("Contents");
-    sheet.getRange(restore.address).formulas = [[restore.formula]];
-  };
-  try {
-    chosen.forEach((restore) => apply(restore));
-    await context.sync();
-    outcome.restored.push(...chosen.map((restore) => restore.address));
-  } catch {
-    for (const restore of chosen) {
-      try {
-        apply(restore);
-        await context.sync();
-        outcome.restored.push(restore.address);
-      } catch (error) {
-        outcome.refused.push({
-          address: restore.address,
-          reason: error instanceof Error ? error.message : String(error),
-        });
-      }
-    }
-  }
+  const refused = new Set<FormulaRestore>();
+  await writeRefusable(context, chosen, {
+    // Clear first (a formula cannot spill over the frozen values), then enter the formula in its cell.
+    write: (restore) => {
+      sheet.getRange(restore.range).clear("Contents");
+      sheet.getRange(restore.address).formulas = [[restore.formula]];
+    },
+    cost: (restore) => ({ operations: 4, bytes: valueBytes([[restore.formula]]) }),
+    split: () => [],
+    refused: (restore, reason) => {
+      refused.add(restore);
+      outcome.refused.push({ address: restore.address, reason });
+    },
+  });
+  outcome.restored.push(...chosen.filter((restore) => !refused.has(restore)).map((restore) => restore.address));
 }

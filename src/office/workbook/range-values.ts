@@ -3,9 +3,17 @@
  * with its whole spill and the format of each cell, and values written over
  * ranges with their formats. Chunked by MAX_CELLS_PER_SYNC (sync-chunks.ts).
  */
-import { withoutSheet } from "../../refresh/a1";
+import { cellCount, parseRange, withoutSheet } from "../../refresh/a1";
 import type { CellJson, CellResult, RangeValues, ValueBlock, ValueType } from "../../refresh/workbook-adapter";
-import { inAddressChunks, inChunks } from "./sync-chunks";
+import {
+  BYTES_PER_CELL_READ,
+  blockBands,
+  inAddressChunks,
+  inChunks,
+  loadInBands,
+  rangeCost,
+  valueBytes,
+} from "./sync-chunks";
 
 /** What each range holds; with `asJson` (ExcelApi 1.16), the JSON of the cells that read as errors (an MD.ASSET card reads #VALUE!). */
 export async function loadValues(
@@ -52,10 +60,16 @@ async function loadJson(
   const picked = ranges.flatMap((range, i) =>
     (range.valueTypes as string[][]).some((line) => line.some(wanted)) ? [{ address: addresses[i], range, i }] : [],
   );
-  await inChunks(context, picked, ({ range, i }) => {
-    range.load("valuesAsJson");
-    jsons[i] = range;
-  });
+  await inChunks(
+    context,
+    picked,
+    ({ range, i }) => {
+      range.load("valuesAsJson");
+      jsons[i] = range;
+    },
+    // A cell's JSON (its type, basic value, format) is a few times its value.
+    ({ address }) => rangeCost(address, 4 * cellCount(parseRange(address)) * BYTES_PER_CELL_READ),
+  );
   return ranges.map((_, i) => (jsons[i]?.valuesAsJson as CellJson[][] | undefined) ?? null);
 }
 
@@ -81,36 +95,69 @@ export async function loadResults(
 ): Promise<CellResult[]> {
   let ranges = [...addresses];
   if (reading.spills()) {
-    const spills = addresses.map((address) => {
-      const spill = sheet.getRange(address).getSpillingToRangeOrNullObject();
-      spill.load("address");
-      return spill;
-    });
-    await context.sync();
+    const spills: Excel.Range[] = [];
+    await inAddressChunks(
+      context,
+      addresses,
+      (address) => {
+        const spill = sheet.getRange(address).getSpillingToRangeOrNullObject();
+        spill.load("address");
+        spills.push(spill);
+      },
+      () => ({ operations: 3, bytes: BYTES_PER_CELL_READ }),
+    );
     ranges = spills.map((spill, i) => (spill.isNullObject ? addresses[i] : withoutSheet(spill.address)));
   }
-  const loaded: Excel.Range[] = [];
-  await inAddressChunks(context, ranges, (address) => {
-    const range = sheet.getRange(address);
-    range.load("values,valueTypes,numberFormat");
-    loaded.push(range);
-  });
+  // A big spill in bands of rows, each a response well within Excel on the web's 5 MB, joined again below.
+  const pieces = await loadInBands(context, sheet, ranges, "values,valueTypes,numberFormat", 3 * BYTES_PER_CELL_READ);
+  const loaded = pieces.map((piece) => piece.range);
   // Numbers for the formats their values carry; errors for the cards that read as #VALUE!.
   const jsons = reading.valuesAsJson()
-    ? await loadJson(context, loaded, ranges, (type) => type === "Double" || type === "Integer" || type === "Error")
+    ? await loadJson(
+        context,
+        loaded,
+        pieces.map((piece) => piece.address),
+        (type) => type === "Double" || type === "Integer" || type === "Error",
+      )
     : [];
-  return loaded.map((range, i): CellResult => {
+  const results: CellResult[] = [];
+  loaded.forEach((range, i) => {
+    const owner = pieces[i].owner;
     const own = range.numberFormat as unknown[][];
     const json = jsons[i];
-    return {
-      address: addresses[i],
-      range: ranges[i],
+    const piece: CellResult = {
+      address: addresses[owner],
+      range: ranges[owner],
       values: range.values,
       types: range.valueTypes as ValueType[][],
       formats: own.map((line, r) => line.map((format, c) => shownFormat(format, carriedFormat(json?.[r]?.[c])))),
       ...errorsAsJson(range, json),
     };
+    const last = results[results.length - 1];
+    if (i > 0 && pieces[i - 1].owner === owner) results[results.length - 1] = joinRows(last, piece);
+    else results.push(piece);
   });
+  return results;
+}
+
+/** Two bands of one result, one above the other. */
+function joinRows(above: CellResult, below: CellResult): CellResult {
+  const errors =
+    above.errorsAsJson || below.errorsAsJson
+      ? {
+          errorsAsJson: [
+            ...(above.errorsAsJson ?? above.types.map((line) => line.map(() => null))),
+            ...(below.errorsAsJson ?? below.types.map((line) => line.map(() => null))),
+          ],
+        }
+      : {};
+  return {
+    ...above,
+    values: [...above.values, ...below.values],
+    types: [...above.types, ...below.types],
+    formats: [...above.formats, ...below.formats],
+    ...errors,
+  };
 }
 
 /**
@@ -177,15 +224,33 @@ export function writeValues(
   sheet: Excel.Worksheet,
   blocks: readonly ValueBlock[],
 ): Promise<void> {
-  return inChunks(context, blocks, (block) => {
-    const range = sheet.getRange(block.address);
-    range.values = block.values as Excel.Range["values"];
-    if (block.formats) range.numberFormat = block.formats;
-    // A frozen card goes back as the entity it was (src/refresh/cell-cards.ts), over its text.
-    block.cards?.forEach((line, r) =>
-      line.forEach((card, c) => {
-        if (card) range.getCell(r, c).valuesAsJson = [[card as unknown as Excel.CellValue]];
-      }),
-    );
+  // A big block (a frozen spill) in bands of rows, each request well within Excel on the web's 5 MB.
+  const bands = blocks.flatMap((block) =>
+    blockBands(block, (b, address, from, to) => ({
+      address,
+      values: b.values.slice(from, to),
+      ...(b.formats ? { formats: b.formats.slice(from, to) } : {}),
+      ...(b.cards ? { cards: b.cards.slice(from, to) } : {}),
+    })),
+  );
+  const cost = (block: ValueBlock) => ({
+    operations: 3 + 3 * (block.cards?.flat().filter(Boolean).length ?? 0),
+    bytes: valueBytes(block.values) + valueBytes(block.formats) + valueBytes(block.cards),
   });
+  return inChunks(
+    context,
+    bands,
+    (block) => {
+      const range = sheet.getRange(block.address);
+      range.values = block.values as Excel.Range["values"];
+      if (block.formats) range.numberFormat = block.formats;
+      // A frozen card goes back as the entity it was (src/refresh/cell-cards.ts), over its text.
+      block.cards?.forEach((line, r) =>
+        line.forEach((card, c) => {
+          if (card) range.getCell(r, c).valuesAsJson = [[card as unknown as Excel.CellValue]];
+        }),
+      );
+    },
+    cost,
+  );
 }

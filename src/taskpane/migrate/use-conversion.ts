@@ -19,9 +19,12 @@ export interface Result {
   text: string;
 }
 
-/** What a Convert or an Undo did: `done`, then the cells left alone (edited since) and the ones Excel refused. */
+/** What a Convert or an Undo did: `done`, then the sheets skipped (protected), the cells left alone (edited since) and the ones Excel refused. */
 function replaceResult(outcome: ReplaceOutcome, done: string, changedSince: string): Result {
   const left = [
+    ...outcome.skipped.map(
+      (s) => `Sheet ${s.sheet} skipped (${plural(s.cells, "formula")} left as they are): ${s.reason}.`,
+    ),
     outcome.changed.length > 0 &&
       `${changedSince} (${outcome.changed.map((c) => cellName(c.sheet, c.address)).join(", ")}).`,
     outcome.refused.length > 0 &&

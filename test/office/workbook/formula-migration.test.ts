@@ -142,6 +142,7 @@ describe("replacing formulas", () => {
       ],
       changed: [],
       refused: [],
+      skipped: [],
     });
     const undone = await book.replaceFormulas(
       outcome.written.map((w) => ({
@@ -170,7 +171,7 @@ describe("replacing formulas", () => {
     expect(standIn.undo()).toBe(false);
   });
 
-  it("leaves a cell edited since alone, and names a cell Excel refuses", async () => {
+  it("leaves a cell edited since alone, and skips a protected sheet with its reason", async () => {
     const { book, standIn } = open();
     standIn.edit("Prices", "B2", "=1+1");
     standIn.protect("Q2 comps", true);
@@ -181,9 +182,8 @@ describe("replacing formulas", () => {
     ]);
     expect(outcome.written).toEqual([{ sheet: "Prices", address: "A1", formula: "=MD.ASSETS()" }]);
     expect(outcome.changed).toEqual([{ sheet: "Prices", address: "B2" }]);
-    expect(outcome.refused).toEqual([
-      { sheet: "Q2 comps", address: "C3", reason: expect.stringMatching(/protected sheet/) },
-    ]);
+    expect(outcome.refused).toEqual([]);
+    expect(outcome.skipped).toEqual([{ sheet: "Q2 comps", cells: 1, reason: expect.stringMatching(/protected/) }]);
     expect(standIn.cell("Prices", "B2").formula).toBe("=1+1");
     expect(standIn.cell("Q2 comps", "C3").formula).toBe('=ART("ETH","L30_FEES")*2');
   });

@@ -17,6 +17,8 @@ export function makeCustomXmlParts(context: Context): Record<string, unknown> {
   return {
     getByNamespace: (namespace: string) => byNamespace(context, namespace),
     add: (xml: string) => {
+      // The XML is an argument of the call, part of the request (payload.ts).
+      context.payload.valueBytes += xml.length;
       const namespace = /xmlns="([^"]+)"/.exec(xml)?.[1] ?? "";
       context.queue.push(() => {
         if (recording.customXmlFails) throw officeError("GeneralException", recording.customXmlFails);
@@ -61,7 +63,10 @@ function makePart(context: Context, part: { id: string; namespace: string; xml: 
       });
       return result;
     },
-    setXml: (text: string) => context.queue.push(() => void (part.xml = text)),
+    setXml: (text: string) => {
+      context.payload.valueBytes += text.length;
+      context.queue.push(() => void (part.xml = text));
+    },
     delete: () =>
       context.queue.push(() => {
         const at = parts.indexOf(part);

@@ -43,6 +43,7 @@ export function makeRange(context: Context, sheet: Sheet, locate: () => Rect | n
     return r;
   };
   const at: Place = { context, sheet, locate, rect };
+  context.countObject();
   return proxy(context, rangeProperties(at), { ...rangeSpills(at), ...rangeMethods(at) }, rangeWrites(at), () => {
     const r = locate();
     return r ? cellsIn(r) : 0;
@@ -229,6 +230,7 @@ function specialCells({ context, sheet }: Place, type: string, within: Rect | nu
 export function makeAreas(context: Context, sheet: Sheet, locate: () => Rect[]): Record<string, unknown> {
   const m = context.model;
   const areas = () => locate();
+  context.countObject();
   return proxy(
     context,
     {

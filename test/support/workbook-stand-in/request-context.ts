@@ -10,10 +10,21 @@
  * one; each `sync()` is counted, so tests can hold the feature to its
  * batching. A collection's `load("items/name")` loads each item's properties
  * in the same sync. An API call that needs a newer ExcelApi than the host has
- * fails at sync (ApiNotFound) and is logged.
+ * fails at sync (ApiNotFound) and is logged. A sync whose request or
+ * response is over Excel on the web's 5 MB fails whole, as payload.ts models
+ * it: the objects made, the calls queued and the values written or read are
+ * counted per sync.
  */
 import { officeError } from "./addresses";
 import { type Model, type Sheet, supports, type UndoEntry } from "./model";
+import {
+  emptyPayload,
+  jsonBytes,
+  type Payload,
+  refuseOversizedRequest,
+  refuseOversizedResponse,
+  requestBytes,
+} from "./payload";
 
 export type Op = () => void;
 
@@ -32,6 +43,10 @@ export class Context {
   worksheetOf: (sheet: Sheet) => Record<string, unknown>;
   /** With mergeUndoGroup on a host that has it: the one undo step of the whole Excel.run. */
   mergedUndo: UndoEntry[] | null = null;
+  /** What the next sync carries (payload.ts). */
+  payload: Payload = emptyPayload();
+  /** What the running sync's loads return (payload.ts). */
+  responseBytes = 0;
   constructor(
     readonly model: Model,
     objects: (context: Context) => ContextObjects,
@@ -46,7 +61,25 @@ export class Context {
     m.log.syncs += 1;
     const ops = this.queue;
     this.queue = [];
+    const payload = this.payload;
+    this.payload = emptyPayload();
     await Promise.resolve();
+    m.log.largestRequestBytes = Math.max(m.log.largestRequestBytes, requestBytes(payload, ops.length));
+    try {
+      refuseOversizedRequest(payload, ops.length);
+    } catch (error) {
+      m.log.payloadRefusals += 1;
+      throw error;
+    }
+    this.run(ops);
+  }
+  /** Makes one object in the next sync's request (a range, a worksheet by name). */
+  countObject(): void {
+    this.payload.objects += 1;
+  }
+  private run(ops: Op[]): void {
+    const m = this.model;
+    this.responseBytes = 0;
     const step = this.mergedUndo ?? [];
     m.undoStep = step;
     try {
@@ -54,6 +87,13 @@ export class Context {
     } finally {
       m.undoStep = null;
       if (step.length > 0 && !m.undoStack.includes(step)) m.undoStack.push(step);
+    }
+    m.log.largestResponseBytes = Math.max(m.log.largestResponseBytes, this.responseBytes);
+    try {
+      refuseOversizedResponse(this.responseBytes);
+    } catch (error) {
+      m.log.payloadRefusals += 1;
+      throw error;
     }
   }
 }
@@ -89,6 +129,7 @@ export function proxy(
           if (name === "formulas" || name === "values" || name === "valueTypes")
             context.model.log.cellsLoaded += cellCount();
           loaded[name] = props[name]();
+          context.responseBytes += jsonBytes(loaded[name]);
         }
         // Office.js fills isNullObject with whatever else is loaded.
         if (props.isNullObject) loaded.isNullObject = props.isNullObject();
@@ -111,6 +152,7 @@ export function proxy(
       set(value: unknown) {
         const write = writable[name];
         if (!write) throw new TypeError(`${name} is read-only`);
+        context.payload.valueBytes += jsonBytes(value);
         context.queue.push(() => write(value));
       },
     });

@@ -115,6 +115,11 @@ export interface StandInLog {
   charts: RecordedChart[];
   /** Worksheets added (`worksheets.add`), by name, in order. */
   sheetsAdded: string[];
+  /** The largest request and response of one sync, in the bytes payload.ts estimates (Excel on the web's 5 MB limit). */
+  largestRequestBytes: number;
+  largestResponseBytes: number;
+  /** Syncs refused for their size (RequestPayloadSizeLimitExceeded / ResponsePayloadSizeLimitExceeded). */
+  payloadRefusals: number;
 }
 
 /** A chart the add-in made: its type, source data and series orientation, category names, title and position. */

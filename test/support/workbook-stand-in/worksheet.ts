@@ -76,10 +76,18 @@ export function makeWorksheets(context: Context): Record<string, unknown> {
   const m = context.model;
   const worksheets = collection(context, () => m.sheets.map((s) => makeWorksheet(context, () => s.name)));
   return Object.assign(worksheets, {
-    getItem: (name: string) => makeWorksheet(context, () => name),
-    getActiveWorksheet: () => makeWorksheet(context, () => m.activeSheet),
+    // Each one an object of the request (payload.ts); a range's own `worksheet` is not made unless used.
+    getItem: (name: string) => {
+      context.countObject();
+      return makeWorksheet(context, () => name);
+    },
+    getActiveWorksheet: () => {
+      context.countObject();
+      return makeWorksheet(context, () => m.activeSheet);
+    },
     add: (name?: string) => addWorksheet(context, name),
     getItemOrNullObject: (name: string) => {
+      context.countObject();
       const found = () => m.sheets.find((s) => s.name.toLowerCase() === String(name).toLowerCase()) ?? null;
       return makeWorksheet(
         context,
