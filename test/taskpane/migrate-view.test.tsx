@@ -192,6 +192,7 @@ describe("the Artemis view", () => {
   it("a protected sheet is skipped: the result names it and says why, and how many formulas stay", async () => {
     const harness = makeHarness();
     harness.client.assets.answer(() => [BTC]);
+    answerMetrics(harness);
     const cells = new Map([
       ["Sheet1!A1", '=ART("BTC","PRICE")'],
       ["Locked!A1", '=ART("BTC","FEES")'],
