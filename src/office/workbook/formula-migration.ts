@@ -16,29 +16,10 @@
  * the user made it and reported.
  */
 import { runBatch, type ExcelRunner } from "./excel-batch";
-import { replaceInBatch } from "./formula-replace";
+import { replaceInBatch, type FormulaChange, type ReplaceOutcome } from "./formula-replace";
 import { scanWorkbookFormulas, type WorkbookFormula } from "./formula-scan";
 
-export type { WorkbookFormula };
-
-/** One cell's formula to replace: `from` is what it must still hold. */
-export interface FormulaChange {
-  sheet: string;
-  address: string;
-  from: string;
-  to: string;
-}
-
-export interface ReplaceOutcome {
-  /** Cells written, with the formula Excel stored (what an undo must find there). */
-  written: WorkbookFormula[];
-  /** Cells left alone: they no longer held `from` (edited since, by the user or a co-author). */
-  changed: { sheet: string; address: string }[];
-  /** Cells Excel refused to write (part of an array, a locked cell), with its reason. */
-  refused: { sheet: string; address: string; reason: string }[];
-  /** Sheets left as they are, with how many of the cells were on each and why (a protected sheet). */
-  skipped: { sheet: string; cells: number; reason: string }[];
-}
+export type { FormulaChange, ReplaceOutcome, WorkbookFormula };
 
 export interface MigrationWorkbook {
   /** False outside Excel: there is no workbook to scan. */

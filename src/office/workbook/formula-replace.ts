@@ -12,8 +12,27 @@
 import { cellAddress, cellsOf, parseCell, parseRange } from "../../refresh/a1";
 import { planBlocks, type FormulaCell } from "../../refresh/formula-cells";
 import type { FormulaBlock } from "../../refresh/workbook-adapter";
-import type { FormulaChange, ReplaceOutcome } from "./formula-migration";
+import type { WorkbookFormula } from "./formula-scan";
 import { formulaBands, loadFormulaBlocks, rangeCost, valueBytes, writeRefusable } from "./sync-chunks";
+
+/** One cell's formula to replace: `from` is what it must still hold. */
+export interface FormulaChange {
+  sheet: string;
+  address: string;
+  from: string;
+  to: string;
+}
+
+export interface ReplaceOutcome {
+  /** Cells written, with the formula Excel stored (what an undo must find there). */
+  written: WorkbookFormula[];
+  /** Cells left alone: they no longer held `from` (edited since, by the user or a co-author). */
+  changed: { sheet: string; address: string }[];
+  /** Cells Excel refused to write (part of an array, a locked cell), with its reason. */
+  refused: { sheet: string; address: string; reason: string }[];
+  /** Sheets left as they are, with how many of the cells were on each and why (a protected sheet). */
+  skipped: { sheet: string; cells: number; reason: string }[];
+}
 
 /** Why a protected sheet is left as it is, in the user's words. */
 export const PROTECTED_SHEET_REASON = "the sheet is protected (Review › Unprotect Sheet, then try again)";
