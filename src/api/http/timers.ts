@@ -30,6 +30,17 @@ export const globalTimers: Timers = {
   nextTurn: messageTurn,
 };
 
+/**
+ * Runs `callback` in a new task, after the tasks already queued: a 0 ms
+ * timer, or while the timers are throttled (a hidden page, whose timers wake
+ * at most once a second) a message task, so work batched for the next task
+ * does not wait for the next wake-up.
+ */
+export function nextTask(timers: Timers, callback: () => void): void {
+  if (timers.nextTurn && timers.throttled?.()) void timers.nextTurn().then(callback);
+  else timers.setTimeout(callback, 0);
+}
+
 /** Waits `ms`, or rejects with CancelledError as soon as `signal` aborts. */
 export function sleep(timers: Timers, ms: number, signal?: CancelSignal): Promise<void> {
   return new Promise((resolve, reject) => {
