@@ -30,6 +30,21 @@ export const globalTimers: Timers = {
   nextTurn: messageTurn,
 };
 
+/**
+ * Runs `callback` in a new task, after the tasks already queued: a 0 ms
+ * timer, or while the timers are throttled (a hidden page) a message task,
+ * so work batched for the next task never waits for the next wake-up.
+ * Chromium runs a 0 ms timer set outside a timer chain at once even in a
+ * hidden page (measured: bench/hidden-runtime.ts), but one set in a chain of
+ * five or more timers waits for the page's wake-up, a second or a minute
+ * (https://developer.chrome.com/blog/timer-throttling-in-chrome-88); a
+ * message task is never throttled.
+ */
+export function nextTask(timers: Timers, callback: () => void): void {
+  if (timers.nextTurn && timers.throttled?.()) void timers.nextTurn().then(callback);
+  else timers.setTimeout(callback, 0);
+}
+
 /** Waits `ms`, or rejects with CancelledError as soon as `signal` aborts. */
 export function sleep(timers: Timers, ms: number, signal?: CancelSignal): Promise<void> {
   return new Promise((resolve, reject) => {

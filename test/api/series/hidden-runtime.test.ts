@@ -1,39 +1,21 @@
 /**
  * The batch window in a hidden runtime. Excel's shared runtime is a hidden
- * page whenever the task pane is closed, and Chromium (Edge's WebView2)
- * wakes a hidden page's timers at most once a second
- * (https://developer.chrome.com/blog/timer-throttling-in-chrome-88). The
- * model here: every timer fires only at the next 1,000 ms boundary, while a
- * turn of the event loop that is not a timer (a message task) still runs at
- * once and takes a millisecond. A refresh with the pane closed must send the
+ * page whenever the task pane is closed, and its timers wake at most once a
+ * second (test/support/throttled-timers.ts: every timer fires only at the
+ * next 1,000 ms boundary, a message task runs at once). A refresh with the pane closed must send the
  * requests it sends with the pane open, and its cells settle before the
  * first throttled wake-up, not at it.
  */
 import { CLIENT_DEFAULTS } from "../../../src/api/client";
 import type { ResolvedSettings } from "../../../src/api/http/executor";
 import type { ApiRequest } from "../../../src/api/http/requests";
-import type { Timers } from "../../../src/api/http/timers";
 import { PendingLoads } from "../../../src/api/pending-loads";
 import { SeriesBatcher } from "../../../src/api/series/batcher";
 import { FakeClock, settle } from "../../support/fake-clock";
+import { throttledTimers, WAKE_UP_MS } from "../../support/throttled-timers";
 
 const SETTINGS: ResolvedSettings = { baseUrl: "https://md.example.test", apiKey: "k3y" };
 const WINDOW = { start: "2025-05-01", end: "2025-05-02" };
-/** A hidden page's timer wake-ups: once a second, aligned. */
-const WAKE_UP_MS = 1_000;
-
-/** The clock's timers as a hidden page runs them: each one fires at the next wake-up at or after it is due. */
-function throttledTimers(clock: FakeClock): Timers {
-  return {
-    setTimeout: (fn, ms) => {
-      const due = clock.time + Math.max(0, ms);
-      return clock.setTimeout(fn, Math.ceil(due / WAKE_UP_MS) * WAKE_UP_MS - clock.time);
-    },
-    clearTimeout: clock.clearTimeout,
-    throttled: () => true,
-    nextTurn: () => clock.advance(1),
-  };
-}
 
 function rig(hidden: boolean) {
   const clock = new FakeClock(); // starts on a whole second: the first wake-up is WAKE_UP_MS away
