@@ -86,6 +86,69 @@ describeBrowser("task pane Insights with slow first calls (headless Chromium, sa
     await page.screenshot({ path: path.join(SCREENSHOTS, "insights.png") });
   });
 
+  it("the cards are one Tab stop, moved through with the arrow keys, and a skip link passes them", async () => {
+    const { page } = watch;
+    const rows = (await rig.fetchJson<{ rows: Card[] }>("/insights/streaks/")).rows;
+    expect(rows.length).toBeGreaterThan(30);
+    const list = '[aria-label="Growth streaks cards"]';
+    // Where focus is after each Tab from the cadence radios (the control before the list): in the list, or past it.
+    const where = () =>
+      page.evaluate((selector) => {
+        const container = document.querySelector(selector)!;
+        const active = document.activeElement!;
+        if (container.contains(active)) return "in";
+        return container.compareDocumentPosition(active) & Node.DOCUMENT_POSITION_FOLLOWING ? "past" : "before";
+      }, list);
+    const tabsUntil = async (goal: "in" | "past") => {
+      await page.getByRole("radio", { name: /^All \(/ }).focus();
+      for (let tabs = 1; tabs <= 80; tabs++) {
+        await page.keyboard.press("Tab");
+        if ((await where()) === goal) return tabs;
+      }
+      return Infinity;
+    };
+    expect(await tabsUntil("in")).toBeLessThanOrEqual(3);
+    expect(await tabsUntil("past")).toBeLessThanOrEqual(3);
+
+    // In the list: the first card; ↓ the next card, → its Insert button, ← back to the card.
+    await tabsUntil("in");
+    const cardName = (i: number) =>
+      page
+        .getByTestId("insight-card")
+        .nth(i)
+        .locator("h3")
+        .evaluate((h) => h.textContent ?? "");
+    const focusedCard = () =>
+      page.evaluate(
+        () => document.activeElement?.closest('[data-testid="insight-card"]')?.querySelector("h3")?.textContent,
+      );
+    expect(await focusedCard()).toBe(await cardName(0));
+    await page.keyboard.press("ArrowDown");
+    expect(await focusedCard()).toBe(await cardName(1));
+    await page.keyboard.press("ArrowRight");
+    const second = rows[1];
+    expect(
+      await page
+        .getByRole("button", {
+          name: `Insert the formula for ${second.ENTITY_ID} ${second.METRIC_NAME} into the selected cell`,
+        })
+        .evaluate((button) => button === document.activeElement),
+    ).toBe(true);
+    // One Tab stop: Tab leaves the list from anywhere in it, and Shift+Tab comes back to where it was.
+    await page.keyboard.press("Tab");
+    expect(await where()).toBe("past");
+    await page.keyboard.press("Shift+Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Insert");
+    expect(await focusedCard()).toBe(await cardName(1));
+
+    // The skip link: Enter on it puts focus past the list.
+    await page.getByRole("radio", { name: /^All \(/ }).focus();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("A");
+    await page.keyboard.press("Enter");
+    expect(await where()).toBe("past");
+  });
+
   it("the cadence filter keeps that cadence's cards, and Insert writes the card's formula", async () => {
     const { page } = watch;
     const rows = (await rig.fetchJson<{ rows: Card[] }>("/insights/streaks/")).rows;

@@ -66,6 +66,21 @@ async function previewRows(page: Page): Promise<number> {
   return page.getByTestId("function-preview-table").locator("tbody tr").count();
 }
 
+/**
+ * Whether the element with focus is the one a screen reader knows by this role and name (Playwright's own ARIA
+ * reading); when not, what has focus instead, so a failure says where focus went.
+ */
+async function focusedIs(page: Page, role: Parameters<Page["getByRole"]>[0], name: string): Promise<true | string> {
+  const target = page.getByRole(role, { name, exact: true });
+  if ((await target.count()) === 1 && (await target.evaluate((element) => element === document.activeElement)))
+    return true;
+  return page.evaluate(() => {
+    const element = document.activeElement;
+    if (!element || element === document.body) return "the page body";
+    return `${element.tagName.toLowerCase()} role=${element.getAttribute("role")} name=${element.getAttribute("aria-label") ?? (element as HTMLElement).innerText}`;
+  });
+}
+
 describeBrowser("task pane Picker over 20,000 assets (headless Chromium, sandbox)", () => {
   // The 20,000-asset catalog, with the markup-like titles the rendering case needs.
   const rig = usePaneRig({ hostileFixtures: true });
@@ -206,6 +221,58 @@ describeBrowser("task pane Picker over 20,000 assets (headless Chromium, sandbox
     } finally {
       await page.setViewportSize({ width: 420, height: 900 });
     }
+  });
+
+  it("after each choice focus is on the next control; Change keeps the build, and Escape brings it back", async () => {
+    const { page } = watch;
+    // The build so far (the tests above): eth, PRICE, MD.SERIES over -3M weekly, newest first, the last 12 rows.
+    const build = '=MD.SERIES("eth","PRICE","-3M","TODAY","WEEK","order=desc; last=12")';
+    expect(await page.getByTestId("formula-text").innerText()).toBe(build);
+    await page.getByRole("button", { name: "Change" }).click();
+    // Change: focus goes to the asset search, not the page body.
+    expect(await focusedIs(page, "combobox", "Search assets")).toBe(true);
+    await page.keyboard.type("so");
+    await page.keyboard.press("Escape");
+    // Escape: the previous build, whole, and focus back on Change.
+    expect(await focusedIs(page, "button", "Change")).toBe(true);
+    expect(await page.getByTestId("chosen-asset").innerText()).toContain("eth");
+    expect(await page.getByTestId("formula-text").innerText()).toBe(build);
+
+    // Change, then another asset that offers PRICE, picked with Enter: metric and fields kept, focus on the metrics.
+    await page.getByRole("button", { name: "Change" }).click();
+    await search(page, "sol");
+    await page.keyboard.press("Enter");
+    // The metrics load after the pick; focus moves to them once they are there.
+    await page.waitForFunction(() => document.activeElement?.getAttribute("data-testid") === "metric-list", undefined, {
+      timeout: 20_000,
+    });
+    expect(await focusedIs(page, "listbox", "Metrics for sol")).toBe(true);
+    expect(await page.locator('[data-testid="metric-option"][aria-selected="true"]').getAttribute("data-metric")).toBe(
+      "PRICE",
+    );
+    const solBuild = '=MD.SERIES("sol","PRICE","-3M","TODAY","WEEK","order=desc; last=12")';
+    await page.waitForFunction(
+      (f) => document.querySelector('[data-testid="formula-text"]')?.textContent === f,
+      solBuild,
+    );
+    // Enter on the chosen metric: focus on the Function choice of step 3.
+    await page.keyboard.press("Enter");
+    expect(await focusedIs(page, "radio", "MD.SERIES (a table)")).toBe(true);
+  });
+
+  it("MD.ASSET previews the card as its property/value table", async () => {
+    const { page } = watch;
+    await page.getByRole("radio", { name: /^MD\.ASSET/ }).check();
+    const rows = await previewRows(page);
+    expect(rows).toBeGreaterThan(1);
+    const first = await page
+      .getByTestId("function-preview-table")
+      .locator("tbody tr")
+      .first()
+      .evaluate((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent));
+    // No header row: the first row is the card's Name, as the cell a table starts in shows the asset.
+    expect(first[0]).toBe("Name");
+    expect(await page.getByTestId("function-preview-table").innerText()).toMatch(/Symbol\s+sol/);
   });
 
   it("outside Office: the pane says Insert copies, and Insert copies the formula", async () => {

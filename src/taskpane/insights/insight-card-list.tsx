@@ -3,15 +3,19 @@
  * count), then the cards that match, a page at a time. The filters belong to
  * the view (they stay when the feed changes); how many cards are shown is
  * this list's, and starts again at a page when the cards or filters change.
+ *
+ * The cards are a layout grid, one Tab stop moved through with the arrow keys
+ * (use-roving-grid.ts), with a skip link before it to the end of the list.
  */
 import { Button, Caption1, Radio, RadioGroup, SearchBox, Text } from "@fluentui/react-components";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { InsightCard } from "../../core/domain";
 import { useServices } from "../shared/pane-services";
 import { useRequest } from "../shared/use-request";
 import { InsightCardView } from "./insight-card";
 import { CADENCES, entityNames, filterInsights, insightCadence, type CadenceFilter } from "./insight-filter";
 import { useInsightsStyles } from "./insights-styles";
+import { useRovingGrid } from "./use-roving-grid";
 
 export const PAGE_SIZE = 30;
 
@@ -30,6 +34,10 @@ export function InsightCardList({ cards, label, cadence, onCadence, search, onSe
   const { client } = useServices();
   const [shown, setShown] = useState(PAGE_SIZE);
   useEffect(() => setShown(PAGE_SIZE), [cards, cadence, search]);
+  const grid = useRef<HTMLDivElement>(null);
+  const end = useRef<HTMLDivElement>(null);
+  const endId = useId();
+  const roving = useRovingGrid(grid);
 
   // The catalog's titles name the cards' entities ("l2" is Layer 2): asked for once a feed has cards (the client
   // shares and caches the catalog with the Picker); without it the cards show their ids.
@@ -38,6 +46,9 @@ export function InsightCardList({ cards, label, cadence, onCadence, search, onSe
   const catalogAssets = catalog.status === "ready" ? catalog.data : null;
   const names = useMemo(() => entityNames(catalogAssets ?? []), [catalogAssets]);
   const filtered = useMemo(() => filterInsights(cards, { cadence, search }, names), [cards, cadence, search, names]);
+  const listed = filtered.slice(0, shown);
+  // New rows: the grid's one Tab stop again (the card focused last, or the first).
+  useLayoutEffect(roving.sync, [listed.length, filtered, roving.sync]);
   const counts = useMemo(() => {
     const result: Record<CadenceFilter, number> = { all: cards.length, weekly: 0, monthly: 0, quarterly: 0 };
     for (const card of cards) {
@@ -78,13 +89,44 @@ export function InsightCardList({ cards, label, cadence, onCadence, search, onSe
       ) : filtered.length === 0 ? (
         <Text>No cards match these filters.</Text>
       ) : (
-        <ul className={styles.list} aria-label={`${label} cards`}>
-          {filtered.slice(0, shown).map((card, i) => (
-            <li key={`${card.ENTITY_ID}|${card.METRIC_NAME}|${card.FLAG}|${card.PERIOD_END_DATE}|${i}`}>
-              <InsightCardView card={card} title={names.get(card.ENTITY_ID.toLowerCase())?.title} />
-            </li>
-          ))}
-        </ul>
+        <>
+          <a
+            href={`#${endId}`}
+            className={styles.skip}
+            onClick={(event) => {
+              event.preventDefault();
+              end.current?.focus();
+            }}
+          >
+            Skip the {listed.length} cards
+          </a>
+          <div
+            ref={grid}
+            role="grid"
+            className={styles.list}
+            aria-label={`${label} cards`}
+            aria-rowcount={filtered.length}
+            onKeyDown={roving.onKeyDown}
+            onFocus={roving.onFocus}
+            data-testid="insight-grid"
+          >
+            {listed.map((card, i) => (
+              <InsightCardView
+                key={`${card.ENTITY_ID}|${card.METRIC_NAME}|${card.FLAG}|${card.PERIOD_END_DATE}|${i}`}
+                card={card}
+                title={names.get(card.ENTITY_ID.toLowerCase())?.title}
+                rowIndex={i + 1}
+              />
+            ))}
+          </div>
+          <div id={endId} ref={end} tabIndex={-1} className={styles.end}>
+            <Caption1>
+              {listed.length === filtered.length
+                ? `The end of the ${filtered.length} cards.`
+                : `${listed.length} of ${filtered.length} cards shown.`}
+            </Caption1>
+          </div>
+        </>
       )}
       {filtered.length > shown && (
         <Button onClick={() => setShown((n) => n + PAGE_SIZE)}>

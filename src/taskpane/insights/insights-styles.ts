@@ -1,4 +1,5 @@
 import { makeStyles, tokens } from "@fluentui/react-components";
+import { VISUALLY_HIDDEN } from "../shared/visually-hidden";
 
 /** The Insights view's layout, one set for all its parts. */
 export const useInsightsStyles = makeStyles({
@@ -22,4 +23,17 @@ export const useInsightsStyles = makeStyles({
     flexDirection: "column",
     gap: tokens.spacingVerticalS,
   },
+  // The skip link: out of sight until it has focus (a keyboard user meets it before the cards).
+  skip: {
+    ...VISUALLY_HIDDEN,
+    ":focus": {
+      position: "static",
+      width: "auto",
+      height: "auto",
+      overflow: "visible",
+      clipPath: "none",
+      alignSelf: "flex-start",
+    },
+  },
+  end: { color: tokens.colorNeutralForeground3 },
 });

@@ -1,3 +1,4 @@
+import { VISUALLY_HIDDEN } from "../shared/visually-hidden";
 import { makeStyles, tokens } from "@fluentui/react-components";
 
 /** The Artemis view's layout, one set for all its parts (as Settings has). */
@@ -33,12 +34,5 @@ export const useMigrateStyles = makeStyles({
   address: { fontWeight: tokens.fontWeightSemibold },
   reason: { color: tokens.colorPaletteRedForeground1 },
   // Read by screen readers, not shown.
-  hidden: {
-    position: "absolute",
-    width: "1px",
-    height: "1px",
-    overflow: "hidden",
-    clipPath: "inset(50%)",
-    whiteSpace: "nowrap",
-  },
+  hidden: VISUALLY_HIDDEN,
 });

@@ -22,6 +22,8 @@ import { ColorSwatch } from "./color-swatch";
 
 export const ASSET_ROW_HEIGHT = 44;
 const LIST_HEIGHT = 264;
+/** PageDown and PageUp move by a screenful, less one row. */
+const PAGE_ROWS = Math.max(1, Math.floor(LIST_HEIGHT / ASSET_ROW_HEIGHT) - 1);
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
@@ -74,10 +76,12 @@ const useStyles = makeStyles({
 export interface AssetListProps {
   index: AssetIndex;
   onSelect(asset: AssetRecord): void;
+  /** Escape: back to what was chosen before (the picker's Change), when there is something to go back to. */
+  onCancel?(): void;
   autoFocus?: boolean;
 }
 
-export function AssetList({ index, onSelect, autoFocus }: AssetListProps) {
+export function AssetList({ index, onSelect, onCancel, autoFocus }: AssetListProps) {
   const styles = useStyles();
   const listId = useId();
   const [query, setQuery] = useState("");
@@ -108,7 +112,6 @@ export function AssetList({ index, onSelect, autoFocus }: AssetListProps) {
   }
 
   function onKeyDown(event: KeyboardEvent) {
-    const page = Math.max(1, Math.floor(LIST_HEIGHT / ASSET_ROW_HEIGHT) - 1);
     switch (event.key) {
       case "ArrowDown":
         move(active + 1);
@@ -117,16 +120,17 @@ export function AssetList({ index, onSelect, autoFocus }: AssetListProps) {
         move(active - 1);
         break;
       case "PageDown":
-        move(active + page);
+        move(active + PAGE_ROWS);
         break;
       case "PageUp":
-        move(active - page);
+        move(active - PAGE_ROWS);
         break;
       case "Enter":
         if (results.length > 0) onSelect(index.assets[results[active]]);
         break;
       default:
-        return;
+        if (event.key !== "Escape" || !onCancel) return;
+        onCancel();
     }
     event.preventDefault();
   }

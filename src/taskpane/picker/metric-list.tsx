@@ -1,6 +1,7 @@
 /**
  * The metrics an asset offers: a single-select listbox (arrow keys move the
- * selection, as in a native list) with a filter once the list gets long.
+ * selection, as in a native list; Enter goes on to the next step) with a
+ * filter once the list gets long.
  */
 import { Caption1, makeStyles, mergeClasses, SearchBox, Text, tokens } from "@fluentui/react-components";
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
@@ -39,9 +40,11 @@ export interface MetricListProps {
   metrics: readonly MetricDescriptor[];
   selected: string | null;
   onSelect(metric: MetricDescriptor): void;
+  /** Enter on the chosen metric: on to the next step (the picker moves focus there). */
+  onConfirm?(): void;
 }
 
-export function MetricList({ symbol, metrics, selected, onSelect }: MetricListProps) {
+export function MetricList({ symbol, metrics, selected, onSelect, onConfirm }: MetricListProps) {
   const styles = useStyles();
   const listId = useId();
   const [query, setQuery] = useState("");
@@ -66,6 +69,11 @@ export function MetricList({ symbol, metrics, selected, onSelect }: MetricListPr
 
   function onKeyDown(event: KeyboardEvent) {
     if (shown.length === 0) return;
+    if (event.key === "Enter" && selectedIndex >= 0 && onConfirm) {
+      event.preventDefault();
+      onConfirm();
+      return;
+    }
     const last = shown.length - 1;
     let next: number;
     if (event.key === "ArrowDown") next = selectedIndex < 0 ? 0 : Math.min(last, selectedIndex + 1);

@@ -16,7 +16,7 @@ import {
   tokens,
 } from "@fluentui/react-components";
 import { MessageBar } from "../shared/message-bar";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import type { AssetRecord, MetricDescriptor } from "../../core/domain";
 import { AssetList } from "./asset-list";
 import { buildAssetIndex } from "./asset-search";
@@ -77,6 +77,13 @@ export function PickerView({ active }: { active: boolean }) {
   );
 }
 
+/**
+ * Where focus goes after a choice, so it never drops to the page body: after an asset is picked, its metric list
+ * (the Change button meanwhile, while the metrics load); after Change, the asset search (AssetList's autoFocus);
+ * after Escape from Change, the Change button again.
+ */
+type PendingFocus = "metrics" | "change" | null;
+
 function AssetPicker({ active, onChosen }: { active: boolean; onChosen(chosen: PickerPrefill | null): void }) {
   const styles = useStyles();
   const { client, workbook } = useServices();
@@ -92,13 +99,39 @@ function AssetPicker({ active, onChosen }: { active: boolean; onChosen(chosen: P
 
   const [asset, setAsset] = useState<AssetRecord | null>(null);
   const [metric, setMetric] = useState<MetricDescriptor | null>(null);
+  // Change shows the asset search over the build, which stays (hidden) until another asset is picked or Escape.
+  const [changing, setChanging] = useState(false);
+  // The asset the metric list and the builder are for: the chosen one once its metrics are in.
+  const [builtFor, setBuiltFor] = useState<string | null>(null);
+  const [pendingFocus, setPendingFocus] = useState<PendingFocus>(null);
+  const changeRef = useRef<HTMLButtonElement>(null);
+  const metricsRef = useRef<HTMLElement>(null);
+  const builderRef = useRef<HTMLDivElement>(null);
   const metrics = useRequest(asset ? (signal) => client.getMetrics(asset.symbol, { signal }) : null, [
     asset?.symbol,
     client,
   ]);
+  const metricsData = metrics.status === "ready" ? metrics.data : null;
+  // A new asset's metrics: the chosen metric stays when the new asset offers it too (the builder keeps its fields).
+  useEffect(() => {
+    if (!metricsData || !asset) return;
+    setMetric((chosen) => (chosen ? (metricsData.find((m) => m.name === chosen.name) ?? null) : null));
+    setBuiltFor(asset.symbol);
+    // Only new metrics mean a new asset's list (the asset changes a render before its request starts).
+  }, [metricsData]);
+  const metricsShown = asset !== null && builtFor === asset.symbol;
+  useEffect(() => {
+    if (changing || !pendingFocus) return;
+    const idle = document.activeElement === document.body || document.activeElement === changeRef.current;
+    if (pendingFocus === "metrics" && (metricsShown || metrics.status === "error")) {
+      if (idle) metricsRef.current?.querySelector<HTMLElement>('[role="listbox"], button')?.focus();
+      setPendingFocus(null);
+    } else if (idle) changeRef.current?.focus();
+    if (pendingFocus === "change") setPendingFocus(null);
+  }, [pendingFocus, changing, metricsShown, metrics.status]);
   useEffect(
-    () => onChosen(asset && metric ? { symbol: asset.symbol, metric: metric.name } : null),
-    [asset, metric, onChosen],
+    () => onChosen(asset && metric && metricsShown ? { symbol: asset.symbol, metric: metric.name } : null),
+    [asset, metric, metricsShown, onChosen],
   );
 
   return (
@@ -115,25 +148,8 @@ function AssetPicker({ active, onChosen }: { active: boolean; onChosen(chosen: P
         <Subtitle2 as="h2" id="picker-asset-heading" className={styles.heading}>
           1. Asset
         </Subtitle2>
-        {asset ? (
-          <div className={styles.chosen} data-testid="chosen-asset">
-            <ColorSwatch color={asset.color} />
-            <span className={styles.chosenText}>
-              <Text weight="semibold" className={styles.ellipsis}>
-                {asset.title}
-              </Text>
-              <Caption1 className={styles.mono}>{asset.symbol}</Caption1>
-            </span>
-            <Button
-              size="small"
-              onClick={() => {
-                setAsset(null);
-                setMetric(null);
-              }}
-            >
-              Change
-            </Button>
-          </div>
+        {asset && !changing ? (
+          <ChosenAssetRow asset={asset} changeRef={changeRef} onChange={() => setChanging(true)} />
         ) : assets.status === "error" ? (
           <MessageBar intent="error">
             <MessageBarBody>Could not load the asset catalog: {assets.message}</MessageBarBody>
@@ -149,9 +165,19 @@ function AssetPicker({ active, onChosen }: { active: boolean; onChosen(chosen: P
           ) : (
             <AssetList
               index={index}
+              autoFocus={changing}
+              onCancel={
+                asset
+                  ? () => {
+                      setChanging(false);
+                      setPendingFocus("change");
+                    }
+                  : undefined
+              }
               onSelect={(chosen) => {
                 setAsset(chosen);
-                setMetric(null);
+                setChanging(false);
+                setPendingFocus("metrics");
               }}
             />
           )
@@ -161,7 +187,7 @@ function AssetPicker({ active, onChosen }: { active: boolean; onChosen(chosen: P
       </section>
 
       {asset && (
-        <section className={styles.section} aria-labelledby="picker-metric-heading">
+        <section className={styles.section} aria-labelledby="picker-metric-heading" hidden={changing} ref={metricsRef}>
           <Subtitle2 as="h2" id="picker-metric-heading" className={styles.heading}>
             2. Metric
           </Subtitle2>
@@ -176,13 +202,14 @@ function AssetPicker({ active, onChosen }: { active: boolean; onChosen(chosen: P
                 </Button>
               </MessageBarActions>
             </MessageBar>
-          ) : metrics.status === "ready" ? (
+          ) : metrics.status === "ready" && metricsShown ? (
             <>
               <MetricList
                 symbol={asset.symbol}
                 metrics={metrics.data}
                 selected={metric?.name ?? null}
                 onSelect={setMetric}
+                onConfirm={() => builderRef.current?.querySelector<HTMLElement>("input[type=radio]:checked")?.focus()}
               />
               {metric && <MetricDetails metric={metric} />}
             </>
@@ -192,13 +219,43 @@ function AssetPicker({ active, onChosen }: { active: boolean; onChosen(chosen: P
         </section>
       )}
 
-      {asset && metric && (
-        <AssetFormulaBuilder
-          symbol={asset.symbol}
-          metric={metric}
-          offered={metrics.status === "ready" ? metrics.data.map((m) => m.name) : undefined}
-        />
+      {asset && metric && builtFor && (
+        // Kept while Change is open or a new asset's metrics load, so its fields are there when the build comes back.
+        <div hidden={changing || !metricsShown} ref={builderRef}>
+          <AssetFormulaBuilder
+            symbol={builtFor}
+            metric={metric}
+            offered={metrics.status === "ready" ? metrics.data.map((m) => m.name) : undefined}
+          />
+        </div>
       )}
+    </div>
+  );
+}
+
+/** The chosen asset, with Change (which opens the search again, keeping the build). */
+function ChosenAssetRow({
+  asset,
+  changeRef,
+  onChange,
+}: {
+  asset: AssetRecord;
+  changeRef: RefObject<HTMLButtonElement | null>;
+  onChange(): void;
+}) {
+  const styles = useStyles();
+  return (
+    <div className={styles.chosen} data-testid="chosen-asset">
+      <ColorSwatch color={asset.color} />
+      <span className={styles.chosenText}>
+        <Text weight="semibold" className={styles.ellipsis}>
+          {asset.title}
+        </Text>
+        <Caption1 className={styles.mono}>{asset.symbol}</Caption1>
+      </span>
+      <Button size="small" ref={changeRef} onClick={onChange}>
+        Change
+      </Button>
     </div>
   );
 }

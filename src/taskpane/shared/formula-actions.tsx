@@ -36,6 +36,8 @@ export interface FormulaActionsProps {
   placeholder?: string;
   /** A dated table's shape: offers "Insert with a line chart" (in Excel) once the preview has it. */
   chart?: ChartTableShape | null;
+  /** Inside a layout grid's row (the insight cards): each part in a `gridcell`, as a row may hold only cells. */
+  grid?: boolean;
 }
 
 /** The formula with a line-break opportunity after each comma (no character added: copying gives the formula). */
@@ -43,8 +45,9 @@ export function breakAfterCommas(formula: string): ReactNode[] {
   return formula.split(/(?<=,)/).flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]));
 }
 
-export function FormulaActions({ formula, subject, compact, placeholder, chart }: FormulaActionsProps) {
+export function FormulaActions({ formula, subject, compact, placeholder, chart, grid }: FormulaActionsProps) {
   const styles = useStyles();
+  const cell = (part: ReactNode) => (grid ? <div role="gridcell">{part}</div> : part);
   const { workbook, copyText } = useServices();
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<PlaceOutcome | null>(null);
@@ -61,52 +64,61 @@ export function FormulaActions({ formula, subject, compact, placeholder, chart }
 
   return (
     <div className={styles.root}>
-      {(!compact || outcome?.kind === "failed") && (
-        <pre className={styles.formula} data-testid="formula-text" aria-label="Formula">
-          {formula ? breakAfterCommas(formula) : (placeholder ?? "")}
-        </pre>
-      )}
+      {(!compact || outcome?.kind === "failed") &&
+        cell(
+          <pre className={styles.formula} data-testid="formula-text" aria-label="Formula">
+            {formula ? breakAfterCommas(formula) : (placeholder ?? "")}
+          </pre>,
+        )}
       <div className={styles.buttons}>
-        <Button
-          appearance="primary"
-          size={compact ? "small" : "medium"}
-          disabled={!formula || busy}
-          aria-label={`Insert the formula for ${subject}${workbook.canInsert ? " into the selected cell" : ""}`}
-          onClick={() => formula && void run(() => placeFormula(formula, workbook, copyText))}
-        >
-          {/* The visible words begin the accessible name (WCAG 2.5.3, "Label in Name"). */}
-          Insert
-        </Button>
-        {workbook.canInsert && chart !== undefined && (
+        {cell(
+          <Button
+            appearance="primary"
+            size={compact ? "small" : "medium"}
+            disabled={!formula || busy}
+            aria-label={`Insert the formula for ${subject}${workbook.canInsert ? " into the selected cell" : ""}`}
+            onClick={() => formula && void run(() => placeFormula(formula, workbook, copyText))}
+          >
+            {/* The visible words begin the accessible name (WCAG 2.5.3, "Label in Name"). */}
+            Insert
+          </Button>,
+        )}
+        {workbook.canInsert &&
+          chart !== undefined &&
+          cell(
+            <Button
+              size={compact ? "small" : "medium"}
+              disabled={!formula || !chart || busy}
+              aria-label={`Insert with a line chart the formula for ${subject}`}
+              onClick={() => formula && chart && void run(() => placeFormula(formula, workbook, copyText, chart))}
+              data-testid="insert-with-chart"
+            >
+              Insert with a line chart
+            </Button>,
+          )}
+        {cell(
           <Button
             size={compact ? "small" : "medium"}
-            disabled={!formula || !chart || busy}
-            aria-label={`Insert with a line chart the formula for ${subject}`}
-            onClick={() => formula && chart && void run(() => placeFormula(formula, workbook, copyText, chart))}
-            data-testid="insert-with-chart"
+            disabled={!formula || busy}
+            aria-label={`Copy the formula for ${subject}`}
+            onClick={() => formula && void run(() => copyFormula(formula, copyText, workbook))}
           >
-            Insert with a line chart
-          </Button>
-        )}
-        <Button
-          size={compact ? "small" : "medium"}
-          disabled={!formula || busy}
-          aria-label={`Copy the formula for ${subject}`}
-          onClick={() => formula && void run(() => copyFormula(formula, copyText, workbook))}
-        >
-          Copy
-        </Button>
-      </div>
-      <div role="status" aria-live="polite">
-        {outcome && (
-          <MessageBar
-            intent={outcome.kind === "inserted" ? "success" : outcome.kind === "copied" ? "info" : "error"}
-            data-testid="place-outcome"
-          >
-            <MessageBarBody>{outcome.message}</MessageBarBody>
-          </MessageBar>
+            Copy
+          </Button>,
         )}
       </div>
+      {cell(
+        <div role="status" aria-live="polite">
+          {outcome && (
+            <MessageBar
+              intent={outcome.kind === "inserted" ? "success" : outcome.kind === "copied" ? "info" : "error"}
+              data-testid="place-outcome"
+            >
+              <MessageBarBody>{outcome.message}</MessageBarBody>
+            </MessageBar>
+          )}
+        </div>,
+      )}
     </div>
   );
 }

@@ -239,14 +239,18 @@ describe("Picker: choosing an asset and a metric", () => {
     await screen.findByText("No metrics are listed for eth.");
   });
 
-  it("“Change” goes back to the asset list", async () => {
+  it("“Change” goes back to the asset list, keeping the build hidden; Escape brings it back", async () => {
     const { client } = await toMetrics();
     act(() => client.metrics.last.resolve([metric("PRICE")]));
     await pickMetric("PRICE");
     fireEvent.click(screen.getByRole("button", { name: "Change" }));
     await screen.findByRole("listbox", { name: "Assets" });
-    expect(screen.queryByTestId("metric-details")).toBeNull();
+    expect(screen.getByTestId("metric-details").closest("[hidden]")).not.toBeNull();
     expect(screen.queryByTestId("chosen-asset")).toBeNull();
+    fireEvent.keyDown(screen.getByRole("combobox", { name: "Search assets" }), { key: "Escape" });
+    await screen.findByTestId("chosen-asset");
+    expect(screen.getByTestId("metric-details").closest("[hidden]")).toBeNull();
+    expect(screen.getByRole("option", { name: /PRICE/, selected: true })).toBeTruthy();
   });
 
   it("a metric's HTML-looking service text renders as inert text", async () => {
@@ -379,13 +383,14 @@ describe("Picker: preview and formula", () => {
     await previewOf('=MD.SERIES("eth","PRICE","-1Y","TODAY","DAY")');
     // PRICE is in USD (the catalog's unit): the cells read $1,010.50.
     const usd = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-    // A header row (Date, the series' name), then the readings oldest first; the preview shows the first 6 rows.
+    // A header row (Date, the series' name), then the readings oldest first; the preview shows the first six rows
+    // of data (docs/taskpane.md), the header row above them.
     expect(previewRows()).toEqual([
       ["Date", "eth PRICE"],
-      ...POINTS.slice(0, 5).map((p) => [p.date, `$${usd.format(p.val)}`]),
+      ...POINTS.slice(0, 6).map((p) => [p.date, `$${usd.format(p.val)}`]),
     ]);
     // The size counts the rows of data; the header row is named apart.
-    expect(screen.getByText(`${POINTS.length} rows (and a header row) × 2 columns; the first 5 shown`)).toBeTruthy();
+    expect(screen.getByText(`${POINTS.length} rows (and a header row) × 2 columns; the first 6 shown`)).toBeTruthy();
     expect(
       screen.getByRole("img", { name: /^Line chart of eth PRICE: 8 readings from 2024-06-01 to 2024-06-08/ }),
     ).toBeTruthy();
@@ -397,7 +402,7 @@ describe("Picker: preview and formula", () => {
       "Date",
       ...[...POINTS]
         .reverse()
-        .slice(0, 5)
+        .slice(0, 6)
         .map((p) => p.date),
     ]);
     fireEvent.change(screen.getByTestId("last-rows"), { target: { value: "3" } });

@@ -4,14 +4,27 @@
  * for data types are not met, an entity "displays as a #VALUE! error in the Excel UI". A workbook that Excel 2021
  * or older opens therefore shows each card cell as #VALUE! until its formulas calculate there (Refresh All), when
  * MD.ASSET spills the table instead; table=true gives that table everywhere.
+ *
+ * The preview shows the card as that property/value table, whichever is chosen, whole (a card is a screenful): the
+ * function's own code (assetCard, shapeAssetTable) on the shared client, as the cell runs it.
  */
 import { Caption1, Checkbox } from "@fluentui/react-components";
-import { useState } from "react";
+import { useMemo, useState } from "react";
+import { shapeAssetTable } from "../../../core/asset-card";
+import { assetCard } from "../../../functions/asset";
 import { FormulaActions } from "../../shared/formula-actions";
 import { assetFormula } from "../formula-text";
+import { FunctionPreview } from "./function-preview";
+import type { PreviewCall } from "./preview-outcome";
 
 export function AssetCardBuilder({ symbol }: { symbol: string }) {
   const [table, setTable] = useState(false);
+  const formula = assetFormula(symbol, table);
+  // The card either way (table=true changes the cell's shape, not what it holds); a second run is the client's cache.
+  const call = useMemo(
+    (): PreviewCall => ({ key: formula, run: async (ctx) => shapeAssetTable(await assetCard(ctx, { symbol })) }),
+    [formula, symbol],
+  );
   return (
     <div data-testid="asset-card-builder">
       <Caption1 block>
@@ -23,7 +36,8 @@ export function AssetCardBuilder({ symbol }: { symbol: string }) {
         checked={table}
         onChange={(_, data) => setTable(data.checked === true)}
       />
-      <FormulaActions formula={assetFormula(symbol, table)} subject={`${symbol} ${table ? "table" : "card"}`} />
+      <FunctionPreview call={call} headerRow={false} rows={Infinity} />
+      <FormulaActions formula={formula} subject={`${symbol} ${table ? "table" : "card"}`} />
     </div>
   );
 }

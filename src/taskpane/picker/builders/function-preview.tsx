@@ -26,9 +26,10 @@ import {
   type PreviewOutcome,
 } from "./preview-outcome";
 import { usePreviewStyles } from "./preview-styles";
-import { PreviewTable } from "./preview-table";
+import { hasHeaderRow, PreviewTable } from "./preview-table";
 
 export const FUNCTION_PREVIEW_DEBOUNCE_MS = 300;
+/** The rows of data a table preview shows (docs/taskpane.md: "the first six rows"), its header row above them. */
 export const FUNCTION_PREVIEW_ROWS = 6;
 
 export interface FunctionPreviewProps {
@@ -38,9 +39,13 @@ export interface FunctionPreviewProps {
   sparkline?: string;
   /** Told what the cell will show once the preview has it (null while there is nothing current). */
   onOutcome?(outcome: PreviewOutcome | null): void;
+  /** Whether the table's first row is a header row (by default, when every cell in it is text: hasHeaderRow). */
+  headerRow?: boolean;
+  /** The rows of data shown (FUNCTION_PREVIEW_ROWS unless given: Infinity shows the whole table). */
+  rows?: number;
 }
 
-export function FunctionPreview({ call, emptyText, sparkline, onOutcome }: FunctionPreviewProps) {
+export function FunctionPreview({ call, emptyText, sparkline, onOutcome, headerRow, rows }: FunctionPreviewProps) {
   const styles = usePreviewStyles();
   const { client, today, dateSystem, cellFormats } = useServices();
   const key = useDebounced(call?.key ?? null, FUNCTION_PREVIEW_DEBOUNCE_MS);
@@ -77,7 +82,16 @@ export function FunctionPreview({ call, emptyText, sparkline, onOutcome }: Funct
         </MessageBarActions>
       </MessageBar>
     );
-  else body = <PreviewBody outcome={result.data} sparkline={sparkline} retry={result.retry} />;
+  else
+    body = (
+      <PreviewBody
+        outcome={result.data}
+        sparkline={sparkline}
+        retry={result.retry}
+        headerRow={headerRow}
+        dataRows={rows ?? FUNCTION_PREVIEW_ROWS}
+      />
+    );
 
   return (
     <section
@@ -95,7 +109,19 @@ export function FunctionPreview({ call, emptyText, sparkline, onOutcome }: Funct
   );
 }
 
-function PreviewBody({ outcome, sparkline, retry }: { outcome: PreviewOutcome; sparkline?: string; retry(): void }) {
+function PreviewBody({
+  outcome,
+  sparkline,
+  retry,
+  headerRow,
+  dataRows,
+}: {
+  outcome: PreviewOutcome;
+  sparkline?: string;
+  retry(): void;
+  headerRow?: boolean;
+  dataRows: number;
+}) {
   const styles = usePreviewStyles();
   if (outcome.kind === "value") {
     const { value } = outcome;
@@ -129,7 +155,8 @@ function PreviewBody({ outcome, sparkline, retry }: { outcome: PreviewOutcome; s
   }
   const { rows, formatAt, dateSystem } = outcome;
   const columns = rows.reduce((n, row) => Math.max(n, row.length), 0);
-  const shown = rows.slice(0, FUNCTION_PREVIEW_ROWS);
+  const header = headerRow ?? hasHeaderRow(rows);
+  const shown = rows.slice(0, dataRows + (header ? 1 : 0));
   // What the error cells say (in the rows shown), once each: a title attribute alone is invisible on touch.
   const messages = [...new Set(shown.flat().flatMap((value) => (isErrorCell(value) ? [redact(value.message)] : [])))];
   const line = sparkline !== undefined ? sparklineOf(outcome) : null;
@@ -145,7 +172,14 @@ function PreviewBody({ outcome, sparkline, retry }: { outcome: PreviewOutcome; s
           testId="preview-chart"
         />
       )}
-      <PreviewTable rows={rows} shown={shown} columns={columns} formatAt={formatAt} dateSystem={dateSystem} />
+      <PreviewTable
+        rows={rows}
+        shown={shown}
+        columns={columns}
+        header={header}
+        formatAt={formatAt}
+        dateSystem={dateSystem}
+      />
       {outcome.note && <DatedNote note={outcome.note} />}
       {messages.map((message) => (
         <Caption1 key={message} block className={styles.message} data-testid="function-preview-message">

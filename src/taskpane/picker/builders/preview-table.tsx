@@ -16,9 +16,13 @@ export function hasHeaderRow(rows: readonly CellValue[][]): boolean {
   return rows.length > 1 && rows[0].length > 0 && rows[0].every((value) => typeof value === "string");
 }
 
-/** "3 rows (and a header row) × 7 columns; the first 5 shown": the rows of data, the header counted apart. */
-export function tableSizeText(rows: readonly CellValue[][], columns: number, shown: number): string {
-  const header = hasHeaderRow(rows);
+/** "8 rows (and a header row) × 7 columns; the first 6 shown": the rows of data, the header counted apart. */
+export function tableSizeText(
+  rows: readonly CellValue[][],
+  columns: number,
+  shown: number,
+  header = hasHeaderRow(rows),
+): string {
   const data = rows.length - (header ? 1 : 0);
   const dataShown = Math.max(0, shown - (header ? 1 : 0));
   const rowWord = `${data.toLocaleString("en-US")} ${data === 1 ? "row" : "rows"}`;
@@ -37,12 +41,15 @@ export function PreviewTable({
   rows,
   shown,
   columns,
+  header,
   formatAt,
   dateSystem,
 }: {
   rows: CellValue[][];
   shown: CellValue[][];
   columns: number;
+  /** Whether the first row is a header row, counted apart from the rows of data. */
+  header: boolean;
   formatAt: FormatAt;
   dateSystem: DateSystem;
 }) {
@@ -69,7 +76,7 @@ export function PreviewTable({
       observer?.disconnect();
     };
   }, []);
-  const size = tableSizeText(rows, columns, shown.length);
+  const size = tableSizeText(rows, columns, shown.length, header);
   // The arrow keys scroll a focused box by themselves; Home and End would scroll it up and down: here, to its ends.
   const scrollEnds = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key !== "Home" && event.key !== "End") return;

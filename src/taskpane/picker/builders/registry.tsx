@@ -7,7 +7,10 @@
  *
  * A builder is given as an element, not a component: MD.SERIES and MD.LATEST
  * share one builder, which keeps its fields when the choice switches between
- * them (React keeps an element of the same type in the same place).
+ * them (React keeps an element of the same type in the same place). The fields
+ * stay, too, when the asset changes (the picker's Change): a window or a
+ * granularity applies to the next asset as well; MD.AGG's start again for
+ * another metric, whose default statistic may differ.
  */
 import type { ReactNode } from "react";
 import type { MetricDescriptor } from "../../../core/domain";
@@ -48,18 +51,13 @@ export const FORMULA_BUILDERS = [
     kind: "agg",
     label: () => "MD.AGG (a statistic over a window)",
     render: ({ symbol, metric }) => (
-      <AggBuilder
-        key={`${symbol} ${metric.name}`}
-        symbol={symbol}
-        metric={metric.name}
-        aggregationType={metric.aggregation_type}
-      />
+      <AggBuilder key={metric.name} symbol={symbol} metric={metric.name} aggregationType={metric.aggregation_type} />
     ),
   },
   {
     kind: "supply",
     label: ({ supply }) => `MD.SUPPLY (${supply})`,
-    render: ({ symbol, supply }) => <SupplyBuilder key={symbol} symbol={symbol} description={supply} />,
+    render: ({ symbol, supply }) => <SupplyBuilder symbol={symbol} description={supply} />,
   },
   {
     kind: "asset",
