@@ -54,6 +54,7 @@ export class Context {
     } finally {
       m.undoStep = null;
       if (step.length > 0 && !m.undoStack.includes(step)) m.undoStack.push(step);
+      m.hooks.changed?.();
     }
   }
 }

@@ -91,6 +91,19 @@ export interface OtherAddIn {
 /** How the stand-in reaches the add-in's runtime: each custom function Excel runs is one call the runtime sees start and settle. */
 export interface StandInHooks {
   calls?: { begin(): () => void };
+  /**
+   * Computes a formula the recording has no result for, as Excel runs a custom function in the add-in's runtime
+   * (the dev build's demo workbook: the add-in's own functions, in the same page); undefined: an ordinary formula.
+   */
+  evaluate?(formula: string, at: { sheet: string; address: string }): RunningFormula | undefined;
+  /** The workbook may have changed: after each sync and each result that lands. */
+  changed?(): void;
+}
+
+/** A formula's run: its result, and what Excel does when it supersedes the run (the function sees it cancelled). */
+export interface RunningFormula {
+  result: Promise<RecordedResult>;
+  cancel(): void;
 }
 
 export interface StandInLog {
