@@ -177,6 +177,8 @@ export interface WorkbookStandIn {
   /** Resolves once no custom function is running. */
   idle(): Promise<void>;
   select(sheet: string, areas: string[]): void;
+  /** The user clicks the sheet's tab: Excel shows it (the active sheet). */
+  activate(sheet: string): void;
   /** What a user (or a co-author) does by typing into a cell: a formula, or a constant (a leading apostrophe keeps text as text). */
   edit(sheet: string, address: string, entry: unknown): void;
   /** Ctrl+Z: reverts the newest undo step (see Undo above); false when there is none. */
@@ -189,6 +191,12 @@ export interface WorkbookStandIn {
   endCellEdit(): void;
   /** The workbook's sheets, in tab order. */
   sheetNames(): string[];
+  /** The cells holding a formula or a value ("A1:C7"), or null for an empty sheet. */
+  usedRange(sheet: string): string | null;
+  /** The anchor of the dynamic array whose result covers the cell ("A1"), or null. */
+  spillOf(sheet: string, address: string): string | null;
+  /** The selected sheet and areas. */
+  selection(): { sheet: string; areas: string[] };
   /** The sheet Excel shows (`Worksheet.activate`). */
   activeSheet(): string;
   /** A column's width in points as set through `format.columnWidth` ("B"), or null when never set. */

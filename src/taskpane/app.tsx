@@ -37,10 +37,13 @@ import { PickerView } from "./picker/picker-view";
 import { SettingsView } from "./settings/settings-view";
 import { StoredDataNotice } from "./shared/stored-data-notice";
 import { TemplatesView } from "./templates/templates-view";
+import type { DemoWorkbook } from "./demo/demo-workbook";
 
 export interface PaneContext {
   /** Office host ("Excel"), or null in a plain browser. */
   host: string | null;
+  /** The demo workbook the pane works on outside Office (development and test builds; src/taskpane/demo/). */
+  demo?: DemoWorkbook | null;
 }
 
 export type ViewId = "settings" | "picker" | "insights" | "templates" | "migrate";
@@ -87,22 +90,23 @@ export interface AppProps {
   services: PaneServices;
   officeTheme?: OfficeTheme | null;
   initialView?: ViewId;
+  demo?: DemoWorkbook | null;
 }
 
-export function App({ services, officeTheme = null, initialView = "picker" }: AppProps) {
+export function App({ services, officeTheme = null, initialView = "picker", demo = null }: AppProps) {
   useStaticStyles();
   const mode = useThemeMode(officeTheme);
   useMessageBarWrapping();
   return (
     <FluentProvider theme={mode === "dark" ? webDarkTheme : webLightTheme} data-theme={mode}>
       <ServicesProvider services={services}>
-        <Pane initialView={initialView} />
+        <Pane initialView={initialView} demo={demo} />
       </ServicesProvider>
     </FluentProvider>
   );
 }
 
-function Pane({ initialView }: { initialView: ViewId }) {
+function Pane({ initialView, demo }: { initialView: ViewId; demo: DemoWorkbook | null }) {
   const styles = useStyles();
   const [view, setView] = useState<ViewId>(initialView);
   return (
@@ -115,6 +119,7 @@ function Pane({ initialView }: { initialView: ViewId }) {
           <HostLine className={styles.host} />
           <StoredDataNotice />
         </header>
+        {demo && <demo.Panel demo={demo} />}
         <nav aria-label="Market Data views" className={styles.tabs}>
           <ViewTabs<ViewId> views={VIEWS} selected={view} onSelect={setView} label="Market Data views" />
         </nav>
@@ -174,6 +179,7 @@ export async function mountApp(element: HTMLElement, context: PaneContext): Prom
     signIn: paneSignIn(credentials),
     host,
     version: runtime.version,
+    ...context.demo?.services,
   };
   let initialView: ViewId = "picker";
   try {
@@ -181,5 +187,7 @@ export async function mountApp(element: HTMLElement, context: PaneContext): Prom
   } catch {
     initialView = "settings";
   }
-  createRoot(element).render(<App services={services} officeTheme={readOfficeTheme()} initialView={initialView} />);
+  createRoot(element).render(
+    <App services={services} officeTheme={readOfficeTheme()} initialView={initialView} demo={context.demo} />,
+  );
 }
