@@ -15,7 +15,7 @@ import {
   webDarkTheme,
   webLightTheme,
 } from "@fluentui/react-components";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { localToday } from "../core/calendar";
 import { BUILD_INFO } from "../office/build-info";
@@ -97,16 +97,28 @@ export function App({ services, officeTheme = null, initialView = "picker", demo
   useStaticStyles();
   const mode = useThemeMode(officeTheme);
   useMessageBarWrapping();
+  // Off until the user turns it on: outside Office the pane otherwise copies formulas, as a production build does.
+  const [demoOn, setDemoOn] = useState(false);
+  const shown = useMemo(
+    () => (demo && demoOn ? { ...services, ...demo.services } : services),
+    [services, demo, demoOn],
+  );
   return (
     <FluentProvider theme={mode === "dark" ? webDarkTheme : webLightTheme} data-theme={mode}>
-      <ServicesProvider services={services}>
-        <Pane initialView={initialView} demo={demo} />
+      <ServicesProvider services={shown}>
+        <Pane initialView={initialView} demo={demo && { workbook: demo, on: demoOn, turn: setDemoOn }} />
       </ServicesProvider>
     </FluentProvider>
   );
 }
 
-function Pane({ initialView, demo }: { initialView: ViewId; demo: DemoWorkbook | null }) {
+interface DemoSwitch {
+  workbook: DemoWorkbook;
+  on: boolean;
+  turn(on: boolean): void;
+}
+
+function Pane({ initialView, demo }: { initialView: ViewId; demo: DemoSwitch | null }) {
   const styles = useStyles();
   const [view, setView] = useState<ViewId>(initialView);
   return (
@@ -119,7 +131,7 @@ function Pane({ initialView, demo }: { initialView: ViewId; demo: DemoWorkbook |
           <HostLine className={styles.host} />
           <StoredDataNotice />
         </header>
-        {demo && <demo.Panel demo={demo} />}
+        {demo && <demo.workbook.Panel demo={demo.workbook} on={demo.on} turn={demo.turn} />}
         <nav aria-label="Market Data views" className={styles.tabs}>
           <ViewTabs<ViewId> views={VIEWS} selected={view} onSelect={setView} label="Market Data views" />
         </nav>
@@ -179,7 +191,6 @@ export async function mountApp(element: HTMLElement, context: PaneContext): Prom
     signIn: paneSignIn(credentials),
     host,
     version: runtime.version,
-    ...context.demo?.services,
   };
   let initialView: ViewId = "picker";
   try {

@@ -46,11 +46,14 @@ describeBrowser("the demo workbook outside Office (headless Chromium, built test
     watch = await rig.openPane(DEMO_API_KEY);
   }, 60_000);
 
-  it("says it is a demo workbook, not Excel, with a grid of its sheet", async () => {
+  it("offers a demo workbook, labelled not Excel, off until turned on; on, a grid of its sheet", async () => {
     const { page } = watch;
-    await page.getByTestId("demo-banner").waitFor();
-    expect(await page.getByTestId("demo-banner").textContent()).toBe("Demo workbook — not Excel");
+    const toggle = page.getByRole("switch", { name: "Demo workbook — not Excel" });
+    await toggle.waitFor();
     expect(await page.getByTestId("host").textContent()).toMatch(/Running outside Office/);
+    expect(await toggle.isChecked()).toBe(false);
+    expect(await page.getByTestId("demo-grid").count()).toBe(0);
+    await toggle.click();
     expect((await visibleCells(page)).A1.shown).toMatch(/^Pick a cell/);
   });
 

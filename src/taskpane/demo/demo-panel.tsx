@@ -6,7 +6,7 @@
  * Insert writes there. Re-rendered whenever the workbook changes (after each
  * sync and each result that lands).
  */
-import { Button, Caption1, makeStyles, Text, tokens } from "@fluentui/react-components";
+import { Button, Caption1, makeStyles, Switch, Text, tokens } from "@fluentui/react-components";
 import { useEffect, useState } from "react";
 import type { DemoWorkbook } from "./demo-workbook";
 import { gridOf, shownValue } from "./demo-grid";
@@ -45,7 +45,37 @@ const useStyles = makeStyles({
   formulaBar: { fontFamily: tokens.fontFamilyMonospace, overflowWrap: "anywhere" },
 });
 
-export function DemoWorkbookPanel({ demo }: { demo: DemoWorkbook }) {
+export interface DemoPanelProps {
+  demo: DemoWorkbook;
+  on: boolean;
+  turn(on: boolean): void;
+}
+
+/** The switch (off: the pane copies formulas, as outside Office in any build) and, when on, the workbook. */
+export function DemoWorkbookPanel({ demo, on, turn }: DemoPanelProps) {
+  const styles = useStyles();
+  return (
+    <section className={styles.panel} aria-label="Demo workbook" data-testid="demo-workbook">
+      <Switch
+        checked={on}
+        onChange={(_, data) => turn(data.checked)}
+        label={
+          <Text weight="semibold" data-testid="demo-banner">
+            Demo workbook — not Excel
+          </Text>
+        }
+      />
+      <Caption1>
+        {on
+          ? "The pane works on this in-page workbook (development builds only); its MD formulas run the add-in's own functions against the configured service. Nothing here is saved."
+          : "Outside Office there is no workbook: turn this on to try Insert, Templates, Artemis, Refresh and Freeze on an in-page one."}
+      </Caption1>
+      {on && <DemoSheet demo={demo} />}
+    </section>
+  );
+}
+
+function DemoSheet({ demo }: { demo: DemoWorkbook }) {
   const styles = useStyles();
   const { standIn } = demo;
   const [, setVersion] = useState(0);
@@ -59,14 +89,7 @@ export function DemoWorkbookPanel({ demo }: { demo: DemoWorkbook }) {
   const pickedCell = picked ? standIn.cell(sheet, picked) : null;
 
   return (
-    <section className={styles.panel} aria-label="Demo workbook" data-testid="demo-workbook">
-      <Text weight="semibold" data-testid="demo-banner">
-        Demo workbook — not Excel
-      </Text>
-      <Caption1>
-        Outside Office, the pane works on this in-page workbook (development builds only); its MD formulas run the
-        add-in&apos;s own functions against the configured service. Nothing here is saved.
-      </Caption1>
+    <>
       <div className={styles.sheets} role="group" aria-label="Sheets">
         {standIn.sheetNames().map((name) => (
           <Button
@@ -131,6 +154,6 @@ export function DemoWorkbookPanel({ demo }: { demo: DemoWorkbook }) {
           : "Pick a cell to select it."}
         {grid.clipped ? ` (showing ${grid.shown} of ${grid.used})` : ""}
       </Caption1>
-    </section>
+    </>
   );
 }

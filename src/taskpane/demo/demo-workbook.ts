@@ -66,8 +66,8 @@ export interface DemoWorkbook {
   services: Pick<PaneServices, "workbook" | "migration" | "refresh">;
   /** Calls `listener` whenever the workbook may have changed; returns the unsubscribe. */
   subscribe(listener: () => void): () => void;
-  /** The banner and the grid, rendered above the views. */
-  Panel: ComponentType<{ demo: DemoWorkbook }>;
+  /** The switch that turns it on, and (when on) the banner and the grid, rendered above the views. */
+  Panel: ComponentType<{ demo: DemoWorkbook; on: boolean; turn(on: boolean): void }>;
 }
 
 type FunctionsMetadata = { id: string; parameters: { dimensionality?: "scalar" | "matrix" }[] }[];
