@@ -12,6 +12,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import vm from "node:vm";
+import { ErrorCode } from "./workbook-stand-in/functions-runtime";
 
 export const DIST = path.resolve(__dirname, "../dist");
 
@@ -33,16 +34,8 @@ export interface FunctionMetadata {
   options?: { cancelable?: boolean; requiresAddress?: boolean; stream?: boolean; volatile?: boolean };
 }
 
-/** Excel's error codes, as CustomFunctions.ErrorCode spells them. */
-export const ErrorCode = {
-  invalidValue: "#VALUE!",
-  notAvailable: "#N/A",
-  divisionByZero: "#DIV/0!",
-  invalidNumber: "#NUM!",
-  nullReference: "#NULL!",
-  invalidName: "#NAME?",
-  invalidReference: "#REF!",
-} as const;
+/** Excel's error codes, as CustomFunctions.ErrorCode spells them (the stand-in's, which the page needs too). */
+export { ErrorCode };
 
 /** Stand-in for CustomFunctions.Error; the bundle constructs these. */
 export class CustomFunctionsError extends Error {

@@ -9,6 +9,7 @@
  */
 import { createPaneRefreshActions, type PaneRefreshActions } from "../refresh/pane-actions";
 import { RefreshController } from "../refresh/refresh-controller";
+import type { WorkbookAdapter } from "../refresh/workbook-adapter";
 import { credentialsOf } from "./credentials";
 import { readRuntimeStart } from "./pane-visibility";
 import { sharedRuntime } from "./runtime-registry";
@@ -41,18 +42,27 @@ async function keyForRefresh() {
 
 /** The page's one controller; it hears every key change (the credentials' event). Outside Excel (a plain browser) it has no workbook and says so. */
 export function getRefreshController(): RefreshController {
-  if (!controller) {
-    const runtime = sharedRuntime();
-    controller = new RefreshController({
-      workbook: excelWorkbookAvailable() ? createExcelWorkbook() : null,
-      clearCache: (options) => runtime.client.clear(options),
-      clearStored: () => runtime.client.clearStored(),
-      readKey: () => keyForRefresh(),
-      calls: runtime.calls,
-    });
-    recheckKeyOnSettingsChange(credentialsOf(runtime), controller);
-  }
+  controller ??= refreshControllerFor(excelWorkbookAvailable() ? createExcelWorkbook() : null);
   return controller;
+}
+
+/** A controller over `workbook` with the runtime's client, key and calls. */
+function refreshControllerFor(workbook: WorkbookAdapter | null): RefreshController {
+  const runtime = sharedRuntime();
+  const made = new RefreshController({
+    workbook,
+    clearCache: (options) => runtime.client.clear(options),
+    clearStored: () => runtime.client.clearStored(),
+    readKey: () => keyForRefresh(),
+    calls: runtime.calls,
+  });
+  recheckKeyOnSettingsChange(credentialsOf(runtime), made);
+  return made;
+}
+
+/** The pane's refresh actions over another workbook than Excel's: the dev build's demo workbook outside Office. */
+export function refreshActionsFor(workbook: WorkbookAdapter): PaneRefreshActions {
+  return createPaneRefreshActions(refreshControllerFor(workbook));
 }
 
 /** What the pane's Refresh section calls (`PaneServices.refresh`). */

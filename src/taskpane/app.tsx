@@ -15,7 +15,7 @@ import {
   webDarkTheme,
   webLightTheme,
 } from "@fluentui/react-components";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { localToday } from "../core/calendar";
 import { BUILD_INFO } from "../office/build-info";
@@ -37,10 +37,13 @@ import { PickerView } from "./picker/picker-view";
 import { SettingsView } from "./settings/settings-view";
 import { StoredDataNotice } from "./shared/stored-data-notice";
 import { TemplatesView } from "./templates/templates-view";
+import type { DemoWorkbook } from "./demo/demo-workbook";
 
 export interface PaneContext {
   /** Office host ("Excel"), or null in a plain browser. */
   host: string | null;
+  /** The demo workbook the pane works on outside Office (development and test builds; src/taskpane/demo/). */
+  demo?: DemoWorkbook | null;
 }
 
 export type ViewId = "settings" | "picker" | "insights" | "templates" | "migrate";
@@ -87,22 +90,35 @@ export interface AppProps {
   services: PaneServices;
   officeTheme?: OfficeTheme | null;
   initialView?: ViewId;
+  demo?: DemoWorkbook | null;
 }
 
-export function App({ services, officeTheme = null, initialView = "picker" }: AppProps) {
+export function App({ services, officeTheme = null, initialView = "picker", demo = null }: AppProps) {
   useStaticStyles();
   const mode = useThemeMode(officeTheme);
   useMessageBarWrapping();
+  // Off until the user turns it on: outside Office the pane otherwise copies formulas, as a production build does.
+  const [demoOn, setDemoOn] = useState(false);
+  const shown = useMemo(
+    () => (demo && demoOn ? { ...services, ...demo.services } : services),
+    [services, demo, demoOn],
+  );
   return (
     <FluentProvider theme={mode === "dark" ? webDarkTheme : webLightTheme} data-theme={mode}>
-      <ServicesProvider services={services}>
-        <Pane initialView={initialView} />
+      <ServicesProvider services={shown}>
+        <Pane initialView={initialView} demo={demo && { workbook: demo, on: demoOn, turn: setDemoOn }} />
       </ServicesProvider>
     </FluentProvider>
   );
 }
 
-function Pane({ initialView }: { initialView: ViewId }) {
+interface DemoSwitch {
+  workbook: DemoWorkbook;
+  on: boolean;
+  turn(on: boolean): void;
+}
+
+function Pane({ initialView, demo }: { initialView: ViewId; demo: DemoSwitch | null }) {
   const styles = useStyles();
   const [view, setView] = useState<ViewId>(initialView);
   return (
@@ -115,6 +131,7 @@ function Pane({ initialView }: { initialView: ViewId }) {
           <HostLine className={styles.host} />
           <StoredDataNotice />
         </header>
+        {demo && <demo.workbook.Panel demo={demo.workbook} on={demo.on} turn={demo.turn} />}
         <nav aria-label="Market Data views" className={styles.tabs}>
           <ViewTabs<ViewId> views={VIEWS} selected={view} onSelect={setView} label="Market Data views" />
         </nav>
@@ -181,5 +198,7 @@ export async function mountApp(element: HTMLElement, context: PaneContext): Prom
   } catch {
     initialView = "settings";
   }
-  createRoot(element).render(<App services={services} officeTheme={readOfficeTheme()} initialView={initialView} />);
+  createRoot(element).render(
+    <App services={services} officeTheme={readOfficeTheme()} initialView={initialView} demo={context.demo} />,
+  );
 }

@@ -15,6 +15,21 @@ import { officeReady } from "../office/host";
 import { whenPaneShown } from "../office/pane-visibility";
 import { startPaneSignIn } from "../office/sign-in/sign-in";
 
+declare const __MD_BUILD_TARGET__: string | undefined;
+
+/**
+ * Outside Office, development and test builds give the pane the demo workbook (src/taskpane/demo/); inside Office
+ * never. The condition on the build target is a constant webpack evaluates, so a production build has no demo chunk.
+ */
+async function demoWorkbook(host: string | null) {
+  if (host !== null) return null;
+  if (typeof __MD_BUILD_TARGET__ === "string" && __MD_BUILD_TARGET__ !== "production") {
+    const { startDemoWorkbook } = await import(/* webpackChunkName: "demo-workbook" */ "./demo/demo-workbook");
+    return startDemoWorkbook();
+  }
+  return null;
+}
+
 async function boot(): Promise<void> {
   void startRefreshFeature();
   const { host } = await officeReady();
@@ -22,7 +37,7 @@ async function boot(): Promise<void> {
   void startPaneSignIn();
   await whenPaneShown();
   const { mountApp } = await import(/* webpackChunkName: "pane-ui" */ "./app");
-  await mountApp(document.getElementById("root") as HTMLElement, { host });
+  await mountApp(document.getElementById("root") as HTMLElement, { host, demo: await demoWorkbook(host) });
 }
 
 void boot();

@@ -1,7 +1,7 @@
 /**
  * Refresh, refresh on open and freeze, driven through the built pane in
  * headless Chromium. The page gets a recorded workbook in place of Excel:
- * `page.addInitScript` installs the stand-in (test/support/workbook-stand-in/)
+ * `page.addInitScript` installs the stand-in (harness/workbook-stand-in/)
  * as `Excel` and `Office` before any page script runs (test/support/pane-page.ts).
  */
 import type { Page } from "playwright-core";

@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { buildProduction } from "../support/production-pane";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -96,6 +97,33 @@ describe("a production build", () => {
     expect(directive(csp, "connect-src")).toBe("connect-src 'self' https:");
     expect(directive(csp, "script-src")).toBe("script-src 'self' https://appsforoffice.microsoft.com");
   });
+});
+
+describe("the demo workbook (src/taskpane/demo/)", () => {
+  /** The built scripts' names and whether any holds the demo's banner or its stand-in's functions runtime. */
+  const demoIn = (dir: string) => {
+    const scripts = readdirSync(dir).filter((f) => f.endsWith(".js"));
+    return {
+      chunks: scripts.filter((f) => /demo/i.test(f)),
+      text: scripts.filter((f) => /Demo workbook|_association/.test(readFileSync(path.join(dir, f), "utf8"))),
+    };
+  };
+
+  it("is its own chunk in the test build (dist/)", () => {
+    const found = demoIn(path.join(ROOT, "dist"));
+    expect(found.chunks).toEqual([expect.stringMatching(/^demo-workbook\.[0-9a-f]{8}\.js$/)]);
+    expect(found.text).toEqual(found.chunks);
+  });
+
+  it("is not in a production build at all", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "md-production-demo-"));
+    try {
+      await buildProduction(dir);
+      expect(demoIn(dir)).toEqual({ chunks: [], text: [] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
 
 describe("development and test builds", () => {

@@ -86,7 +86,7 @@ describe("paneShownNow (refresh on open's evidence of how the runtime started)",
 });
 
 /**
- * The workbook stand-in's runtime page (test/support/workbook-stand-in/runtime-page.ts): on the desktop the page is
+ * The workbook stand-in's runtime page (harness/workbook-stand-in/runtime-page.ts): on the desktop the page is
  * a web view of its own, hidden while the runtime runs without the pane; on the web it is an iframe in Excel's tab,
  * which reads the tab's visibility ("visible") whether the pane is open or not (MDN, Page Visibility API).
  * The workbook was saved with refresh on open on (startup behaviour "Load"); "user" is a runtime the pane's opening

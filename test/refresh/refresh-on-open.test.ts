@@ -1,7 +1,7 @@
 /**
  * Refresh on open and the controller the pane uses. The document settings,
  * `Office.addin` and the StartupBehavior enum are office-addin-mock objects;
- * the cells are the recorded workbook stand-in (see test/support/workbook-stand-in/).
+ * the cells are the recorded workbook stand-in (see harness/workbook-stand-in/).
  */
 import { OfficeMockObject } from "office-addin-mock";
 import { OfficeApp } from "office-addin-manifest";

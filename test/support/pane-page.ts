@@ -173,7 +173,7 @@ export interface WorkbookStandInInit {
 
 /**
  * Runs in the page before its scripts, installing the recorded workbook
- * (test/support/workbook-stand-in/, its modules in one function: `source`,
+ * (harness/workbook-stand-in/, its modules in one function: `source`,
  * workbookStandInSource()) as `Excel` and `Office`. Self-contained:
  * Playwright sends its source text. office.js still loads, finds no host and
  * would replace `window.Office`; the stand-in plays the host, so it keeps the name.

@@ -66,7 +66,7 @@ export interface Model {
   /** Ribbon commands by id (`Office.actions.associate`). */
   actions: Map<string, (event: { completed(): void }) => unknown>;
   /** Running custom functions by "Sheet!A1": the timer and the runtime call to settle. */
-  running: Map<string, { timer: unknown; end: () => void }>;
+  running: Map<string, { stop: () => void; end: () => void }>;
   idleWaiters: (() => void)[];
   installedAt: number;
   /** The newest ExcelApi the host has. */

@@ -4,11 +4,11 @@
  * through as a user would (typing, undo, protection, cell edit, pressing a
  * ribbon command). Also the page's entry (page-source.ts).
  */
-import { key, parseCell } from "./addresses";
+import { key, parseCell, rectText } from "./addresses";
 import { enterValue, undo } from "./cell-entry";
 import { asJson, basic, shownFormat, typeOf } from "./data-types";
 import { makeExcel } from "./excel";
-import { createModel, ownFormat, read, sheetNamed } from "./model";
+import { createModel, ownFormat, read, sheetNamed, usedRect } from "./model";
 import { makeOffice, runCommand } from "./office";
 import type { StandInHooks, WorkbookRecording, WorkbookStandIn } from "./types";
 
@@ -45,6 +45,9 @@ export function installWorkbookStandIn(
     select(sheet, areas) {
       m.selection = { sheet, areas };
     },
+    activate(sheetName) {
+      m.activeSheet = sheetNamed(m, sheetName).name;
+    },
     edit(sheetName, address, entry) {
       enterValue(m, sheetNamed(m, sheetName), address, entry, "user");
     },
@@ -60,6 +63,15 @@ export function installWorkbookStandIn(
       for (const resume of m.cellEdit.waiting.splice(0)) resume();
     },
     sheetNames: () => m.sheets.map((s) => s.name),
+    usedRange(sheetName) {
+      const r = usedRect(sheetNamed(m, sheetName), true);
+      return r && rectText(r);
+    },
+    spillOf(sheetName, address) {
+      const { row, col } = parseCell(address);
+      return read(sheetNamed(m, sheetName), row, col).spillOf;
+    },
+    selection: () => ({ sheet: m.selection.sheet, areas: [...m.selection.areas] }),
     activeSheet: () => m.activeSheet,
     columnWidth: (sheetName, column) => sheetNamed(m, sheetName).columnWidths?.get(column.toUpperCase()) ?? null,
     isBold: (sheetName, address) => sheetNamed(m, sheetName).bold?.has(address.toUpperCase()) ?? false,

@@ -91,6 +91,19 @@ export interface OtherAddIn {
 /** How the stand-in reaches the add-in's runtime: each custom function Excel runs is one call the runtime sees start and settle. */
 export interface StandInHooks {
   calls?: { begin(): () => void };
+  /**
+   * Computes a formula the recording has no result for, as Excel runs a custom function in the add-in's runtime
+   * (the dev build's demo workbook: the add-in's own functions, in the same page); undefined: an ordinary formula.
+   */
+  evaluate?(formula: string, at: { sheet: string; address: string }): RunningFormula | undefined;
+  /** The workbook may have changed: after each sync and each result that lands. */
+  changed?(): void;
+}
+
+/** A formula's run: its result, and what Excel does when it supersedes the run (the function sees it cancelled). */
+export interface RunningFormula {
+  result: Promise<RecordedResult>;
+  cancel(): void;
 }
 
 export interface StandInLog {
@@ -169,6 +182,8 @@ export interface WorkbookStandIn {
   /** Resolves once no custom function is running. */
   idle(): Promise<void>;
   select(sheet: string, areas: string[]): void;
+  /** The user clicks the sheet's tab: Excel shows it (the active sheet). */
+  activate(sheet: string): void;
   /** What a user (or a co-author) does by typing into a cell: a formula, or a constant (a leading apostrophe keeps text as text). */
   edit(sheet: string, address: string, entry: unknown): void;
   /** Ctrl+Z: reverts the newest undo step (see Undo above); false when there is none. */
@@ -181,6 +196,12 @@ export interface WorkbookStandIn {
   endCellEdit(): void;
   /** The workbook's sheets, in tab order. */
   sheetNames(): string[];
+  /** The cells holding a formula or a value ("A1:C7"), or null for an empty sheet. */
+  usedRange(sheet: string): string | null;
+  /** The anchor of the dynamic array whose result covers the cell ("A1"), or null. */
+  spillOf(sheet: string, address: string): string | null;
+  /** The selected sheet and areas. */
+  selection(): { sheet: string; areas: string[] };
   /** The sheet Excel shows (`Worksheet.activate`). */
   activeSheet(): string;
   /** A column's width in points as set through `format.columnWidth` ("B"), or null when never set. */

@@ -87,6 +87,7 @@ export class Context {
     } finally {
       m.undoStep = null;
       if (step.length > 0 && !m.undoStack.includes(step)) m.undoStack.push(step);
+      m.hooks.changed?.();
     }
     m.log.largestResponseBytes = Math.max(m.log.largestResponseBytes, this.responseBytes);
     try {

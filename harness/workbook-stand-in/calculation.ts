@@ -79,33 +79,46 @@ function settleIfIdle(m: Model): void {
 
 /** Excel runs the cell's formula: an MD function is a call into the add-in's runtime that settles later. */
 export function calculate(m: Model, sheet: Sheet, address: string, reason: "entered" | "recalculated"): void {
-  const { recording, running, log } = m;
+  const { recording, running, log, hooks } = m;
   const cell = sheet.cells.get(address);
   if (!cell?.formula) return;
   cell.dirty = false;
-  const result = recording.results[cell.formula];
-  if (!result) return; // an ordinary formula: same inputs, same value, at once
+  const formula = cell.formula;
+  const recorded = recording.results[formula];
+  // Not recorded and not computed by the page: an ordinary formula (same inputs, same value, at once).
+  if (!recorded && !hooks.evaluate) return;
   if (reason === "recalculated" && recording.calculateSkipsCustomFunctions) return;
   const id = `${sheet.name}!${address}`;
   const previous = running.get(id);
+  const entry = { stop: () => undefined as void, end: () => undefined as void };
+  const land = (result: RecordedResult) => {
+    if (running.get(id) !== entry) return; // superseded meanwhile
+    running.delete(id);
+    landResult(sheet, address, formula, result);
+    entry.end();
+    hooks.changed?.();
+    settleIfIdle(m);
+  };
+  if (recorded) {
+    const timer = setTimeout(() => land(recorded), recorded.afterMs ?? 20);
+    entry.stop = () => clearTimeout(timer);
+  } else {
+    const run = hooks.evaluate?.(formula, { sheet: sheet.name, address });
+    if (!run) return;
+    void run.result.then(land, () => land({ value: "#VALUE!" }));
+    entry.stop = () => run.cancel();
+  }
   if (previous) {
     // Excel cancels the superseded call; the runtime sees it settle.
-    clearTimeout(previous.timer as ReturnType<typeof setTimeout>);
+    previous.stop();
     previous.end();
   }
   log.calculations.push(id);
   // Current Excel keeps the last value on screen while the function runs; a new formula has none.
   if (m.whileCalculating === "#BUSY!" || cell.value === "") cell.value = "#BUSY!";
-  const calls = m.hooks.calls ?? runtimeCalls();
-  const end = calls ? calls.begin() : () => undefined;
-  const formula = cell.formula;
-  const timer = setTimeout(() => {
-    running.delete(id);
-    landResult(sheet, address, formula, result);
-    end();
-    settleIfIdle(m);
-  }, result.afterMs ?? 20);
-  running.set(id, { timer, end });
+  const calls = hooks.calls ?? runtimeCalls();
+  entry.end = calls ? calls.begin() : () => undefined;
+  running.set(id, entry);
 }
 
 /** In the page, the add-in's runtime registry (src/office/runtime-registry.ts) holds the call counter. */
