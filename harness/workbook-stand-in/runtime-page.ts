@@ -33,9 +33,9 @@
  * https://learn.microsoft.com/en-us/office/dev/add-ins/develop/show-hide-add-in;
  * Office.VisibilityMode: "Taskpane" | "Hidden").
  */
-import type { WorkbookRecording } from "./types";
 
-export type Platform = NonNullable<WorkbookRecording["platform"]>;
+/** `Office.context.diagnostics.platform`, as the stand-in plays it (WorkbookRecording.platform). */
+export type Platform = "PC" | "Mac" | "iOS" | "OfficeOnline";
 
 /** Each platform the tests model, with the runtime started by the workbook (hidden) or by the user opening the pane. */
 export const PLATFORM_STARTS = (["PC", "Mac", "OfficeOnline"] as const).flatMap((platform) =>

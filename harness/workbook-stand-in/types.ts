@@ -6,7 +6,7 @@
  * what the stand-in keeps from Office.js and why it is not a property bag.
  */
 
-import type { RuntimePage } from "./runtime-page";
+import type { Platform, RuntimePage } from "./runtime-page";
 
 export interface RecordedCell {
   /** "=..." for a formula cell. */
@@ -54,7 +54,7 @@ export interface WorkbookRecording {
   /** What `Office.addin.getStartupBehavior()` answers before the add-in sets it (saved with the document). */
   startupBehavior?: "Load" | "None";
   /** `Office.context.diagnostics.platform` (and `Office.onReady`'s `platform`); "PC" when absent. See runtime-page.ts. */
-  platform?: "PC" | "Mac" | "iOS" | "OfficeOnline";
+  platform?: Platform;
   /** How the runtime's page started: "document" (loaded with the workbook, no UI; the default) or "user" (opening the pane). */
   runtimeStartedBy?: "document" | "user";
   calculationMode?: "Automatic" | "AutomaticExceptTables" | "Manual";

@@ -37,7 +37,7 @@ import { PickerView } from "./picker/picker-view";
 import { SettingsView } from "./settings/settings-view";
 import { StoredDataNotice } from "./shared/stored-data-notice";
 import { TemplatesView } from "./templates/templates-view";
-import type { DemoWorkbook } from "./demo/demo-workbook";
+import type { DemoWorkbook } from "./demo/demo-types";
 
 export interface PaneContext {
   /** Office host ("Excel"), or null in a plain browser. */

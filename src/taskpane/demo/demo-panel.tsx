@@ -8,7 +8,7 @@
  */
 import { Button, Caption1, makeStyles, Switch, Text, tokens } from "@fluentui/react-components";
 import { useEffect, useState } from "react";
-import type { DemoWorkbook } from "./demo-workbook";
+import type { DemoWorkbook } from "./demo-types";
 import { gridOf, shownValue } from "./demo-grid";
 
 const useStyles = makeStyles({

@@ -14,19 +14,14 @@
  * refresh, over the stand-in's `Excel` and `Office`, which stay on an object
  * of their own (office.js keeps the page's globals).
  */
-import type { ComponentType } from "react";
-import {
-  installWorkbookStandIn,
-  type WorkbookRecording,
-  type WorkbookStandIn,
-} from "../../../harness/workbook-stand-in";
+import { installWorkbookStandIn, type WorkbookRecording } from "../../../harness/workbook-stand-in";
 import { pageFunctions, runAssociatedFunctions } from "../../../harness/workbook-stand-in/functions-runtime";
 import { refreshActionsFor } from "../../office/commands";
 import { excelMigrationWorkbook } from "../../office/workbook/formula-migration";
 import { excelWorkbook } from "../../office/workbook/pane-workbook";
 import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../office/workbook/workbook";
-import type { PaneServices } from "../shared/pane-services";
 import { DemoWorkbookPanel } from "./demo-panel";
+import type { DemoWorkbook } from "./demo-types";
 
 export const DEMO_SHEET = "Demo";
 export const ARTEMIS_SHEET = "Artemis";
@@ -61,14 +56,7 @@ export function demoRecording(): WorkbookRecording {
 }
 
 /** What the pane shows and uses of the demo workbook. */
-export interface DemoWorkbook {
-  standIn: WorkbookStandIn;
-  services: Pick<PaneServices, "workbook" | "migration" | "refresh">;
-  /** Calls `listener` whenever the workbook may have changed; returns the unsubscribe. */
-  subscribe(listener: () => void): () => void;
-  /** The switch that turns it on, and (when on) the banner and the grid, rendered above the views. */
-  Panel: ComponentType<{ demo: DemoWorkbook; on: boolean; turn(on: boolean): void }>;
-}
+export type { DemoWorkbook };
 
 type FunctionsMetadata = { id: string; parameters: { dimensionality?: "scalar" | "matrix" }[] }[];
 
