@@ -24,7 +24,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createClient } from "../src/api/client";
+import { createClient, type Client } from "../src/api/client";
 import { startSandbox, type SandboxHandle } from "../sandbox/server";
 import { findNginx, ROOT, startGateway, type GatewayHandle } from "../scripts/lib/gateway";
 import { Agent, request } from "node:http";
@@ -63,9 +63,17 @@ export interface GatewayBench {
 /** One analyst opening the workbook: a fresh shared client, every formula at once. */
 async function openWorkbook(baseUrl: string, apiKey: string, symbols: string[], today: string): Promise<OpenRun> {
   const client = createClient({ settings: async () => ({ baseUrl, apiKey, keyManagedByGateway: !apiKey }) });
-  const todayMs = Date.parse(`${today}T00:00:00Z`);
   const started = performance.now();
-  const calls: Promise<unknown>[] = [
+  const settled = await Promise.allSettled(workbookCalls(client, symbols, today));
+  const wallMs = performance.now() - started;
+  const counters = client.counters();
+  return { clientRequests: counters.requests, wallMs, failures: settled.filter((s) => s.status === "rejected").length };
+}
+
+/** The benchmark workbook's formulas, the picker's catalog and both insight feeds, asked of `client` at once. */
+export function workbookCalls(client: Client, symbols: string[], today: string): Promise<unknown>[] {
+  const todayMs = Date.parse(`${today}T00:00:00Z`);
+  return [
     ...lookups(symbols, today).map((request) => client.getSeries(request)),
     client.getAssets(),
     client.getInsights("streaks"),
@@ -81,10 +89,6 @@ async function openWorkbook(baseUrl: string, apiKey: string, symbols: string[], 
       ),
     ),
   ];
-  const settled = await Promise.allSettled(calls);
-  const wallMs = performance.now() - started;
-  const counters = client.counters();
-  return { clientRequests: counters.requests, wallMs, failures: settled.filter((s) => s.status === "rejected").length };
 }
 
 function cacheStatuses(gateway: GatewayHandle, fromLine: number): { counts: Record<string, number>; lines: number } {
