@@ -162,6 +162,19 @@ describeGateway("two tiers: 3 edges and 2 cache nodes (nginx), the sandbox, oidc
     expect(leaked).toEqual([]);
   });
 
+  it("the per-user limit is the edges': analysts arriving through one edge are not limited as one client by the cache tier", async () => {
+    // Two analysts, 150 requests each: within each one's own burst (200) at the edge, but 300 from one
+    // address (the edge's) at the cache node, over a per-client limit of 20 r/s and a burst of 200.
+    const [one, two] = await analysts(2);
+    const url = workbook(2024)[0];
+    const statuses = await Promise.all(
+      [one, two].flatMap(({ token }) =>
+        Array.from({ length: 150 }, async () => (await ask(tiers.layout.edges[0], token, url)).status),
+      ),
+    );
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+  }, 60_000);
+
   it("a cache node lost mid-run: no request fails, the other node answers, and the lost node's keys move to it", async () => {
     const [first, second] = tiers.layout.cacheNodes;
     // The node that answered more of the first workbook is the one lost.

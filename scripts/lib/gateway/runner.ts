@@ -244,6 +244,16 @@ function startDirs(plan: StartPlan): StartDirs {
   };
 }
 
+/** A cache node sees only its edges' addresses, which limit per user: its own limit is only a ceiling. */
+const CACHE_NODE_RATE = 100_000;
+
+function rateFor(options: GatewayOptions): { rate?: number; burst?: number } {
+  const cache = options.tier?.role === "cache";
+  const rate = options.rate ?? (cache ? CACHE_NODE_RATE : undefined);
+  const burst = options.burst ?? (cache ? CACHE_NODE_RATE : undefined);
+  return { ...(rate !== undefined ? { rate } : {}), ...(burst !== undefined ? { burst } : {}) };
+}
+
 /** Writes the configuration for `port` (and the key include, in firm mode) into the run dir. */
 function writeConfiguration(plan: StartPlan, dirs: StartDirs, port: number): void {
   const { options, host } = plan;
@@ -261,8 +271,7 @@ function writeConfiguration(plan: StartPlan, dirs: StartDirs, port: number): voi
     identity: plan.identity,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     paneCsp: dirs.paneCsp,
-    ...(options.rate !== undefined ? { rate: options.rate } : {}),
-    ...(options.burst !== undefined ? { burst: options.burst } : {}),
+    ...rateFor(options),
     ...(options.signInRate !== undefined ? { signInRate: options.signInRate } : {}),
     ...(options.signInBurst !== undefined ? { signInBurst: options.signInBurst } : {}),
     ...(options.times ? { times: options.times } : {}),
