@@ -70,6 +70,17 @@ async function openWorkbook(baseUrl: string, apiKey: string, symbols: string[], 
   return { clientRequests: counters.requests, wallMs, failures: settled.filter((s) => s.status === "rejected").length };
 }
 
+/** The workbook's 200 crypto symbols, from the service's catalog (a sandbox started with assetCount 2000). */
+export async function workbookSymbols(serviceUrl: string, key: string): Promise<string[]> {
+  const catalog = await createClient({ settings: async () => ({ baseUrl: serviceUrl, apiKey: key }) }).getAssets();
+  const symbols = catalog
+    .filter((a) => !a.symbol.startsWith("eq-"))
+    .slice(0, SYMBOLS)
+    .map((a) => a.symbol);
+  if (symbols.length < SYMBOLS) throw new Error(`The sandbox catalog has only ${symbols.length} crypto symbols`);
+  return symbols;
+}
+
 /** The benchmark workbook's formulas, the picker's catalog and both insight feeds, asked of `client` at once. */
 export function workbookCalls(client: Client, symbols: string[], today: string): Promise<unknown>[] {
   const todayMs = Date.parse(`${today}T00:00:00Z`);
@@ -148,12 +159,7 @@ export async function runGatewayBench(latencyMs: number): Promise<GatewayBench |
   writeFileSync(path.join(secrets, "firm.key"), key, { mode: 0o600 });
   let gateway: GatewayHandle | undefined;
   try {
-    const catalog = await createClient({ settings: async () => ({ baseUrl: sandbox.url, apiKey: key }) }).getAssets();
-    const symbols = catalog
-      .filter((a) => !a.symbol.startsWith("eq-"))
-      .slice(0, SYMBOLS)
-      .map((a) => a.symbol);
-    if (symbols.length < SYMBOLS) throw new Error(`The sandbox catalog has only ${symbols.length} crypto symbols`);
+    const symbols = await workbookSymbols(sandbox.url, key);
     sandbox.resetInsightCache();
     const direct = await phase("direct to the service, each analyst's own client", sandbox, () =>
       openWorkbook(sandbox.url, key, symbols, today),

@@ -14,7 +14,7 @@
  *   npx tsx bench/morning-storm.ts [--analysts 300] [--window 60] [--latency 100] [--json <file>]
  */
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { createClient } from "../src/api/client";
 import type { FetchLike } from "../src/api/http/transport";
@@ -22,10 +22,8 @@ import { startSandbox, type SandboxHandle } from "../sandbox/server";
 import { findNginx, startGateway, type GatewayHandle } from "../scripts/lib/gateway";
 import { startIdentityProvider, TEST_AUDIENCE, type IdentityProvider } from "../harness/identity";
 import { startTwoTier } from "../harness/two-tier";
-import { mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
-import { INSIGHT_FIRST_CALL_MS, workbookCalls } from "./gateway";
-import { SYMBOLS } from "./run";
+import { INSIGHT_FIRST_CALL_MS, workbookCalls, workbookSymbols } from "./gateway";
 
 const DAY_MS = 86_400_000;
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (Linux's USER_HZ). */
@@ -182,11 +180,7 @@ export async function runMorningStorm(options: StormOptions): Promise<StormRun[]
   writeFileSync(keyFile, key, { mode: 0o600 });
   const closers: (() => Promise<void>)[] = [() => sandbox.close(), () => idp.close()];
   try {
-    const catalog = await createClient({ settings: async () => ({ baseUrl: sandbox.url, apiKey: key }) }).getAssets();
-    const symbols = catalog
-      .filter((a) => !a.symbol.startsWith("eq-"))
-      .slice(0, SYMBOLS)
-      .map((a) => a.symbol);
+    const symbols = await workbookSymbols(sandbox.url, key);
     const tokens = await signIn(idp, options.analysts);
 
     const tiers = await startTwoTier({ upstream: sandbox.url, key, identity, common: { nginx } });
