@@ -101,6 +101,8 @@ function statusFor(url: string, headers: Record<string, string>): Promise<number
 }
 
 const opened: Answer[] = [];
+/** The cache node the mid-run case stops. */
+let lostNode: GatewayHandle | undefined;
 
 describeGateway("two tiers: 3 edges and 2 cache nodes (nginx), the sandbox, oidc-provider", () => {
   it("analysts signed in through different edges open the same workbook: the service receives each distinct request once", async () => {
@@ -112,6 +114,12 @@ describeGateway("two tiers: 3 edges and 2 cache nodes (nginx), the sandbox, oidc
     const received = serviceReceived(from);
     expect(received.size).toBe(workbook(2024).length);
     expect([...received].filter(([, times]) => times !== 1)).toEqual([]);
+    // Every edge tells the add-in it is in firm mode (no key to enter) and how to sign in.
+    for (const edge of tiers.layout.edges) {
+      const answer = (await (await fetch(`${edge.url}/api/_gateway`)).json()) as { keyMode: string; auth?: object };
+      expect(answer.keyMode).toBe("firm");
+      expect(answer.auth).toBeDefined();
+    }
     // Every answer came from the cache tier (an edge has no cache of its own).
     expect(answers.every((a) => /x-cache-status: (?:HIT|MISS|UPDATING|STALE)/i.test(a.headers))).toBe(true);
   }, 60_000);
@@ -193,6 +201,7 @@ describeGateway("two tiers: 3 edges and 2 cache nodes (nginx), the sandbox, oidc
     );
     process.kill(-lost.pid, "SIGKILL");
     await lost.exited;
+    lostNode = lost;
     const answers = await opening;
     expect(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.url}: ${a.body}`)).toEqual([]);
 
@@ -202,4 +211,18 @@ describeGateway("two tiers: 3 edges and 2 cache nodes (nginx), the sandbox, oidc
     expect(again.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.url}`)).toEqual([]);
     for (const url of movedKeys) await accessLogWith(survivor, logged(url), `${url} on the surviving cache node`);
   }, 90_000);
+
+  it("no cache node left: every edge answers its own JSON 502 at once, without the service", async () => {
+    const survivor = tiers.layout.cacheNodes.find((node) => node !== lostNode);
+    expect(lostNode).toBeDefined();
+    process.kill(-survivor!.pid, "SIGKILL");
+    await survivor!.exited;
+    const [analyst] = await analysts(1);
+    const before = tiers.sandbox.stats().requests;
+    const answers = await Promise.all(tiers.layout.edges.map((edge) => ask(edge, analyst.token, workbook(2021)[0])));
+    expect(answers.map((a) => a.status)).toEqual([502, 502, 502]);
+    expect(tiers.sandbox.stats().requests).toBe(before);
+    for (const answer of answers)
+      expect(JSON.parse(answer.body)).toEqual({ message: expect.stringMatching(/could not be reached/) });
+  });
 });
