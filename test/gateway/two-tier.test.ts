@@ -13,7 +13,7 @@ import path from "node:path";
 import type { GatewayHandle } from "../../scripts/lib/gateway";
 import { accessLogWith, describeGateway, filesContaining, filesUnder } from "../support/gateway";
 import { gatewayIdentity, useIdentityProvider } from "../support/identity";
-import { useTwoTier } from "../support/two-tier";
+import { useTwoTier, type TwoTierWorld } from "../support/two-tier";
 
 const ROLE = "MarketData.Read";
 
@@ -35,7 +35,7 @@ interface Answer {
 }
 
 const idp = useIdentityProvider();
-const tiers = useTwoTier(() => gatewayIdentity(idp, ROLE));
+let tiers: TwoTierWorld;
 
 /** The analysts: two per edge, each signed in as themself. */
 async function analysts(count: number): Promise<{ edge: GatewayHandle; token: string }[]> {
@@ -105,6 +105,8 @@ const opened: Answer[] = [];
 let lostNode: GatewayHandle | undefined;
 
 describeGateway("two tiers: 3 edges and 2 cache nodes (nginx), the sandbox, oidc-provider", () => {
+  tiers = useTwoTier(() => gatewayIdentity(idp, ROLE));
+
   it("analysts signed in through different edges open the same workbook: the service receives each distinct request once", async () => {
     const people = await analysts(6);
     const from = tiers.sandbox.requestLog().length;
@@ -225,4 +227,45 @@ describeGateway("two tiers: 3 edges and 2 cache nodes (nginx), the sandbox, oidc
     for (const answer of answers)
       expect(JSON.parse(answer.body)).toEqual({ message: expect.stringMatching(/could not be reached/) });
   });
+});
+
+describeGateway("two tiers while the service fails", () => {
+  // Answers expire after a second here (a day, an hour, 5 minutes by default), so expiry can be watched.
+  const short = useTwoTier(() => gatewayIdentity(idp, ROLE), {
+    times: { settled: "1s", recent: "1s", catalog: "1s" },
+  });
+
+  it("an expired answer is served stale through every edge while the service fails, and the service was asked", async () => {
+    const token = await idp.token({ roles: [ROLE], user: "analyst-stale" });
+    const url = workbook(2020)[0];
+    const fresh = await ask(short.layout.edges[0], token, url);
+    expect(fresh.status).toBe(200);
+    short.sandbox.setFaults({ serverErrorRate: 1 });
+    try {
+      const failed = short.sandbox.nextRequest(
+        (e) => e.query.includes("2020-01-01") && e.fault === "server-error",
+        "the cache node's refresh of the expired answer",
+        20_000,
+      );
+      // Asked again until the answer has expired (nginx counts lifetimes in whole seconds): every answer
+      // meanwhile is the cached one, and once expired, the stale one.
+      const deadline = Date.now() + 15_000;
+      for (let n = 0; ; n++) {
+        const again = await ask(short.layout.edges[n % 3], token, url);
+        expect(again.status).toBe(200);
+        expect(again.body).toBe(fresh.body);
+        if (/x-cache-status: (?:STALE|UPDATING)/i.test(again.headers)) break;
+        expect(Date.now()).toBeLessThan(deadline);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(await failed).toMatchObject({ path: "/data/api/PRICE/", fault: "server-error" });
+      // Still served, through each edge, while the service keeps failing.
+      for (const edge of short.layout.edges) {
+        const during = await ask(edge, token, url);
+        expect([during.status, during.body]).toEqual([200, fresh.body]);
+      }
+    } finally {
+      short.sandbox.setFaults({ serverErrorRate: 0 });
+    }
+  }, 60_000);
 });

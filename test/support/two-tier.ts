@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { startSandbox, type SandboxHandle } from "../../sandbox/server";
-import type { IdentitySettings } from "../../scripts/lib/gateway";
+import type { GatewayOptions, IdentitySettings } from "../../scripts/lib/gateway";
 import { startTwoTier, type TwoTierLayout } from "../../harness/two-tier";
 import { DIST } from "../../harness/bundle";
 import { NGINX } from "./gateway";
@@ -17,8 +17,12 @@ export interface TwoTierWorld {
   close(): Promise<void>;
 }
 
-/** `identity` is asked when the block starts (the identity provider is up by then). */
-export function useTwoTier(identity: () => IdentitySettings | null, timeoutMs = 90_000): TwoTierWorld {
+/** `identity` is asked when the block starts (the identity provider is up by then); `common` goes to every node. */
+export function useTwoTier(
+  identity: () => IdentitySettings | null,
+  common: Partial<GatewayOptions> = {},
+  timeoutMs = 90_000,
+): TwoTierWorld {
   return useWorld(
     "the two-tier layout (useTwoTier)",
     async () => {
@@ -30,7 +34,7 @@ export function useTwoTier(identity: () => IdentitySettings | null, timeoutMs = 
           upstream: sandbox.url,
           key,
           identity: identity(),
-          common: { distDir: DIST, nginx: NGINX ?? undefined },
+          common: { distDir: DIST, nginx: NGINX ?? undefined, ...common },
         });
       } catch (error) {
         await sandbox.close();
