@@ -101,6 +101,8 @@ function statusFor(url: string, headers: Record<string, string>): Promise<number
 }
 
 const opened: Answer[] = [];
+/** The access tokens the analysts signed in with. */
+const tokensUsed: string[] = [];
 /** The cache node the mid-run case stops. */
 let lostNode: GatewayHandle | undefined;
 
@@ -109,6 +111,7 @@ describeGateway("two tiers: 3 edges and 2 cache nodes (nginx), the sandbox, oidc
 
   it("analysts signed in through different edges open the same workbook: the service receives each distinct request once", async () => {
     const people = await analysts(6);
+    tokensUsed.push(...people.map((p) => p.token));
     const from = tiers.sandbox.requestLog().length;
     const answers = await openEverywhere(people, workbook(2024));
     opened.push(...answers);
@@ -168,6 +171,9 @@ describeGateway("two tiers: 3 edges and 2 cache nodes (nginx), the sandbox, oidc
       expect(filesContaining([g.confDir], key)).toEqual([]);
       expect(filesContaining([g.confDir], hopSecret)).toEqual([]);
     }
+    // No analyst's token is in any file of either tier (an edge passes none of the analyst's headers on).
+    expect(tokensUsed.length).toBeGreaterThan(0);
+    for (const token of tokensUsed) expect(filesContaining(everyState, token)).toEqual([]);
     const leaked = opened.filter((a) => `${a.headers}\n${a.body}`.includes(key) || a.body.includes(hopSecret));
     expect(leaked).toEqual([]);
   });
