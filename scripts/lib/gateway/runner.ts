@@ -138,6 +138,8 @@ async function planStart(options: GatewayOptions): Promise<StartPlan> {
   const host = options.host ?? "127.0.0.1";
   const tier = options.tier ?? null;
   checkTier(options);
+  // Read (and refused when malformed) before the service is asked anything.
+  const hopSecrets = tier ? readHopSecrets(tier.hopSecretFile) : null;
   // An edge spends the firm's key through its cache nodes: firm mode, as exposed as one gateway.
   const keyMode: KeyMode = options.keyFile || tier?.role === "edge" ? "firm" : "pass-through";
   // A cache node admits only its edges (the hop's secret), which check who asks.
@@ -170,7 +172,6 @@ async function planStart(options: GatewayOptions): Promise<StartPlan> {
       : rawKey === null
         ? { firmKey: "none", checkedAt: null }
         : await checkFirmKey(options.upstream!, rawKey);
-  const hopSecrets = tier ? readHopSecrets(tier.hopSecretFile) : null;
   const hopInclude = tier && hopSecrets ? hopSecretInclude(tier, hopSecrets) : null;
   const healthHeaders: Record<string, string> =
     tier?.role === "cache" && hopSecrets ? { [HOP_HEADER]: hopSecrets[0], Host: CACHE_TIER_HOST } : {};
