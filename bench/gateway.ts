@@ -24,7 +24,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createClient } from "../src/api/client";
+import { createClient, type Client } from "../src/api/client";
 import { startSandbox, type SandboxHandle } from "../sandbox/server";
 import { findNginx, ROOT, startGateway, type GatewayHandle } from "../scripts/lib/gateway";
 import { Agent, request } from "node:http";
@@ -63,9 +63,28 @@ export interface GatewayBench {
 /** One analyst opening the workbook: a fresh shared client, every formula at once. */
 async function openWorkbook(baseUrl: string, apiKey: string, symbols: string[], today: string): Promise<OpenRun> {
   const client = createClient({ settings: async () => ({ baseUrl, apiKey, keyManagedByGateway: !apiKey }) });
-  const todayMs = Date.parse(`${today}T00:00:00Z`);
   const started = performance.now();
-  const calls: Promise<unknown>[] = [
+  const settled = await Promise.allSettled(workbookCalls(client, symbols, today));
+  const wallMs = performance.now() - started;
+  const counters = client.counters();
+  return { clientRequests: counters.requests, wallMs, failures: settled.filter((s) => s.status === "rejected").length };
+}
+
+/** The workbook's 200 crypto symbols, from the service's catalog (a sandbox started with assetCount 2000). */
+export async function workbookSymbols(serviceUrl: string, key: string): Promise<string[]> {
+  const catalog = await createClient({ settings: async () => ({ baseUrl: serviceUrl, apiKey: key }) }).getAssets();
+  const symbols = catalog
+    .filter((a) => !a.symbol.startsWith("eq-"))
+    .slice(0, SYMBOLS)
+    .map((a) => a.symbol);
+  if (symbols.length < SYMBOLS) throw new Error(`The sandbox catalog has only ${symbols.length} crypto symbols`);
+  return symbols;
+}
+
+/** The benchmark workbook's formulas, the picker's catalog and both insight feeds, asked of `client` at once. */
+export function workbookCalls(client: Client, symbols: string[], today: string): Promise<unknown>[] {
+  const todayMs = Date.parse(`${today}T00:00:00Z`);
+  return [
     ...lookups(symbols, today).map((request) => client.getSeries(request)),
     client.getAssets(),
     client.getInsights("streaks"),
@@ -81,10 +100,6 @@ async function openWorkbook(baseUrl: string, apiKey: string, symbols: string[], 
       ),
     ),
   ];
-  const settled = await Promise.allSettled(calls);
-  const wallMs = performance.now() - started;
-  const counters = client.counters();
-  return { clientRequests: counters.requests, wallMs, failures: settled.filter((s) => s.status === "rejected").length };
 }
 
 function cacheStatuses(gateway: GatewayHandle, fromLine: number): { counts: Record<string, number>; lines: number } {
@@ -144,12 +159,7 @@ export async function runGatewayBench(latencyMs: number): Promise<GatewayBench |
   writeFileSync(path.join(secrets, "firm.key"), key, { mode: 0o600 });
   let gateway: GatewayHandle | undefined;
   try {
-    const catalog = await createClient({ settings: async () => ({ baseUrl: sandbox.url, apiKey: key }) }).getAssets();
-    const symbols = catalog
-      .filter((a) => !a.symbol.startsWith("eq-"))
-      .slice(0, SYMBOLS)
-      .map((a) => a.symbol);
-    if (symbols.length < SYMBOLS) throw new Error(`The sandbox catalog has only ${symbols.length} crypto symbols`);
+    const symbols = await workbookSymbols(sandbox.url, key);
     sandbox.resetInsightCache();
     const direct = await phase("direct to the service, each analyst's own client", sandbox, () =>
       openWorkbook(sandbox.url, key, symbols, today),

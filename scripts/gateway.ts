@@ -23,6 +23,15 @@
  *   --tls-cert <pem> --tls-key <pem>   serve HTTPS (Excel loads add-ins only over HTTPS)
  *   --write-config <dir>   write the configuration for a system nginx and exit;
  *                          with --key-include <file> (firm mode, see deploy/nginx/README.md)
+ *
+ * Past one machine, the two-tier layout (scripts/lib/gateway/tier.ts, deploy/nginx/README.md):
+ *   --tier cache --key-file <file> --hop-secret-file <file> --upstream <service url>
+ *                          a cache node: the firm key, the cache; admits only requests with the hop's secret
+ *   --tier edge --cache-nodes <host:port>,<host:port>… --hop-secret-file <file> [sign-in settings]
+ *                          an edge: sign-in, allowlists, per-user limits; each request to the cache
+ *                          node the consistent hash of its cache key names (no key, no cache, no --upstream)
+ *   The hop secret file holds one secret a line (openssl rand -hex 32): an edge sends the first, a cache
+ *   node admits each (add the new one on the cache nodes, then put it first on the edges, then drop the old).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -40,6 +49,7 @@ import {
   identityHelp,
   identityUsage,
   type FirmKeyCheck,
+  type GatewayTier,
   type IdentitySettings,
   paneCspFromDist,
   renderGatewayConfig,
@@ -70,6 +80,9 @@ const { values } = parseArgs({
     ...identityArgs(),
     "trusted-network": { type: "boolean" },
     "server-name": { type: "string", multiple: true },
+    tier: { type: "string" },
+    "cache-nodes": { type: "string", multiple: true },
+    "hop-secret-file": { type: "string" },
     help: { type: "boolean" },
   },
 });
@@ -80,10 +93,35 @@ if (values.help) {
 }
 
 function readUsage(): string {
-  return `npm run gateway -- --upstream <service url> --port <port> [--key-file <file>] [${identityUsage()} | --trusted-network] [--dist <dir>] [--host <addr>] [--server-name <name>]… [--state-dir <dir>] [--rate <n>] [--burst <n>] [--tls-cert <pem> --tls-key <pem>] [--write-config <dir> [--key-include <file>]]`;
+  return `npm run gateway -- --upstream <service url> --port <port> [--key-file <file>] [${identityUsage()} | --trusted-network] [--dist <dir>] [--host <addr>] [--server-name <name>]… [--state-dir <dir>] [--rate <n>] [--burst <n>] [--tls-cert <pem> --tls-key <pem>] [--write-config <dir> [--key-include <file>]]
+  two tiers: … --tier cache --key-file <file> --hop-secret-file <file>   |   … --tier edge --cache-nodes <host:port>,… --hop-secret-file <file> (no --upstream, no --key-file)`;
 }
 
-if (!values.upstream) fail(`--upstream <service url> is required.\n${readUsage()}`);
+/** --tier and what goes with it, checked (the runner checks the rest: tier.ts). */
+function tierFromArgs(): GatewayTier | null {
+  const nodes = (values["cache-nodes"] ?? []).flatMap((list) => list.split(",")).filter(Boolean);
+  if (!values.tier) {
+    if (nodes.length || values["hop-secret-file"])
+      fail("--cache-nodes and --hop-secret-file go with --tier edge or --tier cache.");
+    return null;
+  }
+  if (values["write-config"])
+    fail("--write-config does not write the two-tier layout yet: run it with npm run gateway.");
+  const hopSecretFile = values["hop-secret-file"];
+  if (!hopSecretFile)
+    fail(`--tier ${values.tier} needs --hop-secret-file <file> (the edge → cache hop's shared secret).`);
+  if (!existsSync(hopSecretFile)) fail(`The hop secret file ${hopSecretFile} does not exist.`);
+  if (values.tier === "cache") {
+    if (nodes.length) fail("--cache-nodes is an edge's option (--tier edge).");
+    return { role: "cache", hopSecretFile: path.resolve(hopSecretFile) };
+  }
+  if (values.tier !== "edge") fail(`--tier is edge or cache, not ${values.tier}.`);
+  if (!nodes.length) fail("An edge needs its cache nodes: --cache-nodes <host:port>,<host:port>.");
+  return { role: "edge", cacheNodes: nodes, hopSecretFile: path.resolve(hopSecretFile) };
+}
+
+const tier = tierFromArgs();
+if (!values.upstream && tier?.role !== "edge") fail(`--upstream <service url> is required.\n${readUsage()}`);
 const port = Number(values.port ?? 8080);
 if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`--port must be a port number, not ${values.port}.`);
 const host = values.host ?? "127.0.0.1";
@@ -104,7 +142,7 @@ try {
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 }
-if (identity && !values["key-file"] && !values["key-include"])
+if (identity && !values["key-file"] && !values["key-include"] && tier?.role !== "edge")
   fail("Sign-in protects the firm's key: it goes with --key-file (firm mode).");
 
 /** A fresh clone has no build: make one whose service address is the gateway's /api. */
@@ -188,7 +226,8 @@ async function main(): Promise<void> {
   if ("missing" in nginx) fail(nginx.missing);
   const stateDir = path.resolve(values["state-dir"] ?? defaultStateDir(port));
   const gateway = await startGateway({
-    upstream: values.upstream!,
+    ...(values.upstream ? { upstream: values.upstream } : {}),
+    tier,
     port,
     host,
     distDir,
@@ -207,10 +246,11 @@ async function main(): Promise<void> {
   console.log(`
 Market Data gateway (nginx pid ${gateway.pid}) on ${gateway.url}
   • the add-in:   ${gateway.url}/taskpane.html   (manifest: ${gateway.url}/manifest.xml)
-  • the service:  ${gateway.url}/api/…  →  ${values.upstream}
+  • the service:  ${gateway.url}/api/…  →  ${tier?.role === "edge" ? `the cache nodes ${tier.cacheNodes.join(", ")}` : values.upstream}
   • key mode:     ${gateway.keyMode === "firm" ? "firm (the gateway adds the key; analysts enter none; answers cached for everyone)" : "pass-through (each analyst's own key; nothing cached)"}
   • firm key:     ${firmKeyLine(gateway.keyCheck)}
   • sign-in:      ${identity ? `every /api/ request needs an access token from ${identity.issuer} for ${identity.audience}` : values["trusted-network"] ? "none: the network is trusted (--trusted-network)" : "none (this machine only)"}
+  • tier:         ${tier?.role === "edge" ? "an edge of the two-tier layout (no key, no cache: the cache nodes have them)" : tier?.role === "cache" ? "a cache node of the two-tier layout (answers only requests with the hop's secret)" : "one gateway"}
   • health:       ${gateway.url}/healthz
   • logs, cache:  ${gateway.logsDir}, ${gateway.cacheDir}
 The add-in's service address must be /api (build with MD_BASE_URL=/api, or set it in Settings → Advanced).

@@ -1,7 +1,8 @@
 /**
  * Fills deploy/nginx/'s templates into the files of one gateway
  * configuration. TypeScript only fills in values here: every directive is in
- * a template (gateway.conf, api-proxy.conf, service-tier.conf, sign-in.conf, sign-in-tier.conf)
+ * a template (gateway.conf, api-proxy.conf, service-tier.conf, sign-in.conf, sign-in-tier.conf;
+ * an edge of the two-tier layout: edge-proxy.conf, edge-tier.conf, edge-key-mode.conf)
  * or in the njs beside them (service-tier.js, sign-in.js).
  */
 import { readFileSync } from "node:fs";
@@ -16,11 +17,14 @@ import {
 } from "./identity-settings";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMES, TEMPLATE_DIR, type GatewayTimes } from "./options";
 import { seriesCalendar } from "./series-calendar";
+import { tierTemplateValues, type GatewayTier } from "./tier";
 import { parseUpstream, upstreamTlsLines } from "./upstream";
 
 export interface GatewayConfigInput {
-  /** The service's base address: http(s)://host[:port][/path]. */
-  upstream: string;
+  /** The service's base address: http(s)://host[:port][/path]; null on an edge of the two-tier layout (its cache nodes ask the service). */
+  upstream: string | null;
+  /** The two-tier layout: this gateway an edge or a cache node (tier.ts); null or absent: one gateway. */
+  tier?: GatewayTier | null;
   /** nginx `listen` address, e.g. "127.0.0.1:8080". */
   listen: string;
   distDir: string;
@@ -61,7 +65,7 @@ export type GatewayFiles = Record<string, string>;
 
 /** The input checked, with its defaults filled in. */
 interface CheckedInput {
-  upstream: ReturnType<typeof parseUpstream>;
+  upstream: ReturnType<typeof parseUpstream> | null;
   times: GatewayTimes;
   rate: number;
   burst: number;
@@ -72,7 +76,9 @@ interface CheckedInput {
 }
 
 function checkInput(input: GatewayConfigInput): CheckedInput {
-  const upstream = parseUpstream(input.upstream);
+  if (input.upstream === null && input.tier?.role !== "edge")
+    throw new Error("The gateway needs the service's address (--upstream).");
+  const upstream = input.upstream === null ? null : parseUpstream(input.upstream);
   const times = { ...DEFAULT_TIMES, ...input.times };
   for (const [name, value] of Object.entries(times)) {
     if (!/^\d+(?:ms|s|m|h|d)?$/.test(value))
@@ -110,6 +116,8 @@ function checkRate(what: string, rate: number, burst: number): [number, number] 
 function templateValues(input: GatewayConfigInput, checked: CheckedInput): Record<string, string> {
   const { upstream, times, maxBody, identity } = checked;
   return {
+    ...tierTemplateValues(input.tier ?? null),
+    ...(upstream ? upstreamValues(upstream) : {}),
     MD_USER_LINE: input.workerUser
       ? `user ${input.workerUser.user} ${input.workerUser.group};`
       : "# (no `user` directive: nginx runs as the user who starts it)",
@@ -152,6 +160,12 @@ function templateValues(input: GatewayConfigInput, checked: CheckedInput): Recor
     MD_TTL_RECENT: times.recent,
     MD_SLOW_TIMEOUT: times.slowTimeout,
     MD_TIMEOUT: times.timeout,
+  };
+}
+
+/** The service tier's placeholders (service-tier.conf: not written on an edge). */
+function upstreamValues(upstream: ReturnType<typeof parseUpstream>): Record<string, string> {
+  return {
     MD_UPSTREAM_SCHEME: upstream.scheme,
     MD_UPSTREAM_SERVER: upstream.server,
     MD_UPSTREAM_HOST: upstream.host,
@@ -181,13 +195,24 @@ export function renderGatewayConfig(input: GatewayConfigInput): GatewayFiles {
         "sign-in.js": template("sign-in.js"),
       }
     : {};
+  // An edge of the two-tier layout asks the cache tier instead of the service: no service tier, no key.
+  const onward: GatewayFiles =
+    input.tier?.role === "edge"
+      ? {
+          "edge-proxy.conf": fill(template("edge-proxy.conf.template"), values),
+          "edge-tier.conf": fill(template("edge-tier.conf.template"), values),
+          "edge-key-mode.conf": template("edge-key-mode.conf"),
+        }
+      : {
+          "api-proxy.conf": fill(template("api-proxy.conf.template"), values),
+          "service-tier.conf": fill(template("service-tier.conf.template"), values),
+          "key-pass-through.conf": template("key-pass-through.conf"),
+          "service-tier.js": template("service-tier.js"),
+        };
   return {
     "nginx.conf": fill(template("gateway.conf.template"), values),
-    "api-proxy.conf": fill(template("api-proxy.conf.template"), values),
-    "service-tier.conf": fill(template("service-tier.conf.template"), values),
+    ...onward,
     "mime.types": template("mime.types"),
-    "key-pass-through.conf": template("key-pass-through.conf"),
-    "service-tier.js": template("service-tier.js"),
     ...signIn,
     "series-calendar.conf": seriesCalendar(input.today ?? new Date(), input.calendarDays ?? 400),
   };

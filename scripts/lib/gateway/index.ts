@@ -11,6 +11,7 @@
  *   nginx-install.ts      finding and installing nginx and njs
  *   state-dir.ts          the run dir, the state dir (refused when another user could change it), the workers' account
  *   runner.ts             starts and stops nginx
+ *   tier.ts               the two-tier layout: an edge or a cache node, the hop's shared secret
  */
 export { checkExposure, serverNamesFor } from "./exposure";
 export { isLoopback } from "./loopback";
@@ -45,3 +46,4 @@ export { gatewayCsp, paneCspFromDist, signInOrigin } from "./pane-csp";
 export { freePort, GATEWAY_PORT_USER, startGateway } from "./runner";
 export { beforeDatePattern, seriesCalendar, SETTLED_AFTER_DAYS } from "./series-calendar";
 export { parseUpstream, type Upstream } from "./upstream";
+export { CACHE_TIER_HOST, HOP_HEADER, parseCacheNode, readHopSecrets, type GatewayTier } from "./tier";

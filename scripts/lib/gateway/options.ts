@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import type { FirmKeyCheck } from "./firm-key";
 import type { IdentitySettings } from "./identity-settings";
+import type { GatewayTier } from "./tier";
 import type { GatewayTimes } from "./times";
 
 export const ROOT = path.resolve(__dirname, "../../..");
@@ -42,7 +43,13 @@ export function defaultStateDir(
 }
 
 export interface GatewayOptions {
-  upstream: string;
+  /** The service's address; not needed by an edge of the two-tier layout (its cache nodes ask the service). */
+  upstream?: string;
+  /**
+   * The two-tier layout (tier.ts): an edge (sign-in, allowlists, limits; no key, no cache) forwarding to the cache
+   * nodes, or a cache node (keyFile required; admits only requests with the hop's secret). Default: one gateway.
+   */
+  tier?: GatewayTier | null;
   /** 0 picks a free port. */
   port: number;
   host?: string;

@@ -10,6 +10,9 @@
  *             with sign-in sign-in.conf and sign-in.js; in firm mode firm-key.conf
  *             (0600, the key in nginx syntax) exists only until nginx has
  *             read its configuration, then it is deleted. Removed at stop.
+ *             Two tiers (tier.ts): an edge has edge-proxy.conf, edge-tier.conf and
+ *             edge-key-mode.conf instead of the service tier's files and no key; an edge
+ *             and a cache node have hop-secret.conf, deleted as firm-key.conf is.
  *   state dir (the nginx prefix): logs/access.log, logs/error.log, cache/,
  *             jwks/ (the identity provider's keys), temp/ (and the service
  *             tier's socket, temp/service-tier.sock). No key in any of them
@@ -17,7 +20,7 @@
  * The key is never on a command line (nginx's -g would show it in ps).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { get as httpGet } from "node:http";
 import { get as httpsGet } from "node:https";
 import { createServer } from "node:net";
@@ -33,6 +36,7 @@ import { findNginx, findNjsModule, INSTALL_HINT } from "./nginx-install";
 import { ROOT, type GatewayHandle, type GatewayOptions, type KeyMode } from "./options";
 import { paneCspFromDist } from "./pane-csp";
 import { chooseWorkerUser, prepareStateDir, privateRunDir, type WorkerUser } from "./state-dir";
+import { CACHE_TIER_HOST, HOP_HEADER, hopSecretInclude, readHopSecrets } from "./tier";
 
 export async function freePort(host = "127.0.0.1"): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -47,10 +51,10 @@ export async function freePort(host = "127.0.0.1"): Promise<number> {
 }
 
 /** GET /healthz of our own gateway; with --tls-cert its certificate may be self-signed, so it is not verified here. */
-function healthStatus(url: string): Promise<number | null> {
+function healthStatus(url: string, headers: Record<string, string>): Promise<number | null> {
   return new Promise((resolve) => {
     const get = url.startsWith("https:") ? httpsGet : httpGet;
-    const request = get(url, { rejectUnauthorized: false, timeout: 1000 }, (response) => {
+    const request = get(url, { rejectUnauthorized: false, timeout: 1000, headers }, (response) => {
       response.resume();
       resolve(response.statusCode ?? null);
     });
@@ -63,6 +67,7 @@ async function waitForHealth(
   url: string,
   child: ChildProcess,
   stderr: () => string,
+  headers: Record<string, string>,
   timeoutMs = 15_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -70,7 +75,7 @@ async function waitForHealth(
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`nginx exited (${child.exitCode ?? child.signalCode}): ${stderr().trim() || "no message"}`);
     }
-    if ((await healthStatus(`${url}/healthz`)) === 200) return;
+    if ((await healthStatus(`${url}/healthz`, headers)) === 200) return;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`nginx did not answer ${url}/healthz within ${timeoutMs / 1000} s: ${stderr().trim()}`);
@@ -106,6 +111,10 @@ interface StartPlan {
   identity: (NonNullable<GatewayOptions["identity"]> & { jwksUri: string }) | null;
   /** The key include's text (firm mode), else null. */
   secret: string | null;
+  /** hop-secret.conf's text (two tiers), else null. */
+  hopInclude: string | null;
+  /** What the runner's own /healthz check sends (a cache node admits only requests with the hop's secret). */
+  healthHeaders: Record<string, string>;
   keyCheck: FirmKeyCheck;
   urlFor: (port: number) => string;
 }
@@ -115,17 +124,32 @@ async function planStart(options: GatewayOptions): Promise<StartPlan> {
   const nginx = options.nginx ?? findNginx();
   if (!nginx) throw new Error(`nginx is not installed. ${INSTALL_HINT}`);
   const distDir = path.resolve(options.distDir ?? path.join(ROOT, "dist"));
-  if (!existsSync(path.join(distDir, "taskpane.html")) || !existsSync(path.join(distDir, "functions.js"))) {
+  // A cache node serves no file of the add-in (the edges do).
+  const servesAddin = options.tier?.role !== "cache";
+  if (
+    servesAddin &&
+    (!existsSync(path.join(distDir, "taskpane.html")) || !existsSync(path.join(distDir, "functions.js")))
+  ) {
     throw new Error(`${distDir} holds no built add-in (taskpane.html, functions.js): run npm run build first.`);
   }
   const jsModule = options.jsModule === undefined ? findNjsModule() : options.jsModule;
   if (options.jsModule === undefined && !jsModule)
     throw new Error(`nginx's JavaScript module (njs) is not installed. ${INSTALL_HINT}`);
   const host = options.host ?? "127.0.0.1";
-  const keyMode: KeyMode = options.keyFile ? "firm" : "pass-through";
-  checkExposure({ host, keyMode, identity: options.identity, trustedNetwork: options.trustedNetwork });
-  const serverNames = serverNamesFor(host, options.serverNames);
-  if (!isLoopback(host) && (host === "0.0.0.0" || host === "::") && !options.serverNames?.length)
+  const tier = options.tier ?? null;
+  checkTier(options);
+  // Read (and refused when malformed) before the service is asked anything.
+  const hopSecrets = tier ? readHopSecrets(tier.hopSecretFile) : null;
+  // An edge spends the firm's key through its cache nodes: firm mode, as exposed as one gateway.
+  const keyMode: KeyMode = options.keyFile || tier?.role === "edge" ? "firm" : "pass-through";
+  // A cache node admits only its edges (the hop's secret), which check who asks.
+  const trustedNetwork = options.trustedNetwork || tier?.role === "cache";
+  checkExposure({ host, keyMode, identity: options.identity, trustedNetwork });
+  const serverNames = serverNamesFor(
+    host,
+    tier?.role === "cache" ? [...(options.serverNames ?? []), CACHE_TIER_HOST] : options.serverNames,
+  );
+  if (!isLoopback(host) && (host === "0.0.0.0" || host === "::") && !options.serverNames?.length && !tier)
     throw new Error(
       `On ${host} say which host names analysts use (--server-name md.example.com): requests for any other name are refused.`,
     );
@@ -143,8 +167,42 @@ async function planStart(options: GatewayOptions): Promise<StartPlan> {
     if (taken) throw new Error(taken);
   }
   const keyCheck: FirmKeyCheck =
-    rawKey === null ? { firmKey: "none", checkedAt: null } : await checkFirmKey(options.upstream, rawKey);
-  return { options, log, nginx, distDir, jsModule, host, keyMode, serverNames, identity, secret, keyCheck, urlFor };
+    tier?.role === "edge"
+      ? { firmKey: "unchecked", checkedAt: null, detail: "the firm key is on the cache tier" }
+      : rawKey === null
+        ? { firmKey: "none", checkedAt: null }
+        : await checkFirmKey(options.upstream!, rawKey);
+  const hopInclude = tier && hopSecrets ? hopSecretInclude(tier, hopSecrets) : null;
+  const healthHeaders: Record<string, string> =
+    tier?.role === "cache" && hopSecrets ? { [HOP_HEADER]: hopSecrets[0], Host: CACHE_TIER_HOST } : {};
+  return {
+    options,
+    log,
+    nginx,
+    distDir,
+    jsModule,
+    host,
+    keyMode,
+    serverNames,
+    identity,
+    secret,
+    hopInclude,
+    healthHeaders,
+    keyCheck,
+    urlFor,
+  };
+}
+
+/** What each role needs, and refuses. */
+function checkTier(options: GatewayOptions): void {
+  const role = options.tier?.role;
+  if (role !== "edge" && !options.upstream) throw new Error("The gateway needs the service's address (--upstream).");
+  if (role === "edge" && options.keyFile)
+    throw new Error("An edge holds no key: the firm key goes to the cache nodes (--tier cache --key-file …).");
+  if (role === "cache" && !options.keyFile)
+    throw new Error("A cache node adds the firm's key to what it asks the service: it needs --key-file.");
+  if (role === "cache" && options.identity)
+    throw new Error("A cache node checks no sign-in (the edges do): give the identity settings to the edges.");
 }
 
 /** Where one start writes and keeps things. */
@@ -175,16 +233,34 @@ function startDirs(plan: StartPlan): StartDirs {
     logsDir,
     cacheDir,
     worker,
-    paneCsp: paneCspFromDist(plan.distDir, plan.identity),
-    keyIncludePath: path.join(confDir, plan.secret ? "firm-key.conf" : "key-pass-through.conf"),
+    paneCsp: plan.options.tier?.role === "cache" ? "default-src 'none'" : paneCspFromDist(plan.distDir, plan.identity),
+    keyIncludePath: path.join(
+      confDir,
+      plan.secret
+        ? "firm-key.conf"
+        : plan.options.tier?.role === "edge"
+          ? "edge-key-mode.conf"
+          : "key-pass-through.conf",
+    ),
   };
+}
+
+/** A cache node sees only its edges' addresses, which limit per user: its own limit is only a ceiling. */
+const CACHE_NODE_RATE = 100_000;
+
+function rateFor(options: GatewayOptions): { rate?: number; burst?: number } {
+  const cache = options.tier?.role === "cache";
+  const rate = options.rate ?? (cache ? CACHE_NODE_RATE : undefined);
+  const burst = options.burst ?? (cache ? CACHE_NODE_RATE : undefined);
+  return { ...(rate !== undefined ? { rate } : {}), ...(burst !== undefined ? { burst } : {}) };
 }
 
 /** Writes the configuration for `port` (and the key include, in firm mode) into the run dir. */
 function writeConfiguration(plan: StartPlan, dirs: StartDirs, port: number): void {
   const { options, host } = plan;
   const files = renderGatewayConfig({
-    upstream: options.upstream,
+    upstream: options.upstream ?? null,
+    tier: options.tier ?? null,
     listen: `${host.includes(":") ? `[${host}]` : host}:${port}`,
     distDir: plan.distDir,
     confDir: dirs.confDir,
@@ -196,8 +272,7 @@ function writeConfiguration(plan: StartPlan, dirs: StartDirs, port: number): voi
     identity: plan.identity,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     paneCsp: dirs.paneCsp,
-    ...(options.rate !== undefined ? { rate: options.rate } : {}),
-    ...(options.burst !== undefined ? { burst: options.burst } : {}),
+    ...rateFor(options),
     ...(options.signInRate !== undefined ? { signInRate: options.signInRate } : {}),
     ...(options.signInBurst !== undefined ? { signInBurst: options.signInBurst } : {}),
     ...(options.times ? { times: options.times } : {}),
@@ -206,6 +281,15 @@ function writeConfiguration(plan: StartPlan, dirs: StartDirs, port: number): voi
   });
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dirs.confDir, name), text, { mode: 0o600 });
   if (plan.secret) writeFileSync(dirs.keyIncludePath, plan.secret, { mode: 0o600 });
+  if (plan.hopInclude) writeFileSync(hopIncludePath(dirs), plan.hopInclude, { mode: 0o600 });
+}
+
+const hopIncludePath = (dirs: StartDirs) => path.join(dirs.confDir, "hop-secret.conf");
+
+/** The includes that hold a secret: deleted once nginx has read its configuration (or failed to start). */
+function removeSecrets(plan: StartPlan, dirs: StartDirs): void {
+  if (plan.secret) rmSync(dirs.keyIncludePath, { force: true });
+  if (plan.hopInclude) rmSync(hopIncludePath(dirs), { force: true });
 }
 
 function removeDirs(dirs: StartDirs): void {
@@ -264,9 +348,16 @@ function handleFor(
   };
 }
 
+function roleWords(plan: StartPlan): string {
+  const tier = plan.options.tier;
+  if (tier?.role === "cache") return "a cache node of the two-tier layout";
+  if (tier?.role === "edge") return `an edge serving ${plan.distDir}, forwarding to ${tier.cacheNodes.join(", ")}`;
+  return `serving ${plan.distDir}`;
+}
+
 export async function startGateway(options: GatewayOptions): Promise<GatewayHandle> {
   const plan = await planStart(options);
-  const { host, secret } = plan;
+  const { host } = plan;
   const dirs = startDirs(plan);
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -276,9 +367,9 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     const url = plan.urlFor(port);
     try {
-      await waitForHealth(url, child, stderr);
+      await waitForHealth(url, child, stderr, plan.healthHeaders);
     } catch (error) {
-      if (secret) rmSync(dirs.keyIncludePath, { force: true });
+      removeSecrets(plan, dirs);
       child.kill("SIGTERM");
       await exited;
       lastError = error;
@@ -289,10 +380,10 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayHand
       const taken = /Address already in use/.test(String(error)) ? await gatewayPortTaken(host, port, url) : null;
       throw taken ? new Error(taken) : error;
     }
-    // nginx has read its configuration: the key now lives only in its memory.
-    if (secret) unlinkSync(dirs.keyIncludePath);
+    // nginx has read its configuration: the key (and the hop's secret) now live only in its memory.
+    removeSecrets(plan, dirs);
     plan.log(
-      `nginx (pid ${child.pid}) serving ${plan.distDir} on ${url} (${plan.keyMode} key mode${plan.identity ? ", sign-in required" : ""}); logs in ${dirs.logsDir}`,
+      `nginx (pid ${child.pid}) ${roleWords(plan)} on ${url} (${plan.keyMode} key mode${plan.identity ? ", sign-in required" : ""}); logs in ${dirs.logsDir}`,
     );
     return handleFor(plan, dirs, child, exited, port);
   }
