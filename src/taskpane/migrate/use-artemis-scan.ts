@@ -12,7 +12,7 @@ import { suggestSymbols } from "../../core/suggest";
 import type { MigrationWorkbook, WorkbookFormula } from "../../office/workbook/formula-migration";
 import { errorText } from "../shared/error-text";
 import { useServices } from "../shared/pane-services";
-import { useRequest } from "../shared/use-request";
+import { useBoundedWait } from "../shared/use-bounded-wait";
 import { cellName } from "./cell-name";
 import { useMetricCatalogs } from "./use-metric-catalogs";
 
@@ -29,7 +29,7 @@ export type Scan =
 export function useArtemisScan(book: MigrationWorkbook, opened: boolean) {
   const { client } = useServices();
   const wanted = opened && book.available;
-  const catalog = useRequest(wanted ? (signal) => client.getAssets({ signal }) : null, [wanted, client]);
+  const catalog = useBoundedWait(wanted ? (call) => client.getAssets(call) : null, [wanted, client]);
   const [scan, setScan] = useState<Scan>({ status: "idle" });
   // Every convertible formula is chosen unless unticked; a new scan chooses them all again.
   const [unticked, setUnticked] = useState<ReadonlySet<string>>(new Set());
@@ -57,7 +57,7 @@ export function useArtemisScan(book: MigrationWorkbook, opened: boolean) {
     return null;
   }, [assets, catalogError]);
 
-  const { resolveMetric } = useMetricCatalogs(scan.status === "ready" ? scan.found : null, resolver);
+  const { resolveMetric, catalogs } = useMetricCatalogs(scan.status === "ready" ? scan.found : null, resolver);
 
   const rows = useMemo<Row[] | null>(() => {
     if (scan.status !== "ready" || !resolver || !resolveMetric) return null;
@@ -77,5 +77,5 @@ export function useArtemisScan(book: MigrationWorkbook, opened: boolean) {
   const chosen = convertible.filter((row) => !unticked.has(row.key));
   // Reading the symbols' metric catalogs: the rows wait for them.
   const checking = scan.status === "ready" && resolver !== null && resolveMetric === null;
-  return { catalog, scan, runScan, rows, checking, convertible, refused, chosen, unticked, setUnticked };
+  return { catalog, catalogs, scan, runScan, rows, checking, convertible, refused, chosen, unticked, setUnticked };
 }

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from "react";
-import { isMarketDataError } from "../../api";
+import { isMarketDataError, redact } from "../../api";
 import { unreachableText } from "../../office/sign-in/gateway";
 import type { StoredSettings } from "../../office/settings";
-import { errorText } from "../shared/error-text";
+import { startBoundedWait, type BoundedWait } from "../shared/bounded-wait";
 import { useServices } from "../shared/pane-services";
+import { useServiceAddress } from "../shared/use-bounded-wait";
 import type { Notice } from "./status-notice";
 
 /** What a connection test says of the key it used. */
@@ -11,47 +12,77 @@ export type KeyVerdict = "accepted" | "refused" | "unknown";
 
 /**
  * "Test connection": one request with the stored settings, its result as one
- * notice. A test started while one runs replaces it; leaving the view cancels it.
+ * notice, as a bounded wait (shared/bounded-wait.ts): Cancel, and a message
+ * naming the address when the service does not answer within the pane's bound
+ * (the client's own deadline, 50 s, is the cells'). A test started while one
+ * runs replaces it; leaving the view abandons it.
  */
 export function useConnectionTest() {
   const { client } = useServices();
-  const [testing, setTesting] = useState(false);
+  // When the running test started (Date.now()), or null: none runs.
+  const [testing, setTesting] = useState<number | null>(null);
   const [result, setResult] = useState<Notice>(null);
-  const running = useRef<AbortController | null>(null);
+  // The running test, and how to settle its promise when it is abandoned (the view left, another test started).
+  const running = useRef<{ wait: BoundedWait; abandon(): void } | null>(null);
+  const address = useServiceAddress();
 
-  useEffect(() => () => running.current?.abort(), []);
+  useEffect(() => () => running.current?.abandon(), []);
 
   /**
    * `saved`: "Key saved" or "Key removed" when the test saved an edited key first, said in the same message.
    * Resolves to what the service made of the key: accepted, refused (an auth error), or unknown (any other failure).
    */
-  async function run(current: StoredSettings, saved: string): Promise<KeyVerdict> {
-    running.current?.abort();
-    const controller = new AbortController();
-    running.current = controller;
-    setTesting(true);
-    try {
-      const { ms } = await client.testConnection({ signal: controller.signal });
-      const connected = `Connected in ${Math.round(ms)} ms${current.usingDefaultKey && current.apiKey ? " (sandbox demo key)" : ""}.`;
-      setResult({ intent: "success", text: saved ? `${saved}. ${connected}` : connected });
-      return "accepted";
-    } catch (error) {
-      // The reason says what to do (enter a valid key, check the address, try again later).
-      // fetch's bare TypeError: down and CORS-refused look the same to a browser.
-      const reason =
-        isMarketDataError(error) && error.kind === "network"
-          ? unreachableText(current.baseUrl)
-          : errorText(error, current.apiKey);
-      if (!controller.signal.aborted)
-        setResult({
-          intent: "error",
-          text: saved ? `${saved}, but the connection test failed: ${reason}` : `Connection failed: ${reason}`,
-        });
-      return isMarketDataError(error) && error.kind === "auth" ? "refused" : "unknown";
-    } finally {
-      if (running.current === controller) setTesting(false);
-    }
+  function run(current: StoredSettings, saved: string): Promise<KeyVerdict> {
+    running.current?.abandon();
+    setTesting(Date.now());
+    address.refresh();
+    let failure: unknown;
+    return new Promise<KeyVerdict>((resolve) => {
+      const wait = startBoundedWait(
+        (call) =>
+          client.testConnection(call).catch((error: unknown) => {
+            failure = error;
+            throw error;
+          }),
+        (outcome) => {
+          running.current = null;
+          setTesting(null);
+          if (outcome.status === "ready") {
+            const connected = `Connected in ${Math.round(outcome.data.ms)} ms${current.usingDefaultKey && current.apiKey ? " (sandbox demo key)" : ""}.`;
+            setResult({ intent: "success", text: saved ? `${saved}. ${connected}` : connected });
+            resolve("accepted");
+            return;
+          }
+          // The reason says what to do (enter a valid key, check the address, try again later).
+          // fetch's bare TypeError: down and CORS-refused look the same to a browser.
+          const reason =
+            outcome.cause === "failed" && isMarketDataError(failure) && failure.kind === "network"
+              ? unreachableText(current.baseUrl)
+              : redact(outcome.message, current.apiKey);
+          setResult({
+            intent: outcome.cause === "cancelled" ? "warning" : "error",
+            text: saved ? `${saved}, but the connection test failed: ${reason}` : `Connection failed: ${reason}`,
+          });
+          resolve(isMarketDataError(failure) && failure.kind === "auth" ? "refused" : "unknown");
+        },
+        { address: address.read },
+      );
+      running.current = {
+        wait,
+        abandon: () => {
+          wait.abandon();
+          resolve("unknown");
+        },
+      };
+    });
   }
 
-  return { testing, result, run, clear: () => setResult(null) };
+  return {
+    testing: testing !== null,
+    since: testing,
+    cancel: () => running.current?.wait.cancel(),
+    result,
+    run,
+    clear: () => setResult(null),
+  };
 }
