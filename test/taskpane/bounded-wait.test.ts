@@ -10,6 +10,8 @@ import {
   PANE_NETWORK_RETRIES,
   startBoundedWait,
   WAIT_LIMIT_MS,
+  WORKBOOK_CHANGE_WAIT,
+  type BoundedWaitOptions,
   type PaneCall,
   type WaitOutcome,
 } from "../../src/taskpane/shared/bounded-wait";
@@ -36,7 +38,7 @@ function record<T>() {
 }
 
 /** A wait on a fake clock over a request the test answers. */
-function begin(options: { address?: () => string; limitMs?: number } = {}) {
+function begin(options: Omit<BoundedWaitOptions, "timers"> = {}) {
   const clock = new FakeClock();
   const request = pendingRequest<string>();
   const { outcomes, onEnd } = record<string>();
@@ -75,6 +77,18 @@ describe("startBoundedWait", () => {
       cause: "no-answer",
       message: expect.stringMatching(/^No answer from the market-data service in 5 s\./),
     });
+  });
+
+  it("a wait on the workbook says so: Excel did not finish, and the change may still be made", async () => {
+    const { clock, outcomes } = begin(WORKBOOK_CHANGE_WAIT);
+    await clock.advance(WAIT_LIMIT_MS);
+    expect(outcomes[0]).toMatchObject({
+      cause: "no-answer",
+      message: expect.stringMatching(/^Excel did not finish in 14 s: .*may still be made/),
+    });
+    const cancelled = begin(WORKBOOK_CHANGE_WAIT);
+    cancelled.wait.cancel();
+    expect(cancelled.outcomes[0]).toMatchObject({ cause: "cancelled", message: WORKBOOK_CHANGE_WAIT.cancelled });
   });
 
   it("Cancel ends the wait at once, aborts the signal and clears the timer", async () => {

@@ -31,8 +31,20 @@ export function MigrateView({ active }: { active: boolean }) {
   useEffect(() => {
     if (active) setOpened(true);
   }, [active]);
-  const { catalog, catalogs, scan, runScan, rows, checking, convertible, refused, chosen, unticked, setUnticked } =
-    useArtemisScan(book, opened);
+  const {
+    catalog,
+    catalogs,
+    scan,
+    scanWait,
+    runScan,
+    rows,
+    checking,
+    convertible,
+    refused,
+    chosen,
+    unticked,
+    setUnticked,
+  } = useArtemisScan(book, opened);
   const { busy, undo, result, convert, undoConversion } = useConversion(book, runScan);
 
   if (!book.available) {
@@ -90,6 +102,8 @@ export function MigrateView({ active }: { active: boolean }) {
         />
       ) : loading && scan.status !== "error" && catalogs.status === "loading" ? (
         <Waiting what="Reading the metric catalogs" since={catalogs.since} onCancel={catalogs.cancel} />
+      ) : loading && scan.status !== "error" && scanWait.since !== null ? (
+        <Waiting what="Scanning the workbook" since={scanWait.since} onCancel={scanWait.cancel} />
       ) : loading && scan.status !== "error" ? (
         <Spinner size="small" label="Scanning the workbook and reading the asset catalog…" />
       ) : rows ? (

@@ -10,9 +10,9 @@ import { catalogResolver, convertArtemisFormula, hasArtemisCall, type SymbolReso
 import type { AssetRecord } from "../../core/domain";
 import { suggestSymbols } from "../../core/suggest";
 import type { MigrationWorkbook, WorkbookFormula } from "../../office/workbook/formula-migration";
-import { errorText } from "../shared/error-text";
+import { WORKBOOK_READ_WAIT } from "../shared/bounded-wait";
 import { useServices } from "../shared/pane-services";
-import { useBoundedWait } from "../shared/use-bounded-wait";
+import { useBoundedAction, useBoundedWait } from "../shared/use-bounded-wait";
 import { cellName } from "./cell-name";
 import { useMetricCatalogs } from "./use-metric-catalogs";
 
@@ -34,15 +34,18 @@ export function useArtemisScan(book: MigrationWorkbook, opened: boolean) {
   // Every convertible formula is chosen unless unticked; a new scan chooses them all again.
   const [unticked, setUnticked] = useState<ReadonlySet<string>>(new Set());
 
+  // Bounded (shared/bounded-wait.ts): a busy Excel gets a Cancel and a message, not a scan that never ends.
+  const scanWait = useBoundedAction(WORKBOOK_READ_WAIT);
+  const runScanWait = scanWait.run;
   const runScan = useCallback(async () => {
     setScan({ status: "loading" });
     setUnticked(new Set());
-    try {
-      setScan({ status: "ready", found: await book.findFormulas(hasArtemisCall) });
-    } catch (error) {
-      setScan({ status: "error", message: errorText(error) });
-    }
-  }, [book]);
+    const ended = await runScanWait(() => book.findFormulas(hasArtemisCall));
+    if (!ended) return;
+    setScan(
+      ended.status === "ready" ? { status: "ready", found: ended.data } : { status: "error", message: ended.message },
+    );
+  }, [book, runScanWait]);
 
   useEffect(() => {
     if (opened && book.available) void runScan();
@@ -77,5 +80,18 @@ export function useArtemisScan(book: MigrationWorkbook, opened: boolean) {
   const chosen = convertible.filter((row) => !unticked.has(row.key));
   // Reading the symbols' metric catalogs: the rows wait for them.
   const checking = scan.status === "ready" && resolver !== null && resolveMetric === null;
-  return { catalog, catalogs, scan, runScan, rows, checking, convertible, refused, chosen, unticked, setUnticked };
+  return {
+    catalog,
+    catalogs,
+    scan,
+    scanWait,
+    runScan,
+    rows,
+    checking,
+    convertible,
+    refused,
+    chosen,
+    unticked,
+    setUnticked,
+  };
 }

@@ -1,10 +1,9 @@
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { isMarketDataError, redact } from "../../api";
 import { unreachableText } from "../../office/sign-in/gateway";
 import type { StoredSettings } from "../../office/settings";
-import { startBoundedWait, type BoundedWait } from "../shared/bounded-wait";
 import { useServices } from "../shared/pane-services";
-import { useServiceAddress } from "../shared/use-bounded-wait";
+import { useBoundedAction } from "../shared/use-bounded-wait";
 import type { Notice } from "./status-notice";
 
 /** What a connection test says of the key it used. */
@@ -19,68 +18,45 @@ export type KeyVerdict = "accepted" | "refused" | "unknown";
  */
 export function useConnectionTest() {
   const { client } = useServices();
-  // When the running test started (Date.now()), or null: none runs.
-  const [testing, setTesting] = useState<number | null>(null);
   const [result, setResult] = useState<Notice>(null);
-  // The running test, and how to settle its promise when it is abandoned (the view left, another test started).
-  const running = useRef<{ wait: BoundedWait; abandon(): void } | null>(null);
-  const address = useServiceAddress();
-
-  useEffect(() => () => running.current?.abandon(), []);
+  const wait = useBoundedAction();
 
   /**
    * `saved`: "Key saved" or "Key removed" when the test saved an edited key first, said in the same message.
    * Resolves to what the service made of the key: accepted, refused (an auth error), or unknown (any other failure).
    */
-  function run(current: StoredSettings, saved: string): Promise<KeyVerdict> {
-    running.current?.abandon();
-    setTesting(Date.now());
-    address.refresh();
+  async function run(current: StoredSettings, saved: string): Promise<KeyVerdict> {
     let failure: unknown;
-    return new Promise<KeyVerdict>((resolve) => {
-      const wait = startBoundedWait(
-        (call) =>
-          client.testConnection(call).catch((error: unknown) => {
-            failure = error;
-            throw error;
-          }),
-        (outcome) => {
-          running.current = null;
-          setTesting(null);
-          if (outcome.status === "ready") {
-            const connected = `Connected in ${Math.round(outcome.data.ms)} ms${current.usingDefaultKey && current.apiKey ? " (sandbox demo key)" : ""}.`;
-            setResult({ intent: "success", text: saved ? `${saved}. ${connected}` : connected });
-            resolve("accepted");
-            return;
-          }
-          // The reason says what to do (enter a valid key, check the address, try again later).
-          // fetch's bare TypeError: down and CORS-refused look the same to a browser.
-          const reason =
-            outcome.cause === "failed" && isMarketDataError(failure) && failure.kind === "network"
-              ? unreachableText(current.baseUrl)
-              : redact(outcome.message, current.apiKey);
-          setResult({
-            intent: outcome.cause === "cancelled" ? "warning" : "error",
-            text: saved ? `${saved}, but the connection test failed: ${reason}` : `Connection failed: ${reason}`,
-          });
-          resolve(isMarketDataError(failure) && failure.kind === "auth" ? "refused" : "unknown");
-        },
-        { address: address.read },
-      );
-      running.current = {
-        wait,
-        abandon: () => {
-          wait.abandon();
-          resolve("unknown");
-        },
-      };
+    const outcome = await wait.run((call) =>
+      client.testConnection(call).catch((error: unknown) => {
+        failure = error;
+        throw error;
+      }),
+    );
+    // Replaced by another test, or the view went away: nothing to say.
+    if (!outcome) return "unknown";
+    if (outcome.status === "ready") {
+      const connected = `Connected in ${Math.round(outcome.data.ms)} ms${current.usingDefaultKey && current.apiKey ? " (sandbox demo key)" : ""}.`;
+      setResult({ intent: "success", text: saved ? `${saved}. ${connected}` : connected });
+      return "accepted";
+    }
+    // The reason says what to do (enter a valid key, check the address, try again later).
+    // fetch's bare TypeError: down and CORS-refused look the same to a browser.
+    const reason =
+      outcome.cause === "failed" && isMarketDataError(failure) && failure.kind === "network"
+        ? unreachableText(current.baseUrl)
+        : redact(outcome.message, current.apiKey);
+    setResult({
+      intent: outcome.cause === "cancelled" ? "warning" : "error",
+      text: saved ? `${saved}, but the connection test failed: ${reason}` : `Connection failed: ${reason}`,
     });
+    return isMarketDataError(failure) && failure.kind === "auth" ? "refused" : "unknown";
   }
 
   return {
-    testing: testing !== null,
-    since: testing,
-    cancel: () => running.current?.wait.cancel(),
+    testing: wait.since !== null,
+    since: wait.since,
+    cancel: wait.cancel,
     result,
     run,
     clear: () => setResult(null),

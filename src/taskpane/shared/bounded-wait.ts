@@ -50,6 +50,13 @@ export interface BoundedWaitOptions {
   limitMs?: number;
   /** The service's address as last read (for the message), or undefined: not known yet. */
   address?: () => string | undefined;
+  /**
+   * The message at the limit, for a wait on something else than the service (the workbook); default
+   * noAnswerText with the address.
+   */
+  noAnswer?: (seconds: number) => string;
+  /** The message when the user cancels; default CANCELLED_TEXT. */
+  cancelled?: string;
 }
 
 export interface BoundedWait {
@@ -70,6 +77,21 @@ export function noAnswerText(address: string | undefined, limitMs: number): stri
   return `No answer from ${address || "the market-data service"} in ${Math.round(limitMs / 1000)} s. The service may be down or overloaded; try again later.`;
 }
 
+/**
+ * The messages of a wait on the workbook rather than the service. Office.js offers no way to call off an
+ * `Excel.run` batch (https://learn.microsoft.com/javascript/api/excel/excel.requestcontext), so giving up or Cancel
+ * stops the pane's waiting only: a change may still land, and the message says so.
+ */
+export const WORKBOOK_READ_WAIT: Pick<BoundedWaitOptions, "noAnswer" | "cancelled"> = {
+  noAnswer: (seconds) =>
+    `Excel did not answer in ${seconds} s: it may be busy (a cell being edited, a dialog open). Try again once it is free.`,
+};
+export const WORKBOOK_CHANGE_WAIT: Pick<BoundedWaitOptions, "noAnswer" | "cancelled"> = {
+  noAnswer: (seconds) =>
+    `Excel did not finish in ${seconds} s: it may be busy (a cell being edited, a dialog open). The change may still be made: look at the workbook before trying again.`,
+  cancelled: "Stopped waiting. Excel may still make the change: look at the workbook before trying again.",
+};
+
 /** Starts `run` with a signal; `onEnd` is told its outcome exactly once, unless the wait is abandoned first. */
 export function startBoundedWait<T>(
   run: (call: PaneCall) => Promise<T>,
@@ -88,10 +110,14 @@ export function startBoundedWait<T>(
     controller.abort();
     if (outcome) onEnd(outcome);
   };
-  const timer = timers.setTimeout(
-    () => end({ status: "error", cause: "no-answer", message: noAnswerText(options.address?.(), limitMs) }),
-    limitMs,
-  );
+  const cancelled: WaitOutcome<T> = {
+    status: "error",
+    cause: "cancelled",
+    message: options.cancelled ?? CANCELLED_TEXT,
+  };
+  const noAnswer = () =>
+    options.noAnswer ? options.noAnswer(Math.round(limitMs / 1000)) : noAnswerText(options.address?.(), limitMs);
+  const timer = timers.setTimeout(() => end({ status: "error", cause: "no-answer", message: noAnswer() }), limitMs);
   let started: Promise<T>;
   try {
     started = run({ signal: controller.signal, networkRetries: PANE_NETWORK_RETRIES });
@@ -101,14 +127,10 @@ export function startBoundedWait<T>(
   started.then(
     (data) => end({ status: "ready", data }),
     (error: unknown) =>
-      end(
-        isCancellation(error)
-          ? { status: "error", cause: "cancelled", message: CANCELLED_TEXT }
-          : { status: "error", cause: "failed", message: errorText(error) },
-      ),
+      end(isCancellation(error) ? cancelled : { status: "error", cause: "failed", message: errorText(error) }),
   );
   return {
-    cancel: () => end({ status: "error", cause: "cancelled", message: CANCELLED_TEXT }),
+    cancel: () => end(cancelled),
     abandon: () => end(null),
   };
 }

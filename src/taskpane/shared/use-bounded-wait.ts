@@ -7,7 +7,14 @@
  * shows the wait; `retry` starts it again.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { startBoundedWait, type BoundedWait, type PaneCall, type WaitCause } from "./bounded-wait";
+import {
+  startBoundedWait,
+  type BoundedWait,
+  type BoundedWaitOptions,
+  type PaneCall,
+  type WaitCause,
+  type WaitOutcome,
+} from "./bounded-wait";
 import { useServices } from "./pane-services";
 
 export type WaitState<T> =
@@ -42,6 +49,49 @@ export function useBoundedWait<T>(
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   const cancel = useCallback(() => current.current?.cancel(), []);
   return { ...state, retry, cancel };
+}
+
+/** What an action's bounded wait may say instead of the service's defaults (a wait on the workbook). */
+export type ActionWaitOptions = Pick<BoundedWaitOptions, "noAnswer" | "cancelled" | "limitMs">;
+
+/**
+ * A wait the user starts (Test connection, Insert a template, a scan of the workbook), bounded as
+ * startBoundedWait's: `run` resolves with its outcome, or null when it was replaced by the next run or the
+ * component went away (every run's promise settles). `since`: when the running one started, or null.
+ */
+export function useBoundedAction(options: ActionWaitOptions = {}) {
+  const [since, setSince] = useState<number | null>(null);
+  const running = useRef<{ wait: BoundedWait; abandon(): void } | null>(null);
+  const address = useServiceAddress();
+  useEffect(() => () => running.current?.abandon(), []);
+  const run = useCallback(
+    <T>(work: (call: PaneCall) => Promise<T>): Promise<WaitOutcome<T> | null> =>
+      new Promise((resolve) => {
+        running.current?.abandon();
+        setSince(Date.now());
+        address.refresh();
+        const wait = startBoundedWait(
+          work,
+          (outcome) => {
+            running.current = null;
+            setSince(null);
+            resolve(outcome);
+          },
+          { ...options, address: address.read },
+        );
+        running.current = {
+          wait,
+          abandon: () => {
+            wait.abandon();
+            resolve(null);
+          },
+        };
+      }),
+    // The options are the caller's constants.
+    [address],
+  );
+  const cancel = useCallback(() => running.current?.wait.cancel(), []);
+  return { since, run, cancel };
 }
 
 export interface ServiceAddress {
