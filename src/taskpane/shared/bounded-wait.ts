@@ -78,9 +78,11 @@ export function noAnswerText(address: string | undefined, limitMs: number): stri
 }
 
 /**
- * The messages of a wait on the workbook rather than the service. Office.js offers no way to call off an
- * `Excel.run` batch (https://learn.microsoft.com/javascript/api/excel/excel.requestcontext), so giving up or Cancel
- * stops the pane's waiting only: a change may still land, and the message says so.
+ * The messages of a wait on the workbook rather than the service. Office.js offers no way to call off a batch
+ * once `context.sync()` has sent it: the caller can only stop waiting for its promise (office-js issue #6909,
+ * https://github.com/OfficeDev/office-js/issues/6909, the same `RequestContext.sync()` model in Excel), so giving
+ * up or Cancel stops the pane's waiting only: a change may still land, and the message says so
+ * (docs/excel-checklist.md, "Waits on a busy Excel").
  */
 export const WORKBOOK_READ_WAIT: Pick<BoundedWaitOptions, "noAnswer" | "cancelled"> = {
   noAnswer: (seconds) =>
