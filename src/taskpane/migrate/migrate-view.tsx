@@ -31,20 +31,8 @@ export function MigrateView({ active }: { active: boolean }) {
   useEffect(() => {
     if (active) setOpened(true);
   }, [active]);
-  const {
-    catalog,
-    catalogs,
-    scan,
-    scanWait,
-    runScan,
-    rows,
-    checking,
-    convertible,
-    refused,
-    chosen,
-    unticked,
-    setUnticked,
-  } = useArtemisScan(book, opened);
+  const { catalog, waits, scan, runScan, rows, checking, convertible, refused, chosen, unticked, setUnticked } =
+    useArtemisScan(book, opened);
   const { busy, undo, result, convert, undoConversion } = useConversion(book, runScan);
 
   if (!book.available) {
@@ -100,10 +88,14 @@ export function MigrateView({ active }: { active: boolean }) {
           since={catalog.since}
           onCancel={catalog.cancel}
         />
-      ) : loading && scan.status !== "error" && catalogs.status === "loading" ? (
-        <Waiting what="Reading the metric catalogs" since={catalogs.since} onCancel={catalogs.cancel} />
-      ) : loading && scan.status !== "error" && scanWait.since !== null ? (
-        <Waiting what="Scanning the workbook" since={scanWait.since} onCancel={scanWait.cancel} />
+      ) : loading && scan.status !== "error" && waits.metricCatalogs.status === "loading" ? (
+        <Waiting
+          what="Reading the metric catalogs"
+          since={waits.metricCatalogs.since}
+          onCancel={waits.metricCatalogs.cancel}
+        />
+      ) : loading && scan.status !== "error" && waits.scan.since !== null ? (
+        <Waiting what="Scanning the workbook" since={waits.scan.since} onCancel={waits.scan.cancel} />
       ) : loading && scan.status !== "error" ? (
         <Spinner size="small" label="Scanning the workbook and reading the asset catalog…" />
       ) : rows ? (

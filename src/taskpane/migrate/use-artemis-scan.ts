@@ -80,18 +80,7 @@ export function useArtemisScan(book: MigrationWorkbook, opened: boolean) {
   const chosen = convertible.filter((row) => !unticked.has(row.key));
   // Reading the symbols' metric catalogs: the rows wait for them.
   const checking = scan.status === "ready" && resolver !== null && resolveMetric === null;
-  return {
-    catalog,
-    catalogs,
-    scan,
-    scanWait,
-    runScan,
-    rows,
-    checking,
-    convertible,
-    refused,
-    chosen,
-    unticked,
-    setUnticked,
-  };
+  // The waits besides the asset catalog's, each shown with its Cancel (shared/waiting.tsx).
+  const waits = { metricCatalogs: catalogs, scan: scanWait };
+  return { catalog, waits, scan, runScan, rows, checking, convertible, refused, chosen, unticked, setUnticked };
 }
