@@ -64,6 +64,7 @@ class DeadlineCall implements CallOptions {
   cacheOnly?: boolean;
   keepWidened?: boolean;
   deadlineMs?: number;
+  networkRetries?: number;
   expired = false;
   private own: CallSignal | undefined = undefined;
   /** Listening to the caller's signal (this object is the listener: its handleEvent). */
@@ -79,11 +80,13 @@ class DeadlineCall implements CallOptions {
       cacheOnly: true,
       keepWidened: true,
       deadlineMs: true,
+      networkRetries: true,
     };
     void copied;
     if (opts.cacheOnly !== undefined) this.cacheOnly = opts.cacheOnly;
     if (opts.keepWidened !== undefined) this.keepWidened = opts.keepWidened;
     if (opts.deadlineMs !== undefined) this.deadlineMs = opts.deadlineMs;
+    if (opts.networkRetries !== undefined) this.networkRetries = opts.networkRetries;
   }
 
   get signal(): CancelSignal {

@@ -395,6 +395,7 @@ class BatchingClient implements Client {
     const { json } = await sendWithRetries(this.deps, request, settings, {
       timeoutMs: this.o.timeoutMs,
       retries: Math.min(1, this.o.retries),
+      ...(opts.networkRetries === undefined ? {} : { networkRetries: opts.networkRetries }),
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
     parseSeriesResponse(json, [symbol], ["PRICE"], window);

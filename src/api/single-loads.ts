@@ -115,7 +115,11 @@ export class SingleLoads {
       let offline = false;
       const fetchedAt = this.deps.now();
       try {
-        const answer = await sendWithRetries(lane, request, settings, { signal, timeoutMs });
+        const answer = await sendWithRetries(lane, request, settings, {
+          signal,
+          timeoutMs,
+          ...(opts.networkRetries === undefined ? {} : { networkRetries: opts.networkRetries }),
+        });
         bytes = answer.bytes;
         outcome = { value: parse(answer.json) };
       } catch (error) {

@@ -42,6 +42,14 @@ export interface CallOptions {
   keepWidened?: boolean;
   /** Longest this call waits, in ms, before it fails with a TimeoutError; default the client's `callDeadlineMs`. */
   deadlineMs?: number;
+  /**
+   * Catalogs, insight feeds, flows and the connection test: retries of a network failure (a refused or
+   * unreachable address) for a request this call sends, at most; default the client's `retries`. The pane passes
+   * 1, one quick retry (its first backoff is at most `retryBaseMs`), so a refused address is said in under 2 s;
+   * cells keep the whole policy, which rides out a network blip. A call that joins a request already out gets
+   * that request's policy. Series calls are batched with the cells' and keep theirs.
+   */
+  networkRetries?: number;
 }
 
 export interface FlowsRequest extends DateWindow {

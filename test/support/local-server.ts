@@ -1,7 +1,7 @@
 /**
  * Test servers on this machine: listenLocal (harness/local-server.ts: a free
  * port of 127.0.0.1, closed without waiting for idle keep-alive connections),
- * and a server that refuses every connection.
+ * a server that refuses every connection, and passing a request on to a sandbox.
  */
 import http from "node:http";
 import { listenLocal, type LocalServer } from "../../harness/local-server";
@@ -25,4 +25,23 @@ export function startRefusingServer(): Promise<LocalServer> {
 /** startRefusingServer for the suite or describe block this is called in. */
 export function useRefusingServer(): LocalServer {
   return useWorld("the refusing server (useRefusingServer)", startRefusingServer);
+}
+
+/** Answers `req` with what `upstream` (a sandbox URL) answers to the same path and query, with `headers` added. */
+export function passOn(
+  upstream: string,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  headers: Record<string, string>,
+): void {
+  fetch(`${upstream}${req.url ?? "/"}`).then(
+    async (answer) => {
+      res.writeHead(answer.status, {
+        ...headers,
+        "Content-Type": answer.headers.get("content-type") ?? "application/json",
+      });
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    },
+    () => res.writeHead(502, headers).end(JSON.stringify({ error: "upstream failed" })),
+  );
 }

@@ -11,7 +11,7 @@ import { Button, Caption1, Radio, RadioGroup, SearchBox, Text } from "@fluentui/
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { InsightCard } from "../../core/domain";
 import { useServices } from "../shared/pane-services";
-import { useRequest } from "../shared/use-request";
+import { useBoundedWait } from "../shared/use-bounded-wait";
 import { InsightCardView } from "./insight-card";
 import { CADENCES, entityNames, filterInsights, insightCadence, type CadenceFilter } from "./insight-filter";
 import { useInsightsStyles } from "./insights-styles";
@@ -42,7 +42,7 @@ export function InsightCardList({ cards, label, cadence, onCadence, search, onSe
   // The catalog's titles name the cards' entities ("l2" is Layer 2): asked for once a feed has cards (the client
   // shares and caches the catalog with the Picker); without it the cards show their ids.
   const hasCards = cards.length > 0;
-  const catalog = useRequest(hasCards ? (signal) => client.getAssets({ signal }) : null, [hasCards, client]);
+  const catalog = useBoundedWait(hasCards ? (call) => client.getAssets(call) : null, [hasCards, client]);
   const catalogAssets = catalog.status === "ready" ? catalog.data : null;
   const names = useMemo(() => entityNames(catalogAssets ?? []), [catalogAssets]);
   const filtered = useMemo(() => filterInsights(cards, { cadence, search }, names), [cards, cadence, search, names]);

@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { InsightCard } from "../../core/domain";
+import { PANE_NETWORK_RETRIES } from "../shared/bounded-wait";
 import { errorText } from "../shared/error-text";
 import { useServices } from "../shared/pane-services";
 import { readableCard } from "./insight-filter";
@@ -39,7 +40,10 @@ export function useInsightFeeds(feed: FeedId, active: boolean) {
       const controller = new AbortController();
       controllers.current.set(id, controller);
       update(id, { status: "loading", startedAt: Date.now() });
-      client.getInsights(id, { signal: controller.signal }).then(
+      // Not a bounded wait (shared/bounded-wait.ts): a feed's first load in an hour takes the service up to a minute
+      // (CLIENT_DEFAULTS.slowCallDeadlineMs), so giving up at 14 s would leave a cold feed unloadable. It shows its
+      // elapsed time and Cancel from the start instead (feed-status.tsx); a refused address is said at once.
+      client.getInsights(id, { signal: controller.signal, networkRetries: PANE_NETWORK_RETRIES }).then(
         (cards) => {
           if (!controller.signal.aborted) update(id, { status: "ready", cards: cards.map(readableCard) });
         },

@@ -14,6 +14,7 @@ import { Button, MessageBar, MessageBarActions, MessageBarBody, Spinner } from "
 import { useEffect, useState } from "react";
 import { NO_MIGRATION_WORKBOOK } from "../../office/workbook/formula-migration";
 import { useServices } from "../shared/pane-services";
+import { Waiting } from "../shared/waiting";
 import { plural } from "./cell-name";
 import { ConvertibleSection } from "./convertible-section";
 import { MigrateIntro } from "./migrate-intro";
@@ -30,7 +31,7 @@ export function MigrateView({ active }: { active: boolean }) {
   useEffect(() => {
     if (active) setOpened(true);
   }, [active]);
-  const { catalog, scan, runScan, rows, checking, convertible, refused, chosen, unticked, setUnticked } =
+  const { catalog, waits, scan, runScan, rows, checking, convertible, refused, chosen, unticked, setUnticked } =
     useArtemisScan(book, opened);
   const { busy, undo, result, convert, undoConversion } = useConversion(book, runScan);
 
@@ -81,7 +82,21 @@ export function MigrateView({ active }: { active: boolean }) {
           <MessageBarBody>The workbook could not be scanned: {scan.message}</MessageBarBody>
         </MessageBar>
       )}
-      {loading && scan.status !== "error" ? (
+      {loading && scan.status !== "error" && catalog.status === "loading" ? (
+        <Waiting
+          what="Scanning the workbook and reading the asset catalog"
+          since={catalog.since}
+          onCancel={catalog.cancel}
+        />
+      ) : loading && scan.status !== "error" && waits.metricCatalogs.status === "loading" ? (
+        <Waiting
+          what="Reading the metric catalogs"
+          since={waits.metricCatalogs.since}
+          onCancel={waits.metricCatalogs.cancel}
+        />
+      ) : loading && scan.status !== "error" && waits.scan.since !== null ? (
+        <Waiting what="Scanning the workbook" since={waits.scan.since} onCancel={waits.scan.cancel} />
+      ) : loading && scan.status !== "error" ? (
         <Spinner size="small" label="Scanning the workbook and reading the asset catalog…" />
       ) : rows ? (
         <>

@@ -10,9 +10,9 @@ import { catalogResolver, convertArtemisFormula, hasArtemisCall, type SymbolReso
 import type { AssetRecord } from "../../core/domain";
 import { suggestSymbols } from "../../core/suggest";
 import type { MigrationWorkbook, WorkbookFormula } from "../../office/workbook/formula-migration";
-import { errorText } from "../shared/error-text";
+import { WORKBOOK_READ_WAIT } from "../shared/bounded-wait";
 import { useServices } from "../shared/pane-services";
-import { useRequest } from "../shared/use-request";
+import { useBoundedAction, useBoundedWait } from "../shared/use-bounded-wait";
 import { cellName } from "./cell-name";
 import { useMetricCatalogs } from "./use-metric-catalogs";
 
@@ -29,20 +29,23 @@ export type Scan =
 export function useArtemisScan(book: MigrationWorkbook, opened: boolean) {
   const { client } = useServices();
   const wanted = opened && book.available;
-  const catalog = useRequest(wanted ? (signal) => client.getAssets({ signal }) : null, [wanted, client]);
+  const catalog = useBoundedWait(wanted ? (call) => client.getAssets(call) : null, [wanted, client]);
   const [scan, setScan] = useState<Scan>({ status: "idle" });
   // Every convertible formula is chosen unless unticked; a new scan chooses them all again.
   const [unticked, setUnticked] = useState<ReadonlySet<string>>(new Set());
 
+  // Bounded (shared/bounded-wait.ts): a busy Excel gets a Cancel and a message, not a scan that never ends.
+  const scanWait = useBoundedAction(WORKBOOK_READ_WAIT);
+  const runScanWait = scanWait.run;
   const runScan = useCallback(async () => {
     setScan({ status: "loading" });
     setUnticked(new Set());
-    try {
-      setScan({ status: "ready", found: await book.findFormulas(hasArtemisCall) });
-    } catch (error) {
-      setScan({ status: "error", message: errorText(error) });
-    }
-  }, [book]);
+    const ended = await runScanWait(() => book.findFormulas(hasArtemisCall));
+    if (!ended) return;
+    setScan(
+      ended.status === "ready" ? { status: "ready", found: ended.data } : { status: "error", message: ended.message },
+    );
+  }, [book, runScanWait]);
 
   useEffect(() => {
     if (opened && book.available) void runScan();
@@ -57,7 +60,7 @@ export function useArtemisScan(book: MigrationWorkbook, opened: boolean) {
     return null;
   }, [assets, catalogError]);
 
-  const { resolveMetric } = useMetricCatalogs(scan.status === "ready" ? scan.found : null, resolver);
+  const { resolveMetric, catalogs } = useMetricCatalogs(scan.status === "ready" ? scan.found : null, resolver);
 
   const rows = useMemo<Row[] | null>(() => {
     if (scan.status !== "ready" || !resolver || !resolveMetric) return null;
@@ -77,5 +80,7 @@ export function useArtemisScan(book: MigrationWorkbook, opened: boolean) {
   const chosen = convertible.filter((row) => !unticked.has(row.key));
   // Reading the symbols' metric catalogs: the rows wait for them.
   const checking = scan.status === "ready" && resolver !== null && resolveMetric === null;
-  return { catalog, scan, runScan, rows, checking, convertible, refused, chosen, unticked, setUnticked };
+  // The waits besides the asset catalog's, each shown with its Cancel (shared/waiting.tsx).
+  const waits = { metricCatalogs: catalogs, scan: scanWait };
+  return { catalog, waits, scan, runScan, rows, checking, convertible, refused, chosen, unticked, setUnticked };
 }

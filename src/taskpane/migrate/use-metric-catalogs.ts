@@ -18,7 +18,7 @@ import { suggestMetrics } from "../../core/suggest";
 import type { WorkbookFormula } from "../../office/workbook/formula-migration";
 import { errorText } from "../shared/error-text";
 import { useServices } from "../shared/pane-services";
-import { useRequest } from "../shared/use-request";
+import { useBoundedWait, type WaitState } from "../shared/use-bounded-wait";
 
 type Entry = { descriptors: readonly MetricDescriptor[] } | { error: string };
 type Catalogs = ReadonlyMap<string, Entry>;
@@ -56,17 +56,23 @@ async function readCatalogs(
 export function useMetricCatalogs(
   found: readonly WorkbookFormula[] | null,
   resolve: SymbolResolver | null,
-): { resolveMetric: MetricResolver | null } {
+): { resolveMetric: MetricResolver | null; catalogs: WaitState<Catalogs> & { cancel(): void } } {
   const { client } = useServices();
   const symbols = useMemo(() => (found && resolve ? symbolsToCheck(found, resolve) : null), [found, resolve]);
   const key = symbols?.join(",") ?? null;
-  const catalogs = useRequest<Catalogs>(
-    symbols && symbols.length > 0
-      ? (signal) => readCatalogs(symbols, (symbol) => client.getMetrics(symbol, { signal }))
-      : null,
+  const catalogs = useBoundedWait<Catalogs>(
+    symbols && symbols.length > 0 ? (call) => readCatalogs(symbols, (symbol) => client.getMetrics(symbol, call)) : null,
     [key, client],
   );
-  const read: Catalogs | null = symbols?.length === 0 ? NONE_ASKED : catalogs.status === "ready" ? catalogs.data : null;
+  // A wait that ended without them (no answer in time, cancelled): every symbol's metrics unchecked, for that reason.
+  const failed = catalogs.status === "error" ? catalogs.message : null;
+  const data = catalogs.status === "ready" ? catalogs.data : null;
+  const read = useMemo<Catalogs | null>(() => {
+    if (symbols?.length === 0) return NONE_ASKED;
+    if (data) return data;
+    if (failed !== null && symbols) return new Map(symbols.map((symbol) => [symbol, { error: failed }]));
+    return null;
+  }, [symbols, data, failed]);
   const resolveMetric = useMemo<MetricResolver | null>(() => {
     if (!read) return null;
     const catalogOf = (symbol: string): MetricCatalog | undefined => {
@@ -80,5 +86,5 @@ export function useMetricCatalogs(
     };
     return metricCatalogResolver(catalogOf, suggest);
   }, [read]);
-  return { resolveMetric };
+  return { resolveMetric, catalogs };
 }

@@ -10,7 +10,6 @@ import {
   makeStyles,
   MessageBarActions,
   MessageBarBody,
-  Spinner,
   Subtitle2,
   Text,
   tokens,
@@ -26,7 +25,8 @@ import { MetricList } from "./metric-list";
 import { useServices } from "../shared/pane-services";
 import { AssetFormulaBuilder } from "./asset-formula-builder";
 import { BUILD_MODES, type BuildMode, type BuildModeEntry, type PickerPrefill } from "./builders/registry";
-import { useRequest } from "../shared/use-request";
+import { useBoundedWait } from "../shared/use-bounded-wait";
+import { Waiting } from "../shared/waiting";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalXL },
@@ -93,7 +93,7 @@ function AssetPicker({ active, onChosen }: { active: boolean; onChosen(chosen: P
     if (active) setOpened(true);
   }, [active]);
 
-  const assets = useRequest(opened ? (signal) => client.getAssets({ signal }) : null, [opened, client]);
+  const assets = useBoundedWait(opened ? (call) => client.getAssets(call) : null, [opened, client]);
   const assetData = assets.status === "ready" ? assets.data : null;
   const index = useMemo(() => (assetData ? buildAssetIndex(assetData) : null), [assetData]);
 
@@ -107,7 +107,7 @@ function AssetPicker({ active, onChosen }: { active: boolean; onChosen(chosen: P
   const changeRef = useRef<HTMLButtonElement>(null);
   const metricsRef = useRef<HTMLElement>(null);
   const builderRef = useRef<HTMLDivElement>(null);
-  const metrics = useRequest(asset ? (signal) => client.getMetrics(asset.symbol, { signal }) : null, [
+  const metrics = useBoundedWait(asset ? (call) => client.getMetrics(asset.symbol, call) : null, [
     asset?.symbol,
     client,
   ]);
@@ -181,9 +181,9 @@ function AssetPicker({ active, onChosen }: { active: boolean; onChosen(chosen: P
               }}
             />
           )
-        ) : (
-          <Spinner size="small" label="Loading the asset catalog…" />
-        )}
+        ) : assets.status === "loading" ? (
+          <Waiting what="Loading the asset catalog" since={assets.since} onCancel={assets.cancel} />
+        ) : null}
       </section>
 
       {asset && (
@@ -213,9 +213,9 @@ function AssetPicker({ active, onChosen }: { active: boolean; onChosen(chosen: P
               />
               {metric && <MetricDetails metric={metric} />}
             </>
-          ) : (
-            <Spinner size="small" label={`Loading the metrics for ${asset.symbol}…`} />
-          )}
+          ) : metrics.status === "loading" ? (
+            <Waiting what={`Loading the metrics for ${asset.symbol}`} since={metrics.since} onCancel={metrics.cancel} />
+          ) : null}
         </section>
       )}
 

@@ -1,8 +1,9 @@
-import { Button, Spinner, Text } from "@fluentui/react-components";
+import { Button, Text } from "@fluentui/react-components";
 import { useState, type FormEvent } from "react";
 import type { StoredSettings } from "../../office/settings";
 import { errorText } from "../shared/error-text";
 import { useServices } from "../shared/pane-services";
+import { Waiting } from "../shared/waiting";
 import { type KeyVerdict, useConnectionTest } from "./connection-test";
 import { KeyInput } from "./key-input";
 import { useSettingsStyles } from "./settings-styles";
@@ -87,7 +88,9 @@ export function KeyForm({ stored, reload, readError, onKeyVerdict }: KeyFormProp
           <Button onClick={() => void onTest()} disabled={!stored || test.testing}>
             Test connection
           </Button>
-          {test.testing && <Spinner size="tiny" label="Testing…" />}
+          {test.since !== null && (
+            <Waiting what="Testing the connection" since={test.since} onCancel={test.cancel} size="tiny" />
+          )}
         </div>
       </form>
       <StatusNotice notice={notice ?? (readError ? { intent: "error", text: readError } : null)} testId="key-notice" />

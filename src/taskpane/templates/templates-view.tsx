@@ -17,8 +17,10 @@ import {
   tokens,
 } from "@fluentui/react-components";
 import { useId, useMemo, useState } from "react";
-import { errorText } from "../shared/error-text";
+import { WORKBOOK_CHANGE_WAIT } from "../shared/bounded-wait";
 import { useServices } from "../shared/pane-services";
+import { useBoundedAction } from "../shared/use-bounded-wait";
+import { Waiting } from "../shared/waiting";
 import { bundledTemplates } from "./catalog";
 import { functionsUsed, type SheetTemplate, type TemplateCatalog } from "./template";
 
@@ -86,7 +88,8 @@ export function TemplatesView({ catalog }: { catalog?: TemplateCatalog }) {
 function TemplateCard({ template }: { template: SheetTemplate }) {
   const styles = useStyles();
   const { workbook } = useServices();
-  const [busy, setBusy] = useState(false);
+  const wait = useBoundedAction(WORKBOOK_CHANGE_WAIT);
+  const busy = wait.since !== null;
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [attempts, setAttempts] = useState(0);
   const headingId = useId();
@@ -97,18 +100,19 @@ function TemplateCard({ template }: { template: SheetTemplate }) {
   async function insert() {
     const attempt = attempts + 1;
     setAttempts(attempt);
-    setBusy(true);
     setOutcome(null);
-    try {
-      if (!canInsert || !workbook.insertSheet)
-        throw new Error("There is no workbook: open this pane in Excel to insert a template.");
-      const { sheet } = await workbook.insertSheet(template);
-      setOutcome({ kind: "inserted", message: `Added the sheet "${sheet}".`, attempt });
-    } catch (error) {
-      setOutcome({ kind: "failed", message: `Could not add "${template.title}": ${errorText(error)}`, attempt });
-    } finally {
-      setBusy(false);
-    }
+    const insertSheet = canInsert ? workbook.insertSheet : undefined;
+    // Bounded (shared/bounded-wait.ts): a busy Excel gets a Cancel and a message, not a button stuck on "Inserting…".
+    const ended = await wait.run(async () => {
+      if (!insertSheet) throw new Error("There is no workbook: open this pane in Excel to insert a template.");
+      return insertSheet.call(workbook, template);
+    });
+    if (!ended) return;
+    setOutcome(
+      ended.status === "ready"
+        ? { kind: "inserted", message: `Added the sheet "${ended.data.sheet}".`, attempt }
+        : { kind: "failed", message: `Could not add "${template.title}": ${ended.message}`, attempt },
+    );
   }
 
   return (
@@ -148,6 +152,7 @@ function TemplateCard({ template }: { template: SheetTemplate }) {
         >
           {busy ? "Inserting…" : "Insert"}
         </Button>
+        {wait.since !== null && <Waiting what="Adding the sheet" since={wait.since} onCancel={wait.cancel} />}
         <div role="status" aria-live="polite">
           {outcome && (
             <MessageBar

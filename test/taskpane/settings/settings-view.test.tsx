@@ -199,11 +199,11 @@ describe("Settings view: test connection", () => {
     );
     fireEvent.click(screen.getByRole("button", { name: "Test connection" }));
     await waitFor(() => expect(client.connection.calls).toHaveLength(1));
-    expect(screen.getByText("Testing…")).toBeTruthy();
+    expect(screen.getByText("Testing the connection…")).toBeTruthy();
     expect(isDisabled(screen.getByRole("button", { name: "Test connection" }))).toBe(true);
     act(() => client.connection.last.resolve({ ok: true, ms }));
     await waitFor(() => expect(connectionResult().textContent).toBe(text));
-    expect(screen.queryByText("Testing…")).toBeNull();
+    expect(screen.queryByText("Testing the connection…")).toBeNull();
     expect(isDisabled(screen.getByRole("button", { name: "Test connection" }))).toBe(false);
   });
 

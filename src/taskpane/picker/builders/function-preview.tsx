@@ -15,7 +15,8 @@ import { redact } from "../../../api";
 import { isErrorCell } from "../../../core/cell";
 import { LineChart } from "../../shared/line-chart";
 import { useServices } from "../../shared/pane-services";
-import { useRequest } from "../../shared/use-request";
+import { useBoundedWait } from "../../shared/use-bounded-wait";
+import { Waiting } from "../../shared/waiting";
 import { useDebounced } from "../../shared/use-debounced";
 import {
   cellData,
@@ -49,13 +50,13 @@ export function FunctionPreview({ call, emptyText, sparkline, onOutcome, headerR
   const styles = usePreviewStyles();
   const { client, today, dateSystem, cellFormats } = useServices();
   const key = useDebounced(call?.key ?? null, FUNCTION_PREVIEW_DEBOUNCE_MS);
-  const result = useRequest<PreviewOutcome>(
+  const result = useBoundedWait<PreviewOutcome>(
     key && call && key === call.key
-      ? async (signal) =>
+      ? async (wait) =>
           evaluatePreview(call, {
             client,
             today: today(),
-            call: { signal },
+            call: wait,
             cellFormats: cellFormats ? cellFormats() : true,
             dateSystem: dateSystem ? await dateSystem() : 1900,
           })
@@ -69,6 +70,8 @@ export function FunctionPreview({ call, emptyText, sparkline, onOutcome, headerR
 
   let body: ReactNode;
   if (!call) body = <Caption1>{emptyText ?? "The preview appears once the fields above are valid."}</Caption1>;
+  else if (result.status === "loading" && key === call.key)
+    body = <Waiting what="Loading preview" since={result.since} onCancel={result.cancel} size="tiny" />;
   else if (key !== call.key || result.status === "loading" || result.status === "idle")
     body = <Spinner size="tiny" label="Loading preview…" labelPosition="after" />;
   else if (result.status === "error")
