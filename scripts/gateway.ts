@@ -14,6 +14,9 @@
  *   --trusted-network      firm mode off this machine without sign-in: everyone who can reach
  *                          the address may spend the firm's key (see the README)
  *
+ * Usage per user and day from the access log's JSON lines (requests, bytes, cache hit rate, refusals):
+ *   npm run gateway -- usage <state dir>/logs/access.log [more logs…]
+ *
  * Other options:
  *   --host <addr>          listen address (default 127.0.0.1; 0.0.0.0 for a team)
  *   --server-name <name>   a host name analysts use (repeatable; required with 0.0.0.0): any other Host is refused
@@ -21,6 +24,7 @@
  *                          else $XDG_STATE_HOME or ~/.local/state, /md-gateway/<port>); one another user could change is refused
  *   --rate <n> --burst <n> per-client request limit (default 20 r/s, burst 200)
  *   --tls-cert <pem> --tls-key <pem>   serve HTTPS (Excel loads add-ins only over HTTPS)
+ *   --syslog <host:port>   also send the access log's JSON lines to a syslog server (UDP), e.g. a SIEM's collector
  *   --write-config <dir>   write the configuration for a system nginx and exit;
  *                          with --key-include <file> (firm mode, see deploy/nginx/README.md)
  *
@@ -34,7 +38,7 @@
  *   node admits each (add the new one on the cache nodes, then put it first on the edges, then drop the old).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -57,10 +61,22 @@ import {
   serverNamesFor,
   startGateway,
 } from "./lib/gateway";
+import { usageReport } from "./lib/gateway/usage-report";
 
 function fail(message: string): never {
   console.error(message);
   process.exit(1);
+}
+
+// `npm run gateway -- usage <access.log>…`: the usage report (usage-report.ts), nothing started.
+if (process.argv[2] === "usage") {
+  const logs = process.argv.slice(3);
+  if (!logs.length)
+    fail("npm run gateway -- usage <access.log>… (the gateway's JSON access log, e.g. <state dir>/logs/access.log)");
+  const missing = logs.find((file) => !existsSync(file));
+  if (missing) fail(`${missing} does not exist.`);
+  console.log(usageReport(logs.map((file) => readFileSync(file, "utf8")).join("\n")).table);
+  process.exit(0);
 }
 
 const { values } = parseArgs({
@@ -83,6 +99,7 @@ const { values } = parseArgs({
     tier: { type: "string" },
     "cache-nodes": { type: "string", multiple: true },
     "hop-secret-file": { type: "string" },
+    syslog: { type: "string" },
     help: { type: "boolean" },
   },
 });
@@ -93,7 +110,7 @@ if (values.help) {
 }
 
 function readUsage(): string {
-  return `npm run gateway -- --upstream <service url> --port <port> [--key-file <file>] [${identityUsage()} | --trusted-network] [--dist <dir>] [--host <addr>] [--server-name <name>]… [--state-dir <dir>] [--rate <n>] [--burst <n>] [--tls-cert <pem> --tls-key <pem>] [--write-config <dir> [--key-include <file>]]
+  return `npm run gateway -- --upstream <service url> --port <port> [--key-file <file>] [${identityUsage()} | --trusted-network] [--dist <dir>] [--host <addr>] [--server-name <name>]… [--state-dir <dir>] [--rate <n>] [--burst <n>] [--tls-cert <pem> --tls-key <pem>] [--syslog <host:port>] [--write-config <dir> [--key-include <file>]]
   two tiers: … --tier cache --key-file <file> --hop-secret-file <file>   |   … --tier edge --cache-nodes <host:port>,… --hop-secret-file <file> (no --upstream, no --key-file)`;
 }
 
@@ -194,6 +211,7 @@ async function writeConfig(dir: string): Promise<void> {
     ...(rate !== undefined ? { rate } : {}),
     ...(burst !== undefined ? { burst } : {}),
     tls,
+    syslog: values.syslog ?? null,
   });
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(confDir, name), text, { mode: 0o644 });
   console.log(`Wrote ${Object.keys(files).join(", ")} to ${confDir}.
@@ -241,6 +259,7 @@ async function main(): Promise<void> {
     ...(rate !== undefined ? { rate } : {}),
     ...(burst !== undefined ? { burst } : {}),
     tls,
+    syslog: values.syslog ?? null,
     log: (line) => console.log(line),
   });
   console.log(`

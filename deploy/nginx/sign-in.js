@@ -300,6 +300,8 @@ async function verifyAccessToken(r) {
   if (problem) return refuse(r, problem);
   r.headersOut["X-MD-User"] = label(claims.oid) || label(claims.sub);
   r.headersOut["X-MD-User-Name"] = label(claims.preferred_username) || label(claims.upn) || "-";
+  // The tenant for the audit trail: Entra's tid, else the issuer (another provider has one tenant per issuer).
+  r.headersOut["X-MD-User-Tenant"] = label(claims.tid) || label(claims.iss) || "-";
   // Kept no longer than the token is valid, and at most $md_signed_in_seconds (a removed key stops within it).
   const keep = Math.min(Math.floor(claims.exp - Date.now() / 1000), Number(r.variables.md_signed_in_seconds));
   r.headersOut["X-Accel-Expires"] = String(Math.max(keep, 0));

@@ -13,6 +13,7 @@ import { GatewayProbe } from "../../src/office/sign-in/gateway";
 import { SettingsStore, type KeyValueStorage } from "../../src/office/settings";
 import { cellValue, DIST, isExcelError, loadFunctionsBundle, type LoadedBundle } from "../../harness/bundle";
 import {
+  accessEntries,
   accessLog,
   describeGateway,
   filesContaining,
@@ -264,8 +265,8 @@ describeGateway("gateway, firm key mode (nginx + sandbox + built bundle)", () =>
     );
     expect(leaks.map((f) => f.url)).toEqual([]);
     const log = accessLog(rig.gateway);
-    expect(log.some((line) => / cache=HIT /.test(line))).toBe(true);
-    expect(log.some((line) => / rt=\d+\.\d{3} /.test(line))).toBe(true);
+    expect(accessEntries(log).some((entry) => entry.cache === "HIT")).toBe(true);
+    expect(accessEntries(log).some((entry) => /^\d+\.\d{3}$/.test(entry.request_time))).toBe(true);
     expect(filesUnder(rig.gateway.cacheDir).length).toBeGreaterThan(5);
     // Logs, cache, temp files and the configuration directory (firm-key.conf is gone once nginx read it).
     expect(filesContaining([rig.gateway.stateDir, rig.gateway.confDir], rig.key)).toEqual([]);

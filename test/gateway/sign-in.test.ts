@@ -151,7 +151,7 @@ describeGateway("gateway sign-in (nginx + njs + oidc-provider + sandbox)", () =>
   it("the access log names the user and never holds a token", async () => {
     const token = await idp.token({ roles: [ROLE], user: "log-oid-7", name: "carol@example.com" });
     await call(token, "/api/supported-metrics/");
-    const line = /user=log-oid-7 name=carol@example\.com .*"GET \/api\/supported-metrics\/"/;
+    const line = /"user":"log-oid-7","name":"carol@example\.com",.*"request":"GET \/api\/supported-metrics\/"/;
     const log = (await accessLogWith(rig.gateway, line, "carol's request")).join("\n");
     expect(log).toMatch(line);
     expect(log).not.toContain(token);

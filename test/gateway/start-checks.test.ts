@@ -81,14 +81,21 @@ describeGateway("the firm key, checked against the service at start (/healthz)",
       const sent = `/api/data/api/FEES/?symbols=btc&APIKey=${bad}&startDate=2024-02-01&endDate=2024-02-05`;
       expect((await fetch(`${rig.gateway.url}${sent}`)).status).toBe(401);
       const shown = "/api/data/api/FEES/?symbols=btc&APIKey=[redacted]&startDate=2024-02-01&endDate=2024-02-05";
-      const line = `"GET ${shown}" 401 `;
-      const log = await accessLogWith(rig.gateway, { test: (l: string) => l.includes(line) } as RegExp, "the 401");
+      const line = `"request":"GET ${shown}"`;
+      const log = await accessLogWith(
+        rig.gateway,
+        { test: (l: string) => l.includes(line) && l.includes('"status":"401"') } as RegExp,
+        "the 401",
+      );
       expect(log.join("\n")).not.toContain(bad);
       // A query that was only the key keeps its "?" and says a key was sent.
       expect((await fetch(`${rig.gateway.url}/api/data/api/FEES/?APIKey=${bad}`)).status).toBe(401);
       const only = await accessLogWith(
         rig.gateway,
-        { test: (l: string) => l.includes('"GET /api/data/api/FEES/?APIKey=[redacted]" 401 ') } as RegExp,
+        {
+          test: (l: string) =>
+            l.includes('"request":"GET /api/data/api/FEES/?APIKey=[redacted]"') && l.includes('"status":"401"'),
+        } as RegExp,
         "the key-only 401",
       );
       expect(only.join("\n")).not.toContain(bad);

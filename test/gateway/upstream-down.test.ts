@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { freePort } from "../../scripts/lib/gateway";
-import { accessLogWith, describeGateway, filesContaining, useGateway } from "../support/gateway";
+import { accessEntries, accessLogWith, describeGateway, filesContaining, useGateway } from "../support/gateway";
 
 const KEY = `md-firm-${randomUUID()}`;
 
@@ -23,7 +23,13 @@ describeGateway("gateway with its service down", () => {
     expect((await fetch(`${rig.gateway.url}/taskpane.html`)).status).toBe(200);
     const log = await accessLogWith(rig.gateway, /\/api\/data\/api\/PRICE\//, "the series request");
     const line = log.find((l) => l.includes("/api/data/api/PRICE/"));
-    expect(line).toMatch(/" 502 \d+ cache=MISS rt=[\d.]+ upstream=502 /);
+    expect(accessEntries([line!])[0]).toMatchObject({
+      status: "502",
+      bytes: expect.stringMatching(/^\d+$/),
+      cache: "MISS",
+      request_time: expect.stringMatching(/^[\d.]+$/),
+      upstream_status: "502",
+    });
     expect(filesContaining([rig.gateway.stateDir, rig.gateway.confDir], KEY)).toEqual([]);
   });
 });

@@ -88,8 +88,14 @@ export async function startGatewayAlone(
     key,
     keyFile,
     async close() {
-      await gateway.stop();
-      rmSync(secrets, { recursive: true, force: true });
+      let problems: string[];
+      try {
+        problems = auditProblems(gateway, key);
+      } finally {
+        await gateway.stop();
+        rmSync(secrets, { recursive: true, force: true });
+      }
+      if (problems.length) throw new Error(`The gateway's files at its stop:\n${problems.join("\n")}`);
     },
   };
 }
@@ -160,6 +166,71 @@ export function filesContaining(dirs: string[], needle: string): string[] {
     const bytes = readFileSync(file);
     return forms.some((form) => bytes.includes(form));
   });
+}
+
+/** The fields of one access log line (log_format md_gateway, deploy/nginx/README.md "The access log"). */
+export const ACCESS_LOG_FIELDS = [
+  "time",
+  "msec",
+  "request_id",
+  "client",
+  "user",
+  "name",
+  "tenant",
+  "request",
+  "endpoint",
+  "symbols",
+  "metrics",
+  "status",
+  "cache",
+  "bytes",
+  "refusal",
+  "upstream_status",
+  "upstream_time",
+  "request_time",
+] as const;
+export type AccessEntry = Record<(typeof ACCESS_LOG_FIELDS)[number], string>;
+
+/** Access log lines read as the JSON objects they are (a line that is not one throws, naming it). */
+export function accessEntries(lines: string[]): AccessEntry[] {
+  return lines.map((line) => {
+    try {
+      return JSON.parse(line) as AccessEntry;
+    } catch {
+      throw new Error(`An access log line is not JSON: ${line}`);
+    }
+  });
+}
+
+/** A JSON Web Token's first two segments (a header and a payload, base64url of JSON objects). */
+const TOKEN_LIKE = /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}/;
+
+/**
+ * What every gateway of the tests must hold at its stop (checked by close()): each access
+ * log line is JSON with every field, and no log, cache file or error log holds the firm key
+ * (as written or URL-encoded) or anything shaped like an access token.
+ */
+export function auditProblems(gateway: GatewayHandle, firmKey: string): string[] {
+  const problems: string[] = [];
+  const file = path.join(gateway.logsDir, "access.log");
+  const lines = existsSync(file) ? accessLog(gateway) : [];
+  for (const line of lines) {
+    let entry: Record<string, unknown>;
+    try {
+      entry = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      problems.push(`an access log line is not JSON: ${line.slice(0, 200)}`);
+      continue;
+    }
+    const missing = ACCESS_LOG_FIELDS.filter((field) => typeof entry[field] !== "string");
+    if (missing.length) problems.push(`an access log line lacks ${missing.join(", ")}: ${line.slice(0, 200)}`);
+  }
+  const dirs = [gateway.logsDir, gateway.cacheDir].filter((dir) => existsSync(dir));
+  for (const found of filesContaining(dirs, firmKey)) problems.push(`the firm key is in ${found}`);
+  for (const found of dirs.flatMap(filesUnder)) {
+    if (TOKEN_LIKE.test(readFileSync(found, "latin1"))) problems.push(`an access token is in ${found}`);
+  }
+  return problems;
 }
 
 export function accessLog(gateway: GatewayHandle): string[] {

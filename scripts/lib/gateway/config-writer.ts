@@ -58,6 +58,8 @@ export interface GatewayConfigInput {
   /** First day of the series calendar (default: today, local time, as nginx's $time_iso8601). */
   today?: Date;
   calendarDays?: number;
+  /** Also send the access log's JSON lines to this syslog server ("host:port", UDP; nginx's own syslog: target). */
+  syslog?: string | null;
 }
 
 /** The files of one gateway configuration, by name in confDir. */
@@ -104,6 +106,14 @@ function checkInput(input: GatewayConfigInput): CheckedInput {
   return { upstream, times, rate, burst, signInRate, signInBurst, maxBody, identity };
 }
 
+/** A syslog server as nginx's syslog: target takes it: a host name or IPv4 address, or [IPv6], and a port. */
+export function syslogServer(value: string): string {
+  const match = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):(\d{1,5})$/.exec(value);
+  if (!match || Number(match[1]) < 1 || Number(match[1]) > 65535)
+    throw new Error(`--syslog must be host:port (a syslog server listening on UDP), not "${value}".`);
+  return value;
+}
+
 function checkRate(what: string, rate: number, burst: number): [number, number] {
   if (!Number.isInteger(rate) || rate < 1)
     throw new Error(`The ${what}rate must be a whole number of requests per second ≥ 1, not ${rate}.`);
@@ -124,6 +134,9 @@ function templateValues(input: GatewayConfigInput, checked: CheckedInput): Recor
     MD_PID_FILE: path.join(input.confDir, "nginx.pid"),
     MD_ERROR_LOG: path.join(input.stateDir, "logs", "error.log"),
     MD_ACCESS_LOG: path.join(input.stateDir, "logs", "access.log"),
+    MD_SYSLOG_ACCESS_LOG: input.syslog
+      ? `access_log syslog:server=${syslogServer(input.syslog)},tag=md_gateway,severity=info md_gateway;`
+      : "# (no syslog: --syslog host:port sends the same JSON lines to a syslog server)",
     MD_CONF_DIR: input.confDir,
     MD_TEMP_DIR: path.join(input.stateDir, "temp"),
     MD_CACHE_DIR: path.join(input.stateDir, "cache"),

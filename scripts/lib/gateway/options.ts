@@ -78,6 +78,8 @@ export interface GatewayOptions {
   /** Firm mode off this machine without sign-in: the network itself decides who may use the key. */
   trustedNetwork?: boolean;
   maxBodyBytes?: number;
+  /** Also send the access log's JSON lines to this syslog server, "host:port" (UDP). */
+  syslog?: string | null;
   /** Lines about what happens (start, stop); default silent. */
   log?: (line: string) => void;
 }

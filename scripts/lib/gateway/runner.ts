@@ -278,6 +278,7 @@ function writeConfiguration(plan: StartPlan, dirs: StartDirs, port: number): voi
     ...(options.times ? { times: options.times } : {}),
     tls: options.tls ?? null,
     keyCheck: plan.keyCheck,
+    syslog: options.syslog ?? null,
   });
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dirs.confDir, name), text, { mode: 0o600 });
   if (plan.secret) writeFileSync(dirs.keyIncludePath, plan.secret, { mode: 0o600 });
