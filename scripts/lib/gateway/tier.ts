@@ -101,6 +101,31 @@ export function hopSecretInclude(tier: GatewayTier, secrets: string[]): string {
   ].join("\n");
 }
 
+/** A cache node sees only its edges' addresses, which limit per user: its own limit is only a ceiling. */
+const CACHE_NODE_RATE = 100_000;
+
+/** The per-client limit a node is written with: a cache node's defaults to CACHE_NODE_RATE (the edges limit per user). */
+export function tierRate(
+  tier: GatewayTier | null | undefined,
+  given: { rate?: number; burst?: number },
+): { rate?: number; burst?: number } {
+  const cache = tier?.role === "cache";
+  const rate = given.rate ?? (cache ? CACHE_NODE_RATE : undefined);
+  const burst = given.burst ?? (cache ? CACHE_NODE_RATE : undefined);
+  return { ...(rate !== undefined ? { rate } : {}), ...(burst !== undefined ? { burst } : {}) };
+}
+
+/** The host names a node answers: a cache node answers its edges' CACHE_TIER_HOST as well. */
+export function tierServerNames(
+  tier: GatewayTier | null | undefined,
+  names: string[] | undefined,
+): string[] | undefined {
+  return tier?.role === "cache" ? [...(names ?? []), CACHE_TIER_HOST] : names;
+}
+
+/** A cache node serves no page of the add-in: its Content-Security-Policy allows nothing. */
+export const CACHE_NODE_CSP = "default-src 'none'";
+
 /** How an edge treats its cache nodes (edge-tier.conf.template, edge-proxy.conf.template). */
 const HOP = { connectTimeout: "2s", maxFails: 1, failTimeout: "10s" };
 
