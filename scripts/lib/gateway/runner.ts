@@ -40,6 +40,7 @@ import {
   CACHE_NODE_CSP,
   CACHE_TIER_HOST,
   HOP_HEADER,
+  HOP_INCLUDE,
   hopSecretInclude,
   readHopSecrets,
   tierRate,
@@ -279,7 +280,7 @@ function writeConfiguration(plan: StartPlan, dirs: StartDirs, port: number): voi
   if (plan.hopInclude) writeFileSync(hopIncludePath(dirs), plan.hopInclude, { mode: 0o600 });
 }
 
-const hopIncludePath = (dirs: StartDirs) => path.join(dirs.confDir, "hop-secret.conf");
+const hopIncludePath = (dirs: StartDirs) => path.join(dirs.confDir, HOP_INCLUDE);
 
 /** The includes that hold a secret: deleted once nginx has read its configuration (or failed to start). */
 function removeSecrets(plan: StartPlan, dirs: StartDirs): void {

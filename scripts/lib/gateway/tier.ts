@@ -36,6 +36,8 @@ export type GatewayTier =
 
 /** The Host an edge asks a cache node for (a cache node answers it besides its own names). */
 export const CACHE_TIER_HOST = "md-cache-tier";
+/** The include holding the hop's secret, in the configuration directory (0600). */
+export const HOP_INCLUDE = "hop-secret.conf";
 /** The request header that carries the hop's secret. */
 export const HOP_HEADER = "X-MD-Hop";
 
@@ -87,8 +89,15 @@ export function parseCacheNode(text: string): string {
  * of the secrets and 1 otherwise — a case-sensitive regular expression, as
  * a map's plain strings are matched ignoring case.
  */
-export function hopSecretInclude(tier: GatewayTier, secrets: string[]): string {
-  const head = "# The two-tier layout's hop secret (written by npm run gateway; deleted once nginx has read it).";
+export function hopSecretInclude(
+  tier: GatewayTier,
+  secrets: string[],
+  kept: "deleted" | "written" = "deleted",
+): string {
+  const head =
+    kept === "deleted"
+      ? "# The two-tier layout's hop secret (written by npm run gateway; deleted once nginx has read it)."
+      : "# The two-tier layout's hop secret (written by npm run gateway --write-config, 0600: keep it so).";
   if (tier.role === "edge")
     return [head, "map $md_request_path $md_hop_secret {", `    default "${secrets[0]}";`, "}", ""].join("\n");
   return [
