@@ -194,7 +194,12 @@ describeGateway("npm run gateway -- --tier edge|cache --write-config: the two ti
     await again.text();
     expect([again.status, again.headers.get("x-cache-status")]).toEqual([200, "HIT"]);
     // Asked once, with the firm key the cache node added (the sandbox accepts only it).
-    expect(sandbox.requestLog().slice(from).map((entry) => entry.path)).toEqual(["/data/api/PRICE/"]);
+    expect(
+      sandbox
+        .requestLog()
+        .slice(from)
+        .map((entry) => entry.path),
+    ).toEqual(["/data/api/PRICE/"]);
     // Straight to the cache node, without the hop's secret: refused.
     expect(await statusFor(`http://127.0.0.1:${cachePort}${url}`, { Host: "md-cache-tier" })).toBe(403);
     expect(sandbox.requestLog().length).toBe(from + 1);
