@@ -11,13 +11,12 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, watch, writeFileSync } from "node:fs";
-import { get as httpGet } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { DIST } from "../../harness/bundle";
 import { startSandbox, type SandboxHandle } from "../../sandbox/server";
 import { freePort, keyInclude, ROOT } from "../../scripts/lib/gateway";
-import { describeGateway, filesContaining, filesUnder, NGINX } from "../support/gateway";
+import { describeGateway, filesContaining, filesUnder, NGINX, statusFor } from "../support/gateway";
 
 /** `npm run gateway -- <args>` to its end (a --write-config run exits). */
 function gatewayCli(args: string[]): { status: number | null; stdout: string; stderr: string } {
@@ -94,18 +93,6 @@ async function runNginx(confDir: string, stateDir: string, timeoutMs = 15_000): 
     throw error;
   });
   return { child, stderr: () => stderr, stop };
-}
-
-/** GET with a Host header of our own. */
-function statusFor(url: string, headers: Record<string, string> = {}): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const request = httpGet(url, { headers, timeout: 10_000 }, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
-    request.on("timeout", () => request.destroy(new Error(`no answer from ${url}`)));
-    request.on("error", reject);
-  });
 }
 
 describeGateway("npm run gateway -- --tier edge|cache --write-config: the two tiers on a system nginx", () => {
