@@ -26,7 +26,8 @@
  *   --tls-cert <pem> --tls-key <pem>   serve HTTPS (Excel loads add-ins only over HTTPS)
  *   --syslog <host:port>   also send the access log's JSON lines to a syslog server (UDP), e.g. a SIEM's collector
  *   --write-config <dir>   write the configuration for a system nginx and exit;
- *                          with --key-include <file> (firm mode, see deploy/nginx/README.md)
+ *                          with --key-include <file> (firm mode, see deploy/nginx/README.md);
+ *                          with --tier, one node of the two tiers (a cache node: --key-include, not --key-file)
  *
  * Past one machine, the two-tier layout (scripts/lib/gateway/tier.ts, deploy/nginx/README.md):
  *   --tier cache --key-file <file> --hop-secret-file <file> --upstream <service url>
@@ -38,16 +39,19 @@
  *   node admits each (add the new one on the cache nodes, then put it first on the edges, then drop the old).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import {
+  CACHE_NODE_CSP,
   checkExposure,
   defaultStateDir,
   discoverJwksUri,
   ensureNginx,
   findNjsModule,
+  HOP_INCLUDE,
+  hopSecretInclude,
   identityArgs,
   identityFromArgs,
   identityHelp,
@@ -57,9 +61,12 @@ import {
   type IdentitySettings,
   paneCspFromDist,
   renderGatewayConfig,
+  readHopSecrets,
   ROOT,
   serverNamesFor,
   startGateway,
+  tierRate,
+  tierServerNames,
 } from "./lib/gateway";
 import { usageReport } from "./lib/gateway/usage-report";
 
@@ -122,8 +129,14 @@ function tierFromArgs(): GatewayTier | null {
       fail("--cache-nodes and --hop-secret-file go with --tier edge or --tier cache.");
     return null;
   }
-  if (values["write-config"])
-    fail("--write-config does not write the two-tier layout yet: run it with npm run gateway.");
+  if (values["write-config"] && values["key-file"])
+    fail(
+      "--write-config writes no key: a cache node's configuration includes the firm key include (--key-include <file>).",
+    );
+  if (values["write-config"] && values.tier === "cache" && !values["key-include"])
+    fail("A cache node's configuration needs the firm key include: --key-include <file> (see deploy/nginx/README.md).");
+  if (values["key-include"] && values.tier === "edge")
+    fail("An edge holds no key: --key-include goes to the cache nodes.");
   const hopSecretFile = values["hop-secret-file"];
   if (!hopSecretFile)
     fail(`--tier ${values.tier} needs --hop-secret-file <file> (the edge → cache hop's shared secret).`);
@@ -185,39 +198,60 @@ async function writeConfig(dir: string): Promise<void> {
   mkdirSync(confDir, { recursive: true });
   const keyInclude = values["key-include"]
     ? path.resolve(values["key-include"])
-    : path.join(confDir, "key-pass-through.conf");
+    : path.join(confDir, tier?.role === "edge" ? "edge-key-mode.conf" : "key-pass-through.conf");
   checkExposure({
     host,
-    keyMode: values["key-include"] ? "firm" : "pass-through",
+    // An edge spends the firm's key through its cache nodes; a cache node admits only its edges (the hop's secret).
+    keyMode: values["key-include"] || tier?.role === "edge" ? "firm" : "pass-through",
     identity,
-    trustedNetwork: values["trusted-network"],
+    trustedNetwork: values["trusted-network"] || tier?.role === "cache",
   });
   const files = renderGatewayConfig({
-    upstream: values.upstream!,
+    upstream: values.upstream ?? null,
+    tier,
     listen: `${host}:${port}`,
     jsModule: findNjsModule() ?? "/usr/lib/nginx/modules/ngx_http_js_module.so",
-    serverNames: serverNamesFor(host, values["server-name"]),
+    serverNames: serverNamesFor(host, tierServerNames(tier, values["server-name"])),
     identity: identity ? { ...identity, jwksUri: identity.jwksUri ?? (await discoverJwksUri(identity.issuer)) } : null,
     distDir,
     confDir,
     stateDir,
     keyInclude,
     workerUser: process.getuid?.() === 0 ? { user: "www-data", group: "www-data" } : null,
-    paneCsp: paneCspFromDist(distDir, identity),
+    paneCsp: tier?.role === "cache" ? CACHE_NODE_CSP : paneCspFromDist(distDir, identity),
     // Nothing checks the firm key of a system nginx's configuration: /healthz says so.
-    keyCheck: values["key-include"]
-      ? { firmKey: "unchecked", checkedAt: null, detail: "the configuration was written for a system nginx" }
-      : { firmKey: "none", checkedAt: null },
-    ...(rate !== undefined ? { rate } : {}),
-    ...(burst !== undefined ? { burst } : {}),
+    keyCheck:
+      tier?.role === "edge"
+        ? { firmKey: "unchecked", checkedAt: null, detail: "the firm key is on the cache tier" }
+        : values["key-include"]
+          ? { firmKey: "unchecked", checkedAt: null, detail: "the configuration was written for a system nginx" }
+          : { firmKey: "none", checkedAt: null },
+    ...tierRate(tier, { rate, burst }),
     tls,
     syslog: values.syslog ?? null,
   });
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(confDir, name), text, { mode: 0o644 });
+  if (tier) writeHopInclude(confDir, tier);
   console.log(`Wrote ${Object.keys(files).join(", ")} to ${confDir}.
 Create ${stateDir}/{logs,cache,temp,jwks} (cache, temp and jwks writable by the workers' user), then:
   nginx -t -p ${stateDir}/ -c ${path.join(confDir, "nginx.conf")}
-${values["key-include"] ? `Firm mode: ${keyInclude} must exist (0600, owned by root): see deploy/nginx/README.md.` : "Pass-through mode (no --key-include): each analyst's key passes through, nothing is cached."}`);
+${tier ? `The hop's secret is in ${path.join(confDir, HOP_INCLUDE)} (0600: the master reads it as root); write the configuration again after changing ${tier.hopSecretFile}.\n` : ""}${tier?.role === "edge" ? "An edge: no key, no cache (the cache nodes have them)." : values["key-include"] ? `Firm mode: ${keyInclude} must exist (0600, owned by root): see deploy/nginx/README.md.` : "Pass-through mode (no --key-include): each analyst's key passes through, nothing is cached."}`);
+}
+
+/**
+ * hop-secret.conf, the hop's secret in nginx syntax, as the written nginx.conf includes it: created 0600
+ * (never world-readable, like the firm key include), replacing any earlier one rather than writing into it.
+ */
+function writeHopInclude(confDir: string, tier: GatewayTier): void {
+  let text: string;
+  try {
+    text = hopSecretInclude(tier, readHopSecrets(tier.hopSecretFile), "written");
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+  const file = path.join(confDir, HOP_INCLUDE);
+  rmSync(file, { force: true });
+  writeFileSync(file, text, { mode: 0o600, flag: "wx" });
 }
 
 function firmKeyLine(check: FirmKeyCheck): string {

@@ -8,10 +8,9 @@
  * (nginx's `hash … consistent`), so an answer is fetched once for every edge.
  */
 import { readFileSync } from "node:fs";
-import { get as httpGet } from "node:http";
 import path from "node:path";
 import type { GatewayHandle } from "../../scripts/lib/gateway";
-import { accessLogWith, describeGateway, filesContaining, filesUnder } from "../support/gateway";
+import { accessLogWith, describeGateway, filesContaining, filesUnder, statusFor } from "../support/gateway";
 import { gatewayIdentity, useIdentityProvider } from "../support/identity";
 import { useTwoTier, type TwoTierWorld } from "../support/two-tier";
 
@@ -86,18 +85,6 @@ function logged(url: string): RegExp {
 function answeredBy(node: GatewayHandle, urls: string[]): string[] {
   const log = readFileSync(path.join(node.logsDir, "access.log"), "utf8");
   return urls.filter((url) => logged(url).test(log));
-}
-
-/** GET with a Host header of our own (fetch does not send one it is given). */
-function statusFor(url: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const request = httpGet(url, { headers, timeout: 10_000 }, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
-    request.on("timeout", () => request.destroy(new Error(`no answer from ${url}`)));
-    request.on("error", reject);
-  });
 }
 
 const opened: Answer[] = [];

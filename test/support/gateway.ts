@@ -9,6 +9,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, watch, writeFileSync } from "node:fs";
+import { get as httpGet } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { startSandbox, type SandboxHandle, type SandboxOptions } from "../../sandbox/server";
@@ -231,6 +232,18 @@ export function auditProblems(gateway: GatewayHandle, firmKey: string): string[]
     if (TOKEN_LIKE.test(readFileSync(found, "latin1"))) problems.push(`an access token is in ${found}`);
   }
   return problems;
+}
+
+/** GET with a Host header of our own (fetch does not send one it is given). */
+export function statusFor(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = httpGet(url, { headers, timeout: 10_000 }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on("timeout", () => request.destroy(new Error(`no answer from ${url}`)));
+    request.on("error", reject);
+  });
 }
 
 export function accessLog(gateway: GatewayHandle): string[] {

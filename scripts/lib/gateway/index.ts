@@ -46,4 +46,15 @@ export { gatewayCsp, paneCspFromDist, signInOrigin } from "./pane-csp";
 export { freePort, GATEWAY_PORT_USER, startGateway } from "./runner";
 export { beforeDatePattern, seriesCalendar, SETTLED_AFTER_DAYS } from "./series-calendar";
 export { parseUpstream, type Upstream } from "./upstream";
-export { CACHE_TIER_HOST, HOP_HEADER, parseCacheNode, readHopSecrets, type GatewayTier } from "./tier";
+export {
+  CACHE_NODE_CSP,
+  CACHE_TIER_HOST,
+  HOP_HEADER,
+  HOP_INCLUDE,
+  hopSecretInclude,
+  parseCacheNode,
+  readHopSecrets,
+  tierRate,
+  tierServerNames,
+  type GatewayTier,
+} from "./tier";

@@ -36,7 +36,16 @@ import { findNginx, findNjsModule, INSTALL_HINT } from "./nginx-install";
 import { ROOT, type GatewayHandle, type GatewayOptions, type KeyMode } from "./options";
 import { paneCspFromDist } from "./pane-csp";
 import { chooseWorkerUser, prepareStateDir, privateRunDir, type WorkerUser } from "./state-dir";
-import { CACHE_TIER_HOST, HOP_HEADER, hopSecretInclude, readHopSecrets } from "./tier";
+import {
+  CACHE_NODE_CSP,
+  CACHE_TIER_HOST,
+  HOP_HEADER,
+  HOP_INCLUDE,
+  hopSecretInclude,
+  readHopSecrets,
+  tierRate,
+  tierServerNames,
+} from "./tier";
 
 export async function freePort(host = "127.0.0.1"): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -145,10 +154,7 @@ async function planStart(options: GatewayOptions): Promise<StartPlan> {
   // A cache node admits only its edges (the hop's secret), which check who asks.
   const trustedNetwork = options.trustedNetwork || tier?.role === "cache";
   checkExposure({ host, keyMode, identity: options.identity, trustedNetwork });
-  const serverNames = serverNamesFor(
-    host,
-    tier?.role === "cache" ? [...(options.serverNames ?? []), CACHE_TIER_HOST] : options.serverNames,
-  );
+  const serverNames = serverNamesFor(host, tierServerNames(tier, options.serverNames));
   if (!isLoopback(host) && (host === "0.0.0.0" || host === "::") && !options.serverNames?.length && !tier)
     throw new Error(
       `On ${host} say which host names analysts use (--server-name md.example.com): requests for any other name are refused.`,
@@ -233,7 +239,7 @@ function startDirs(plan: StartPlan): StartDirs {
     logsDir,
     cacheDir,
     worker,
-    paneCsp: plan.options.tier?.role === "cache" ? "default-src 'none'" : paneCspFromDist(plan.distDir, plan.identity),
+    paneCsp: plan.options.tier?.role === "cache" ? CACHE_NODE_CSP : paneCspFromDist(plan.distDir, plan.identity),
     keyIncludePath: path.join(
       confDir,
       plan.secret
@@ -243,16 +249,6 @@ function startDirs(plan: StartPlan): StartDirs {
           : "key-pass-through.conf",
     ),
   };
-}
-
-/** A cache node sees only its edges' addresses, which limit per user: its own limit is only a ceiling. */
-const CACHE_NODE_RATE = 100_000;
-
-function rateFor(options: GatewayOptions): { rate?: number; burst?: number } {
-  const cache = options.tier?.role === "cache";
-  const rate = options.rate ?? (cache ? CACHE_NODE_RATE : undefined);
-  const burst = options.burst ?? (cache ? CACHE_NODE_RATE : undefined);
-  return { ...(rate !== undefined ? { rate } : {}), ...(burst !== undefined ? { burst } : {}) };
 }
 
 /** Writes the configuration for `port` (and the key include, in firm mode) into the run dir. */
@@ -272,7 +268,7 @@ function writeConfiguration(plan: StartPlan, dirs: StartDirs, port: number): voi
     identity: plan.identity,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     paneCsp: dirs.paneCsp,
-    ...rateFor(options),
+    ...tierRate(options.tier, options),
     ...(options.signInRate !== undefined ? { signInRate: options.signInRate } : {}),
     ...(options.signInBurst !== undefined ? { signInBurst: options.signInBurst } : {}),
     ...(options.times ? { times: options.times } : {}),
@@ -285,7 +281,7 @@ function writeConfiguration(plan: StartPlan, dirs: StartDirs, port: number): voi
   if (plan.hopInclude) writeFileSync(hopIncludePath(dirs), plan.hopInclude, { mode: 0o600 });
 }
 
-const hopIncludePath = (dirs: StartDirs) => path.join(dirs.confDir, "hop-secret.conf");
+const hopIncludePath = (dirs: StartDirs) => path.join(dirs.confDir, HOP_INCLUDE);
 
 /** The includes that hold a secret: deleted once nginx has read its configuration (or failed to start). */
 function removeSecrets(plan: StartPlan, dirs: StartDirs): void {

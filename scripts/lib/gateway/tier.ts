@@ -36,6 +36,8 @@ export type GatewayTier =
 
 /** The Host an edge asks a cache node for (a cache node answers it besides its own names). */
 export const CACHE_TIER_HOST = "md-cache-tier";
+/** The include holding the hop's secret, in the configuration directory (0600). */
+export const HOP_INCLUDE = "hop-secret.conf";
 /** The request header that carries the hop's secret. */
 export const HOP_HEADER = "X-MD-Hop";
 
@@ -87,8 +89,15 @@ export function parseCacheNode(text: string): string {
  * of the secrets and 1 otherwise — a case-sensitive regular expression, as
  * a map's plain strings are matched ignoring case.
  */
-export function hopSecretInclude(tier: GatewayTier, secrets: string[]): string {
-  const head = "# The two-tier layout's hop secret (written by npm run gateway; deleted once nginx has read it).";
+export function hopSecretInclude(
+  tier: GatewayTier,
+  secrets: string[],
+  kept: "deleted" | "written" = "deleted",
+): string {
+  const head =
+    kept === "deleted"
+      ? "# The two-tier layout's hop secret (written by npm run gateway; deleted once nginx has read it)."
+      : "# The two-tier layout's hop secret (written by npm run gateway --write-config, 0600: keep it so).";
   if (tier.role === "edge")
     return [head, "map $md_request_path $md_hop_secret {", `    default "${secrets[0]}";`, "}", ""].join("\n");
   return [
@@ -100,6 +109,31 @@ export function hopSecretInclude(tier: GatewayTier, secrets: string[]): string {
     "",
   ].join("\n");
 }
+
+/** A cache node sees only its edges' addresses, which limit per user: its own limit is only a ceiling. */
+const CACHE_NODE_RATE = 100_000;
+
+/** The per-client limit a node is written with: a cache node's defaults to CACHE_NODE_RATE (the edges limit per user). */
+export function tierRate(
+  tier: GatewayTier | null | undefined,
+  given: { rate?: number; burst?: number },
+): { rate?: number; burst?: number } {
+  const cache = tier?.role === "cache";
+  const rate = given.rate ?? (cache ? CACHE_NODE_RATE : undefined);
+  const burst = given.burst ?? (cache ? CACHE_NODE_RATE : undefined);
+  return { ...(rate !== undefined ? { rate } : {}), ...(burst !== undefined ? { burst } : {}) };
+}
+
+/** The host names a node answers: a cache node answers its edges' CACHE_TIER_HOST as well. */
+export function tierServerNames(
+  tier: GatewayTier | null | undefined,
+  names: string[] | undefined,
+): string[] | undefined {
+  return tier?.role === "cache" ? [...(names ?? []), CACHE_TIER_HOST] : names;
+}
+
+/** A cache node serves no page of the add-in: its Content-Security-Policy allows nothing. */
+export const CACHE_NODE_CSP = "default-src 'none'";
 
 /** How an edge treats its cache nodes (edge-tier.conf.template, edge-proxy.conf.template). */
 const HOP = { connectTimeout: "2s", maxFails: 1, failTimeout: "10s" };
