@@ -106,8 +106,10 @@ function cacheStatuses(gateway: GatewayHandle, fromLine: number): { counts: Reco
   const lines = readFileSync(path.join(gateway.logsDir, "access.log"), "utf8").split("\n").filter(Boolean);
   const counts: Record<string, number> = {};
   for (const line of lines.slice(fromLine)) {
-    if (!line.includes('"GET /api/') || line.includes("/api/_gateway")) continue;
-    const status = / cache=(\S+) /.exec(line)?.[1] ?? "-";
+    // The access log's JSON lines (deploy/nginx/README.md "The access log").
+    const entry = JSON.parse(line) as { request: string; cache: string };
+    if (!entry.request.startsWith("GET /api/") || entry.request.includes("/api/_gateway")) continue;
+    const status = entry.cache || "-";
     counts[status] = (counts[status] ?? 0) + 1;
   }
   return { counts, lines: lines.length };
