@@ -23,7 +23,7 @@ import type {
   SeriesResult,
   SeriesWindow,
 } from "../core/domain";
-import { CLIENT_DEFAULTS, clientCredentials, type ClientOptions } from "./client-options";
+import { CLIENT_DEFAULTS, clientCredentials, type ClientOptions, retryPolicyOf } from "./client-options";
 import { withDeadline } from "./call-deadline";
 import { CancelledError, redact, SignInRequiredError } from "./errors";
 import { sendWithRetries, type ExecutorDeps } from "./http/executor";
@@ -146,12 +146,7 @@ class BatchingClient implements Client {
       now: this.now,
       random: options.random ?? Math.random,
       semaphore: new Semaphore(this.o.concurrency),
-      retry: {
-        retries: this.o.retries,
-        baseMs: this.o.retryBaseMs,
-        maxMs: this.o.retryMaxMs,
-        retryAfterMaxMs: this.o.retryAfterMaxMs,
-      },
+      retry: retryPolicyOf(this.o),
       counters: this.stats,
       log: this.log,
       maxResponseBytes: this.o.maxResponseBytes,
