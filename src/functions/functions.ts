@@ -65,8 +65,11 @@ export function series(
   options: unknown[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) =>
-    formattedSeriesTable(ctx, plainArguments({ symbols, metrics, start, end, granularity, options })),
+  return invokeTable(
+    invocation,
+    (ctx) => formattedSeriesTable(ctx, plainArguments({ symbols, metrics, start, end, granularity, options })),
+    undefined,
+    { fn: "SERIES", args: [symbols, metrics, start, end, granularity, options] },
   );
 }
 
@@ -87,17 +90,22 @@ export function latest(
   options: unknown[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<number | Excel.DoubleCellValue> {
-  return invokeValue(invocation, (ctx) => {
-    // Named one by one, not spread: a big workbook holds one of these per waiting cell, and V8 gives spread copies
-    // made here a hidden class each.
-    const args = plainArguments({ symbol, metric, as_of, options });
-    return formattedLatestValue(ctx, {
-      symbol: args.symbol,
-      metric: args.metric,
-      asOf: args.as_of,
-      options: args.options,
-    });
-  }) as Promise<number | Excel.DoubleCellValue>;
+  return invokeValue(
+    invocation,
+    (ctx) => {
+      // Named one by one, not spread: a big workbook holds one of these per waiting cell, and V8 gives spread copies
+      // made here a hidden class each.
+      const args = plainArguments({ symbol, metric, as_of, options });
+      return formattedLatestValue(ctx, {
+        symbol: args.symbol,
+        metric: args.metric,
+        asOf: args.as_of,
+        options: args.options,
+      });
+    },
+    undefined,
+    { fn: "LATEST", args: [symbol, metric, as_of, options] },
+  ) as Promise<number | Excel.DoubleCellValue>;
 }
 
 /**
@@ -121,10 +129,15 @@ export function agg(
   options: unknown[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<number | Excel.DoubleCellValue> {
-  return invokeValue(invocation, (ctx) => {
-    const { as_of: asOf, ...args } = plainArguments({ symbol, metric, window, stat, as_of, options });
-    return formattedAggregateValue(ctx, { ...args, asOf });
-  }) as Promise<number | Excel.DoubleCellValue>;
+  return invokeValue(
+    invocation,
+    (ctx) => {
+      const { as_of: asOf, ...args } = plainArguments({ symbol, metric, window, stat, as_of, options });
+      return formattedAggregateValue(ctx, { ...args, asOf });
+    },
+    undefined,
+    { fn: "AGG", args: [symbol, metric, window, stat, as_of, options] },
+  ) as Promise<number | Excel.DoubleCellValue>;
 }
 
 /**
@@ -148,21 +161,26 @@ export function flows(
   options: unknown[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) => {
-    const {
-      source_chains: sourceChains,
-      flow_type: flowType,
-      ...args
-    } = plainArguments({
-      source_chains,
-      start,
-      end,
-      granularity,
-      flow_type,
-      options,
-    });
-    return formattedFlowsTable(ctx, { ...args, sourceChains, flowType });
-  });
+  return invokeTable(
+    invocation,
+    (ctx) => {
+      const {
+        source_chains: sourceChains,
+        flow_type: flowType,
+        ...args
+      } = plainArguments({
+        source_chains,
+        start,
+        end,
+        granularity,
+        flow_type,
+        options,
+      });
+      return formattedFlowsTable(ctx, { ...args, sourceChains, flowType });
+    },
+    undefined,
+    { fn: "FLOWS", args: [source_chains, start, end, granularity, flow_type, options] },
+  );
 }
 
 /**
@@ -233,8 +251,11 @@ export function supply(
   granularity: string | number | null,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) =>
-    formattedSupplyTable(ctx, plainArguments({ symbol, start, end, granularity })),
+  return invokeTable(
+    invocation,
+    (ctx) => formattedSupplyTable(ctx, plainArguments({ symbol, start, end, granularity })),
+    undefined,
+    { fn: "SUPPLY", args: [symbol, start, end, granularity] },
   );
 }
 
@@ -255,10 +276,15 @@ export function snapshot(
   options: unknown[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) => {
-    const { as_of: asOf, ...args } = plainArguments({ symbols, metrics, as_of, options });
-    return formattedSnapshotTable(ctx, { ...args, asOf });
-  });
+  return invokeTable(
+    invocation,
+    (ctx) => {
+      const { as_of: asOf, ...args } = plainArguments({ symbols, metrics, as_of, options });
+      return formattedSnapshotTable(ctx, { ...args, asOf });
+    },
+    undefined,
+    { fn: "SNAPSHOT", args: [symbols, metrics, as_of, options] },
+  );
 }
 
 /**
@@ -276,9 +302,13 @@ export function asset(
   options: unknown[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeCard(invocation, async (ctx) => {
-    const { as_of: asOf, options: given, ...args } = plainArguments({ symbol, as_of, options });
-    const { table } = parseOptions(given, ASSET_OPTIONS);
-    return { card: await assetCard(ctx, { ...args, asOf }), table };
-  });
+  return invokeCard(
+    invocation,
+    async (ctx) => {
+      const { as_of: asOf, options: given, ...args } = plainArguments({ symbol, as_of, options });
+      const { table } = parseOptions(given, ASSET_OPTIONS);
+      return { card: await assetCard(ctx, { ...args, asOf }), table };
+    },
+    { fn: "ASSET", args: [symbol, as_of, options] },
+  );
 }
