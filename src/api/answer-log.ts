@@ -54,12 +54,23 @@ export interface PairAnswer {
   request?: AnsweringRequest;
   /** Points the answer checks dropped, by reason (`outside the window: 2`). */
   dropped?: Readonly<Record<string, number>>;
+  /** The store's answer: the known ranges it read (each fetched at its own time), at most STORE_RANGES_KEPT. */
+  ranges?: readonly StoredRange[];
   /** Corrections the store applied with this answer: the first REVISIONS_SHOWN, and how many days in all. */
   revisions?: readonly Revision[];
   revisedDays?: number;
 }
 
+/** Days the store held, fetched together at `fetchedAt`, settled or not. */
+export interface StoredRange {
+  start: string;
+  end: string;
+  fetchedAt: number;
+  settled: boolean;
+}
+
 export const ANSWERS_PER_PAIR = 6;
+export const STORE_RANGES_KEPT = 16;
 export const MAX_PAIRS = 5000;
 /** Corrections kept per pair (a methodology change revises every day: the most recent days are kept). */
 export const REVISIONS_PER_PAIR = 2000;
@@ -84,6 +95,8 @@ export class AnswerLog implements AnswerLogView {
   note(answer: PairAnswer): void {
     const key = pairKey(answer.symbol, answer.metric);
     let answers = this.pairs.get(key);
+    // The store handing out days this session fetched: the answers that fetched them stay the ones that answered.
+    if (answer.source === "store" && answers && fetchedThisSession(answers, answer)) return;
     if (answers) this.pairs.delete(key);
     else answers = [];
     answers.push(answer);
@@ -99,22 +112,28 @@ export class AnswerLog implements AnswerLogView {
   kept(
     symbol: string,
     metric: string,
-    fetched: { fetchedAt: number; settledThrough: string },
+    fetched: { fetchedAt: number; settledThrough: string; start: string; end: string },
     revisions: readonly Revision[] | undefined,
   ): void {
     const key = pairKey(symbol, metric);
-    const latest = this.pairs.get(key)?.at(-1);
-    const fromService = latest !== undefined && latest.source !== "store";
-    if (fromService && latest.settledThrough === undefined) {
-      latest.settledThrough = fetched.settledThrough;
-      latest.fetchedAt = fetched.fetchedAt;
+    const answers = this.pairs.get(key) ?? [];
+    let answer: PairAnswer | undefined;
+    for (let i = answers.length - 1; i >= 0 && !answer; i--) {
+      const held = answers[i]!;
+      if (held.source !== "store" && held.settledThrough === undefined && holds(held, fetched.start, fetched.end))
+        answer = held;
+    }
+    if (answer) {
+      answer.settledThrough = fetched.settledThrough;
+      answer.fetchedAt = fetched.fetchedAt;
     }
     if (!revisions?.length) return;
     this.noteRevisions(key, revisions);
-    if (fromService) {
-      const shown = [...(latest.revisions ?? []), ...revisions];
-      latest.revisedDays = (latest.revisedDays ?? 0) + revisions.length;
-      latest.revisions = shown.length > REVISIONS_SHOWN ? shown.slice(0, REVISIONS_SHOWN) : shown;
+    const shown = answer ?? answers.at(-1);
+    if (shown && shown.source !== "store") {
+      const all = [...(shown.revisions ?? []), ...revisions];
+      shown.revisedDays = (shown.revisedDays ?? 0) + revisions.length;
+      shown.revisions = all.length > REVISIONS_SHOWN ? all.slice(0, REVISIONS_SHOWN) : all;
     }
   }
 
@@ -200,6 +219,28 @@ export class SeriesAnswerRecorder {
       }
     }
   }
+}
+
+/** An answer's days hold `start` to `end` (an open end holds everything after its start). */
+function holds(answer: PairAnswer, start: string | undefined, end: string | undefined): boolean {
+  return (
+    (answer.from === undefined || (start !== undefined && answer.from <= start)) &&
+    (answer.to === undefined || (end !== undefined && end <= answer.to))
+  );
+}
+
+/** The request of this session that fetched the stored days `range` holds, if one did (same fetch time, its days). */
+export function fetchOf(answers: readonly PairAnswer[], range: StoredRange, date?: string): PairAnswer | undefined {
+  for (let i = answers.length - 1; i >= 0; i--) {
+    const held = answers[i]!;
+    if (held.source === "store" || held.fetchedAt !== range.fetchedAt) continue;
+    if (date !== undefined ? holds(held, date, date) : holds(held, range.start, range.end)) return held;
+  }
+  return undefined;
+}
+
+function fetchedThisSession(answers: readonly PairAnswer[], stored: PairAnswer): boolean {
+  return stored.ranges !== undefined && stored.ranges.every((range) => fetchOf(answers, range) !== undefined);
 }
 
 /** Whether the firm gateway's cache answered, from its `X-Cache-Status` (nginx's $upstream_cache_status). */

@@ -14,6 +14,11 @@ export interface CallContext {
    * functions): only then is the metric catalog read for units. Omitted: false.
    */
   cellFormats?: boolean;
+  /**
+   * True when the host shows properties on values (ExcelApi 1.19: src/office/cells/value-properties.ts): only then
+   * is each value's provenance worked out. Omitted: false.
+   */
+  cellProperties?: boolean;
   /** The workbook's date system: how date serials are read from arguments and written into tables (1900 when absent). */
   dateSystem?: DateSystem;
   /** The call's record (src/office/call-records.ts): the windows it asks and its value's provenance go there. */

@@ -19,6 +19,7 @@ import {
   toExcelValuesWithinLimit,
 } from "../office/cells/cell-values";
 import { type EntityValue, toEntityValue } from "../office/cells/entity-value";
+import { showsProperties } from "../office/cells/value-properties";
 import { isExcelError, toCustomFunctionsError } from "../office/cells/errors";
 import { getRuntime } from "../office/runtime";
 import type { CallHandle } from "../office/call-records";
@@ -63,6 +64,7 @@ function contextFor(
     cellFormats: support !== "none",
     dateSystem,
   };
+  if (showsProperties(support)) ctx.cellProperties = true;
   if (record) ctx.record = record;
   return ctx;
 }
@@ -190,7 +192,7 @@ export function invokeTable(
     deadlineMs,
     (result, support) => {
       const sent = isFormattedTable(result)
-        ? toExcelValuesWithinLimit(result.rows, result.formatAt, support)
+        ? toExcelValuesWithinLimit(result.rows, result.formatAt, support, result.provenanceAt)
         : toExcelValuesWithinLimit(result, undefined, support);
       if (sent.note) noteResult(invocation, sent.note);
       return sent.values;
@@ -211,7 +213,7 @@ export function invokeValue(
     deadlineMs,
     (result, support) => {
       const cell = isFormattedValue(result)
-        ? toExcelValue(result.value, result.format, support)
+        ? toExcelValue(result.value, result.format, support, result.provenance)
         : toExcelValue(result, null, support);
       // An error cell is thrown as it is (toCustomFunctionsError hands a CustomFunctions.Error back unchanged).
       if (isExcelError(cell)) throw cell;

@@ -20,6 +20,7 @@
  */
 import type { AnswerLogView, PairAnswer, Revision } from "../api";
 import { plainArgument } from "../core/excel-input";
+import type { Provenance } from "../core/provenance";
 
 export type CallState = "pending" | "done" | "failed";
 
@@ -32,22 +33,8 @@ export interface SeriesAsked {
   end?: string;
 }
 
-/** Where a value came from, as the add-in knew when it returned it (src/functions/provenance.ts). */
-export interface ValueFacts {
-  symbol: string;
-  metric: string;
-  /** The reading's date, or a window's last day. */
-  date: string;
-  /** A window's first day and the days with data in it (MD.AGG, a prefixed metric). */
-  start?: string;
-  daysWithData?: number;
-  settled: boolean;
-  source: PairAnswer["source"];
-  /** When the data was fetched from the service, ms since the epoch. */
-  fetchedAt: number;
-  /** A correction a recheck brought for the reading's day. */
-  revised?: Revision;
-}
+/** Where a value came from, as the add-in knew when it returned it (core/provenance.ts, src/functions/provenance.ts). */
+export type ValueFacts = Provenance;
 
 export interface CallRecord {
   /** The normalized call, e.g. `MD.LATEST("btc","PRICE",,)`. */

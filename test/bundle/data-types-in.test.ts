@@ -16,9 +16,25 @@ const EXCEL_1_19 = { CustomFunctionsRuntime: "1.4", ExcelApi: "1.19" };
 const { bundle } = useBundle({ quiet: true, insightFirstCallDelayMs: 10 }, { requirements: EXCEL_1_19 });
 
 /** What a cell shows: a value, or an error as its code and message. */
+/**
+ * A value's provenance properties (Fetched, Source, the catalog's words: test/bundle/provenance.test.ts) say when
+ * and how it was read, which two calls in a row may differ in; the answer compared here is the value itself.
+ */
+function withoutProvenance(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutProvenance);
+  if (typeof value !== "object" || value === null) return value;
+  const { properties, ...rest } = value as { type?: string; properties?: Record<string, unknown> };
+  if (properties === undefined) return value;
+  if (rest.type !== "Entity") return rest;
+  return {
+    ...rest,
+    properties: Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, withoutProvenance(v)])),
+  };
+}
+
 async function shown(id: string, args: unknown[]): Promise<unknown> {
   try {
-    return await bundle.call(id, args);
+    return withoutProvenance(await bundle.call(id, args));
   } catch (error) {
     if (isExcelError(error)) return { error: error.code, message: error.message };
     throw error;

@@ -78,7 +78,9 @@ describe("call records", () => {
     log.note({ symbol: "btc", metric: "PRICE", source: "service", fetchedAt: 9, from: "2026-10-01", to: "2026-10-31" });
     log.note({ symbol: "eth", metric: "PRICE", source: "service", fetchedAt: 9, from: "2026-10-01", to: "2026-10-31" });
     const revision = { date: "2026-10-05", was: 1, now: 2, wasFetchedAt: 1, at: 9 };
-    log.kept("btc", "PRICE", { fetchedAt: 9, settledThrough: "2026-10-29" }, [revision]);
+    log.kept("btc", "PRICE", { fetchedAt: 9, settledThrough: "2026-10-29", start: "2026-10-01", end: "2026-10-31" }, [
+      revision,
+    ]);
     call.settle();
     const trace = records.forCall(call.key)!;
     expect(trace.asked).toHaveLength(1);

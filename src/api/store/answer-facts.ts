@@ -5,7 +5,7 @@
  * store held (a recheck that found a different value). Pure: no IndexedDB, no
  * clock.
  */
-import type { AnswerLog, PairAnswer, Revision } from "../answer-log";
+import { type AnswerLog, type PairAnswer, type Revision, STORE_RANGES_KEPT, type StoredRange } from "../answer-log";
 import { lowerBound } from "./series-data";
 import type { SeriesData, StoredPoint } from "./types";
 
@@ -22,13 +22,16 @@ export function noteStoreAnswer(
   let fetchedAt = 0;
   let settledThrough: string | undefined;
   let settledSoFar = true;
+  const ranges: StoredRange[] = [];
   for (const range of data.ranges) {
     if (range.end < from || range.start > to) continue;
     if (range.fetchedAt > fetchedAt) fetchedAt = range.fetchedAt;
     if (settledSoFar && range.settled) settledThrough = range.end < to ? range.end : to;
     else settledSoFar = false;
+    if (ranges.length < STORE_RANGES_KEPT)
+      ranges.push({ start: range.start, end: range.end, fetchedAt: range.fetchedAt, settled: range.settled });
   }
-  const answer: PairAnswer = { symbol, metric, source: "store", fetchedAt, from, to, granularity: "DAY" };
+  const answer: PairAnswer = { symbol, metric, source: "store", fetchedAt, from, to, granularity: "DAY", ranges };
   if (settledThrough !== undefined) answer.settledThrough = settledThrough;
   log.note(answer);
 }

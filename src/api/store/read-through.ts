@@ -217,7 +217,13 @@ export class SeriesReadThrough {
     const answers = this.o.answers;
     if (answers) {
       const revisions = revisionsOf(call.data, fetched.points, call.fetchedAt);
-      answers.kept(call.id.symbol, call.id.metric, call, revisions);
+      const kept = {
+        fetchedAt: call.fetchedAt,
+        settledThrough: call.settledThrough,
+        start: range.start,
+        end: range.end,
+      };
+      answers.kept(call.id.symbol, call.id.metric, kept, revisions);
     }
     this.o.store.write(call.id, fetched);
   }
