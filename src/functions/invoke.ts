@@ -143,8 +143,8 @@ function framed<T, R>(
   invocation: CustomFunctions.CancelableInvocation | undefined,
   work: (ctx: CallContext) => Promise<T>,
   deadlineMs: number | null,
-  shape: (result: T, support: DataTypeSupport, record: CallHandle | undefined) => R,
-  name?: CallName,
+  name: CallName | undefined,
+  shape: (result: T, support: DataTypeSupport) => R,
 ): Promise<R> {
   const runtime = getRuntime();
   const settle = runtime.calls.begin();
@@ -162,7 +162,7 @@ function framed<T, R>(
   return working.then(
     (result) => {
       try {
-        const shaped = shape(result, support, record);
+        const shaped = shape(result, support);
         record?.settle();
         return shaped;
       } catch (error) {
@@ -186,19 +186,13 @@ export function invokeTable(
   deadlineMs: number | null = CELL_DEADLINE_MS,
   name?: CallName,
 ): Promise<ExcelValue[][]> {
-  return framed(
-    invocation,
-    work,
-    deadlineMs,
-    (result, support) => {
-      const sent = isFormattedTable(result)
-        ? toExcelValuesWithinLimit(result.rows, result.formatAt, support, result.provenanceAt)
-        : toExcelValuesWithinLimit(result, undefined, support);
-      if (sent.note) noteResult(invocation, sent.note);
-      return sent.values;
-    },
-    name,
-  );
+  return framed(invocation, work, deadlineMs, name, (result, support) => {
+    const sent = isFormattedTable(result)
+      ? toExcelValuesWithinLimit(result.rows, result.formatAt, support, result.provenanceAt)
+      : toExcelValuesWithinLimit(result, undefined, support);
+    if (sent.note) noteResult(invocation, sent.note);
+    return sent.values;
+  });
 }
 
 export function invokeValue(
@@ -207,20 +201,14 @@ export function invokeValue(
   deadlineMs: number | null = CELL_DEADLINE_MS,
   name?: CallName,
 ): Promise<ExcelValue> {
-  return framed(
-    invocation,
-    work,
-    deadlineMs,
-    (result, support) => {
-      const cell = isFormattedValue(result)
-        ? toExcelValue(result.value, result.format, support, result.provenance)
-        : toExcelValue(result, null, support);
-      // An error cell is thrown as it is (toCustomFunctionsError hands a CustomFunctions.Error back unchanged).
-      if (isExcelError(cell)) throw cell;
-      return cell;
-    },
-    name,
-  );
+  return framed(invocation, work, deadlineMs, name, (result, support) => {
+    const cell = isFormattedValue(result)
+      ? toExcelValue(result.value, result.format, support, result.provenance)
+      : toExcelValue(result, null, support);
+    // An error cell is thrown as it is (toCustomFunctionsError hands a CustomFunctions.Error back unchanged).
+    if (isExcelError(cell)) throw cell;
+    return cell;
+  });
 }
 
 /**
@@ -235,17 +223,11 @@ export function invokeCard(
   work: (ctx: CallContext) => Promise<{ card: AssetCard; table: boolean }>,
   name?: CallName,
 ): Promise<(ExcelValue | EntityValue)[][]> {
-  return framed(
-    invocation,
-    work,
-    CELL_DEADLINE_MS,
-    ({ card, table: asTable }, support) => {
-      if (support !== "none" && !asTable) return [[toEntityValue(card, support)]];
-      const table = shapeAssetTable(card);
-      return toExcelValuesWithinLimit(table.rows, table.formatAt, support).values;
-    },
-    name,
-  );
+  return framed(invocation, work, CELL_DEADLINE_MS, name, ({ card, table: asTable }, support) => {
+    if (support !== "none" && !asTable) return [[toEntityValue(card, support)]];
+    const table = shapeAssetTable(card);
+    return toExcelValuesWithinLimit(table.rows, table.formatAt, support).values;
+  });
 }
 
 /**

@@ -36,7 +36,7 @@ import { type NameArguments, SINGLE, withDiagnosis } from "./did-you-mean";
 import { fetchReadings } from "./fetch-series";
 import { valueKind } from "./metric-units";
 import { prefixAggregationFor } from "./prefix-aggregation";
-import { descriptorForProperties, type MetricWords, provenanceOf } from "./provenance";
+import { kindAndWords, type MetricWords, provenanceOf } from "./provenance";
 
 export interface LatestArgs {
   symbol: unknown;
@@ -146,13 +146,13 @@ export function formattedLatestValue(ctx: CallContext, args: LatestArgs): Promis
     };
     // Plain cells (no number formats) need no value kind: one promise less per waiting cell.
     if (!ctx.cellFormats) return reading.then((answer) => shown(answer, PLAIN));
+    if (ctx.cellProperties) {
+      // One look at the catalog for the format and the Metric property's words.
+      const described = kindAndWords(ctx, symbol, metric);
+      return Promise.all([reading, described]).then(([answer, { kind, words }]) => shown(answer, kind, words));
+    }
     const kind = valueKind(ctx, symbol, parsePrefixedMetric(metric)?.base ?? metric);
-    if (!ctx.cellProperties)
-      return Promise.all([reading, kind]).then(([answer, valueKind]) => shown(answer, valueKind));
-    const described = descriptorForProperties(ctx, symbol, metric);
-    return Promise.all([reading, kind, described]).then(([answer, valueKind, descriptor]) =>
-      shown(answer, valueKind, descriptor),
-    );
+    return Promise.all([reading, kind]).then(([answer, valueKind]) => shown(answer, valueKind));
   } catch (error) {
     return Promise.reject(error);
   }

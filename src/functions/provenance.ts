@@ -10,10 +10,11 @@ import { addDays } from "../core/calendar";
 import type { MetricDescriptor } from "../core/domain";
 import { parsePrefixedMetric } from "../core/agg-window";
 import type { Provenance } from "../core/provenance";
+import type { ValueKind } from "../core/number-format";
 import { UNSETTLED_DAYS } from "../core/readings";
 import type { WindowCoverage, WindowSpan } from "../core/window-span";
 import type { CallContext } from "./call-context";
-import { sharedCatalog } from "./metric-units";
+import { describedMetric, kindOfDescriptor } from "./metric-units";
 
 /** What the catalog says of a metric, for its property: its description (from the symbol's own catalog) and unit. */
 export type MetricWords = Partial<Pick<MetricDescriptor, "unit" | "description">>;
@@ -94,24 +95,37 @@ export function provenanceOf(
   return provenance;
 }
 
+/** What the catalog says of a metric for its property: the whole entry from the symbol's own catalog, the unit alone from a stand-in's. */
+function wordsOf(descriptor: MetricDescriptor | undefined, own: boolean): MetricWords | undefined {
+  if (!descriptor) return undefined;
+  return own ? descriptor : { unit: descriptor.unit };
+}
+
 /**
  * The metric's catalog entry where properties are shown: the shared catalog the format reads (no request of its
  * own). A catalog that stands in for the symbol's (metric-units.ts: one per kind) gives the unit alone: its
  * description is another asset's.
  */
-export async function descriptorForProperties(
+export function descriptorForProperties(
   ctx: CallContext,
   symbol: string,
   metric: string,
-): Promise<(Pick<MetricDescriptor, "unit"> & Partial<Pick<MetricDescriptor, "description">>) | undefined> {
-  if (!ctx.cellProperties) return undefined;
-  try {
-    const base = parsePrefixedMetric(metric)?.base ?? metric;
-    const { catalog, own } = await sharedCatalog(ctx, symbol);
-    const descriptor = catalog?.find((entry) => entry.name === base);
-    if (!descriptor) return undefined;
-    return own ? descriptor : { unit: descriptor.unit };
-  } catch {
-    return undefined;
-  }
+): Promise<MetricWords | undefined> {
+  if (!ctx.cellProperties) return Promise.resolve(undefined);
+  return describedMetric(ctx, symbol, parsePrefixedMetric(metric)?.base ?? metric).then(
+    ({ descriptor, own }) => wordsOf(descriptor, own),
+    () => undefined,
+  );
+}
+
+/** The value kind (its format) and the catalog's words, from one look at the catalog: for cells with properties. */
+export function kindAndWords(
+  ctx: CallContext,
+  symbol: string,
+  metric: string,
+): Promise<{ kind: ValueKind; words: MetricWords | undefined }> {
+  return describedMetric(ctx, symbol, parsePrefixedMetric(metric)?.base ?? metric).then(({ descriptor, own }) => ({
+    kind: kindOfDescriptor(descriptor),
+    words: wordsOf(descriptor, own),
+  }));
 }

@@ -225,8 +225,9 @@ function argsWith(id: string, param: string, value: unknown): unknown[] {
 
 describe("the table covers functions.json", () => {
   it("every parameter of every function but VERSION has plain values to try, and each base call answers", async () => {
+    // A streaming function (MD.STATUS) sets its cell through its invocation: test/bundle/status.test.ts reads its argument.
     const listed = bundle.metadata
-      .filter((m) => m.parameters.length > 0)
+      .filter((m) => m.parameters.length > 0 && m.options?.stream !== true)
       .flatMap((m) => m.parameters.map((p) => `${m.id}.${p.name}`));
     const tried = Object.entries(CALLS).flatMap(([id, call]) => Object.keys(call.tries).map((p) => `${id}.${p}`));
     expect(tried.sort()).toEqual(listed.sort());
