@@ -19,6 +19,7 @@
 import { inside, key, parseCell, type Rect } from "./addresses";
 import { type Model, read, type Sheet } from "./model";
 import type { RecordedResult, StandInHooks } from "./types";
+import { acceptedValue, propertyReference, readProperty } from "./value-properties";
 
 export function clearSpill(sheet: Sheet, anchor: string): void {
   const cell = sheet.cells.get(anchor);
@@ -37,12 +38,29 @@ export function breakSpillAt(sheet: Sheet, address: string): void {
   if (anchor) anchor.value = "#SPILL!";
 }
 
-function landResult(sheet: Sheet, address: string, formula: string, result: RecordedResult): void {
+/** `=B2.Date`: the property of B2's value, read now (value-properties.ts). */
+function landProperty(sheet: Sheet, address: string, reference: { address: string; name: string }): void {
+  const cell = sheet.cells.get(address);
+  if (!cell) return;
+  const { row, col } = parseCell(reference.address);
+  cell.value = readProperty(read(sheet, row, col).value, reference.name);
+}
+
+/** The cells that read a property of `address`'s value, read again now its value has landed. */
+function refreshPropertyReaders(sheet: Sheet, address: string): void {
+  for (const [at, other] of sheet.cells) {
+    const reference = other.formula ? propertyReference(other.formula) : null;
+    if (reference?.address === address) landProperty(sheet, at, reference);
+  }
+}
+
+function landResult(m: Model, sheet: Sheet, address: string, formula: string, result: RecordedResult): void {
   const cell = sheet.cells.get(address);
   if (!cell || cell.formula !== formula) return; // rewritten or frozen meanwhile
   if (!result.spill) {
     clearSpill(sheet, address);
-    cell.value = result.value ?? "";
+    cell.value = acceptedValue(m, result.value ?? "");
+    refreshPropertyReaders(sheet, address);
     return;
   }
   const { row, col } = parseCell(address);
@@ -63,11 +81,17 @@ function landResult(sheet: Sheet, address: string, formula: string, result: Reco
   result.spill.forEach((line, r) =>
     line.forEach((value, c) => {
       if (r === 0 && c === 0) return;
-      sheet.cells.set(key(row + r, col + c), { formula: null, value, spillOf: address, spill: null });
+      sheet.cells.set(key(row + r, col + c), {
+        formula: null,
+        value: acceptedValue(m, value),
+        spillOf: address,
+        spill: null,
+      });
     }),
   );
-  cell.value = result.spill[0][0];
+  cell.value = acceptedValue(m, result.spill[0][0]);
   cell.spill = { rows, cols };
+  refreshPropertyReaders(sheet, address);
 }
 
 function settleIfIdle(m: Model): void {
@@ -84,6 +108,8 @@ export function calculate(m: Model, sheet: Sheet, address: string, reason: "ente
   if (!cell?.formula) return;
   cell.dirty = false;
   const formula = cell.formula;
+  const reference = propertyReference(formula);
+  if (reference) return landProperty(sheet, address, reference);
   const recorded = recording.results[formula];
   // Not recorded and not computed by the page: an ordinary formula (same inputs, same value, at once).
   if (!recorded && !hooks.evaluate) return;
@@ -94,7 +120,7 @@ export function calculate(m: Model, sheet: Sheet, address: string, reason: "ente
   const land = (result: RecordedResult) => {
     if (running.get(id) !== entry) return; // superseded meanwhile
     running.delete(id);
-    landResult(sheet, address, formula, result);
+    landResult(m, sheet, address, formula, result);
     entry.end();
     hooks.changed?.();
     settleIfIdle(m);

@@ -23,6 +23,7 @@
  *   chart.ts            Excel.ChartCollection, Chart, ChartAxis (recorded, not drawn)
  *   custom-xml.ts       Excel.CustomXmlPartCollection and its parts
  *   data-types.ts       cell values as data types (formatted numbers, entities): values vs valuesAsJson
+ *   value-properties.ts properties on basic values: `=B2.Date`, the card, ExcelApi 1.19
  *   calculation.ts      recalculation, custom functions running, dynamic arrays spilling
  *   custom-functions.ts other add-ins' custom functions in formulas: NS.NAME loaded, _xldudf_NS_NAME not
  *   cell-entry.ts       what a write or a user's typing does to a cell; protection; undo

@@ -11,6 +11,7 @@ import { makeExcel } from "./excel";
 import { createModel, ownFormat, read, sheetNamed, usedRect } from "./model";
 import { makeOffice, runCommand } from "./office";
 import type { StandInHooks, WorkbookRecording, WorkbookStandIn } from "./types";
+import { cardOf } from "./value-properties";
 
 /** Installs `Excel` and `Office` on `target` (globalThis in the page) and returns the handle tests inspect. */
 export function installWorkbookStandIn(
@@ -37,6 +38,10 @@ export function installWorkbookStandIn(
       const value = read(sheet, row, col).value;
       const at = key(row, col);
       return { format: shownFormat(value, sheet.formats.get(at)), own: ownFormat(sheet, at), json: asJson(value) };
+    },
+    card(sheetName, address) {
+      const { row, col } = parseCell(address);
+      return cardOf(read(sheetNamed(m, sheetName), row, col).value);
     },
     customXmlParts: () => m.parts.map(({ namespace, xml }) => ({ namespace, xml })),
     runCommand: (id) => runCommand(m, id),

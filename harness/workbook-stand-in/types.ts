@@ -176,6 +176,11 @@ export interface WorkbookStandIn {
   /** The format the cell shows its value in, and the value as `valuesAsJson` reads it. */
   display(sheet: string, address: string): CellDisplay;
   settings: Record<string, unknown>;
+  /** The data type card Excel shows for the cell's value (value-properties.ts); null for a value without properties. */
+  card(
+    sheet: string,
+    address: string,
+  ): { title: unknown; fields: { name: string; value: unknown; sublabel?: string }[] } | null;
   customXmlParts(): { namespace: string; xml: string }[];
   /** Calls a ribbon command the add-in associated, with an event whose completion is observed. */
   runCommand(id: string): Promise<{ completed: boolean }>;

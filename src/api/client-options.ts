@@ -6,6 +6,7 @@
 import type { PersistentSeriesStore } from "./store/types";
 import type { Timers } from "./http/timers";
 import { MAX_RESPONSE_BYTES, type FetchLike } from "./http/transport";
+import type { RetryPolicy } from "./http/retry";
 import type { AccessTokenSource, ClientCredentials, SettingsSource } from "./types";
 
 /**
@@ -159,3 +160,13 @@ export const CLIENT_DEFAULTS = {
   unsettledDays: 2,
   revalidateAfterMs: 7 * 86_400_000,
 } as const;
+
+/** The executor's retry policy from the client's options. */
+export function retryPolicyOf(o: {
+  retries: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  retryAfterMaxMs: number;
+}): RetryPolicy {
+  return { retries: o.retries, baseMs: o.retryBaseMs, maxMs: o.retryMaxMs, retryAfterMaxMs: o.retryAfterMaxMs };
+}

@@ -23,13 +23,14 @@ import type {
   SeriesResult,
   SeriesWindow,
 } from "../core/domain";
-import { CLIENT_DEFAULTS, clientCredentials, type ClientOptions } from "./client-options";
+import { CLIENT_DEFAULTS, clientCredentials, type ClientOptions, retryPolicyOf } from "./client-options";
 import { withDeadline } from "./call-deadline";
 import { CancelledError, redact, SignInRequiredError } from "./errors";
 import { sendWithRetries, type ExecutorDeps } from "./http/executor";
 import { createRequestAuth, PASS_THROUGH_KEY, type RequestAuth } from "./http/request-auth";
 import { mayWiden, widenSparseFcf } from "./series/fcf-widening";
 import { LruCache } from "./lru-cache";
+import { AnswerLog } from "./answer-log";
 import { answerKey, PendingLoads } from "./pending-loads";
 import {
   assertMetricName,
@@ -115,6 +116,8 @@ class BatchingClient implements Client {
   private readonly auth: RequestAuth;
   /** Aggregation types the metric catalog gave, by metric (see aggregationType). */
   private readonly aggregationTypes = new Map<string, Promise<string | undefined>>();
+  /** What answered each series pair (answer-log.ts): read by the office layer's call records; no request of its own. */
+  readonly answers = new AnswerLog();
 
   constructor(options: ClientOptions) {
     const credentials = clientCredentials(options);
@@ -146,12 +149,7 @@ class BatchingClient implements Client {
       now: this.now,
       random: options.random ?? Math.random,
       semaphore: new Semaphore(this.o.concurrency),
-      retry: {
-        retries: this.o.retries,
-        baseMs: this.o.retryBaseMs,
-        maxMs: this.o.retryMaxMs,
-        retryAfterMaxMs: this.o.retryAfterMaxMs,
-      },
+      retry: retryPolicyOf(this.o),
       counters: this.stats,
       log: this.log,
       maxResponseBytes: this.o.maxResponseBytes,
@@ -159,6 +157,7 @@ class BatchingClient implements Client {
     };
     this.catalogDeps = { ...this.deps, semaphore: new Semaphore(this.o.catalogConcurrency) };
     this.batcher = new SeriesBatcher({
+      answers: this.answers,
       pending: this.pending,
       settings: this.settings,
       cache: this.cache,
@@ -179,6 +178,7 @@ class BatchingClient implements Client {
           store: options.store,
           now: this.now,
           baseUrl: async () => (await this.sharedSettings()).baseUrl,
+          answers: this.answers,
           fetchWindow: (symbol, metric, window, opts) => this.fetchWindow(symbol, metric, window, opts),
           unsettledDays: this.o.unsettledDays,
           revalidateAfterMs: this.o.revalidateAfterMs,

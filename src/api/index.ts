@@ -51,3 +51,5 @@ export type { Timers } from "./http/timers";
 export { openSeriesStore } from "./store/persistent-store";
 export type { PersistentSeriesStore, PersistentSeriesStoreOptions } from "./store/types";
 export { normalizeBaseUrl } from "./http/requests";
+export type { AnswerLogView, AnswerSource, AnsweringRequest, PairAnswer, Revision, StoredRange } from "./answer-log";
+export { fetchOf } from "./answer-log";

@@ -16,6 +16,7 @@ import type {
   SeriesWindow,
 } from "../core/domain";
 import type { CancelSignal } from "./cancel-signal";
+import type { AnswerLogView } from "./answer-log";
 
 export type { CancelSignal } from "./cancel-signal";
 
@@ -150,4 +151,6 @@ export interface MarketDataClient {
   clearStored(): Promise<void>;
   counters(): ClientCounters;
   storage(): StoreStatus;
+  /** What answered each series pair (answer-log.ts); absent in stand-ins. Read only: it sends nothing. */
+  readonly answers?: AnswerLogView;
 }

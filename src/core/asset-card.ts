@@ -14,6 +14,7 @@
  * rule MD.ASSETS uses (kindFromOffer in assets-table.ts). A property whose
  * metric the service lacks for the asset is absent from the card, never 0.
  */
+import type { Provenance } from "./provenance";
 import { type AssetKind, kindFromOffer } from "./assets-table";
 import { BLANK, type CellValue, textCell } from "./cell";
 import { DATE_FORMAT, type FormatAt, type FormattedTable, type NumberFormat } from "./number-format";
@@ -125,7 +126,7 @@ export function assetPropertySpecs(symbol: string): AssetPropertySpec[] {
 
 /** What reading a property gave: a value with its date, offered without a value (no reading), or not offered at all. */
 export type PropertyOutcome =
-  | { kind: "value"; value: number; date: string; format: NumberFormat | null; note?: string }
+  | { kind: "value"; value: number; date: string; format: NumberFormat | null; note?: string; provenance?: Provenance }
   | { kind: "no-value" }
   | { kind: "not-offered" };
 
@@ -137,6 +138,8 @@ export interface AssetFact {
   format: NumberFormat | null;
   /** What the card says under the value: its date, and a window. */
   note: string;
+  /** Where the value came from, where the host shows properties on values (core/provenance.ts). */
+  provenance?: Provenance;
 }
 
 export interface AssetSection {
@@ -222,6 +225,7 @@ function factOf(name: string, outcome: Extract<PropertyOutcome, { kind: "value" 
     date: outcome.date,
     format: outcome.format,
     note: outcome.note ?? `as of ${outcome.date}`,
+    ...(outcome.provenance ? { provenance: outcome.provenance } : {}),
   };
 }
 

@@ -8,6 +8,7 @@
  * `numberFormat` takes), see "Review guidelines for customizing a number
  * format" (support.microsoft.com/office/c0a1d1fa-d3f4-4018-96b7-9c9354dd99f5).
  */
+import type { Provenance } from "./provenance";
 import type { MetricDescriptor } from "./domain";
 import type { CellValue } from "./cell";
 
@@ -106,6 +107,8 @@ export interface FormattedTable {
   formatAt: FormatAt;
   /** What the values cover, in words (the dates they are dated on), for a preview to show beside them. */
   note?: string;
+  /** Where each value came from, by position (core/provenance.ts); undefined where unknown. */
+  provenanceAt?: (row: number, column: number) => Provenance | undefined;
 }
 
 /** One number with its format (MD.LATEST, MD.AGG). */
@@ -114,6 +117,8 @@ export interface FormattedValue {
   format: NumberFormat | null;
   /** What the value covers, in words ("dated 2026-11-22"), for a preview to show beside it. */
   note?: string;
+  /** Where the value came from (core/provenance.ts), when the host shows properties on values. */
+  provenance?: Provenance;
 }
 
 export function isFormattedTable(value: unknown): value is FormattedTable {

@@ -23,6 +23,7 @@ import { SINGLE, withDiagnosis } from "./did-you-mean";
 import { datedCell, parseAsOfGiven, windowReadings } from "./latest";
 import { valueKind } from "./metric-units";
 import { prefixAggregationFor } from "./prefix-aggregation";
+import { descriptorForProperties, provenanceOf } from "./provenance";
 
 export interface AggArgs {
   symbol: unknown;
@@ -51,11 +52,21 @@ export interface WindowStat {
 
 /** MD.AGG's cell: PCT_CHANGE as a percentage, every other statistic in the metric's unit; or, as options ask, a date or a count of days. */
 export async function formattedAggregateValue(ctx: CallContext, args: AggArgs): Promise<FormattedValue> {
-  const [result, kind] = await Promise.all([
+  const [result, kind, descriptor] = await Promise.all([
     windowStat(ctx, args),
     // Arguments are parsed again inside windowStat; a bad one fails there first with its message.
     unitOf(ctx, args).catch(() => PLAIN),
+    ctx.cellProperties ? descriptorForProperties(ctx, parseSymbol(args.symbol), parseMetric(args.metric)) : undefined,
   ]);
+  const cell = aggregateCell(ctx, args, result, kind);
+  const { span, coverage } = result;
+  const input = { date: span.end, span, coverage };
+  const provenance = provenanceOf(ctx, parseSymbol(args.symbol), parseMetric(args.metric), input, descriptor);
+  if (provenance) cell.provenance = provenance;
+  return cell;
+}
+
+function aggregateCell(ctx: CallContext, args: AggArgs, result: WindowStat, kind: ValueKind): FormattedValue {
   const { value, span, coverage } = result;
   const note = `Over ${coverageText(span, coverage)}`;
   const show = parseOptions(args.options, AGG_OPTIONS).show;

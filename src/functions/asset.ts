@@ -29,6 +29,7 @@ import { aggregate } from "./agg";
 import { isPairFailure } from "./fetch-series";
 import { datedLatest, parseAsOfGiven } from "./latest";
 import { valueKind } from "./metric-units";
+import { descriptorForProperties, provenanceOf } from "./provenance";
 
 export interface AssetArgs {
   symbol: unknown;
@@ -79,18 +80,28 @@ async function readProperty(
 ): Promise<PropertyOutcome> {
   const read = spec.read;
   const unit = valueKind(ctx, symbol, spec.unitMetric).catch(() => PLAIN);
+  const described = descriptorForProperties(ctx, symbol, spec.unitMetric);
   try {
     if (read.kind === "latest") {
-      const [reading, kind] = await Promise.all([datedLatest(ctx, symbol, read.metric, asOf), unit]);
-      return { kind: "value", value: reading.val, date: reading.date, format: numberFormatFor(kind, reading.val) };
+      const [reading, kind, descriptor] = await Promise.all([
+        datedLatest(ctx, symbol, read.metric, asOf),
+        unit,
+        described,
+      ]);
+      const format = numberFormatFor(kind, reading.val);
+      const provenance = provenanceOf(ctx, symbol, read.metric, reading, descriptor);
+      return { kind: "value", value: reading.val, date: reading.date, format, ...(provenance ? { provenance } : {}) };
     }
-    const [{ value, span, coverage }, kind] = await Promise.all([
+    const [{ value, span, coverage }, kind, descriptor] = await Promise.all([
       aggregate(ctx, symbol, read.metric, parseAggWindow(read.window), read.stat, asOf),
       unit,
+      described,
     ]);
     if (typeof value !== "number") return { kind: "no-value" };
     const note = windowNote(read.stat === "AVG" ? "daily average" : "sum", read.window, span, coverage);
-    return { kind: "value", value, date: span.end, format: numberFormatFor(kind, value), note };
+    const provenance = provenanceOf(ctx, symbol, read.metric, { date: span.end, span, coverage }, descriptor);
+    const format = numberFormatFor(kind, value);
+    return { kind: "value", value, date: span.end, format, note, ...(provenance ? { provenance } : {}) };
   } catch (error) {
     if (error instanceof NoDataError && "serviceMessage" in error) return { kind: "not-offered" };
     if (isPairFailure(error)) return { kind: "not-offered" };

@@ -1,5 +1,6 @@
 import type { CallOptions, MarketDataClient } from "../api";
 import type { DateSystem } from "../core/excel-date";
+import type { CallHandle } from "../office/call-records";
 
 /** What one function call works with: the shared client, the user's date, and Excel's cancellation / preview state. */
 export interface CallContext {
@@ -13,6 +14,13 @@ export interface CallContext {
    * functions): only then is the metric catalog read for units. Omitted: false.
    */
   cellFormats?: boolean;
+  /**
+   * True when the host shows properties on values (ExcelApi 1.19: src/office/cells/value-properties.ts): only then
+   * is each value's provenance worked out. Omitted: false.
+   */
+  cellProperties?: boolean;
   /** The workbook's date system: how date serials are read from arguments and written into tables (1900 when absent). */
   dateSystem?: DateSystem;
+  /** The call's record (src/office/call-records.ts): the windows it asks and its value's provenance go there. */
+  record?: CallHandle;
 }

@@ -34,6 +34,7 @@ export function fetchSeries(
  */
 function askSeries(ctx: CallContext, req: WindowedRequest, widened: "slice" | "keep"): Promise<SeriesResult> {
   try {
+    ctx.record?.asked(req);
     return ctx.client.getSeries(req, widened === "keep" ? keepingWidened(ctx.call) : ctx.call);
   } catch (error) {
     return Promise.reject(error);

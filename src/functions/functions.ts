@@ -27,6 +27,7 @@ import { invokeCard, invokeSync, invokeTable, invokeValue } from "./invoke";
 import { formattedLatestValue } from "./latest";
 import { formattedSeriesTable } from "./series";
 import { formattedSnapshotTable } from "./snapshot";
+import { streamStatus } from "./status";
 import { formattedSupplyTable } from "./supply";
 
 // The shared runtime (client, cache, settings) is created as this bundle loads:
@@ -65,8 +66,11 @@ export function series(
   options: unknown[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) =>
-    formattedSeriesTable(ctx, plainArguments({ symbols, metrics, start, end, granularity, options })),
+  return invokeTable(
+    invocation,
+    (ctx) => formattedSeriesTable(ctx, plainArguments({ symbols, metrics, start, end, granularity, options })),
+    undefined,
+    { fn: "SERIES", args: [symbols, metrics, start, end, granularity, options] },
   );
 }
 
@@ -87,17 +91,22 @@ export function latest(
   options: unknown[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<number | Excel.DoubleCellValue> {
-  return invokeValue(invocation, (ctx) => {
-    // Named one by one, not spread: a big workbook holds one of these per waiting cell, and V8 gives spread copies
-    // made here a hidden class each.
-    const args = plainArguments({ symbol, metric, as_of, options });
-    return formattedLatestValue(ctx, {
-      symbol: args.symbol,
-      metric: args.metric,
-      asOf: args.as_of,
-      options: args.options,
-    });
-  }) as Promise<number | Excel.DoubleCellValue>;
+  return invokeValue(
+    invocation,
+    (ctx) => {
+      // Named one by one, not spread: a big workbook holds one of these per waiting cell, and V8 gives spread copies
+      // made here a hidden class each.
+      const args = plainArguments({ symbol, metric, as_of, options });
+      return formattedLatestValue(ctx, {
+        symbol: args.symbol,
+        metric: args.metric,
+        asOf: args.as_of,
+        options: args.options,
+      });
+    },
+    undefined,
+    { fn: "LATEST", args: [symbol, metric, as_of, options] },
+  ) as Promise<number | Excel.DoubleCellValue>;
 }
 
 /**
@@ -121,10 +130,15 @@ export function agg(
   options: unknown[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<number | Excel.DoubleCellValue> {
-  return invokeValue(invocation, (ctx) => {
-    const { as_of: asOf, ...args } = plainArguments({ symbol, metric, window, stat, as_of, options });
-    return formattedAggregateValue(ctx, { ...args, asOf });
-  }) as Promise<number | Excel.DoubleCellValue>;
+  return invokeValue(
+    invocation,
+    (ctx) => {
+      const { as_of: asOf, ...args } = plainArguments({ symbol, metric, window, stat, as_of, options });
+      return formattedAggregateValue(ctx, { ...args, asOf });
+    },
+    undefined,
+    { fn: "AGG", args: [symbol, metric, window, stat, as_of, options] },
+  ) as Promise<number | Excel.DoubleCellValue>;
 }
 
 /**
@@ -148,21 +162,26 @@ export function flows(
   options: unknown[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) => {
-    const {
-      source_chains: sourceChains,
-      flow_type: flowType,
-      ...args
-    } = plainArguments({
-      source_chains,
-      start,
-      end,
-      granularity,
-      flow_type,
-      options,
-    });
-    return formattedFlowsTable(ctx, { ...args, sourceChains, flowType });
-  });
+  return invokeTable(
+    invocation,
+    (ctx) => {
+      const {
+        source_chains: sourceChains,
+        flow_type: flowType,
+        ...args
+      } = plainArguments({
+        source_chains,
+        start,
+        end,
+        granularity,
+        flow_type,
+        options,
+      });
+      return formattedFlowsTable(ctx, { ...args, sourceChains, flowType });
+    },
+    undefined,
+    { fn: "FLOWS", args: [source_chains, start, end, granularity, flow_type, options] },
+  );
 }
 
 /**
@@ -178,7 +197,10 @@ export function assets(
   type: string | number | null,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) => assetsTable(ctx, plainArguments({ search, type })));
+  return invokeTable(invocation, (ctx) => assetsTable(ctx, plainArguments({ search, type })), undefined, {
+    fn: "ASSETS",
+    args: [search, type],
+  });
 }
 
 /**
@@ -194,7 +216,10 @@ export function metrics(
   search: string | number | null,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) => metricsTable(ctx, plainArguments({ symbol, search })));
+  return invokeTable(invocation, (ctx) => metricsTable(ctx, plainArguments({ symbol, search })), undefined, {
+    fn: "METRICS",
+    args: [symbol, search],
+  });
 }
 
 /**
@@ -213,7 +238,10 @@ export function insights(
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
   // Its own deadline (58 s): the cell says the feed is still being prepared while the load carries on.
-  return invokeTable(invocation, (ctx) => formattedInsightsTable(ctx, plainArguments({ feed, search, flag })), null);
+  return invokeTable(invocation, (ctx) => formattedInsightsTable(ctx, plainArguments({ feed, search, flag })), null, {
+    fn: "INSIGHTS",
+    args: [feed, search, flag],
+  });
 }
 
 /**
@@ -233,8 +261,11 @@ export function supply(
   granularity: string | number | null,
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) =>
-    formattedSupplyTable(ctx, plainArguments({ symbol, start, end, granularity })),
+  return invokeTable(
+    invocation,
+    (ctx) => formattedSupplyTable(ctx, plainArguments({ symbol, start, end, granularity })),
+    undefined,
+    { fn: "SUPPLY", args: [symbol, start, end, granularity] },
   );
 }
 
@@ -255,10 +286,15 @@ export function snapshot(
   options: unknown[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeTable(invocation, (ctx) => {
-    const { as_of: asOf, ...args } = plainArguments({ symbols, metrics, as_of, options });
-    return formattedSnapshotTable(ctx, { ...args, asOf });
-  });
+  return invokeTable(
+    invocation,
+    (ctx) => {
+      const { as_of: asOf, ...args } = plainArguments({ symbols, metrics, as_of, options });
+      return formattedSnapshotTable(ctx, { ...args, asOf });
+    },
+    undefined,
+    { fn: "SNAPSHOT", args: [symbols, metrics, as_of, options] },
+  );
 }
 
 /**
@@ -276,9 +312,25 @@ export function asset(
   options: unknown[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<unknown[][]> {
-  return invokeCard(invocation, async (ctx) => {
-    const { as_of: asOf, options: given, ...args } = plainArguments({ symbol, as_of, options });
-    const { table } = parseOptions(given, ASSET_OPTIONS);
-    return { card: await assetCard(ctx, { ...args, asOf }), table };
-  });
+  return invokeCard(
+    invocation,
+    async (ctx) => {
+      const { as_of: asOf, options: given, ...args } = plainArguments({ symbol, as_of, options });
+      const { table } = parseOptions(given, ASSET_OPTIONS);
+      return { card: await assetCard(ctx, { ...args, asOf }), table };
+    },
+    { fn: "ASSET", args: [symbol, as_of, options] },
+  );
+}
+
+/**
+ * Whether the workbook's MD cells have all settled: "Up to date 10:42 · 1,250 cells", "Refreshing 312 of 1,250" or "3 failed · 1,250 cells"; updates as cells settle and sends no request.
+ * @customfunction STATUS
+ * @helpurl https://localhost:3000/docs/functions.html#mdstatus
+ * @streaming
+ * @param [show] TEXT (default), PENDING (the number of MD calls still running, 0 when done: for a model to test), FAILED (the number that failed) or CELLS (the number of MD calls).
+ * @returns The status in words, or the number asked for.
+ */
+export function status(show: string | null, invocation: CustomFunctions.StreamingInvocation<string | number>): void {
+  streamStatus(show, invocation);
 }

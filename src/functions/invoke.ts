@@ -19,8 +19,10 @@ import {
   toExcelValuesWithinLimit,
 } from "../office/cells/cell-values";
 import { type EntityValue, toEntityValue } from "../office/cells/entity-value";
+import { showsProperties } from "../office/cells/value-properties";
 import { isExcelError, toCustomFunctionsError } from "../office/cells/errors";
 import { getRuntime } from "../office/runtime";
+import type { CallHandle } from "../office/call-records";
 import type { CallContext } from "./call-context";
 
 /**
@@ -52,8 +54,9 @@ function contextFor(
   support: DataTypeSupport,
   signal: CallSignal,
   dateSystem: DateSystem,
+  record: CallHandle | undefined,
 ): CallContext {
-  return {
+  const ctx: CallContext = {
     client: getRuntime().client,
     today: userToday(),
     // A preview must never start a request: the client answers from its cache or an in-flight request, or refuses.
@@ -61,6 +64,15 @@ function contextFor(
     cellFormats: support !== "none",
     dateSystem,
   };
+  if (showsProperties(support)) ctx.cellProperties = true;
+  if (record) ctx.record = record;
+  return ctx;
+}
+
+/** A call as the add-in read it: the function's name (no prefix) and its arguments, for its record (call-records.ts). */
+export interface CallName {
+  fn: string;
+  args: readonly unknown[];
 }
 
 /** The user's date and the local day it holds for (ms since the epoch, from and until): every cell asks it. */
@@ -92,6 +104,7 @@ function withinDeadline<T>(
   support: DataTypeSupport,
   work: (ctx: CallContext) => Promise<T>,
   deadlineMs: number | null,
+  record?: CallHandle,
 ): Promise<T> {
   const signal = new CallSignal();
   if (invocation) invocation.onCanceled = () => signal.abort();
@@ -100,7 +113,7 @@ function withinDeadline<T>(
   const run = () =>
     getRuntime()
       .dateSystem()
-      .then((dateSystem) => work(contextFor(invocation, support, signal, dateSystem)));
+      .then((dateSystem) => work(contextFor(invocation, support, signal, dateSystem, record)));
   if (deadlineMs === null) return run();
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -130,23 +143,30 @@ function framed<T, R>(
   invocation: CustomFunctions.CancelableInvocation | undefined,
   work: (ctx: CallContext) => Promise<T>,
   deadlineMs: number | null,
+  name: CallName | undefined,
   shape: (result: T, support: DataTypeSupport) => R,
 ): Promise<R> {
-  const settle = getRuntime().calls.begin();
+  const runtime = getRuntime();
+  const settle = runtime.calls.begin();
+  const record = name && !isValuePreview(invocation) ? runtime.records?.begin(name.fn, name.args) : undefined;
   let support: DataTypeSupport;
   let working: Promise<T>;
   try {
     support = dataTypeSupport();
-    working = withinDeadline(invocation, support, work, deadlineMs);
+    working = withinDeadline(invocation, support, work, deadlineMs, record);
   } catch (error) {
     settle();
+    record?.settle(error);
     return Promise.reject(toCustomFunctionsError(error));
   }
   return working.then(
     (result) => {
       try {
-        return shape(result, support);
+        const shaped = shape(result, support);
+        record?.settle();
+        return shaped;
       } catch (error) {
+        record?.settle(error);
         throw toCustomFunctionsError(error);
       } finally {
         settle();
@@ -154,6 +174,7 @@ function framed<T, R>(
     },
     (error: unknown) => {
       settle();
+      record?.settle(error);
       throw toCustomFunctionsError(error);
     },
   );
@@ -163,10 +184,11 @@ export function invokeTable(
   invocation: CustomFunctions.CancelableInvocation | undefined,
   work: (ctx: CallContext) => Promise<CellValue[][] | FormattedTable>,
   deadlineMs: number | null = CELL_DEADLINE_MS,
+  name?: CallName,
 ): Promise<ExcelValue[][]> {
-  return framed(invocation, work, deadlineMs, (result, support) => {
+  return framed(invocation, work, deadlineMs, name, (result, support) => {
     const sent = isFormattedTable(result)
-      ? toExcelValuesWithinLimit(result.rows, result.formatAt, support)
+      ? toExcelValuesWithinLimit(result.rows, result.formatAt, support, result.provenanceAt)
       : toExcelValuesWithinLimit(result, undefined, support);
     if (sent.note) noteResult(invocation, sent.note);
     return sent.values;
@@ -177,10 +199,11 @@ export function invokeValue(
   invocation: CustomFunctions.CancelableInvocation | undefined,
   work: (ctx: CallContext) => Promise<CellValue | FormattedValue>,
   deadlineMs: number | null = CELL_DEADLINE_MS,
+  name?: CallName,
 ): Promise<ExcelValue> {
-  return framed(invocation, work, deadlineMs, (result, support) => {
+  return framed(invocation, work, deadlineMs, name, (result, support) => {
     const cell = isFormattedValue(result)
-      ? toExcelValue(result.value, result.format, support)
+      ? toExcelValue(result.value, result.format, support, result.provenance)
       : toExcelValue(result, null, support);
     // An error cell is thrown as it is (toCustomFunctionsError hands a CustomFunctions.Error back unchanged).
     if (isExcelError(cell)) throw cell;
@@ -198,8 +221,9 @@ export function invokeValue(
 export function invokeCard(
   invocation: CustomFunctions.CancelableInvocation | undefined,
   work: (ctx: CallContext) => Promise<{ card: AssetCard; table: boolean }>,
+  name?: CallName,
 ): Promise<(ExcelValue | EntityValue)[][]> {
-  return framed(invocation, work, CELL_DEADLINE_MS, ({ card, table: asTable }, support) => {
+  return framed(invocation, work, CELL_DEADLINE_MS, name, ({ card, table: asTable }, support) => {
     if (support !== "none" && !asTable) return [[toEntityValue(card, support)]];
     const table = shapeAssetTable(card);
     return toExcelValuesWithinLimit(table.rows, table.formatAt, support).values;

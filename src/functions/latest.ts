@@ -36,6 +36,7 @@ import { type NameArguments, SINGLE, withDiagnosis } from "./did-you-mean";
 import { fetchReadings } from "./fetch-series";
 import { valueKind } from "./metric-units";
 import { prefixAggregationFor } from "./prefix-aggregation";
+import { kindAndWords, type MetricWords, provenanceOf } from "./provenance";
 
 export interface LatestArgs {
   symbol: unknown;
@@ -133,13 +134,23 @@ export function formattedLatestValue(ctx: CallContext, args: LatestArgs): Promis
     const asOf = parseAsOfGiven(args.asOf, ctx.today, ctx.dateSystem);
     const options = parseOptions(args.options, LATEST_OPTIONS);
     const reading = latestReading(ctx, symbol, metric, asOf);
-    const shown = (reading: DatedReading, kind: ValueKind): FormattedValue => {
+    const shown = (reading: DatedReading, kind: ValueKind, descriptor?: MetricWords): FormattedValue => {
       const note = readingNote(reading);
-      if (options.show === "date") return { ...datedCell(reading.date, ctx.dateSystem), note };
-      return { value: reading.val, format: numberFormatFor(kind, reading.val), note };
+      const cell: FormattedValue =
+        options.show === "date"
+          ? { ...datedCell(reading.date, ctx.dateSystem), note }
+          : { value: reading.val, format: numberFormatFor(kind, reading.val), note };
+      const provenance = provenanceOf(ctx, symbol, metric, reading, descriptor);
+      if (provenance) cell.provenance = provenance;
+      return cell;
     };
     // Plain cells (no number formats) need no value kind: one promise less per waiting cell.
     if (!ctx.cellFormats) return reading.then((answer) => shown(answer, PLAIN));
+    if (ctx.cellProperties) {
+      // One look at the catalog for the format and the Metric property's words.
+      const described = kindAndWords(ctx, symbol, metric);
+      return Promise.all([reading, described]).then(([answer, { kind, words }]) => shown(answer, kind, words));
+    }
     const kind = valueKind(ctx, symbol, parsePrefixedMetric(metric)?.base ?? metric);
     return Promise.all([reading, kind]).then(([answer, valueKind]) => shown(answer, valueKind));
   } catch (error) {

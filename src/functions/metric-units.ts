@@ -49,7 +49,7 @@ function describes(catalog: readonly MetricDescriptor[] | undefined, metric: str
 /** What each descriptor says its values are, read once per descriptor (a catalog's descriptors are never changed). */
 const kinds = new WeakMap<MetricDescriptor, ValueKind>();
 
-function kindOfDescriptor(descriptor: MetricDescriptor | undefined): ValueKind {
+export function kindOfDescriptor(descriptor: MetricDescriptor | undefined): ValueKind {
   if (!descriptor) return valueKindOf(undefined);
   let kind = kinds.get(descriptor);
   if (kind === undefined) kinds.set(descriptor, (kind = valueKindOf(descriptor)));
@@ -126,10 +126,19 @@ export async function metricDescriptor(
   symbol: string,
   metric: string,
 ): Promise<MetricDescriptor | undefined> {
+  return (await describedMetric(ctx, symbol, metric)).descriptor;
+}
+
+/** metricDescriptor, and whether the catalog it came from is the symbol's own (`own`) or one standing in for it. */
+export async function describedMetric(
+  ctx: CallContext,
+  symbol: string,
+  metric: string,
+): Promise<{ descriptor: MetricDescriptor | undefined; own: boolean }> {
   const { catalog, own } = await sharedCatalog(ctx, symbol);
   const shared = describes(catalog, metric);
-  if (shared || own) return shared;
-  return describes(await catalogOf(ctx, symbol, false), metric);
+  if (shared || own) return { descriptor: shared, own };
+  return { descriptor: describes(await catalogOf(ctx, symbol, false), metric), own: true };
 }
 
 /** What `metric`'s values are, for formatting; PLAIN when formats are off or the catalog says nothing. */

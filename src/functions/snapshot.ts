@@ -27,6 +27,7 @@ import { LISTS } from "./did-you-mean";
 import { isPairFailure as isRefusedPair } from "./fetch-series";
 import { type DatedReading, latestReading, parseAsOfGiven } from "./latest";
 import { valueKind } from "./metric-units";
+import { descriptorForProperties, provenanceOf } from "./provenance";
 
 export interface SnapshotArgs {
   symbols: unknown;
@@ -62,10 +63,13 @@ export async function formattedSnapshotTable(ctx: CallContext, args: SnapshotArg
       Promise.all(metrics.map((metric) => valueKind(ctx, symbol, parsePrefixedMetric(metric)?.base ?? metric))),
     ),
   );
-  const [settled, unit] = await Promise.all([
+  const [settled, unit, described] = await Promise.all([
     Promise.all(pending.map((row) => Promise.allSettled(row))),
     // A unit that cannot be read leaves the numbers plain; the values decide the outcome.
     units.catch(() => symbols.map(() => metrics.map(() => PLAIN))),
+    ctx.cellProperties
+      ? Promise.all(symbols.map((symbol) => Promise.all(metrics.map((m) => descriptorForProperties(ctx, symbol, m)))))
+      : undefined,
   ]);
   const fatal = settled.flat().find((outcome) => outcome.status === "rejected" && !isPairFailure(outcome.reason));
   if (fatal?.status === "rejected") throw fatal.reason;
@@ -93,7 +97,7 @@ export async function formattedSnapshotTable(ctx: CallContext, args: SnapshotArg
     snapshotCells(values, dates, options),
     options,
   );
-  return {
+  const table: FormattedTable = {
     rows,
     formatAt: (row, column, value) => {
       const pair = snapshotPairAt(options, row, column);
@@ -102,6 +106,21 @@ export async function formattedSnapshotTable(ctx: CallContext, args: SnapshotArg
     },
     note: datesNote(settled.flat()),
   };
+  if (ctx.cellProperties) {
+    // Worked out now, from what answered the pairs: the answer log moves on.
+    const provenance = settled.map((row, s) =>
+      row.map((outcome, m) =>
+        outcome.status === "fulfilled"
+          ? provenanceOf(ctx, symbols[s], metrics[m], outcome.value, described?.[s]?.[m])
+          : undefined,
+      ),
+    );
+    table.provenanceAt = (row, column) => {
+      const pair = snapshotPairAt(options, row, column);
+      return pair && !pair.date ? provenance[pair.symbol]?.[pair.metric] : undefined;
+    };
+  }
+  return table;
 }
 
 /** "Values dated 2026-11-22", or "dated 2026-11-20 to 2026-11-22" when the pairs' dates differ; undefined when none has a value. */

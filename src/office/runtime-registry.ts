@@ -2,6 +2,7 @@ import type { MarketDataClient } from "../api";
 import type { DateSystem } from "../core/excel-date";
 import type { AccessTokens } from "./sign-in/access-tokens";
 import type { CallTracker } from "./call-tracker";
+import type { CallRecords } from "./call-records";
 import type { Credentials } from "./credentials";
 import type { SettingsStore } from "./settings";
 
@@ -24,6 +25,8 @@ export interface MarketDataRuntime {
   credentials?: Credentials;
   /** Every MD function call, counted as it starts and settles (src/functions/invoke.ts). */
   calls: CallTracker;
+  /** What answered each MD call (src/office/call-records.ts); absent in stand-ins that build a runtime by hand. */
+  records?: CallRecords;
   /** The workbook's date system, asked of Excel once (src/office/cells/date-system.ts). */
   dateSystem(): Promise<DateSystem>;
   version: string;

@@ -2,6 +2,7 @@ import { createClient, openSeriesStore, type MarketDataClient } from "../api";
 import { AccessTokens } from "./sign-in/access-tokens";
 import { BUILD_INFO } from "./build-info";
 import { CallTracker } from "./call-tracker";
+import { CallRecords } from "./call-records";
 import { Credentials } from "./credentials";
 import { GatewayProbe } from "./sign-in/gateway";
 import { dateSystemOfWorkbook } from "./cells/date-system";
@@ -34,6 +35,7 @@ export function getRuntime(): MarketDataRuntime {
     accessTokens,
     credentials,
     calls: new CallTracker(),
+    records: new CallRecords(() => client.answers),
     dateSystem: dateSystemOfWorkbook(),
     version: BUILD_INFO.version,
   });

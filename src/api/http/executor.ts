@@ -56,12 +56,23 @@ export interface SendOptions {
   networkRetries?: number;
 }
 
+/** A request's answer: its body, and for the record (answer-log.ts) its address without key or token, time and source. */
+export interface SentAnswer {
+  json: unknown;
+  bytes: number;
+  address: string;
+  /** The answering attempt's time, ms. */
+  ms: number;
+  /** The firm gateway's `X-Cache-Status`, when sent. */
+  cacheStatus?: string;
+}
+
 export async function sendWithRetries(
   deps: ExecutorDeps,
   request: ApiRequest,
   settings: ResolvedSettings,
   options: SendOptions,
-): Promise<{ json: unknown; bytes: number }> {
+): Promise<SentAnswer> {
   const { signal } = options;
   const policy = options.retries === undefined ? deps.retry : { ...deps.retry, retries: options.retries };
   const url = requestUrl(settings.baseUrl, request, settings.apiKey);
@@ -92,7 +103,9 @@ export async function sendWithRetries(
       });
       deps.counters.bytes += result.bytes;
       deps.log(`GET ${shown} → ${result.status}, ${formatBytes(result.bytes)}, ${deps.now() - started} ms`);
-      return { json: result.json, bytes: result.bytes };
+      const answer: SentAnswer = { json: result.json, bytes: result.bytes, address: shown, ms: deps.now() - started };
+      if (result.cacheStatus !== undefined) answer.cacheStatus = result.cacheStatus;
+      return answer;
     } catch (thrown) {
       if (isAttemptFailure(thrown)) {
         deps.counters.bytes += thrown.bytes;

@@ -34,6 +34,12 @@ export type FetchLike = (
   init: { signal: AbortSignal; method: "GET"; redirect: "manual"; headers?: Record<string, string> },
 ) => Promise<Response>;
 
+/** `X-Cache-Status` as sent (a short word such as HIT or MISS); a test double's response without headers has none. */
+function cacheStatusOf(response: Response): string | undefined {
+  const said = typeof response.headers?.get === "function" ? response.headers.get("x-cache-status") : null;
+  return said ? said.slice(0, 16) : undefined;
+}
+
 /** The default cap on one response body: far above any answer the client asks for (250 series × 1,000 points is about 10 MB). */
 export const MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
 
@@ -61,6 +67,8 @@ export interface AttemptResult {
   /** The parsed body. */
   json: unknown;
   bytes: number;
+  /** The firm gateway's `X-Cache-Status` (deploy/nginx/api-proxy.conf.template), when it sent one. */
+  cacheStatus?: string;
 }
 
 export interface AttemptFailure {
@@ -153,7 +161,10 @@ export async function attempt(url: string, o: AttemptOptions): Promise<AttemptRe
     }
     // Every text from the service reaches cells and the pane: a service that quotes the key must not show it.
     if (mentionsKey(text, o.apiKey)) json = redactJson(json, o.apiKey);
-    return { status: response.status, json, bytes };
+    const cacheStatus = cacheStatusOf(response);
+    return cacheStatus === undefined
+      ? { status: response.status, json, bytes }
+      : { status: response.status, json, bytes, cacheStatus };
   } finally {
     o.timers.clearTimeout(timer);
     o.signal?.removeEventListener("abort", onCancel);

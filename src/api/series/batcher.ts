@@ -13,11 +13,12 @@ import { BadResponseError, CancelledError, MarketDataError, NotCachedError, reda
 import type { ResolvedSettings } from "../http/executor";
 import { answerKey, cacheKey, type Load, type Outcome, type PendingLoads } from "../pending-loads";
 import { listChars, requestUrl, seriesRequest, seriesUrlLength, type ApiRequest } from "../http/requests";
-import { parseSeriesResponse, type DroppedPoints, type SeriesTable } from "../http/responses";
+import { parseSeriesResponse, type SeriesTable } from "../http/responses";
 import { SeriesIsolation } from "./isolation";
 import { Deliveries, SMALL_ANSWER, yieldToHost } from "../slices";
 import type { SendOutcome, SeriesLoad } from "./batch-types";
 import type { Timers } from "../http/timers";
+import { type AnswerLog, SeriesAnswerRecorder } from "../answer-log";
 import type { CallOptions, ClientCounters } from "../types";
 
 /** The cache as the batcher uses it. */
@@ -43,7 +44,9 @@ export interface SeriesBatcherDeps {
     settings: ResolvedSettings,
     signal: AbortSignal,
     options: { serverErrorRetries?: number | undefined },
-  ): Promise<{ json: unknown }>;
+  ): Promise<{ json: unknown; address?: string; ms?: number; cacheStatus?: string }>;
+  /** Where each pair's answer is recorded (answer-log.ts): absent, nothing is. */
+  answers?: AnswerLog;
   timers: Timers;
   now: () => number;
   /** The client's counters: the batcher counts cache hits, answers that arrived unusable and the points it dropped. */
@@ -325,17 +328,20 @@ export class SeriesBatcher {
     const urlLength = requestUrl(settings.baseUrl, request, settings.apiKey).length;
     let answered = false;
     try {
-      const { json } = await this.deps.send(request, settings, signal, { serverErrorRetries });
+      const sent = await this.deps.send(request, settings, signal, { serverErrorRetries }),
+        json = sent.json;
       answered = true;
       // Reading the body (JSON.parse) and checking it are two stretches of a big answer: the thread is given back
       // between them, and again before the answer is handed out (slices.ts).
       if (live.length > SMALL_ANSWER) await yieldToHost();
       if (await this.askedUnderOldSettings(settings, live)) return { ok: true };
       // Checked against the window asked for (http/responses.ts soundPoints): only sound points are cached or stored.
+      const recorder = new SeriesAnswerRecorder(this.deps, window);
       const table = parseSeriesResponse(json, symbols, metrics, window, (symbol, metric, dropped) =>
-        this.noteDropped(symbol, metric, window, dropped),
+        recorder.dropped(symbol, metric, dropped),
       );
       redactMessages(table, settings.apiKey);
+      recorder.answered(sent, table, this.deps.now());
       this.isolation.answered(settings, symbols, urlLength);
       for (const [symbol, row] of table) {
         for (const [metric, result] of row) {
@@ -393,20 +399,6 @@ export class SeriesBatcher {
     }
     this.scheduleFlush();
     return true;
-  }
-
-  /** Points an answer held that broke a rule: counted for the pane, named in the log. */
-  private noteDropped(symbol: string, metric: string, window: SeriesWindow, dropped: DroppedPoints): void {
-    let total = 0;
-    const why: string[] = [];
-    for (const [reason, count] of Object.entries(dropped)) {
-      total += count;
-      why.push(`${count} ${reason}`);
-    }
-    this.deps.counters.dropped += total;
-    this.deps.log(
-      `${symbol} ${metric} ${window.start ?? ""}…${window.end ?? ""}: ${total} point(s) dropped (${why.join(", ")})`,
-    );
   }
 
   /** Back into the queue for the next window; they go with its flush whatever happens. */

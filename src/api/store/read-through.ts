@@ -24,6 +24,8 @@ import { isFcfDerived } from "../../core/metric-knowledge";
 import { NotCachedError } from "../errors";
 import { recheckCoarsely, type RecheckDeps } from "./coarse-recheck";
 import { isUnreachable } from "./offline";
+import type { AnswerLog } from "../answer-log";
+import { noteStoreAnswer, noteStoredPoints, revisionsOf } from "./answer-facts";
 import { messageOver } from "./series-data";
 import { StoreTrust, type TrustOptions } from "./trust";
 import type { FetchedRange, PersistentSeriesStore, SeriesData, SeriesId, StoredAnswer } from "./types";
@@ -36,6 +38,8 @@ export interface SeriesReadThroughOptions extends RecheckDeps, TrustOptions {
   now: () => number;
   /** The base address the answers come from (the settings, read as the client reads them). */
   baseUrl: () => Promise<string>;
+  /** Where the store's answers and corrections are recorded (../answer-log.ts): absent, nothing is. */
+  answers?: AnswerLog;
 }
 
 /** One call of the planned path (SeriesReadThrough.planned): what it asked, its plan, and how its fetched ranges are kept. */
@@ -93,6 +97,7 @@ export class SeriesReadThrough {
     // Every day of the window held and usable, none with a message: what the plan would answer, without it.
     if (data && heldWhole(data, range, planOptions)) {
       const held = heldWindow(data, start, end);
+      noteStoreAnswer(this.o.answers, symbol, metric, data, start, end);
       this.hits += 1;
       this.bytesSaved += held.bytes;
       return { kind: "points", points: held.points };
@@ -168,7 +173,10 @@ export class SeriesReadThrough {
       if (answer === "ask") return this.whole(call);
       if (answer.kind === "message") return answer;
     }
-    if (plan.stored.length > 0) this.bytesSaved += pointBytes(plan.stored);
+    if (plan.stored.length > 0) {
+      this.bytesSaved += pointBytes(plan.stored);
+      noteStoredPoints(this.o.answers, call.id.symbol, call.id.metric, call.data, plan.stored);
+    }
     return { kind: "points", points: mergeByDate(asPoints(plan.stored), fetchedPoints) };
   }
 
@@ -206,6 +214,17 @@ export class SeriesReadThrough {
     };
     if (call.valuedThrough !== undefined) fetched.settledIfValuedThrough = call.valuedThrough;
     if (result.kind === "message") fetched.message = result.message;
+    const answers = this.o.answers;
+    if (answers) {
+      const revisions = revisionsOf(call.data, fetched.points, call.fetchedAt);
+      const kept = {
+        fetchedAt: call.fetchedAt,
+        settledThrough: call.settledThrough,
+        start: range.start,
+        end: range.end,
+      };
+      answers.kept(call.id.symbol, call.id.metric, kept, revisions);
+    }
     this.o.store.write(call.id, fetched);
   }
 
@@ -226,6 +245,7 @@ export class SeriesReadThrough {
     if (answer === "ask") return this.whole(call);
     this.hits += 1;
     this.bytesSaved += pointBytes(held.stored);
+    noteStoredPoints(this.o.answers, call.id.symbol, call.id.metric, call.data, held.stored);
     return answer;
   }
 

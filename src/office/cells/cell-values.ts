@@ -25,7 +25,9 @@ import {
   estimatePayloadBytes,
   megabytesText,
 } from "../../core/payload-size";
+import type { Provenance } from "../../core/provenance";
 import { type ExcelCell, toExcelCell, toExcelTable } from "./errors";
+import { propertiesBytes, provenanceProperties, showsProperties, type ValueProperties } from "./value-properties";
 
 /** `none`: plain numbers. `formatted-number`: ExcelApi 1.16's FormattedNumber. `double`: ExcelApi 1.19's Double with numberFormat. */
 export type DataTypeSupport = "none" | "formatted-number" | "double";
@@ -65,8 +67,13 @@ function askedSupport(requirements: RequirementsLike): DataTypeSupport {
 export interface FormattedNumberCell {
   type: "Double" | "FormattedNumber";
   basicValue: number;
-  numberFormat: NumberFormat;
+  numberFormat?: NumberFormat;
+  /** The value's provenance (value-properties.ts), where the host shows properties on values. */
+  properties?: ValueProperties;
 }
+
+/** Where each value of a table came from, by position (core/number-format.ts FormattedTable.provenanceAt). */
+export type ProvenanceAt = (row: number, column: number) => Provenance | undefined;
 
 export type ExcelValue = ExcelCell | FormattedNumberCell;
 
@@ -74,10 +81,28 @@ function formatted(value: number, format: NumberFormat, support: DataTypeSupport
   return { type: support === "double" ? "Double" : "FormattedNumber", basicValue: value, numberFormat: format };
 }
 
-/** One cell: a formatted number where supported and asked for, otherwise what toExcelCell gives. */
-export function toExcelValue(cell: CellValue, format: NumberFormat | null, support: DataTypeSupport): ExcelValue {
+/** A number with its provenance as properties (and its format, if any): only where the host shows properties. */
+function withProperties(value: number, format: NumberFormat | null, provenance: Provenance): FormattedNumberCell {
+  const cell: FormattedNumberCell = { type: "Double", basicValue: value };
+  if (format !== null) cell.numberFormat = format;
+  cell.properties = provenanceProperties(provenance);
+  return cell;
+}
+
+/**
+ * One cell: a formatted number where supported and asked for (with its provenance as properties where the host
+ * shows them), otherwise what toExcelCell gives.
+ */
+export function toExcelValue(
+  cell: CellValue,
+  format: NumberFormat | null,
+  support: DataTypeSupport,
+  provenance?: Provenance,
+): ExcelValue {
   const plain = toExcelCell(cell);
-  if (support === "none" || format === null || typeof plain !== "number") return plain;
+  if (support === "none" || typeof plain !== "number") return plain;
+  if (provenance && showsProperties(support)) return withProperties(plain, format, provenance);
+  if (format === null) return plain;
   return formatted(plain, format, support);
 }
 
@@ -86,13 +111,17 @@ export function toExcelValues(
   table: readonly (readonly CellValue[])[],
   formatAt: FormatAt | undefined,
   support: DataTypeSupport,
+  provenanceAt?: ProvenanceAt,
 ): ExcelValue[][] {
   const plain = toExcelTable(table);
-  if (support === "none" || !formatAt) return plain;
+  if (support === "none" || (!formatAt && !provenanceAt)) return plain;
+  const properties = provenanceAt && showsProperties(support) ? provenanceAt : undefined;
   return plain.map((row, r) =>
     row.map((cell, c) => {
       if (typeof cell !== "number") return cell;
-      const format = formatAt(r, c, cell);
+      const format = formatAt ? formatAt(r, c, cell) : null;
+      const provenance = properties?.(r, c);
+      if (provenance) return withProperties(cell, format, provenance);
       return format === null ? cell : formatted(cell, format, support);
     }),
   );
@@ -107,17 +136,25 @@ export function toExcelValues(
  */
 const wrapperBytes = new Map<string, number>();
 function formattedExtraBytes(cell: FormattedNumberCell): number {
-  const key = `${cell.type} ${cell.numberFormat}`;
+  const key = `${cell.type} ${cell.numberFormat ?? ""}`;
   let bytes = wrapperBytes.get(key);
   if (bytes === undefined) {
     bytes = JSON.stringify({ type: cell.type, basicValue: 0, numberFormat: cell.numberFormat }).length - 1;
     wrapperBytes.set(key, bytes);
   }
-  return bytes;
+  return bytes + (cell.properties ? propertiesBytes(cell.properties) : 0);
 }
 
 function isFormattedNumberCell(cell: ExcelValue): cell is FormattedNumberCell {
-  return typeof cell === "object" && cell !== null && "numberFormat" in cell;
+  return typeof cell === "object" && cell !== null && ("numberFormat" in cell || "properties" in cell);
+}
+
+/** The bytes the table will reach Excel as: the plain estimate and what each data type adds. */
+function sentBytesOf(values: readonly (readonly ExcelValue[])[], plainBytes: number): number {
+  let sentBytes = plainBytes;
+  for (const row of values)
+    for (const cell of row) if (isFormattedNumberCell(cell)) sentBytes += formattedExtraBytes(cell);
+  return sentBytes;
 }
 
 /** A table as it will be sent, and what was changed to keep it within Excel's limit. */
@@ -141,17 +178,29 @@ export function toExcelValuesWithinLimit(
   table: readonly (readonly CellValue[])[],
   formatAt: FormatAt | undefined,
   support: DataTypeSupport,
+  provenanceAt?: ProvenanceAt,
 ): SentTable {
   const rows = table.length;
   const columns = table[0]?.length ?? 0;
   const plainBytes = estimatePayloadBytes(table);
   assertBytesFitExcel(plainBytes, rows, columns, SIZE_ADVICE);
-  const values = toExcelValues(table, formatAt, support);
-  if (support === "none" || !formatAt) return { values };
-  let sentBytes = plainBytes;
-  for (const row of values)
-    for (const cell of row) if (isFormattedNumberCell(cell)) sentBytes += formattedExtraBytes(cell);
+  const values = toExcelValues(table, formatAt, support, provenanceAt);
+  if (support === "none" || (!formatAt && !provenanceAt)) return { values };
+  const sentBytes = sentBytesOf(values, plainBytes);
   if (sentBytes <= EXCEL_RESULT_LIMIT_BYTES) return { values };
+  // Over the limit: the properties go first (the card and `=A1.Date` are lost, the formats kept) …
+  if (provenanceAt && showsProperties(support)) {
+    const formattedOnly = toExcelValues(table, formatAt, support);
+    if (sentBytesOf(formattedOnly, plainBytes) <= EXCEL_RESULT_LIMIT_BYTES)
+      return {
+        values: formattedOnly,
+        note:
+          `the result with each value's properties (${rows.toLocaleString("en-US")} rows × ${columns.toLocaleString("en-US")} columns) would reach Excel as about ${megabytesText(sentBytes)}, ` +
+          "over its 5 MB limit for one formula, so it was sent without the properties (date, source, settled): " +
+          "MD.LATEST cells carry them one value at a time.",
+      };
+  }
+  // … then the formats.
   return {
     values: toExcelValues(table, undefined, support),
     note:

@@ -23,6 +23,8 @@ import { ASSET_PROVIDER, type AssetCard, dateProperty, identityRows } from "../.
 import { DATE_FORMAT, type NumberFormat } from "../../core/number-format";
 import { isoToSerialIn } from "../../core/excel-date";
 import type { DataTypeSupport } from "./cell-values";
+import type { Provenance } from "../../core/provenance";
+import { provenanceProperties, showsProperties, type ValueProperties } from "./value-properties";
 
 interface PropertyMetadata {
   sublabel?: string;
@@ -36,6 +38,8 @@ export type EntityProperty =
       basicValue: number;
       numberFormat?: NumberFormat;
       propertyMetadata?: PropertyMetadata;
+      /** The value's provenance (value-properties.ts): a basic value with properties, nested in the entity. */
+      properties?: ValueProperties;
     };
 
 export interface EntityValue {
@@ -57,6 +61,7 @@ function numberProperty(
   format: NumberFormat | null,
   support: Exclude<DataTypeSupport, "none">,
   metadata?: PropertyMetadata,
+  provenance?: Provenance,
 ): EntityProperty {
   // A number without a format is a plain Double (ExcelApi 1.16); a formatted one takes the host's formatted type.
   const type = format === null || support === "double" ? "Double" : "FormattedNumber";
@@ -65,6 +70,7 @@ function numberProperty(
     basicValue: value,
     ...(format === null ? {} : { numberFormat: format }),
     ...(metadata ? { propertyMetadata: metadata } : {}),
+    ...(provenance && showsProperties(support) ? { properties: provenanceProperties(provenance) } : {}),
   };
 }
 
@@ -76,7 +82,13 @@ export function toEntityValue(card: AssetCard, support: Exclude<DataTypeSupport,
   const sections: EntityValue["layouts"]["card"]["sections"] = [];
   for (const section of card.sections) {
     for (const fact of section.facts) {
-      properties[fact.name] = numberProperty(fact.value, fact.format, support, { sublabel: fact.note });
+      properties[fact.name] = numberProperty(
+        fact.value,
+        fact.format,
+        support,
+        { sublabel: fact.note },
+        fact.provenance,
+      );
       properties[dateProperty(fact.name)] = numberProperty(
         isoToSerialIn(fact.date, card.dateSystem),
         DATE_FORMAT,

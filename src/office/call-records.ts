@@ -1,0 +1,266 @@
+/**
+ * What answered each MD call: one record per normalized call (the function and
+ * its arguments as the add-in read them), kept in the shared runtime beside the
+ * call tracker so functions.js and the pane read the same records.
+ *
+ * A record holds the call's state (pending, done, failed), when it started and
+ * settled, its error, the series windows it asked the client for, and what the
+ * function knew of the value it returned (ValueFacts: the reading's date or the
+ * window's days, settled or not, the source, when fetched, any correction).
+ * `forCall` joins a record with the client's answer log (src/api/answer-log.ts):
+ * the request(s) that answered each pair (address without key or token, when,
+ * how long, service or the firm gateway's cache) or this computer's store, the
+ * days covered and settled, the points the answer checks dropped and why, and
+ * the corrections the store applied.
+ *
+ * Nothing here sends a request; memory is bounded: the last MAX_CALL_RECORDS
+ * calls (a workbook's MD cells, recalculated, reuse their keys), with at most
+ * MAX_ASKED windows each. Listeners hear of every start and settlement, and
+ * `summary()` counts the calls by state in O(1) (MD.STATUS reads it).
+ */
+import type { AnswerLogView, PairAnswer, Revision } from "../api";
+import { plainArgument } from "../core/excel-input";
+import type { Provenance } from "../core/provenance";
+
+export type CallState = "pending" | "done" | "failed";
+
+/** One series window a call asked the client for. */
+export interface SeriesAsked {
+  symbol: string;
+  metric: string;
+  granularity?: string;
+  start?: string;
+  end?: string;
+}
+
+/** Where a value came from, as the add-in knew when it returned it (core/provenance.ts, src/functions/provenance.ts). */
+export type ValueFacts = Provenance;
+
+export interface CallRecord {
+  /** The normalized call, e.g. `MD.LATEST("btc","PRICE",,)`. */
+  readonly key: string;
+  /** The function's name without the prefix, e.g. `LATEST`. */
+  readonly fn: string;
+  /** The arguments as the add-in read them, as formula text. */
+  readonly args: readonly string[];
+  state: CallState;
+  /** ms since the epoch. */
+  startedAt: number;
+  settledAt?: number;
+  /** A failure's message. */
+  error?: string;
+  /** The series windows the call asked for, in order (at most MAX_ASKED). */
+  asked: SeriesAsked[];
+  /** What the value's provenance was, for the values that carry one. */
+  facts?: ValueFacts[];
+}
+
+/** A record joined with what answered it: the client's answers of its pairs over its windows, and their corrections. */
+export interface CallTrace extends CallRecord {
+  answers: readonly PairAnswer[];
+  revisions: readonly Revision[];
+}
+
+export interface CallSummary {
+  /** Calls recorded (distinct keys, the most recent MAX_CALL_RECORDS). */
+  total: number;
+  pending: number;
+  failed: number;
+  done: number;
+  /** When the last call settled, ms since the epoch (0: none yet). */
+  lastSettledAt: number;
+}
+
+/** What a running call reports into its record. */
+export interface CallHandle {
+  readonly key: string;
+  /** A series window the call asks the client for. */
+  asked(window: SeriesAsked): void;
+  /** The provenance of a value the call returns. */
+  facts(facts: ValueFacts): void;
+  /** Settles the record: done, or failed with the error's message. Only the latest run of a key settles it. */
+  settle(error?: unknown): void;
+}
+
+export const MAX_CALL_RECORDS = 5000;
+export const MAX_ASKED = 16;
+const MAX_FACTS = 64;
+
+/** A read argument as formula text: text quoted, numbers as they are, an omitted one empty, a range as an array constant. */
+export function argumentText(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  if (typeof value === "number") return String(value);
+  if (Array.isArray(value)) {
+    if (value.length === 1 && Array.isArray(value[0]) && value[0].length === 1) return argumentText(value[0][0]);
+    return `{${value.map((row) => (Array.isArray(row) ? row.map(argumentText).join(",") : argumentText(row))).join(";")}}`;
+  }
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return String(value);
+  }
+}
+
+/** An argument as the add-in reads it (a data type's plain value: core/excel-input.ts), as formula text. */
+function readArgumentText(value: unknown): string {
+  try {
+    return argumentText(plainArgument(value, "argument"));
+  } catch {
+    return argumentText(value);
+  }
+}
+
+/** The normalized call: `MD.FN(arg,arg,…)`, each argument as the add-in read it, omitted ones kept as empty places. */
+export function callKey(fn: string, args: readonly unknown[]): string {
+  return `MD.${fn.toUpperCase()}(${args.map(readArgumentText).join(",")})`;
+}
+
+const NO_HANDLE: CallHandle = { key: "", asked: () => undefined, facts: () => undefined, settle: () => undefined };
+
+export class CallRecords {
+  private readonly records = new Map<string, CallRecord>();
+  private readonly listeners = new Set<(record: CallRecord) => void>();
+  private readonly counts = { pending: 0, failed: 0, done: 0 };
+  private lastSettledAt = 0;
+
+  /** `answers`: the client's answer log (absent: traces carry no answers). */
+  constructor(
+    private readonly answers: () => AnswerLogView | undefined,
+    private readonly now: () => number = Date.now,
+    private readonly max = MAX_CALL_RECORDS,
+  ) {}
+
+  /** A call starts: its record (new, or the key's earlier one started again) and the handle that fills it. */
+  begin(fn: string, args: readonly unknown[]): CallHandle {
+    let key: string;
+    let texts: string[];
+    try {
+      texts = args.map(readArgumentText);
+      key = `MD.${fn.toUpperCase()}(${texts.join(",")})`;
+    } catch {
+      return NO_HANDLE;
+    }
+    const earlier = this.records.get(key);
+    if (earlier) {
+      this.counts[earlier.state] -= 1;
+      this.records.delete(key);
+    }
+    const record: CallRecord = {
+      key,
+      fn: fn.toUpperCase(),
+      args: texts,
+      state: "pending",
+      startedAt: this.now(),
+      asked: [],
+    };
+    this.records.set(key, record);
+    this.counts.pending += 1;
+    if (this.records.size > this.max) this.forgetOldest();
+    this.tell(record);
+    return this.handleOf(record);
+  }
+
+  private forgetOldest(): void {
+    const oldest = this.records.keys().next().value!;
+    this.counts[this.records.get(oldest)!.state] -= 1;
+    this.records.delete(oldest);
+  }
+
+  private handleOf(record: CallRecord): CallHandle {
+    return {
+      key: record.key,
+      asked: (window) => {
+        if (record.asked.length >= MAX_ASKED) return;
+        const same = record.asked.find(
+          (held) =>
+            held.symbol === window.symbol &&
+            held.metric === window.metric &&
+            held.start === window.start &&
+            held.end === window.end &&
+            held.granularity === window.granularity,
+        );
+        if (!same) record.asked.push(window);
+      },
+      facts: (facts) => {
+        if ((record.facts ??= []).length < MAX_FACTS) record.facts.push(facts);
+      },
+      settle: (error) => this.settle(record, error),
+    };
+  }
+
+  private settle(record: CallRecord, error: unknown): void {
+    // A later run of the same call owns the key now; an abandoned run's end changes nothing.
+    if (this.records.get(record.key) !== record || record.state !== "pending") return;
+    this.counts.pending -= 1;
+    record.state = error === undefined ? "done" : "failed";
+    this.counts[record.state] += 1;
+    if (error !== undefined) record.error = error instanceof Error ? error.message : String(error);
+    record.settledAt = this.lastSettledAt = this.now();
+    this.tell(record);
+  }
+
+  private tell(record: CallRecord): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(record);
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
+  }
+
+  /** The record of a normalized call (callKey) joined with its answers; undefined when not recorded. */
+  forCall(key: string): CallTrace | undefined {
+    const record = this.records.get(key);
+    if (!record) return undefined;
+    const log = this.answers();
+    const answers: PairAnswer[] = [];
+    const revisions: Revision[] = [];
+    const pairs = new Set<string>();
+    for (const window of record.asked) {
+      const pair = `${window.symbol} ${window.metric}`;
+      if (pairs.has(pair) || !log) continue;
+      pairs.add(pair);
+      for (const answer of log.answers(window.symbol, window.metric))
+        if (record.asked.some((asked) => overlaps(asked, answer))) answers.push(answer);
+      for (const revision of log.revisions(window.symbol, window.metric))
+        if (record.asked.some((asked) => covers(asked, window, revision.date))) revisions.push(revision);
+    }
+    answers.sort((a, b) => a.fetchedAt - b.fetchedAt);
+    return { ...record, asked: [...record.asked], answers, revisions };
+  }
+
+  /** The records, oldest first. */
+  all(): readonly CallRecord[] {
+    return [...this.records.values()];
+  }
+
+  summary(): CallSummary {
+    return { total: this.records.size, ...this.counts, lastSettledAt: this.lastSettledAt };
+  }
+
+  /** Hears every start and settlement; returns the unsubscribe. */
+  subscribe(listener: (record: CallRecord) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  clear(): void {
+    this.records.clear();
+    this.counts.pending = this.counts.failed = this.counts.done = 0;
+  }
+}
+
+function overlaps(asked: SeriesAsked, answer: PairAnswer): boolean {
+  if (asked.symbol !== answer.symbol || asked.metric !== answer.metric) return false;
+  if (asked.start !== undefined && answer.to !== undefined && answer.to < asked.start) return false;
+  if (asked.end !== undefined && answer.from !== undefined && answer.from > asked.end) return false;
+  return true;
+}
+
+function covers(asked: SeriesAsked, pair: SeriesAsked, date: string): boolean {
+  if (asked.symbol !== pair.symbol || asked.metric !== pair.metric) return false;
+  return (asked.start === undefined || asked.start <= date) && (asked.end === undefined || date <= asked.end);
+}
