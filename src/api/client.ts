@@ -11,7 +11,7 @@
  * Beside the in-memory cache, the persistent store (store/read-through.ts) answers
  * the settled parts of daily windows and keeps catalogs for offline reading.
  */
-import { addDays, utcDateOf } from "../core/calendar";
+import { utcDateOf } from "../core/calendar";
 import { knownAggregationType } from "../core/metric-knowledge";
 import type {
   AssetRecord,
@@ -25,6 +25,7 @@ import type {
 } from "../core/domain";
 import { CLIENT_DEFAULTS, clientCredentials, type ClientOptions } from "./client-options";
 import { withDeadline } from "./call-deadline";
+import { sendConnectionTest } from "./connection-test";
 import { CancelledError, redact, SignInRequiredError } from "./errors";
 import { sendWithRetries, type ExecutorDeps } from "./http/executor";
 import { createRequestAuth, PASS_THROUGH_KEY, type RequestAuth } from "./http/request-auth";
@@ -38,7 +39,6 @@ import {
   checkedDates,
   flowsRequest,
   insightsRequest,
-  seriesRequest,
   supportedMetricsRequest,
   validateWindow,
   type ApiRequest,
@@ -49,7 +49,6 @@ import {
   parseFlowsResponse,
   parseInsightsResponse,
   parseMetricsResponse,
-  parseSeriesResponse,
 } from "./http/responses";
 import { Semaphore } from "./http/semaphore";
 import { SeriesBatcher } from "./series/batcher";
@@ -387,17 +386,8 @@ class BatchingClient implements Client {
     if (opts.signal?.aborted) throw new CancelledError();
     const started = this.now();
     const settings = await this.settings.read();
-    const symbol = this.o.testSymbol;
-    // Explicit dates: the service answers a request without them with bare numbers, not a series.
-    const today = utcDateOf(this.now());
-    const window = { start: addDays(today, -30), end: today };
-    const request = seriesRequest({ symbols: [symbol], metrics: ["PRICE"], ...window, limit: 1 });
-    const { json } = await sendWithRetries(this.deps, request, settings, {
-      timeoutMs: this.o.timeoutMs,
-      retries: Math.min(1, this.o.retries),
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    });
-    parseSeriesResponse(json, [symbol], ["PRICE"], window);
+    const test = { symbol: this.o.testSymbol, timeoutMs: this.o.timeoutMs, retries: Math.min(1, this.o.retries) };
+    await sendConnectionTest(this.deps, settings, test, opts);
     return { ok: true, ms: this.now() - started };
   }
 
