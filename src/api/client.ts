@@ -12,7 +12,6 @@
  * the settled parts of daily windows and keeps catalogs for offline reading.
  */
 import { utcDateOf } from "../core/calendar";
-import { knownAggregationType } from "../core/metric-knowledge";
 import type {
   AssetRecord,
   DatedWindow,
@@ -24,6 +23,7 @@ import type {
   SeriesWindow,
 } from "../core/domain";
 import { CLIENT_DEFAULTS, clientCredentials, type ClientOptions } from "./client-options";
+import { aggregationTypes } from "./aggregation-types";
 import { withDeadline } from "./call-deadline";
 import { sendConnectionTest } from "./connection-test";
 import { CancelledError, redact, SignInRequiredError } from "./errors";
@@ -112,8 +112,6 @@ class BatchingClient implements Client {
   private settingsRead?: Promise<ResolvedSettings>;
   /** How requests are authorised: the one seam for the key, the gateway's key and the signed-in user's token. */
   private readonly auth: RequestAuth;
-  /** Aggregation types the metric catalog gave, by metric (see aggregationType). */
-  private readonly aggregationTypes = new Map<string, Promise<string | undefined>>();
 
   constructor(options: ClientOptions) {
     const credentials = clientCredentials(options);
@@ -183,7 +181,7 @@ class BatchingClient implements Client {
           revalidateAfterMs: this.o.revalidateAfterMs,
           recentFreshMs: this.o.cacheTtlMs,
           log: this.log,
-          aggregationType: (symbol, metric, opts) => this.aggregationType(symbol, metric, opts),
+          aggregationType: aggregationTypes((symbol, opts) => this.getMetrics(symbol, opts)),
         })
       : null;
     this.singles = new SingleLoads({
@@ -260,31 +258,6 @@ class BatchingClient implements Client {
       );
     if (parts.length === 1) return load(parts[0]!);
     return walkBackwards(parts, load);
-  }
-
-  /**
-   * A metric's aggregation type, for the cheap recheck of stored days
-   * (store/coarse-recheck.ts): the built-in list first (core/metric-knowledge.ts,
-   * no request), then the metric catalog of the first symbol rechecked with
-   * the metric, once per metric for the client's life (a metric's type is the
-   * metric's, not the symbol's): a workbook's recheck costs one catalog
-   * request per metric the list does not know, not one per symbol. A catalog
-   * that cannot be read is asked again by the next symbol.
-   */
-  private aggregationType(symbol: string, metric: string, opts: CallOptions): Promise<string | undefined> {
-    const known = knownAggregationType(metric);
-    if (known) return Promise.resolve(known);
-    let asked = this.aggregationTypes.get(metric);
-    if (!asked) {
-      asked = this.getMetrics(symbol, opts).then(
-        (descriptors) => descriptors.find((descriptor) => descriptor.name === metric)?.aggregation_type || undefined,
-      );
-      this.aggregationTypes.set(metric, asked);
-      asked.catch(() => {
-        if (this.aggregationTypes.get(metric) === asked) this.aggregationTypes.delete(metric);
-      });
-    }
-    return asked;
   }
 
   // ----------------------------------------------------- catalogs and flows
