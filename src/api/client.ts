@@ -56,6 +56,7 @@ import { historyParts, walkBackwards } from "./series/history-walk";
 import { SettingsReader } from "./settings-reader";
 import { SingleLoads } from "./single-loads";
 import { globalTimers, type Timers } from "./http/timers";
+import { CredentialAcceptance } from "./store/acceptance";
 import { NO_STORE_STATUS, SeriesReadThrough } from "./store/read-through";
 import type { ResolvedSettings } from "./http/executor";
 import type {
@@ -112,6 +113,8 @@ class BatchingClient implements Client {
   private settingsRead?: Promise<ResolvedSettings>;
   /** How requests are authorised: the one seam for the key, the gateway's key and the signed-in user's token. */
   private readonly auth: RequestAuth;
+  /** When stored answers may go out for who asks (store/acceptance.ts); none without a store. */
+  private acceptance?: CredentialAcceptance;
 
   constructor(options: ClientOptions) {
     const credentials = clientCredentials(options);
@@ -154,6 +157,7 @@ class BatchingClient implements Client {
       maxResponseBytes: this.o.maxResponseBytes,
       auth: this.auth,
     };
+    if (options.store) this.deps.outcomes = this.acceptance = this.storeGate();
     this.catalogDeps = { ...this.deps, semaphore: new Semaphore(this.o.catalogConcurrency) };
     this.batcher = new SeriesBatcher({
       pending: this.pending,
@@ -175,7 +179,8 @@ class BatchingClient implements Client {
       ? new SeriesReadThrough({
           store: options.store,
           now: this.now,
-          baseUrl: async () => (await this.sharedSettings()).baseUrl,
+          settings: () => this.sharedSettings(),
+          gate: this.acceptance,
           fetchWindow: (symbol, metric, window, opts) => this.fetchWindow(symbol, metric, window, opts),
           unsettledDays: this.o.unsettledDays,
           revalidateAfterMs: this.o.revalidateAfterMs,
@@ -194,6 +199,23 @@ class BatchingClient implements Client {
       counters: this.stats,
       now: this.now,
       log: this.log,
+    });
+  }
+
+  /**
+   * The store's gate: stored answers wait for a request under the same credential to be accepted; where the client
+   * has gone quiet (no store read, no load but those waiting at the gate) for twice the batch window, the gate sends
+   * the connection test's request itself.
+   */
+  private storeGate(): CredentialAcceptance {
+    return new CredentialAcceptance({
+      timers: this.timers,
+      waitMs: 2 * this.o.batchMaxDelayMs,
+      busy: () => (this.stored?.busy() ?? false) || this.pending.size > this.singles.waitingAtGate(),
+      probe: async () => {
+        const test = { symbol: this.o.testSymbol, timeoutMs: this.o.timeoutMs, retries: Math.min(1, this.o.retries) };
+        await sendConnectionTest(this.deps, await this.sharedSettings(), test);
+      },
     });
   }
 
@@ -366,6 +388,7 @@ class BatchingClient implements Client {
 
   clear(options: ClearOptions = {}): void {
     this.cache.clear();
+    this.acceptance?.forgetRefusals();
     this.stored?.refresh(options.recheckHistory === true);
     this.log(options.recheckHistory ? "cache cleared; stored history to be rechecked" : "cache cleared");
   }
