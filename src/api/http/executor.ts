@@ -112,7 +112,7 @@ async function send(
         timeoutMs: options.timeoutMs,
         display,
         apiKey: settings.apiKey,
-        ...(grant.headers ? { headers: grant.headers } : {}),
+        ...(grant.headers ? { headers: grant.headers, token: grant.token } : {}),
         ...(deps.maxResponseBytes !== undefined ? { maxBytes: deps.maxResponseBytes } : {}),
         ...(signal ? { signal } : {}),
       });
