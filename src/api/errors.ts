@@ -242,16 +242,30 @@ function base64Runs(secret: string, minLength: number): string[] {
   const bytes = new TextEncoder().encode(secret);
   const runs: string[] = [];
   for (const lead of [0, 1, 2]) {
-    let binary = "\0".repeat(lead);
-    for (const byte of bytes) binary += String.fromCharCode(byte);
-    const end = Math.floor((binary.length * 8) / 6);
-    const standard = btoa(binary);
+    const stream = new Uint8Array(lead + bytes.length);
+    stream.set(bytes, lead);
+    const end = Math.floor((stream.length * 8) / 6);
+    const standard = base64(stream);
     for (const text of [standard, standard.replace(/\+/g, "-").replace(/\//g, "_")]) {
       const run = text.slice(lead === 0 ? 0 : lead + 1, end);
       if (run.length >= minLength) runs.push(run);
     }
   }
   return runs;
+}
+
+const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** Base64 of bytes (RFC 4648 §4), padded; written out rather than `btoa`, which not every runtime of the client has. */
+function base64(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    out += BASE64[(n >> 18) & 63]! + BASE64[(n >> 12) & 63]!;
+    out += i + 1 < bytes.length ? BASE64[(n >> 6) & 63]! : "=";
+    out += i + 2 < bytes.length ? BASE64[n & 63]! : "=";
+  }
+  return out;
 }
 
 function keyForms(apiKey: string): string[] {
