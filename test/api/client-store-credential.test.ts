@@ -11,7 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import { createClient } from "../../src/api/client";
-import { AuthError, type MarketDataError } from "../../src/api/errors";
+import { AuthError, type MarketDataError, NotCachedError } from "../../src/api/errors";
 import { openSeriesStore } from "../../src/api/store/persistent-store";
 import type { SeriesResult } from "../../src/core/domain";
 import { addDays } from "../../src/core/calendar";
@@ -193,6 +193,31 @@ describe("signed-in accounts on one computer", () => {
     expect(points((await settledOnly.get(SETTLED)) as SeriesResult)).toEqual(settled);
     expect(seriesRequests()).toEqual([{ who: ADA.sub, status: 200 }]);
     expect(settledOnly.client.storage().hits).toBe(1);
+  });
+});
+
+describe("value preview (cache only) never sends a request, the gate's own neither", () => {
+  it("before the gateway accepted A this session: not loaded, nothing sent; once accepted: the stored values", async () => {
+    const computer = freshIndexedDb();
+    const clock = new FakeClock(NOON);
+    const ada = runtime(computer, clock, ADA);
+    const settled = points((await ada.get(SETTLED)) as SeriesResult);
+    await ada.store.flush();
+
+    clock.time += DAY;
+    gateway.requests.length = 0;
+    const reopened = runtime(computer, clock, ADA);
+    const preview = await drive(
+      clock,
+      reopened.client.getSeries(SETTLED, { cacheOnly: true }).catch((e: Error) => e),
+    );
+    expect(preview).toBeInstanceOf(NotCachedError);
+    await clock.advance(1000);
+    expect(gateway.requests).toEqual([]);
+
+    expect((await reopened.client.testConnection()).ok).toBe(true);
+    expect(points(await drive(clock, reopened.client.getSeries(SETTLED, { cacheOnly: true })))).toEqual(settled);
+    expect(seriesRequests()).toEqual([{ who: ADA.sub, status: 200 }]);
   });
 });
 

@@ -105,6 +105,8 @@ export class SeriesReadThrough {
     } finally {
       this.reading -= 1;
     }
+    // Value preview starts no request, the gate's neither: what is stored shows once the credential was accepted.
+    if (opts.cacheOnly && !this.isOpen(id.who)) throw new NotCachedError();
     const planOptions: PlanOptions = this.trust.at(id.baseUrl, symbol, this.o.now());
     const range = { start, end };
     // Every day of the window held and usable, none with a message: what the plan would answer, without it.
