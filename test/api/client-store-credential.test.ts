@@ -43,6 +43,7 @@ beforeEach(() => {
   sandbox.reset();
   gateway.refused.clear();
   gateway.requests.length = 0;
+  gateway.down = false;
 });
 
 function memoryStorage(initial: Record<string, string>): KeyValueStorage {
@@ -193,6 +194,21 @@ describe("signed-in accounts on one computer", () => {
     expect(points((await settledOnly.get(SETTLED)) as SeriesResult)).toEqual(settled);
     expect(seriesRequests()).toEqual([{ who: ADA.sub, status: 200 }]);
     expect(settledOnly.client.storage().hits).toBe(1);
+  });
+});
+
+describe("offline: a request that fails without a refusal says nothing of the credential", () => {
+  it("A reopening with the gateway unreachable sees the stored values, as offline always did", async () => {
+    const computer = freshIndexedDb();
+    const clock = new FakeClock(NOON);
+    const ada = runtime(computer, clock, ADA);
+    const settled = points((await ada.get(SETTLED)) as SeriesResult);
+    await ada.store.flush();
+
+    clock.time += DAY;
+    gateway.down = true;
+    const reopened = runtime(computer, clock, ADA);
+    expect(points((await reopened.get(SETTLED)) as SeriesResult)).toEqual(settled);
   });
 });
 

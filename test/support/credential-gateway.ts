@@ -9,7 +9,8 @@
  * (the sandbox itself refuses every key but its own with 401). Real HTTP both
  * ways. Tokens here are JWT-shaped (header.payload.signature) and unsigned:
  * this stand-in reads who they name, it does not verify them (the gateway
- * tests do that against real nginx).
+ * tests do that against real nginx). `down` drops every connection, as a
+ * network that cannot reach the gateway does.
  */
 import http from "node:http";
 import { DEMO_API_KEY } from "../../sandbox/server";
@@ -21,6 +22,8 @@ export interface CredentialGateway extends LocalServer {
   readonly refused: Set<string>;
   /** Every request answered, with who asked (a token's `sub`, or the key) and the status sent. */
   readonly requests: { path: string; who: string; status: number }[];
+  /** While set, every connection is dropped unanswered (the network down; not counted in `requests`). */
+  down: boolean;
 }
 
 /** A JWT-shaped token naming `claims`, unsigned (a long random-looking third segment stands in for the signature). */
@@ -42,7 +45,12 @@ function subjectOf(token: string): string {
 export async function startCredentialGateway(upstream: () => string): Promise<CredentialGateway> {
   const refused = new Set<string>();
   const requests: CredentialGateway["requests"] = [];
+  const state = { down: false };
   const server = http.createServer((req, res) => {
+    if (state.down) {
+      req.socket.destroy();
+      return;
+    }
     void (async () => {
       const url = new URL(req.url ?? "/", "http://gateway.invalid");
       const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
@@ -61,7 +69,17 @@ export async function startCredentialGateway(upstream: () => string): Promise<Cr
     })().catch(() => res.destroy());
   });
   const local = await listenLocal(server);
-  return { ...local, refused, requests };
+  return {
+    ...local,
+    refused,
+    requests,
+    get down() {
+      return state.down;
+    },
+    set down(value: boolean) {
+      state.down = value;
+    },
+  };
 }
 
 /** startCredentialGateway for the suite or describe block this is called in, in front of `upstream` (read once started). */
