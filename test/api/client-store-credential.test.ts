@@ -110,6 +110,16 @@ function runtime(factory: IDBFactory, clock: FakeClock, as: { token: string } | 
   return { client, store, credentials, get, signIn };
 }
 
+/** `as` fills the settled window on a new computer (its store flushed): what they got, the computer, the clock. */
+async function filled(as: { token: string } | { key: string }) {
+  const computer = freshIndexedDb();
+  const clock = new FakeClock(NOON);
+  const first = runtime(computer, clock, as);
+  const settled = points((await first.get(SETTLED)) as SeriesResult);
+  await first.store.flush();
+  return { computer, clock, first, settled };
+}
+
 function seriesRequests(): { who: string; status: number }[] {
   return gateway.requests.filter((r) => r.path.startsWith("/data/api/")).map(({ who, status }) => ({ who, status }));
 }
@@ -128,12 +138,8 @@ function expectRefused(answer: SeriesResult | MarketDataError, status: number): 
 
 describe("signed-in accounts on one computer", () => {
   it("account B, refused by the gateway (403), gets the refusal, not A's stored values", async () => {
-    const computer = freshIndexedDb();
-    const clock = new FakeClock(NOON);
-    const ada = runtime(computer, clock, ADA);
-    const filled = points((await ada.get(SETTLED)) as SeriesResult);
-    expect(filled.length).toBeGreaterThan(50);
-    await ada.store.flush();
+    const { computer, clock, first: ada, settled } = await filled(ADA);
+    expect(settled.length).toBeGreaterThan(50);
 
     gateway.refused.add(BOB.sub);
     const bob = runtime(computer, clock, BOB);
@@ -156,11 +162,7 @@ describe("signed-in accounts on one computer", () => {
   });
 
   it("A, whose group was removed overnight, reopening gets the refusal, not the stored values", async () => {
-    const computer = freshIndexedDb();
-    const clock = new FakeClock(NOON);
-    const ada = runtime(computer, clock, ADA);
-    points((await ada.get(SETTLED)) as SeriesResult);
-    await ada.store.flush();
+    const { computer, clock } = await filled(ADA);
 
     clock.time += DAY;
     gateway.refused.add(ADA.sub);
@@ -199,11 +201,7 @@ describe("signed-in accounts on one computer", () => {
 
 describe("offline: a request that fails without a refusal says nothing of the credential", () => {
   it("A reopening with the gateway unreachable sees the stored values, as offline always did", async () => {
-    const computer = freshIndexedDb();
-    const clock = new FakeClock(NOON);
-    const ada = runtime(computer, clock, ADA);
-    const settled = points((await ada.get(SETTLED)) as SeriesResult);
-    await ada.store.flush();
+    const { computer, clock, settled } = await filled(ADA);
 
     clock.time += DAY;
     gateway.down = true;
@@ -214,11 +212,7 @@ describe("offline: a request that fails without a refusal says nothing of the cr
 
 describe("value preview (cache only) never sends a request, the gate's own neither", () => {
   it("before the gateway accepted A this session: not loaded, nothing sent; once accepted: the stored values", async () => {
-    const computer = freshIndexedDb();
-    const clock = new FakeClock(NOON);
-    const ada = runtime(computer, clock, ADA);
-    const settled = points((await ada.get(SETTLED)) as SeriesResult);
-    await ada.store.flush();
+    const { computer, clock, settled } = await filled(ADA);
 
     clock.time += DAY;
     gateway.requests.length = 0;
@@ -241,11 +235,7 @@ describe("pass-through keys on one computer", () => {
   const keyHash = (key: string) => createHash("sha256").update(key).digest("hex");
 
   it("a second key, which the service refuses (401), gets the refusal, not the first key's stored values", async () => {
-    const computer = freshIndexedDb();
-    const clock = new FakeClock(NOON);
-    const first = runtime(computer, clock, { key: DEMO_API_KEY });
-    points((await first.get(SETTLED)) as SeriesResult);
-    await first.store.flush();
+    const { computer, clock } = await filled({ key: DEMO_API_KEY });
 
     const second = runtime(computer, clock, { key: OTHER_KEY });
     expectRefused(await second.get(SETTLED), 401);
@@ -254,11 +244,7 @@ describe("pass-through keys on one computer", () => {
   });
 
   it("a key revoked overnight: reopening gets the refusal, not the stored values", async () => {
-    const computer = freshIndexedDb();
-    const clock = new FakeClock(NOON);
-    const first = runtime(computer, clock, { key: DEMO_API_KEY });
-    points((await first.get(SETTLED)) as SeriesResult);
-    await first.store.flush();
+    const { computer, clock } = await filled({ key: DEMO_API_KEY });
 
     clock.time += DAY;
     gateway.refused.add(DEMO_API_KEY);
@@ -267,11 +253,7 @@ describe("pass-through keys on one computer", () => {
   });
 
   it("the same key reopening the next day reads the store after one accepted request", async () => {
-    const computer = freshIndexedDb();
-    const clock = new FakeClock(NOON);
-    const first = runtime(computer, clock, { key: DEMO_API_KEY });
-    const settled = points((await first.get(SETTLED)) as SeriesResult);
-    await first.store.flush();
+    const { computer, clock, settled } = await filled({ key: DEMO_API_KEY });
 
     clock.time += DAY;
     gateway.requests.length = 0;
