@@ -11,8 +11,7 @@
  * Beside the in-memory cache, the persistent store (store/read-through.ts) answers
  * the settled parts of daily windows and keeps catalogs for offline reading.
  */
-import { addDays, utcDateOf } from "../core/calendar";
-import { knownAggregationType } from "../core/metric-knowledge";
+import { utcDateOf } from "../core/calendar";
 import type {
   AssetRecord,
   DatedWindow,
@@ -24,7 +23,9 @@ import type {
   SeriesWindow,
 } from "../core/domain";
 import { CLIENT_DEFAULTS, clientCredentials, type ClientOptions, retryPolicyOf } from "./client-options";
+import { aggregationTypes } from "./aggregation-types";
 import { withDeadline } from "./call-deadline";
+import { sendConnectionTest } from "./connection-test";
 import { CancelledError, redact, SignInRequiredError } from "./errors";
 import { sendWithRetries, type ExecutorDeps } from "./http/executor";
 import { createRequestAuth, PASS_THROUGH_KEY, type RequestAuth } from "./http/request-auth";
@@ -39,7 +40,6 @@ import {
   checkedDates,
   flowsRequest,
   insightsRequest,
-  seriesRequest,
   supportedMetricsRequest,
   validateWindow,
   type ApiRequest,
@@ -50,7 +50,6 @@ import {
   parseFlowsResponse,
   parseInsightsResponse,
   parseMetricsResponse,
-  parseSeriesResponse,
 } from "./http/responses";
 import { Semaphore } from "./http/semaphore";
 import { SeriesBatcher } from "./series/batcher";
@@ -58,6 +57,7 @@ import { historyParts, walkBackwards } from "./series/history-walk";
 import { SettingsReader } from "./settings-reader";
 import { SingleLoads } from "./single-loads";
 import { globalTimers, type Timers } from "./http/timers";
+import { CredentialAcceptance } from "./store/acceptance";
 import { NO_STORE_STATUS, SeriesReadThrough } from "./store/read-through";
 import type { ResolvedSettings } from "./http/executor";
 import type {
@@ -114,10 +114,10 @@ class BatchingClient implements Client {
   private settingsRead?: Promise<ResolvedSettings>;
   /** How requests are authorised: the one seam for the key, the gateway's key and the signed-in user's token. */
   private readonly auth: RequestAuth;
-  /** Aggregation types the metric catalog gave, by metric (see aggregationType). */
-  private readonly aggregationTypes = new Map<string, Promise<string | undefined>>();
   /** What answered each series pair (answer-log.ts): read by the office layer's call records; no request of its own. */
   readonly answers = new AnswerLog();
+  /** When stored answers may go out for who asks (store/acceptance.ts); none without a store. */
+  private acceptance?: CredentialAcceptance;
 
   constructor(options: ClientOptions) {
     const credentials = clientCredentials(options);
@@ -155,6 +155,7 @@ class BatchingClient implements Client {
       maxResponseBytes: this.o.maxResponseBytes,
       auth: this.auth,
     };
+    if (options.store) this.deps.outcomes = this.acceptance = this.storeGate();
     this.catalogDeps = { ...this.deps, semaphore: new Semaphore(this.o.catalogConcurrency) };
     this.batcher = new SeriesBatcher({
       answers: this.answers,
@@ -177,14 +178,15 @@ class BatchingClient implements Client {
       ? new SeriesReadThrough({
           store: options.store,
           now: this.now,
-          baseUrl: async () => (await this.sharedSettings()).baseUrl,
+          settings: () => this.sharedSettings(),
+          gate: this.acceptance,
           answers: this.answers,
           fetchWindow: (symbol, metric, window, opts) => this.fetchWindow(symbol, metric, window, opts),
           unsettledDays: this.o.unsettledDays,
           revalidateAfterMs: this.o.revalidateAfterMs,
           recentFreshMs: this.o.cacheTtlMs,
           log: this.log,
-          aggregationType: (symbol, metric, opts) => this.aggregationType(symbol, metric, opts),
+          aggregationType: aggregationTypes((symbol, opts) => this.getMetrics(symbol, opts)),
         })
       : null;
     this.singles = new SingleLoads({
@@ -197,6 +199,23 @@ class BatchingClient implements Client {
       counters: this.stats,
       now: this.now,
       log: this.log,
+    });
+  }
+
+  /**
+   * The store's gate: stored answers wait for a request under the same credential to be accepted; where the client
+   * has gone quiet (no store read, no load but those waiting at the gate) for twice the batch window, the gate sends
+   * the connection test's request itself.
+   */
+  private storeGate(): CredentialAcceptance {
+    return new CredentialAcceptance({
+      timers: this.timers,
+      waitMs: 2 * this.o.batchMaxDelayMs,
+      busy: () => (this.stored?.busy() ?? false) || this.pending.size > this.singles.waitingAtGate(),
+      probe: async () => {
+        const test = { symbol: this.o.testSymbol, timeoutMs: this.o.timeoutMs, retries: Math.min(1, this.o.retries) };
+        await sendConnectionTest(this.deps, await this.sharedSettings(), test);
+      },
     });
   }
 
@@ -261,31 +280,6 @@ class BatchingClient implements Client {
       );
     if (parts.length === 1) return load(parts[0]!);
     return walkBackwards(parts, load);
-  }
-
-  /**
-   * A metric's aggregation type, for the cheap recheck of stored days
-   * (store/coarse-recheck.ts): the built-in list first (core/metric-knowledge.ts,
-   * no request), then the metric catalog of the first symbol rechecked with
-   * the metric, once per metric for the client's life (a metric's type is the
-   * metric's, not the symbol's): a workbook's recheck costs one catalog
-   * request per metric the list does not know, not one per symbol. A catalog
-   * that cannot be read is asked again by the next symbol.
-   */
-  private aggregationType(symbol: string, metric: string, opts: CallOptions): Promise<string | undefined> {
-    const known = knownAggregationType(metric);
-    if (known) return Promise.resolve(known);
-    let asked = this.aggregationTypes.get(metric);
-    if (!asked) {
-      asked = this.getMetrics(symbol, opts).then(
-        (descriptors) => descriptors.find((descriptor) => descriptor.name === metric)?.aggregation_type || undefined,
-      );
-      this.aggregationTypes.set(metric, asked);
-      asked.catch(() => {
-        if (this.aggregationTypes.get(metric) === asked) this.aggregationTypes.delete(metric);
-      });
-    }
-    return asked;
   }
 
   // ----------------------------------------------------- catalogs and flows
@@ -387,23 +381,14 @@ class BatchingClient implements Client {
     if (opts.signal?.aborted) throw new CancelledError();
     const started = this.now();
     const settings = await this.settings.read();
-    const symbol = this.o.testSymbol;
-    // Explicit dates: the service answers a request without them with bare numbers, not a series.
-    const today = utcDateOf(this.now());
-    const window = { start: addDays(today, -30), end: today };
-    const request = seriesRequest({ symbols: [symbol], metrics: ["PRICE"], ...window, limit: 1 });
-    const { json } = await sendWithRetries(this.deps, request, settings, {
-      timeoutMs: this.o.timeoutMs,
-      retries: Math.min(1, this.o.retries),
-      ...(opts.networkRetries === undefined ? {} : { networkRetries: opts.networkRetries }),
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    });
-    parseSeriesResponse(json, [symbol], ["PRICE"], window);
+    const test = { symbol: this.o.testSymbol, timeoutMs: this.o.timeoutMs, retries: Math.min(1, this.o.retries) };
+    await sendConnectionTest(this.deps, settings, test, opts);
     return { ok: true, ms: this.now() - started };
   }
 
   clear(options: ClearOptions = {}): void {
     this.cache.clear();
+    this.acceptance?.forgetRefusals();
     this.stored?.refresh(options.recheckHistory === true);
     this.log(options.recheckHistory ? "cache cleared; stored history to be rechecked" : "cache cleared");
   }

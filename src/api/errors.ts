@@ -212,8 +212,89 @@ const REDACTED = "***";
  */
 export const MIN_API_KEY_LENGTH = 8;
 
+/**
+ * A token's segments (a JWT's header, payload and signature) and the runs of its base64 shorter than this are not
+ * hidden on their own: a short one could be a word of the message (every JWT's header starts "eyJ").
+ */
+const MIN_TOKEN_PART = 16;
+
+/** Each secret's forms, worked out once (a few at a time: the key, the token, the ones just replaced). */
+const formsOf = new Map<string, string[]>();
+
+function remembered(secret: string, make: () => string[]): string[] {
+  let forms = formsOf.get(secret);
+  if (!forms) {
+    if (formsOf.size >= 8) formsOf.clear();
+    // Longest first: a form inside a longer one (a segment inside the token) is replaced after it.
+    forms = [...new Set(make())].filter((form) => form !== "").sort((a, b) => b.length - a.length);
+    formsOf.set(secret, forms);
+  }
+  return forms;
+}
+
+/**
+ * The runs of base64 and base64url text that the secret's bytes alone decide, for each of the three places it can
+ * start in an encoded stream (after 0, 1 or 2 bytes of something else: "Bearer <token>", "APIKey=<key>" encoded
+ * whole); the characters that also carry a neighbour's bits are left out. As the gateway finds them
+ * (deploy/nginx/service-tier.js `base64Runs`).
+ */
+function base64Runs(secret: string, minLength: number): string[] {
+  const bytes = new TextEncoder().encode(secret);
+  const runs: string[] = [];
+  for (const lead of [0, 1, 2]) {
+    const stream = new Uint8Array(lead + bytes.length);
+    stream.set(bytes, lead);
+    const end = Math.floor((stream.length * 8) / 6);
+    const standard = base64(stream);
+    for (const text of [standard, standard.replace(/\+/g, "-").replace(/\//g, "_")]) {
+      const run = text.slice(lead === 0 ? 0 : lead + 1, end);
+      if (run.length >= minLength) runs.push(run);
+    }
+  }
+  return runs;
+}
+
+const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** Base64 of bytes (RFC 4648 §4), padded; written out rather than `btoa`, which not every runtime of the client has. */
+function base64(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    out += BASE64[(n >> 18) & 63]! + BASE64[(n >> 12) & 63]!;
+    out += i + 1 < bytes.length ? BASE64[(n >> 6) & 63]! : "=";
+    out += i + 2 < bytes.length ? BASE64[n & 63]! : "=";
+  }
+  return out;
+}
+
 function keyForms(apiKey: string): string[] {
-  return [...new Set([apiKey, encodeURIComponent(apiKey), new URLSearchParams({ k: apiKey }).toString().slice(2)])];
+  return remembered(`key ${apiKey}`, () => [
+    apiKey,
+    encodeURIComponent(apiKey),
+    new URLSearchParams({ k: apiKey }).toString().slice(2),
+    ...base64Runs(apiKey, MIN_API_KEY_LENGTH),
+  ]);
+}
+
+/** An access token as it may come back: whole, each segment long enough to matter, in base64 or base64url. */
+function tokenForms(token: string): string[] {
+  return remembered(`token ${token}`, () => [
+    token,
+    ...token.split(".").filter((segment) => segment.length >= MIN_TOKEN_PART),
+    ...base64Runs(token, MIN_TOKEN_PART),
+  ]);
+}
+
+function without(text: string, forms: readonly string[]): string {
+  let out = text;
+  for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
+  return out;
+}
+
+/** Removes an access token from text: whole, any of its segments, or base64 of it (`redact` does the key). */
+export function redactToken(text: string, token: string | null | undefined): string {
+  return token ? without(text, tokenForms(token)) : text;
 }
 
 /**
@@ -227,41 +308,45 @@ const APIKEY_VALUE = /(apikey=)(?:[^&\s#"'<>()[\],;.]|[.,;](?![\s)\]]|$))*/gi;
 /**
  * Removes the API key from text: any `APIKey=` query value whatever it is (a
  * key from an earlier setting, or one the service echoes back), and the key
- * itself, in every encoding a URL or a message may carry it. Only the key's
+ * itself, in every encoding a URL or a message may carry it (%-encoded, base64
+ * and base64url at any alignment), and the access token where one is given
+ * (`redactToken`). Only the key's
  * own characters are replaced, so the text around it is never touched. A key
  * shorter than MIN_API_KEY_LENGTH (Settings refuses those; one may be left
  * from an older version) is removed only as an `APIKey=` value: matched
  * anywhere, a one-letter key would star that letter in every word.
  */
-export function redact(text: string, apiKey?: string): string {
-  let out = text;
+export function redact(text: string, apiKey?: string, token?: string | null): string {
+  let out = redactToken(text, token);
   // The key first: an APIKey= value stops at a "," or ")" a key may hold, which would leave the key's rest.
-  if (apiKey && apiKey.length >= MIN_API_KEY_LENGTH) {
-    for (const form of keyForms(apiKey)) out = out.split(form).join(REDACTED);
-  }
+  if (apiKey && apiKey.length >= MIN_API_KEY_LENGTH) out = without(out, keyForms(apiKey));
   return out.replace(APIKEY_VALUE, `$1${REDACTED}`);
 }
 
-/** Whether `text` holds the key in a form `redact` removes, or any `APIKey=` value: a cheap test before walking a whole body. */
-export function mentionsKey(text: string, apiKey?: string): boolean {
+/**
+ * Whether `text` holds the key or the token in a form `redact` removes, or any `APIKey=` value: a cheap test before
+ * walking a whole body.
+ */
+export function mentionsKey(text: string, apiKey?: string, token?: string | null): boolean {
   if (/apikey=/i.test(text)) return true;
+  if (token && tokenForms(token).some((form) => text.includes(form))) return true;
   if (!apiKey || apiKey.length < MIN_API_KEY_LENGTH) return false;
-  return keyForms(apiKey).some((form) => form !== "" && text.includes(form));
+  return keyForms(apiKey).some((form) => text.includes(form));
 }
 
 /**
- * A parsed body with the key removed from every string in it, keys of
+ * A parsed body with the key (and the token) removed from every string in it, keys of
  * objects included (a chain or an entity named after it). Objects keep their
  * prototype (none, for JSON.parse's own-property `__proto__` keys too).
  */
-export function redactJson(value: unknown, apiKey: string): unknown {
-  if (typeof value === "string") return redact(value, apiKey);
-  if (Array.isArray(value)) return value.map((item) => redactJson(item, apiKey));
+export function redactJson(value: unknown, apiKey: string, token?: string | null): unknown {
+  if (typeof value === "string") return redact(value, apiKey, token);
+  if (Array.isArray(value)) return value.map((item) => redactJson(item, apiKey, token));
   if (typeof value !== "object" || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    Object.defineProperty(out, redact(key, apiKey), {
-      value: redactJson(item, apiKey),
+    Object.defineProperty(out, redact(key, apiKey, token), {
+      value: redactJson(item, apiKey, token),
       enumerable: true,
       writable: true,
       configurable: true,

@@ -1,7 +1,8 @@
 /**
  * The key and base URL, read before every batch and every catalog call so a
- * change applies on the next calculation. A changed key or base URL empties
- * the cache (answers may differ per account or service) and starts a new
+ * change applies on the next calculation. A changed key, base URL or person
+ * asking (`who`: another account signed in) empties the cache (answers may
+ * differ per account or service, and one person's are not another's) and starts a new
  * generation: an answer to a request sent under an older one is neither
  * cached nor shown, but asked again (`changedSince`).
  */
@@ -17,7 +18,7 @@ export class SettingsReader {
 
   constructor(
     private readonly source: SettingsSource,
-    private readonly onChange: (what: "base URL" | "API key") => void,
+    private readonly onChange: (what: "base URL" | "API key" | "account") => void,
   ) {}
 
   /** The settings last read, without reading them again (undefined before the first read). */
@@ -40,15 +41,17 @@ export class SettingsReader {
     if (!apiKey && !raw?.keyManagedByGateway)
       throw new ConfigError("No API key is set. Enter your market-data API key in the Market Data pane.");
     const auth = authorisationOf(raw);
+    const who = raw?.who ?? null;
     const previous = this.current;
-    if (previous && previous.baseUrl === baseUrl && previous.apiKey === apiKey) {
+    if (previous && previous.baseUrl === baseUrl && previous.apiKey === apiKey && previous.who === who) {
       // The gateway starting or stopping to ask for sign-in changes who may ask, not the answers: the cache stays.
       if (previous.auth?.key === auth.key && previous.auth.user === auth.user) return previous;
       return (this.current = { ...previous, auth });
     }
     if (previous) this.generation += 1;
-    this.current = { baseUrl, apiKey, generation: this.generation, auth };
-    if (previous) this.onChange(previous.baseUrl !== baseUrl ? "base URL" : "API key");
+    this.current = { baseUrl, apiKey, generation: this.generation, auth, who };
+    if (previous)
+      this.onChange(previous.baseUrl !== baseUrl ? "base URL" : previous.apiKey !== apiKey ? "API key" : "account");
     return this.current;
   }
 

@@ -12,6 +12,7 @@ import { sendWithRetries, type ExecutorDeps, type ResolvedSettings } from "./htt
 import { cacheKey, type Load, type PendingLoads } from "./pending-loads";
 import type { ApiRequest } from "./http/requests";
 import type { SeriesReadThrough } from "./store/read-through";
+import { answerStoreKey } from "./store/types";
 import type { CallOptions, ClientCounters } from "./types";
 
 export interface SingleLoadsDeps {
@@ -36,7 +37,15 @@ export interface SingleLoadsDeps {
 }
 
 export class SingleLoads {
+  /** Loads waiting at the store's gate (store/acceptance.ts): pending, but no request of theirs is coming. */
+  private gated = 0;
+
   constructor(private readonly deps: SingleLoadsDeps) {}
+
+  /** How many pending loads wait at the store's gate. */
+  waitingAtGate(): number {
+    return this.gated;
+  }
 
   /**
    * One answer of one request: from the cache, by joining the same answer
@@ -87,10 +96,12 @@ export class SingleLoads {
       this.deps.counters.cacheHits += 1;
       return this.deps.pending.join(existing, opts.signal);
     }
+    // Kept in the store under who asked (store/acceptance.ts), and served once that credential was accepted.
+    const storeKey = answerStoreKey(cached, settings.who);
     if (opts.cacheOnly) {
       // Value preview may answer from the store.
-      const kept = await stored?.readAnswer(cached);
-      if (kept) return kept.value as T;
+      const kept = await stored?.readAnswer(storeKey);
+      if (kept && stored!.isOpen(settings.who)) return kept.value as T;
       throw new NotCachedError();
     }
     const load: Load<T> = { key, state: "in-flight", waiters: new Set(), service };
@@ -102,8 +113,19 @@ export class SingleLoads {
     const lane = slow ? this.deps.lanes.slow : this.deps.lanes.normal;
     void (async () => {
       // Catalogs and insight feeds: fresh from the store on reopen, and read from it offline.
-      const kept = await stored?.readAnswer(cached);
+      const kept = await stored?.readAnswer(storeKey);
       const freshFor = kept ? stored!.freshFor(kept, ttlMs) : 0;
+      const gate = kept && freshFor > 0 ? stored!.pass(settings.who) : null;
+      let refused: { error: unknown } | null = null;
+      if (gate) {
+        this.gated += 1;
+        refused = await gate.then(noRefusal, (error: unknown) => ({ error }));
+        this.gated -= 1;
+      }
+      if (refused) {
+        this.deps.pending.settle(load, refused);
+        return;
+      }
       if (kept && freshFor > 0) {
         this.deps.counters.cacheHits += 1;
         this.deps.cache.set(cached, kept.value, freshFor, kept.bytes * 2 + 256);
@@ -140,7 +162,7 @@ export class SingleLoads {
       if ("value" in outcome && !offline) {
         // Parsed objects take roughly twice their JSON text in memory.
         this.deps.cache.set(cached, outcome.value, ttlMs, bytes * 2 + 256);
-        stored?.keepAnswer(cached, outcome.value, fetchedAt, bytes);
+        stored?.keepAnswer(storeKey, outcome.value, fetchedAt, bytes);
       }
       this.deps.pending.settle(load, outcome);
     })();
@@ -155,3 +177,5 @@ export class SingleLoads {
  * which import api/ only for its helpers, do not take in the client.
  */
 const SETTINGS_CHANGED = { settingsChanged: true } as const;
+
+const noRefusal = (): null => null;

@@ -71,6 +71,13 @@ export interface ClientSettings {
    * gateway on the add-in's own host (src/office/sign-in/gateway.ts), so the token never goes to another host.
    */
   signedInUsersOnly?: boolean;
+  /**
+   * Who the requests are made for, stable and not secret (src/office/credentials.ts `who`: `user:<hash>` of the
+   * signed-in account, `key:<hash>` of a pass-through key), or null. The persistent store keeps each one's answers
+   * apart and serves them only once the network accepted that credential in this session (store/acceptance.ts); a
+   * change empties the memory cache. Absent: null (one partition, no gate: the gateway's key for anyone).
+   */
+  who?: string | null;
 }
 export type SettingsSource = () => Promise<ClientSettings>;
 

@@ -105,29 +105,72 @@ export class Credentials implements CredentialsEvents, SignInSink {
   }
 
   /**
-   * Who the requests are made for, stable and not secret: `user:<sign-in name>` where the gateway lets in only
-   * signed-in users and someone is, `key:<SHA-256 of the key, hex>` for a key the add-in sends, null otherwise (the
-   * gateway's key for anyone, nobody signed in yet, or no SHA-256 here). Nothing asks it yet: it is for keeping
-   * one person's stored answers apart from the next person's on a shared computer.
+   * Who the requests are made for, stable and not secret: `user:<SHA-256>` of the signed-in account (the access
+   * token's issuer and `oid`, else `sub`: whom the gateway sees; the sign-in name where the token is not a JWT) where
+   * the gateway lets in only signed-in users and someone is, `key:<SHA-256>` of the key the add-in sends, null
+   * otherwise (the gateway's key for anyone, nobody signed in yet, or no SHA-256 here). The client keeps each one's
+   * stored answers apart (api/store/acceptance.ts); it is never logged.
    */
   async who(): Promise<string | null> {
-    const settings = await this.settings.read();
-    const auth = authorisationOf(settings);
-    if (auth.user === "signed-in")
-      return this.signIn.status === "signed-in" ? `user:${this.signIn.user.username}` : null;
-    if (auth.key === "gateway" || !settings.apiKey) return null;
-    const digest = await globalThis.crypto?.subtle?.digest("SHA-256", new TextEncoder().encode(settings.apiKey));
-    return digest ? `key:${[...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("")}` : null;
+    return this.whoFor(await this.settings.read());
   }
 
-  /** The client's one channel: the settings, read before every request, and the token source. */
+  private async whoFor(settings: StoredSettings): Promise<string | null> {
+    const auth = authorisationOf(settings);
+    if (auth.user === "signed-in") {
+      if (this.signIn.status !== "signed-in") return null;
+      const token = await this.tokens?.get();
+      const account = (token && accountOf(token)) ?? `name ${this.signIn.user.username}`;
+      return hashed("user", account);
+    }
+    if (auth.key === "gateway" || !settings.apiKey) return null;
+    return hashed("key", settings.apiKey);
+  }
+
+  /** The client's one channel: the settings (with who asks), read before every request, and the token source. */
   forClient(): ClientCredentials {
     const tokens = this.tokens;
     return {
-      settings: () => this.settings.read(),
+      settings: async () => {
+        const settings = await this.settings.read();
+        return { ...settings, who: await this.whoFor(settings) };
+      },
       ...(tokens ? { accessToken: (options) => tokens.get(options) } : {}),
     };
   }
+}
+
+/** The account a JWT access token names, as the gateway reads it (issuer and `oid`, else `sub`); null if none. */
+function accountOf(token: string): string | null {
+  try {
+    const payload = token.split(".")[1] ?? "";
+    const json = atob(
+      payload
+        .replace(/-/g, "+")
+        .replace(/_/g, "/")
+        .padEnd(Math.ceil(payload.length / 4) * 4, "="),
+    );
+    const claims = JSON.parse(json) as { iss?: unknown; oid?: unknown; sub?: unknown };
+    const subject = typeof claims.oid === "string" ? claims.oid : claims.sub;
+    return typeof subject === "string" && subject ? JSON.stringify([claims.iss ?? "", subject]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The last value hashed and its answer: every settings read asks (hashing is asynchronous, and not free). */
+let lastHashed: { text: string; hash: Promise<string | null> } | undefined;
+
+async function hashed(kind: "user" | "key", text: string): Promise<string | null> {
+  if (lastHashed?.text !== text) {
+    const digest = globalThis.crypto?.subtle?.digest("SHA-256", new TextEncoder().encode(text));
+    const hash = digest
+      ? digest.then((d) => [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join(""))
+      : Promise.resolve(null);
+    lastHashed = { text, hash: hash.catch(() => null) };
+  }
+  const hash = await lastHashed.hash;
+  return hash ? `${kind}:${hash}` : null;
 }
 
 /** What of a runtime the credentials are made from (runtime-registry.ts's MarketDataRuntime). */

@@ -155,7 +155,13 @@ describe("the credentials: one event per change, and how a request is authorised
     ["no key at all", "plain", null, false, null],
     ["the firm's key, for anyone", "firm", USER_KEY, false, null],
     ["signed-in users only, nobody signed in", "firm, signed-in only", null, false, null],
-    ["signed-in users only, Ada signed in", "pass-through, signed-in only", USER_KEY, true, "user:ada@firm.example"],
+    [
+      "signed-in users only, Ada signed in (a token that is not a JWT: her sign-in name)",
+      "pass-through, signed-in only",
+      USER_KEY,
+      true,
+      `user:${createHash("sha256").update("name ada@firm.example").digest("hex")}`,
+    ],
   ])("who: %s", async (_, service, key, signedIn, who) => {
     const w = world(service, key, signedIn);
     const stored = await w.settings.read();
@@ -164,10 +170,26 @@ describe("the credentials: one event per change, and how a request is authorised
     expect(await w.credentials.who()).toBe(who);
   });
 
+  it("who, signed in with a JWT: the SHA-256 of its issuer and oid (else sub), whoever's name is shown", async () => {
+    const jwt = (claims: object) => `e30.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.c2ln`;
+    const whoWith = async (token: string) => {
+      const w = world("firm, signed-in only", null, true);
+      w.credentials.use({ acquireSilent: async () => ({ accessToken: token, expiresOn: Date.now() + 3_600_000 }) });
+      w.credentials.signInChanged({ status: "signed-in", user: ADA, nested: false });
+      return w.credentials.who();
+    };
+    const sha = (text: string) => `user:${createHash("sha256").update(text).digest("hex")}`;
+    expect(await whoWith(jwt({ iss: "https://idp", oid: "o-1", sub: "s-1" }))).toBe(sha('["https://idp","o-1"]'));
+    expect(await whoWith(jwt({ iss: "https://idp", sub: "s-1" }))).toBe(sha('["https://idp","s-1"]'));
+    expect(await whoWith(jwt({ iss: "https://other", sub: "s-1" }))).not.toBe(
+      await whoWith(jwt({ iss: "https://idp", sub: "s-1" })),
+    );
+  });
+
   it("the client's one channel gives the settings as read and the holder's tokens", async () => {
     const w = world("firm, signed-in only", null, false);
     const channel = w.credentials.forClient();
-    expect(await channel.settings()).toEqual(await w.settings.read());
+    expect(await channel.settings()).toEqual({ ...(await w.settings.read()), who: null });
     expect(await channel.accessToken?.({ forceRefresh: false })).toBeNull();
     await w.controller.configure(AUTH);
     await w.controller.signIn();

@@ -3,7 +3,7 @@
  * through the transport, retries what is worth retrying, and keeps the
  * counters and the log. Knows nothing of batching or caching.
  */
-import { CancelledError, MarketDataError, noteRetries, redact } from "../errors";
+import { CancelledError, isMarketDataError, MarketDataError, noteRetries, redact } from "../errors";
 import { type Authorisation, PASS_THROUGH_KEY, type RequestAuth, withoutToken } from "./request-auth";
 import { displayUrl, requestUrl, type ApiRequest } from "./requests";
 import { decideRetry, type RetryDecision, type RetryPolicy } from "./retry";
@@ -18,8 +18,19 @@ export interface ResolvedSettings {
   apiKey: string;
   /** How requests are authorised (request-auth.ts); absent: the key as given, no sign-in. */
   auth?: Authorisation;
-  /** Counts changes of key or base URL (settings-reader.ts): an answer is used only under the generation that asked for it. */
+  /** Counts changes of key, base URL or who asks (settings-reader.ts): an answer is used only under the generation that asked for it. */
   generation?: number;
+  /**
+   * Who the requests are made for (the signed-in account or the pass-through key, as a hash: src/office/credentials.ts
+   * `who`), or null (the gateway's key for anyone, or not said): the store keeps each one's answers apart.
+   */
+  who?: string | null;
+}
+
+/** Hears how each request carrying a person's credential ended (store/acceptance.ts). */
+export interface CredentialOutcomes {
+  sending(who: string): void;
+  answered(who: string, outcome: "accepted" | "failed" | { refused: unknown }): void;
 }
 
 export interface ExecutorDeps {
@@ -35,6 +46,8 @@ export interface ExecutorDeps {
   maxResponseBytes?: number;
   /** Headers for each request and what a 401 or 403 means (request-auth.ts, over ClientOptions.credentials). */
   auth: RequestAuth;
+  /** Told of every request under a person's credential: whether it was accepted (a 2xx), refused, or neither. */
+  outcomes?: CredentialOutcomes;
 }
 
 export interface SendOptions {
@@ -73,6 +86,26 @@ export async function sendWithRetries(
   settings: ResolvedSettings,
   options: SendOptions,
 ): Promise<SentAnswer> {
+  const who = settings.who;
+  const outcomes = deps.outcomes;
+  if (!who || !outcomes) return send(deps, request, settings, options);
+  outcomes.sending(who);
+  try {
+    const answer = await send(deps, request, settings, options);
+    outcomes.answered(who, "accepted");
+    return answer;
+  } catch (error) {
+    outcomes.answered(who, isMarketDataError(error) && error.kind === "auth" ? { refused: error } : "failed");
+    throw error;
+  }
+}
+
+async function send(
+  deps: ExecutorDeps,
+  request: ApiRequest,
+  settings: ResolvedSettings,
+  options: SendOptions,
+): Promise<SentAnswer> {
   const { signal } = options;
   const policy = options.retries === undefined ? deps.retry : { ...deps.retry, retries: options.retries };
   const url = requestUrl(settings.baseUrl, request, settings.apiKey);
@@ -97,7 +130,7 @@ export async function sendWithRetries(
         timeoutMs: options.timeoutMs,
         display,
         apiKey: settings.apiKey,
-        ...(grant.headers ? { headers: grant.headers } : {}),
+        ...(grant.headers ? { headers: grant.headers, token: grant.token } : {}),
         ...(deps.maxResponseBytes !== undefined ? { maxBytes: deps.maxResponseBytes } : {}),
         ...(signal ? { signal } : {}),
       });

@@ -20,7 +20,7 @@
  * The token comes from the injected source (ClientOptions.credentials), so the
  * client knows nothing of how people sign in.
  */
-import { AuthError, type MarketDataError, SIGN_IN_MESSAGE, SignInRequiredError } from "../errors";
+import { AuthError, type MarketDataError, redactToken, SIGN_IN_MESSAGE, SignInRequiredError } from "../errors";
 import type { AccessTokenSource, ClientSettings } from "../types";
 
 export interface Authorisation {
@@ -132,7 +132,10 @@ export function createRequestAuth(source: AccessTokenSource | undefined, log: (l
   };
 }
 
-/** The gateway may quote what it was sent: no token reaches a message, a log line or a cell. */
+/**
+ * The gateway may quote what it was sent: no token reaches a message, a log line or a cell, whole, in pieces (a
+ * JWT's segments) or encoded (base64, base64url: errors.ts `redactToken`).
+ */
 export function withoutToken(grant: AuthGrant, text: string): string {
-  return grant.token ? text.split(grant.token).join("***") : text;
+  return redactToken(text, grant.token);
 }

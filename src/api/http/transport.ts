@@ -7,7 +7,7 @@
  * What comes back is distrusted: redirects are never followed to another
  * origin (the URL carries the key), the body is read through a counting
  * reader and abandoned past a size cap, an empty body is an answer to retry,
- * and the key is removed from every text in the body before anyone sees it.
+ * and the key and the token are removed from every text in the body before anyone sees it.
  */
 import {
   AuthError,
@@ -60,6 +60,8 @@ export interface AttemptOptions {
   maxBytes?: number;
   /** Request headers (the gateway's `Authorization`); sent on same-origin redirects too, the only ones followed. */
   headers?: Record<string, string>;
+  /** The access token the headers carry, removed like the key from whatever comes back. */
+  token?: string | null;
 }
 
 export interface AttemptResult {
@@ -160,7 +162,7 @@ export async function attempt(url: string, o: AttemptOptions): Promise<AttemptRe
       throw failure(badJson(text, cause, o), bytes);
     }
     // Every text from the service reaches cells and the pane: a service that quotes the key must not show it.
-    if (mentionsKey(text, o.apiKey)) json = redactJson(json, o.apiKey);
+    if (mentionsKey(text, o.apiKey, o.token)) json = redactJson(json, o.apiKey, o.token);
     const cacheStatus = cacheStatusOf(response);
     return cacheStatus === undefined
       ? { status: response.status, json, bytes }
@@ -361,11 +363,11 @@ export function errorFromStatus(
   statusText: string,
   body: string,
   headers: { get(name: string): string | null },
-  o: Pick<AttemptOptions, "display" | "apiKey" | "now">,
+  o: Pick<AttemptOptions, "display" | "apiKey" | "now" | "token">,
 ): MarketDataError {
   const said = serviceMessage(body) ?? (statusText || undefined);
   const detail = said ? `: ${said}` : "";
-  const text = (message: string) => redact(message, o.apiKey);
+  const text = (message: string) => redact(message, o.apiKey, o.token);
   if (status === 401 || status === 403) {
     return new AuthError(
       text(

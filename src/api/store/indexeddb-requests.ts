@@ -21,6 +21,7 @@ import {
   type PendingRead,
   type PendingWrite,
   type SeriesRecord,
+  type SeriesId,
   type StoredAnswer,
   type UsageRow,
   type SeriesData,
@@ -107,12 +108,13 @@ export function getRecords(
       if (kind === "series" && isSeriesRecord(value)) {
         const data: SeriesData = { ranges: value.ranges, dates: value.dates, vals: value.vals };
         found.set(key, data);
-        const id = {
+        const id: SeriesId = {
           baseUrl: value.baseUrl,
           symbol: value.symbol,
           metric: value.metric,
           granularity: value.granularity,
         };
+        if (value.who) id.who = value.who;
         hooks.found(key, { kind: "series", id, data, bytes: seriesBytes(data) });
       } else if (kind === "answer" && value && typeof value === "object" && "fetchedAt" in value) {
         const record = value as AnswerRecord;

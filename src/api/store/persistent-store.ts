@@ -4,7 +4,9 @@
  * date ranges known and when they were fetched, plus catalog and insight-feed
  * answers for offline reading. It lives in IndexedDB in the add-in's webview
  * (OfficeRuntime.storage holds 10 MB and is for settings) and never holds the
- * API key: answers are the same whatever key fetched them.
+ * API key or a token. Each record's key carries whose answer it is (the
+ * id's `who`: a hash of the account or key, acceptance.ts), so one person's
+ * answers are never another's.
  *
  * It is a cache, so it may fail in any way without failing a cell:
  * - IndexedDB missing (a private window, an old webview), refusing to open,
@@ -250,6 +252,7 @@ class IndexedDbSeriesStore implements PersistentSeriesStore {
         metric: id.metric,
         granularity: id.granularity,
       };
+      if (id.who) stored.who = id.who;
       this.memory.set(key, { kind: "series", id: stored, data, bytes: seriesBytes(data) });
       if (this.connection.memoryOnly) return;
       this.queue.addSeries(key, stored, fetched);

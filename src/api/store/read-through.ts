@@ -17,6 +17,10 @@
  * retries), a window the store holds (possibly with unsettled days fetched
  * earlier) is answered from it, and the client reports "showing stored data
  * from <date>" until the next refresh.
+ *
+ * Whose: each series is kept under who asked for it (settings' `who`), and
+ * what the store answers goes out only through the gate (acceptance.ts):
+ * once the network accepted that account or key in this session.
  */
 import { utcDateOf } from "../../core/calendar";
 import type { DataPoint, DatedWindow, SeriesResult, SeriesWindow } from "../../core/domain";
@@ -27,6 +31,7 @@ import { isUnreachable } from "./offline";
 import type { AnswerLog } from "../answer-log";
 import { noteStoreAnswer, noteStoredPoints, revisionsOf } from "./answer-facts";
 import { messageOver } from "./series-data";
+import type { CredentialAcceptance } from "./acceptance";
 import { StoreTrust, type TrustOptions } from "./trust";
 import type { FetchedRange, PersistentSeriesStore, SeriesData, SeriesId, StoredAnswer } from "./types";
 import { asPoints, heldWindow, mergeByDate, pointBytes, storedAnswer } from "./window-answer";
@@ -36,8 +41,10 @@ import type { CallOptions, StoreStatus } from "../types";
 export interface SeriesReadThroughOptions extends RecheckDeps, TrustOptions {
   store: PersistentSeriesStore;
   now: () => number;
-  /** The base address the answers come from (the settings, read as the client reads them). */
-  baseUrl: () => Promise<string>;
+  /** The base address the answers come from and who asks (the settings, read as the client reads them). */
+  settings: () => Promise<{ baseUrl: string; who?: string | null }>;
+  /** When a stored answer may go out for who asks (acceptance.ts); absent: at once. */
+  gate?: Pick<CredentialAcceptance, "pass" | "isOpen">;
   /** Where the store's answers and corrections are recorded (../answer-log.ts): absent, nothing is. */
   answers?: AnswerLog;
 }
@@ -69,6 +76,8 @@ export class SeriesReadThrough {
   private hits = 0;
   private bytesSaved = 0;
   private offlineSince: number | null = null;
+  /** Calls reading the store now: while any is, a request may yet go out (the gate's `busy`). */
+  private reading = 0;
 
   constructor(private readonly o: SeriesReadThroughOptions) {
     this.trust = new StoreTrust(o);
@@ -90,12 +99,24 @@ export class SeriesReadThrough {
     const today = this.trust.today(this.o.now());
     // As splitWindow reads an open end: today, or the start if that is later.
     const end = window.end ?? (today > start ? today : start);
-    const id = { baseUrl: await this.o.baseUrl(), symbol, metric, granularity: "DAY" as const };
-    const data = await this.o.store.read(id);
+    let id: SeriesId;
+    let data: SeriesData | undefined;
+    this.reading += 1;
+    try {
+      const { baseUrl, who } = await this.o.settings();
+      id = who ? { baseUrl, symbol, metric, granularity: "DAY", who } : { baseUrl, symbol, metric, granularity: "DAY" };
+      data = await this.o.store.read(id);
+    } finally {
+      this.reading -= 1;
+    }
+    // Value preview starts no request, the gate's neither: what is stored shows once the credential was accepted.
+    if (opts.cacheOnly && !this.isOpen(id.who)) throw new NotCachedError();
     const planOptions: PlanOptions = this.trust.at(id.baseUrl, symbol, this.o.now());
     const range = { start, end };
     // Every day of the window held and usable, none with a message: what the plan would answer, without it.
     if (data && heldWhole(data, range, planOptions)) {
+      const gate = this.o.gate?.pass(id.who);
+      if (gate) await gate;
       const held = heldWindow(data, start, end);
       noteStoreAnswer(this.o.answers, symbol, metric, data, start, end);
       this.hits += 1;
@@ -103,6 +124,11 @@ export class SeriesReadThrough {
       return { kind: "points", points: held.points };
     }
     return this.planned(id, data, window, range, planOptions, opts);
+  }
+
+  /** Whether a call is reading the store now (a request may yet follow). */
+  busy(): boolean {
+    return this.reading > 0;
   }
 
   /**
@@ -173,11 +199,16 @@ export class SeriesReadThrough {
       if (answer === "ask") return this.whole(call);
       if (answer.kind === "message") return answer;
     }
-    if (plan.stored.length > 0) {
-      this.bytesSaved += pointBytes(plan.stored);
-      noteStoredPoints(this.o.answers, call.id.symbol, call.id.metric, call.data, plan.stored);
-    }
-    return { kind: "points", points: mergeByDate(asPoints(plan.stored), fetchedPoints) };
+    const merged = (): SeriesResult => {
+      if (plan.stored.length > 0) {
+        this.bytesSaved += pointBytes(plan.stored);
+        noteStoredPoints(this.o.answers, call.id.symbol, call.id.metric, call.data, plan.stored);
+      }
+      return { kind: "points", points: mergeByDate(asPoints(plan.stored), fetchedPoints) };
+    };
+    // Stored days go out through the gate too (open already, unless the fetched parts came from memory).
+    const gate = plan.stored.length > 0 ? this.o.gate?.pass(call.id.who) : null;
+    return gate ? gate.then(merged) : merged();
   }
 
   /** The recheck or a fetch failed: what the store holds where that may stand in, else the failure. */
@@ -191,8 +222,8 @@ export class SeriesReadThrough {
       : said !== undefined
         ? { kind: "message", message: said }
         : { kind: "points", points: asPoints(fallback.points) };
-    // Value preview: what the store holds, rather than nothing.
-    if (error instanceof NotCachedError && shown) return shown;
+    // Value preview: what the store holds, rather than nothing, once this credential was accepted.
+    if (error instanceof NotCachedError && shown && (this.o.gate?.isOpen(call.id.who) ?? true)) return shown;
     if (fallback && shown && isUnreachable(error)) {
       this.noteOffline(fallback.fetchedAt);
       this.o.log(
@@ -241,6 +272,8 @@ export class SeriesReadThrough {
 
   /** Nothing to fetch: the answer is what the store holds (or, where that cannot say, the whole window again). */
   private fromStore(call: PlannedCall, held: WindowPlan): SeriesResult | Promise<SeriesResult> {
+    const gate = this.o.gate?.pass(call.id.who);
+    if (gate) return gate.then(() => this.fromStore(call, held));
     const answer = storedAnswer(held, []);
     if (answer === "ask") return this.whole(call);
     this.hits += 1;
@@ -261,9 +294,19 @@ export class SeriesReadThrough {
 
   // ------------------------------------------------ catalogs and insight feeds
 
-  /** A stored catalog or insight-feed answer, however old (the client decides what it may serve). */
+  /** A stored catalog or insight-feed answer, however old (the client decides what it may serve, through `pass`). */
   readAnswer(key: string): Promise<StoredAnswer | undefined> {
     return this.o.store.readAnswer(key);
+  }
+
+  /** The gate for stored answers of `who` (acceptance.ts `pass`): null when open now. */
+  pass(who: string | null | undefined): Promise<void> | null {
+    return this.o.gate?.pass(who) ?? null;
+  }
+
+  /** Whether stored answers of `who` may go out now. */
+  isOpen(who: string | null | undefined): boolean {
+    return this.o.gate?.isOpen(who) ?? true;
   }
 
   /**

@@ -120,6 +120,8 @@ export interface SeriesId {
   symbol: string;
   metric: string;
   granularity: Granularity;
+  /** Whose answer it is (settings' `who`, a hash: acceptance.ts); absent for answers anyone may read. */
+  who?: string;
 }
 
 export interface StoredAnswer {
@@ -156,9 +158,17 @@ export interface PersistentSeriesStore {
   close(): void;
 }
 
-/** The record's key: JSON of its parts, so no separator can be ambiguous. */
+/** The record's key: JSON of its parts, so no separator can be ambiguous; whose it is last, when it is someone's. */
 export function seriesKey(id: SeriesId): string {
-  return JSON.stringify([storeBaseUrl(id.baseUrl), id.symbol, id.metric, id.granularity]);
+  const base = storeBaseUrl(id.baseUrl);
+  return JSON.stringify(
+    id.who ? [base, id.symbol, id.metric, id.granularity, id.who] : [base, id.symbol, id.metric, id.granularity],
+  );
+}
+
+/** A catalog or feed answer's key in the store: the memory cache's key, and whose it is when it is someone's. */
+export function answerStoreKey(cacheKey: string, who: string | null | undefined): string {
+  return who ? `${cacheKey} ${JSON.stringify(who)}` : cacheKey;
 }
 
 /** The last base address `storeBaseUrl` was given, and its answer: every read and write of every cell asks it. */

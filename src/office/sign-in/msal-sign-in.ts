@@ -25,6 +25,7 @@ import {
 } from "@azure/msal-browser";
 import type { IssuedToken } from "./access-tokens";
 import type { GatewaySignIn } from "./gateway";
+import { authRedirectUri } from "./registration";
 import type { SignedInUser, SignInSession } from "./session";
 
 /** Microsoft's identity hosts (public and national clouds, External ID, B2C): MSAL's Entra protocol. */
@@ -44,7 +45,7 @@ export function msalConfiguration(config: GatewaySignIn, pageUrl: string): Confi
     auth: {
       clientId: config.clientId,
       authority: config.authority,
-      redirectUri: new URL("auth-redirect.html", pageUrl).href,
+      redirectUri: authRedirectUri(pageUrl),
       // Entra ID's own hosts are known to MSAL; every other authority is trusted by name.
       ...(entraId ? {} : { knownAuthorities: [host] }),
     },
