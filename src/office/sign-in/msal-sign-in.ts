@@ -54,7 +54,7 @@ export function msalConfiguration(config: GatewaySignIn, pageUrl: string): Confi
   };
 }
 
-interface OfficeRequirements {
+export interface OfficeRequirements {
   Office?: { context?: { requirements?: { isSetSupported?(name: string, version?: string): boolean } } };
 }
 
@@ -78,16 +78,39 @@ function issued(result: AuthenticationResult): IssuedToken {
   return { accessToken: result.accessToken, expiresOn: result.expiresOn?.getTime() ?? Date.now() + 10 * 60_000 };
 }
 
-export async function openMsalSession(config: GatewaySignIn): Promise<SignInSession> {
-  const nested = nestedAppAuthSupported();
-  const configuration = msalConfiguration(config, globalThis.location.href);
-  let app: IPublicClientApplication;
-  if (nested) {
-    app = await createNestablePublicClientApplication(configuration);
-  } else {
-    app = new PublicClientApplication(configuration);
+/** MSAL's two clients: the nestable one (Office's broker where it offers one) and the standard one. */
+export interface MsalLibrary {
+  nestable(configuration: Configuration): Promise<IPublicClientApplication>;
+  standard(configuration: Configuration): Promise<IPublicClientApplication>;
+}
+
+export const MSAL: MsalLibrary = {
+  nestable: (configuration) => createNestablePublicClientApplication(configuration),
+  standard: async (configuration) => {
+    const app = new PublicClientApplication(configuration);
     await app.initialize();
-  }
+    return app;
+  },
+};
+
+/** Where the sign-in runs: Office's sign-in surfaces (tests give stand-ins), the page, MSAL. */
+export interface SignInSurroundings {
+  office: OfficeRequirements;
+  pageUrl: string;
+  msal: MsalLibrary;
+}
+
+function here(): SignInSurroundings {
+  return { office: globalThis as OfficeRequirements, pageUrl: globalThis.location.href, msal: MSAL };
+}
+
+export async function openMsalSession(
+  config: GatewaySignIn,
+  around: SignInSurroundings = here(),
+): Promise<SignInSession> {
+  const nested = nestedAppAuthSupported(around.office);
+  const configuration = msalConfiguration(config, around.pageUrl);
+  const app = nested ? await around.msal.nestable(configuration) : await around.msal.standard(configuration);
   const scopes = config.scopes;
   const account = () => app.getActiveAccount() ?? app.getAllAccounts()[0] ?? null;
 
