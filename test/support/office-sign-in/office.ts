@@ -88,7 +88,11 @@ export function officeDialogs(script: DialogScript = () => ({ never: true })) {
   function displayDialogAsync(
     url: string,
     _options: unknown,
-    callback: (result: { status: "succeeded" | "failed"; value?: unknown; error?: { code: number; message: string } }) => void,
+    callback: (result: {
+      status: "succeeded" | "failed";
+      value?: unknown;
+      error?: { code: number; message: string };
+    }) => void,
   ): void {
     record.opened.push(url);
     if (open) {
@@ -112,8 +116,7 @@ export function officeDialogs(script: DialogScript = () => ({ never: true })) {
       callback({ status: "succeeded", value: dialog });
       // The page runs after Office returned the dialog: its message or event arrives in a later task.
       setTimeout(() => {
-        if ("message" in step)
-          handlers.get("dialogMessageReceived")?.({ message: step.message, origin: step.origin });
+        if ("message" in step) handlers.get("dialogMessageReceived")?.({ message: step.message, origin: step.origin });
         else if ("event" in step) {
           open = false;
           handlers.get("dialogEventReceived")?.({ error: step.event });
@@ -239,7 +242,8 @@ export function naaBroker(
       acquireTokenSilent: async ({ scopes, account: who }: { scopes: string[]; account?: AccountInfo }) => {
         record.calls.push("nested acquireTokenSilent");
         refuse();
-        if (!account || (web && !who)) throw new InteractionRequiredAuthError("interaction_required", "No account in Office.");
+        if (!account || (web && !who))
+          throw new InteractionRequiredAuthError("interaction_required", "No account in Office.");
         return result(scopes);
       },
       ssoSilent: async ({ scopes, loginHint }: { scopes: string[]; loginHint?: string }) => {
