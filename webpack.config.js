@@ -5,7 +5,8 @@
  *   dist/taskpane.html   the shared page: office.js, then functions.js, then the UI chunk
  *   dist/office-js-check.js  run before office.js: says why the pane cannot start when office.js does not load
  *   dist/taskpane.js     the task pane UI (React + Fluent UI)
- *   dist/auth-redirect.html  where the sign-in popup lands (MSAL's redirect bridge, for a gateway that asks for sign-in)
+ *   dist/auth-redirect.html  where the sign-in popup and the sign-in dialog land (MSAL's redirect bridge, for a gateway that asks for sign-in)
+ *   dist/sign-in-dialog.html  the page the pane opens in the Office dialog to sign in (MSAL's redirect flow, messageParent)
  *   dist/manifest.xml    the manifest with the add-in's host substituted
  *
  * Targets (`--env target=…`, default from --mode):
@@ -203,6 +204,7 @@ function configFor(env = {}, argv = {}) {
       functions: "./src/functions/functions.ts",
       taskpane: "./src/taskpane/index.tsx",
       "auth-redirect": "./src/taskpane/auth-redirect.ts",
+      "sign-in-dialog": "./src/taskpane/sign-in-dialog.ts",
     },
     output: {
       path: path.resolve(__dirname, "dist"),
@@ -254,6 +256,20 @@ function configFor(env = {}, argv = {}) {
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${paneCsp({ production: target === "production", evalSourceMaps: mode !== "production" })}">
 <title>Signing in to Market Data</title>${htmlWebpackPlugin.tags.headTags}</head>
+<body><p>Signing in to Market Data…</p></body></html>
+`,
+        inject: false,
+      }),
+      new HtmlWebpackPlugin({
+        filename: "sign-in-dialog.html",
+        chunks: ["sign-in-dialog"],
+        scriptLoading: "defer",
+        // office.js first: the page answers the pane with Office.context.ui.messageParent.
+        templateContent: ({ htmlWebpackPlugin }) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${paneCsp({ production: target === "production", evalSourceMaps: mode !== "production" })}">
+<title>Sign in to Market Data</title>
+<script src="${localOfficeJs ? "office-js/office.js" : OFFICE_JS_CDN}"></script>${htmlWebpackPlugin.tags.headTags}</head>
 <body><p>Signing in to Market Data…</p></body></html>
 `,
         inject: false,
