@@ -115,10 +115,46 @@ export interface SignInSurroundings {
   office: OfficeGlobals;
   pageUrl: string;
   msal: MsalLibrary;
+  /** How the provider is asked whether it answers before a window opens (its discovery document). */
+  fetch?: (url: string, init?: { signal?: AbortSignal }) => Promise<unknown>;
+}
+
+/** How long the provider has to answer before the pane says it does not (within the controller's 15 s). */
+const PROVIDER_ANSWER_MS = 10_000;
+
+/**
+ * Whether the provider answers, asked before a window opens: MSAL would open it and wait 60 s for a page that
+ * never comes (then say "timed_out"). Any HTTP answer will do (MSAL says what is wrong with it); none within
+ * PROVIDER_ANSWER_MS is a `provider_unreachable` failure.
+ */
+async function providerAnswers(authority: string, fetchFn: SignInSurroundings["fetch"]): Promise<void> {
+  if (!fetchFn) return;
+  const controller = new AbortController();
+  const unreachable = () => Object.assign(new Error("no answer"), { errorCode: "provider_unreachable" });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(unreachable());
+    }, PROVIDER_ANSWER_MS);
+  });
+  const url = `${authority.replace(/\/+$/, "")}/.well-known/openid-configuration`;
+  try {
+    await Promise.race([fetchFn(url, { signal: controller.signal }), late]);
+  } catch (error) {
+    throw (error as { errorCode?: string })?.errorCode ? error : unreachable();
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function here(): SignInSurroundings {
-  return { office: globalThis as unknown as OfficeGlobals, pageUrl: globalThis.location.href, msal: MSAL };
+  return {
+    office: globalThis as unknown as OfficeGlobals,
+    pageUrl: globalThis.location.href,
+    msal: MSAL,
+    fetch: globalThis.fetch?.bind(globalThis),
+  };
 }
 
 export async function openMsalSession(
@@ -218,6 +254,7 @@ function standardSession(
     },
     trySilent: async () => userOf((await silent(false))?.account),
     signInInteractive: async () => {
+      await providerAnswers(config.authority, around.fetch);
       if (flow === "office-dialog" && host.ui) {
         const answer = await signInThroughDialog(host.ui, dialogUrl(around.pageUrl, config));
         fromDialog = { accessToken: answer.accessToken, expiresOn: answer.expiresOn };

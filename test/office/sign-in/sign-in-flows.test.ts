@@ -5,75 +5,15 @@
  * each: the flow that ran, whether the user had to click Sign in, and that the token reaches the gateway (the
  * request's Authorization header, as http/request-auth.ts makes it).
  */
-import { createRequestAuth } from "../../../src/api/http/request-auth";
-import { AccessTokens } from "../../../src/office/sign-in/access-tokens";
-import { openMsalSession } from "../../../src/office/sign-in/msal-sign-in";
-import { SignInController } from "../../../src/office/sign-in/sign-in";
-import { naaBroker, officeHost, type DialogStep, type OfficeHostOptions } from "../../support/office-sign-in/office";
-import { standardClient } from "../../support/office-sign-in/standard-client";
-
-const PANE = "https://addin.example.com/taskpane.html";
-const PANE_ORIGIN = "https://addin.example.com";
-const SIGNED_IN = { key: "gateway", user: "signed-in" } as const;
-const ADA = { username: "ada@firm.example", name: "Ada Lovelace" };
-
-const PROVIDERS = {
-  Entra: "https://login.microsoftonline.com/7f0e4f6c-0000-4000-8000-00000000f1f0/v2.0",
-  Keycloak: "https://idp.firm.example/realms/md",
-  B2C: "https://firm.b2clogin.com/firm.onmicrosoft.com/B2C_1_signin",
-} as const;
-type Provider = keyof typeof PROVIDERS;
-
-const HOSTS: Record<string, OfficeHostOptions | null> = {
-  "NAA (Windows)": { platform: "PC", nestedAppAuth: true },
-  "no NAA (older Office)": { platform: "PC", nestedAppAuth: false },
-  "web, login hint": {
-    platform: "OfficeOnline",
-    nestedAppAuth: true,
-    authContext: { userPrincipalName: ADA.username, loginHint: ADA.username },
-  },
-  "web, no login hint": { platform: "OfficeOnline", nestedAppAuth: true, authContext: {} },
-  "plain browser": null,
-};
-type Host = keyof typeof HOSTS;
-
-/** The dialog page signed the user in at the provider: its message to the pane. */
-export function dialogSignedIn(token: string, origin = PANE_ORIGIN): DialogStep {
-  return {
-    message: JSON.stringify({
-      kind: "md-sign-in",
-      ok: true,
-      accessToken: token,
-      expiresOn: Date.now() + 3_600_000,
-      user: ADA,
-    }),
-    origin,
-  };
-}
-
-/** Office, its broker, the standard client and the dialog page for one row. */
-export function rig(provider: Provider, host: Host, dialog?: (url: string) => DialogStep) {
-  const options = HOSTS[host];
-  const web = options?.platform === "OfficeOnline";
-  const broker = naaBroker({ ...ADA, tenantId: "t" }, () => `${provider}-naa-token`, false, web);
-  const client = standardClient({
-    user: ADA,
-    issue: (n) => `${provider}-token-${n}`,
-    ssoFor: ADA.username,
-  });
-  const office = officeHost(
-    options && { ...options, dialog: dialog ?? (() => dialogSignedIn(`${provider}-dialog-token`)) },
-  );
-  const config = { authority: PROVIDERS[provider], clientId: "md-addin-client", scopes: ["api://md/access_as_user"] };
-  const tokens = new AccessTokens();
-  const around = { office: office.globals, pageUrl: PANE, msal: { nestable: broker.make, standard: client.make } };
-  const controller = new SignInController(tokens, (c) => openMsalSession(c, around));
-  const auth = createRequestAuth(
-    (o) => tokens.get(o),
-    () => undefined,
-  );
-  return { broker, client, office, config, tokens, controller, auth };
-}
+import {
+  ADA,
+  PANE_ORIGIN,
+  PROVIDERS,
+  rig,
+  SIGNED_IN,
+  type Host,
+  type Provider,
+} from "../../support/office-sign-in/rig";
 
 interface Row {
   provider: Provider;

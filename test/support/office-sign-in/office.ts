@@ -69,8 +69,8 @@ export type DialogStep =
   | { event: 12002 | 12003 | 12006 }
   | { never: true };
 
-/** The dialog page's behaviour: given the URL Office opens, what it does. */
-export type DialogScript = (url: string) => DialogStep | Promise<DialogStep>;
+/** The dialog page's behaviour: given the URL Office opens, what it does (several steps: one after the other). */
+export type DialogScript = (url: string) => DialogStep | DialogStep[] | Promise<DialogStep | DialogStep[]>;
 
 type Handler = (args: { message?: string; origin?: string; error?: number; type?: string }) => void;
 
@@ -99,7 +99,9 @@ export function officeDialogs(script: DialogScript = () => ({ never: true })) {
       callback({ status: "failed", error: { code: 12007, message: "A dialog box is already opened." } });
       return;
     }
-    void Promise.resolve(script(url)).then((step) => {
+    void Promise.resolve(script(url)).then((steps) => {
+      const [step, ...later] = Array.isArray(steps) ? steps : [steps];
+      if (!step) return;
       if ("open" in step) {
         callback({ status: "failed", error: { code: step.open, message: `Office error ${step.open}` } });
         return;
@@ -114,14 +116,18 @@ export function officeDialogs(script: DialogScript = () => ({ never: true })) {
         },
       };
       callback({ status: "succeeded", value: dialog });
-      // The page runs after Office returned the dialog: its message or event arrives in a later task.
-      setTimeout(() => {
-        if ("message" in step) handlers.get("dialogMessageReceived")?.({ message: step.message, origin: step.origin });
-        else if ("event" in step) {
+      // The page runs after Office returned the dialog: each message or event arrives in a later task.
+      const run = (next: DialogStep[]) => {
+        const [now, ...rest] = next;
+        if (!now || !open) return;
+        if ("message" in now) handlers.get("dialogMessageReceived")?.({ message: now.message, origin: now.origin });
+        else if ("event" in now) {
           open = false;
-          handlers.get("dialogEventReceived")?.({ error: step.event });
+          handlers.get("dialogEventReceived")?.({ error: now.event });
         }
-      }, 0);
+        setTimeout(() => run(rest), 0);
+      };
+      setTimeout(() => run([step, ...later]), 0);
     });
   }
   return { displayDialogAsync, record };
@@ -209,14 +215,14 @@ export function naaBroker(
       : null;
   const unsupported = (method: string) => () => {
     record.calls.push(method);
-    throw new AuthError("unsupported_method", `${method} is not supported under nested app authentication`);
+    throw new AuthError("unsupported_method", "c", `${method} is not supported under nested app authentication`);
   };
   const make = async (configuration: Configuration): Promise<IPublicClientApplication> => {
     const authority = configuration.auth.authority ?? "";
     const consumers = /\/(consumers|common)(\/|$)/i.test(authority);
     const refuse = () => {
       if (!ENTRA_WORKFORCE.test(authority) || (account?.msa && !consumers))
-        throw new ServerError("invalid_request", `AADSTS90002: Tenant for ${authority} not found.`);
+        throw new ServerError("invalid_request", "c", `AADSTS90002: Tenant for ${authority} not found.`);
     };
     const result = (scopes: string[]): AuthenticationResult => ({
       authority,
@@ -243,14 +249,14 @@ export function naaBroker(
         record.calls.push("nested acquireTokenSilent");
         refuse();
         if (!account || (web && !who))
-          throw new InteractionRequiredAuthError("interaction_required", "No account in Office.");
+          throw new InteractionRequiredAuthError("interaction_required", "c", "No account in Office.");
         return result(scopes);
       },
       ssoSilent: async ({ scopes, loginHint }: { scopes: string[]; loginHint?: string }) => {
         record.calls.push(`nested ssoSilent ${loginHint ?? ""}`.trim());
         refuse();
         if (!account || (loginHint && loginHint !== account.username))
-          throw new InteractionRequiredAuthError("interaction_required", "No account for this hint.");
+          throw new InteractionRequiredAuthError("interaction_required", "c", "No account for this hint.");
         return result(scopes);
       },
       acquireTokenPopup: async ({ scopes }: { scopes: string[] }) => {

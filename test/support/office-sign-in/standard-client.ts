@@ -74,13 +74,17 @@ export function standardClient(options: StandardClientOptions) {
       acquireTokenSilent: async ({ scopes, account: who }: { scopes: string[]; account?: AccountInfo }) => {
         calls.push("acquireTokenSilent");
         if (!who || !accounts.includes(who) || expired)
-          throw new InteractionRequiredAuthError("interaction_required", "AADSTS700084: The refresh token expired.");
+          throw new InteractionRequiredAuthError(
+            "interaction_required",
+            "c",
+            "AADSTS700084: The refresh token expired.",
+          );
         return result(scopes, authority);
       },
       ssoSilent: async ({ scopes, loginHint }: { scopes: string[]; loginHint?: string }) => {
         calls.push(`ssoSilent ${loginHint ?? ""}`.trim());
         if (expired || !loginHint || loginHint !== options.ssoFor)
-          throw new InteractionRequiredAuthError("login_required", "The provider's session does not answer.");
+          throw new InteractionRequiredAuthError("login_required", "c", "The provider's session does not answer.");
         return result(scopes, authority);
       },
       loginPopup: async ({ scopes }: { scopes: string[] }) => {
