@@ -14,7 +14,8 @@
 import { credentialsOf } from "../credentials";
 import type { GatewaySignIn } from "./gateway";
 import { findRuntime } from "../runtime-registry";
-import { signInFailure } from "./failures";
+import { SIGN_IN_EXPIRED, signInFailure } from "./failures";
+import type { TokenProvider } from "./access-tokens";
 import type { OpenSession, SignedInUser, SignInSession, SignInSink, SignInState } from "./session";
 
 export type { OpenSession, SignedInUser, SignInSession, SignInSink, SignInState } from "./session";
@@ -49,6 +50,8 @@ export class SignInController {
   private session: Promise<SignInSession> | null = null;
   /** The user signed out in this runtime: no silent sign-in brings them back until they click Sign in. */
   private signedOutByUser = false;
+  /** The provider the token holder has from this controller (renewals of another are not this sign-in's). */
+  private inUse: TokenProvider | null = null;
 
   constructor(
     /** The token holder, or the credentials over it (which also hear each state: ../credentials.ts). */
@@ -133,8 +136,23 @@ export class SignInController {
   }
 
   private signedIn(session: SignInSession, user: SignedInUser): void {
-    this.tokens?.use(session.provider);
+    // A renewal that needs the user ends this sign-in at once: the pane and the cells say it expired.
+    const provider: TokenProvider = {
+      acquireSilent: async (forceRefresh) => {
+        const token = await session.provider.acquireSilent(forceRefresh).catch(() => null);
+        if (!token && this.current.status === "signed-in" && this.inUse === provider) this.expired();
+        return token;
+      },
+    };
+    this.inUse = provider;
+    this.tokens?.use(provider);
     this.set({ status: "signed-in", user, nested: session.nested });
+  }
+
+  private expired(): void {
+    this.inUse = null;
+    this.tokens?.use(null, "expired");
+    this.set({ status: "signed-out", error: SIGN_IN_EXPIRED });
   }
 
   private sessionFor(config: GatewaySignIn): Promise<SignInSession> {
