@@ -31,7 +31,7 @@ import { checkFirmKey, keyInclude, type FirmKeyCheck } from "./firm-key";
 import { discoverJwksUri } from "./identity-settings";
 import { findNginx, findNjsModule, INSTALL_HINT } from "./nginx-install";
 import { ROOT, type GatewayHandle, type GatewayOptions, type KeyMode } from "./options";
-import { paneCspFromDist } from "./pane-csp";
+import { metaCspFromDist, paneCspFromDist, paneFrameRewrite } from "./pane-csp";
 import { chooseWorkerUser, prepareStateDir, privateRunDir, type WorkerUser } from "./state-dir";
 
 export async function freePort(host = "127.0.0.1"): Promise<number> {
@@ -157,6 +157,7 @@ interface StartDirs {
   cacheDir: string;
   worker: WorkerUser | null;
   paneCsp: string;
+  paneFrame: { from: string; to: string };
   keyIncludePath: string;
 }
 
@@ -176,6 +177,7 @@ function startDirs(plan: StartPlan): StartDirs {
     cacheDir,
     worker,
     paneCsp: paneCspFromDist(plan.distDir, plan.identity),
+    paneFrame: paneFrameRewrite(metaCspFromDist(plan.distDir), plan.identity),
     keyIncludePath: path.join(confDir, plan.secret ? "firm-key.conf" : "key-pass-through.conf"),
   };
 }
@@ -196,6 +198,7 @@ function writeConfiguration(plan: StartPlan, dirs: StartDirs, port: number): voi
     identity: plan.identity,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     paneCsp: dirs.paneCsp,
+    paneFrame: dirs.paneFrame,
     ...(options.rate !== undefined ? { rate: options.rate } : {}),
     ...(options.burst !== undefined ? { burst: options.burst } : {}),
     ...(options.signInRate !== undefined ? { signInRate: options.signInRate } : {}),
