@@ -166,6 +166,25 @@ function paneCsp({ production, evalSourceMaps }) {
   ].join("; ");
 }
 
+/**
+ * A sign-in page beside the pane: auth-redirect.html (MSAL's redirect bridge, where the provider sends the popup
+ * and the dialog back) and sign-in-dialog.html (the Office dialog's page, with office.js before its chunk).
+ */
+function signInPage(filename, title, csp, officeJs) {
+  return new HtmlWebpackPlugin({
+    filename,
+    chunks: [filename.replace(/\.html$/, "")],
+    scriptLoading: "defer",
+    templateContent: ({ htmlWebpackPlugin }) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<title>${title}</title>${officeJs ? `\n<script src="${officeJs}"></script>` : ""}${htmlWebpackPlugin.tags.headTags}</head>
+<body><p>Signing in to Market Data…</p></body></html>
+`,
+    inject: false,
+  });
+}
+
 /** A setting the build cannot go on without: webpack.config.js prints its message alone (no stack) and exits 1. */
 class BuildSettingError extends Error {}
 
@@ -196,6 +215,7 @@ function configFor(env = {}, argv = {}) {
   const baseUrl =
     process.env.MD_BASE_URL || (target === "production" ? "" : `https://localhost:${DEV_SERVER_PORT}/sandbox-api`);
   const demoKey = target === "production" ? "" : SANDBOX_DEMO_KEY;
+  const csp = paneCsp({ production: target === "production", evalSourceMaps: mode !== "production" });
 
   return {
     mode,
@@ -245,35 +265,17 @@ function configFor(env = {}, argv = {}) {
         scriptLoading: "defer",
         templateParameters: {
           officeJsUrl: localOfficeJs ? "office-js/office.js" : OFFICE_JS_CDN,
-          csp: paneCsp({ production: target === "production", evalSourceMaps: mode !== "production" }),
+          csp,
         },
       }),
-      new HtmlWebpackPlugin({
-        filename: "auth-redirect.html",
-        chunks: ["auth-redirect"],
-        scriptLoading: "defer",
-        templateContent: ({ htmlWebpackPlugin }) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${paneCsp({ production: target === "production", evalSourceMaps: mode !== "production" })}">
-<title>Signing in to Market Data</title>${htmlWebpackPlugin.tags.headTags}</head>
-<body><p>Signing in to Market Data…</p></body></html>
-`,
-        inject: false,
-      }),
-      new HtmlWebpackPlugin({
-        filename: "sign-in-dialog.html",
-        chunks: ["sign-in-dialog"],
-        scriptLoading: "defer",
-        // office.js first: the page answers the pane with Office.context.ui.messageParent.
-        templateContent: ({ htmlWebpackPlugin }) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${paneCsp({ production: target === "production", evalSourceMaps: mode !== "production" })}">
-<title>Sign in to Market Data</title>
-<script src="${localOfficeJs ? "office-js/office.js" : OFFICE_JS_CDN}"></script>${htmlWebpackPlugin.tags.headTags}</head>
-<body><p>Signing in to Market Data…</p></body></html>
-`,
-        inject: false,
-      }),
+      signInPage("auth-redirect.html", "Signing in to Market Data", csp),
+      // office.js first: the dialog's page answers the pane with Office.context.ui.messageParent.
+      signInPage(
+        "sign-in-dialog.html",
+        "Sign in to Market Data",
+        csp,
+        localOfficeJs ? "office-js/office.js" : OFFICE_JS_CDN,
+      ),
       new CopyWebpackPlugin({
         patterns: [
           { from: "assets/*.png", to: "assets/[name][ext]" },

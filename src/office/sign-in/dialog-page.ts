@@ -15,6 +15,7 @@
  */
 import { PublicClientApplication, type AuthenticationResult } from "@azure/msal-browser";
 import { msalConfiguration } from "./msal-sign-in";
+import { withinDeadline as within } from "./deadline";
 import type { DialogAnswer } from "./office-dialog";
 
 /** Longer than this without the provider answering (its discovery document, its token endpoint): say so. */
@@ -41,14 +42,7 @@ function tell(answer: DialogAnswer): void {
 }
 
 function withinDeadline<T>(work: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(Object.assign(new Error("timed out"), { errorCode: "provider_unreachable" })),
-      PROVIDER_DEADLINE_MS,
-    );
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+  return within(work, PROVIDER_DEADLINE_MS);
 }
 
 function signedIn(result: AuthenticationResult): DialogAnswer {

@@ -40,6 +40,7 @@ import {
   type SignInFlow,
   type SignInHost,
 } from "./flow";
+import { providerUnreachable, withinDeadline } from "./deadline";
 import { dialogUrl, signInThroughDialog } from "./office-dialog";
 import type { GatewaySignIn } from "./gateway";
 import type { SignedInUser, SignInSession } from "./session";
@@ -130,21 +131,11 @@ const PROVIDER_ANSWER_MS = 10_000;
 async function providerAnswers(authority: string, fetchFn: SignInSurroundings["fetch"]): Promise<void> {
   if (!fetchFn) return;
   const controller = new AbortController();
-  const unreachable = () => Object.assign(new Error("no answer"), { errorCode: "provider_unreachable" });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(unreachable());
-    }, PROVIDER_ANSWER_MS);
-  });
   const url = `${authority.replace(/\/+$/, "")}/.well-known/openid-configuration`;
   try {
-    await Promise.race([fetchFn(url, { signal: controller.signal }), late]);
+    await withinDeadline(fetchFn(url, { signal: controller.signal }), PROVIDER_ANSWER_MS, () => controller.abort());
   } catch (error) {
-    throw (error as { errorCode?: string })?.errorCode ? error : unreachable();
-  } finally {
-    clearTimeout(timer);
+    throw (error as { errorCode?: string })?.errorCode ? error : providerUnreachable();
   }
 }
 

@@ -14,6 +14,7 @@
 import { credentialsOf } from "../credentials";
 import type { GatewaySignIn } from "./gateway";
 import { findRuntime } from "../runtime-registry";
+import { withinDeadline as within } from "./deadline";
 import { SIGN_IN_EXPIRED, signInFailure } from "./failures";
 import type { TokenProvider } from "./access-tokens";
 import type { OpenSession, SignedInUser, SignInSession, SignInSink, SignInState } from "./session";
@@ -24,16 +25,8 @@ export { signInFailure } from "./failures";
 /** Longest wait for the identity provider without the user (loading MSAL, the silent attempt): then say so. */
 export const PROVIDER_DEADLINE_MS = 15_000;
 
-/** `work`, or a `provider_unreachable` failure once the deadline passes first. */
 function withinDeadline<T>(work: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(Object.assign(new Error("no answer"), { errorCode: "provider_unreachable" })),
-      PROVIDER_DEADLINE_MS,
-    );
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+  return within(work, PROVIDER_DEADLINE_MS);
 }
 
 /** The MSAL session, in its own chunk. */
