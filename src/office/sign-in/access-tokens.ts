@@ -36,7 +36,7 @@ export class AccessTokens {
   /** The sign-in was in use and can no longer be renewed without the user: asks fail saying so. */
   private expiredNow = false;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly now: () => number = () => Date.now()) {}
 
   /** The pane's sign-in installs its provider; null signs out (the held token is dropped at once), or, `expired`, says the sign-in expired. */
   use(provider: TokenProvider | null, why?: "expired"): void {
