@@ -5,7 +5,8 @@
  *   dist/taskpane.html   the shared page: office.js, then functions.js, then the UI chunk
  *   dist/office-js-check.js  run before office.js: says why the pane cannot start when office.js does not load
  *   dist/taskpane.js     the task pane UI (React + Fluent UI)
- *   dist/auth-redirect.html  where the sign-in popup lands (MSAL's redirect bridge, for a gateway that asks for sign-in)
+ *   dist/auth-redirect.html  where the sign-in popup and the sign-in dialog land (MSAL's redirect bridge, for a gateway that asks for sign-in)
+ *   dist/sign-in-dialog.html  the page the pane opens in the Office dialog to sign in (MSAL's redirect flow, messageParent)
  *   dist/manifest.xml    the manifest with the add-in's host substituted
  *
  * Targets (`--env target=…`, default from --mode):
@@ -165,6 +166,25 @@ function paneCsp({ production, evalSourceMaps }) {
   ].join("; ");
 }
 
+/**
+ * A sign-in page beside the pane: auth-redirect.html (MSAL's redirect bridge, where the provider sends the popup
+ * and the dialog back) and sign-in-dialog.html (the Office dialog's page, with office.js before its chunk).
+ */
+function signInPage(filename, title, csp, officeJs) {
+  return new HtmlWebpackPlugin({
+    filename,
+    chunks: [filename.replace(/\.html$/, "")],
+    scriptLoading: "defer",
+    templateContent: ({ htmlWebpackPlugin }) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<title>${title}</title>${officeJs ? `\n<script src="${officeJs}"></script>` : ""}${htmlWebpackPlugin.tags.headTags}</head>
+<body><p>Signing in to Market Data…</p></body></html>
+`,
+    inject: false,
+  });
+}
+
 /** A setting the build cannot go on without: webpack.config.js prints its message alone (no stack) and exits 1. */
 class BuildSettingError extends Error {}
 
@@ -195,6 +215,7 @@ function configFor(env = {}, argv = {}) {
   const baseUrl =
     process.env.MD_BASE_URL || (target === "production" ? "" : `https://localhost:${DEV_SERVER_PORT}/sandbox-api`);
   const demoKey = target === "production" ? "" : SANDBOX_DEMO_KEY;
+  const csp = paneCsp({ production: target === "production", evalSourceMaps: mode !== "production" });
 
   return {
     mode,
@@ -203,6 +224,7 @@ function configFor(env = {}, argv = {}) {
       functions: "./src/functions/functions.ts",
       taskpane: "./src/taskpane/index.tsx",
       "auth-redirect": "./src/taskpane/auth-redirect.ts",
+      "sign-in-dialog": "./src/taskpane/sign-in-dialog.ts",
     },
     output: {
       path: path.resolve(__dirname, "dist"),
@@ -243,21 +265,17 @@ function configFor(env = {}, argv = {}) {
         scriptLoading: "defer",
         templateParameters: {
           officeJsUrl: localOfficeJs ? "office-js/office.js" : OFFICE_JS_CDN,
-          csp: paneCsp({ production: target === "production", evalSourceMaps: mode !== "production" }),
+          csp,
         },
       }),
-      new HtmlWebpackPlugin({
-        filename: "auth-redirect.html",
-        chunks: ["auth-redirect"],
-        scriptLoading: "defer",
-        templateContent: ({ htmlWebpackPlugin }) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${paneCsp({ production: target === "production", evalSourceMaps: mode !== "production" })}">
-<title>Signing in to Market Data</title>${htmlWebpackPlugin.tags.headTags}</head>
-<body><p>Signing in to Market Data…</p></body></html>
-`,
-        inject: false,
-      }),
+      signInPage("auth-redirect.html", "Signing in to Market Data", csp),
+      // office.js first: the dialog's page answers the pane with Office.context.ui.messageParent.
+      signInPage(
+        "sign-in-dialog.html",
+        "Sign in to Market Data",
+        csp,
+        localOfficeJs ? "office-js/office.js" : OFFICE_JS_CDN,
+      ),
       new CopyWebpackPlugin({
         patterns: [
           { from: "assets/*.png", to: "assets/[name][ext]" },

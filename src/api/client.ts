@@ -26,7 +26,7 @@ import { CLIENT_DEFAULTS, clientCredentials, type ClientOptions, retryPolicyOf }
 import { aggregationTypes } from "./aggregation-types";
 import { withDeadline } from "./call-deadline";
 import { sendConnectionTest } from "./connection-test";
-import { CancelledError, redact, SignInRequiredError } from "./errors";
+import { CancelledError, redact } from "./errors";
 import { sendWithRetries, type ExecutorDeps } from "./http/executor";
 import { createRequestAuth, PASS_THROUGH_KEY, type RequestAuth } from "./http/request-auth";
 import { mayWiden, widenSparseFcf } from "./series/fcf-widening";
@@ -368,7 +368,8 @@ class BatchingClient implements Client {
   private async requireSignIn(): Promise<void> {
     // The settings as last read (every request reads them again before it is sent); the first call reads them.
     const settings = this.settings.last() ?? (await this.sharedSettings());
-    if (!(await this.auth.admits(settings.auth ?? PASS_THROUGH_KEY))) throw new SignInRequiredError();
+    const refused = await this.auth.refusal(settings.auth ?? PASS_THROUGH_KEY);
+    if (refused) throw refused;
   }
 
   // ------------------------------------------------------------ the rest

@@ -158,6 +158,17 @@ export class SignInRequiredError extends MarketDataError {
   }
 }
 
+/** What a cell shows once the sign-in could not be renewed without the user (the pane says the same). */
+export const SIGN_IN_EXPIRED_MESSAGE = "Your sign-in expired — sign in again (pane ▸ Settings)";
+
+/** The sign-in was in use and can no longer be renewed silently: the token source says so in its own words. */
+export class SignInExpiredError extends SignInRequiredError {
+  constructor() {
+    super(SIGN_IN_EXPIRED_MESSAGE);
+    this.name = "SignInExpiredError";
+  }
+}
+
 /**
  * One symbol the service fails every request for (an HTTP 5xx for any request
  * naming it, while the same request without it is answered): found by

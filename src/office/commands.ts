@@ -37,7 +37,13 @@ async function keyForRefresh() {
   if (!settings.signIn) return settings;
   await paneSignIn(credentials).configure(settings.signIn);
   if (await credentials.hasToken()) return settings;
-  return { apiKey: "", usingDefaultKey: false, keyManagedByGateway: false, signInToGateway: true };
+  return {
+    apiKey: "",
+    usingDefaultKey: false,
+    keyManagedByGateway: false,
+    signInToGateway: true,
+    signInExpired: credentials.signInExpired(),
+  };
 }
 
 /** The page's one controller; it hears every key change (the credentials' event). Outside Excel (a plain browser) it has no workbook and says so. */

@@ -71,8 +71,13 @@ export class Credentials implements CredentialsEvents, SignInSink {
   }
 
   /** The sign-in gives the token holder its provider; null signs out (sign-in/sign-in.ts). */
-  use(provider: TokenProvider | null): void {
-    this.tokens?.use(provider);
+  use(provider: TokenProvider | null, why?: "expired"): void {
+    this.tokens?.use(provider, why);
+  }
+
+  /** The sign-in expired (it could not be renewed without the user): Refresh on open says so. */
+  signInExpired(): boolean {
+    return this.tokens?.expired() ?? false;
   }
 
   /** The sign-in entered `state` (its provider, if any, already in use): one change. */
@@ -91,7 +96,7 @@ export class Credentials implements CredentialsEvents, SignInSink {
 
   /** Whether the token holder gives a usable token now (it may renew one silently). Never rejects. */
   async hasToken(): Promise<boolean> {
-    return Boolean(await this.tokens?.get());
+    return Boolean(await this.tokens?.get().catch(() => null));
   }
 
   /** Reads the settings (and asks for a token where one is needed): how a request would be authorised now. */

@@ -9,7 +9,12 @@
 import type { FreezeReport, FreezeScope, UndoFreezeReport } from "./freeze";
 import type { RefreshController, RefreshState } from "./refresh-controller";
 import type { RecheckOptions, RefreshReport } from "./refresh-all";
-import { NO_WORKBOOK, SIGN_IN_TO_GATEWAY_TO_REFRESH, SIGN_IN_TO_REFRESH } from "./refresh-controller";
+import {
+  NO_WORKBOOK,
+  SIGN_IN_EXPIRED_TO_REFRESH,
+  SIGN_IN_TO_GATEWAY_TO_REFRESH,
+  SIGN_IN_TO_REFRESH,
+} from "./refresh-controller";
 import { refreshSummary } from "./summary";
 import { qualifiedAddress } from "./a1";
 
@@ -128,7 +133,7 @@ export function createPaneRefreshActions(
   const result = (report: RefreshReport | null): PaneRefreshResult => {
     if (report) return paneRefreshResult(report);
     const error = controller.getState().error;
-    if (error === SIGN_IN_TO_REFRESH || error === SIGN_IN_TO_GATEWAY_TO_REFRESH)
+    if (error === SIGN_IN_TO_REFRESH || error === SIGN_IN_TO_GATEWAY_TO_REFRESH || error === SIGN_IN_EXPIRED_TO_REFRESH)
       return { cells: 0, ms: 0, note: error };
     throw failure();
   };

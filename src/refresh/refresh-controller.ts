@@ -47,7 +47,7 @@ export interface RefreshState {
   /** The add-in needs the user's key, or a sign-in to the firm's gateway, before it can refresh. */
   signInRequired: boolean;
   /** What is missing when `signInRequired`: the user's API key, or a sign-in to the gateway. */
-  signInWith: "key" | "gateway";
+  signInWith: "key" | "gateway" | "gateway-expired";
   lastRefresh: RefreshReport | null;
   lastRefreshTrigger: RefreshTrigger | null;
   lastFreeze: FreezeReport | null;
@@ -80,6 +80,9 @@ export const SIGN_IN_TO_REFRESH =
 /** For a gateway that lets in only signed-in people: nobody is signed in. */
 export const SIGN_IN_TO_GATEWAY_TO_REFRESH =
   "Sign in to Market Data (Settings ▸ Sign in) to refresh. The values saved in the workbook are kept.";
+/** For a gateway that lets in only signed-in people: the sign-in expired (it could not be renewed silently). */
+export const SIGN_IN_EXPIRED_TO_REFRESH =
+  "Your sign-in expired — sign in again (Settings ▸ Sign in) to refresh. The values saved in the workbook are kept.";
 export const NO_WORKBOOK = "Open this pane in Excel to refresh or freeze MD formulas.";
 
 type Listener = () => void;
@@ -144,7 +147,7 @@ export class RefreshController {
     this.update({
       keyStatus: status,
       signInRequired: this.state.signInRequired && status !== "user",
-      signInWith: source.signInToGateway ? "gateway" : "key",
+      signInWith: source.signInToGateway ? (source.signInExpired ? "gateway-expired" : "gateway") : "key",
     });
     return status;
   }
@@ -186,7 +189,11 @@ export class RefreshController {
     const run = this.exclusive("refresh", async (workbook) => {
       const status = await this.checkKey();
       if (status === "none") {
-        const error = this.state.signInWith === "gateway" ? SIGN_IN_TO_GATEWAY_TO_REFRESH : SIGN_IN_TO_REFRESH;
+        const error = {
+          key: SIGN_IN_TO_REFRESH,
+          gateway: SIGN_IN_TO_GATEWAY_TO_REFRESH,
+          "gateway-expired": SIGN_IN_EXPIRED_TO_REFRESH,
+        }[this.state.signInWith];
         this.update({ signInRequired: true, error });
         return null;
       }

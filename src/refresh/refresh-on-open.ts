@@ -45,6 +45,8 @@ export interface KeySource {
   keyManagedByGateway?: boolean;
   /** The gateway lets in only signed-in people, and nobody is: what is missing is a sign-in, not a key. */
   signInToGateway?: boolean;
+  /** …because the sign-in in use could not be renewed without the user (it expired). */
+  signInExpired?: boolean;
 }
 
 /** "user": a key the user entered; "demo": the build's default; "none": no key at all. */

@@ -14,89 +14,18 @@
  * it (the page records what CustomFunctions.associate receives, as
  * warm-workbook.test.ts does): there is no workbook outside Excel.
  */
-import type { BrowserContext, Page, Request, Response } from "playwright-core";
-import { CHROMIUM_PATH, useBrowserSession } from "../support/browser";
-import { accessLog, NGINX, NJS_MODULE, useGatewayRig } from "../support/gateway";
-import { NO_HTTPS_ISSUER, TEST_AUDIENCE, TEST_TENANT, useIdentityProvider } from "../support/identity";
+import type { Page } from "playwright-core";
+import { accessLog } from "../support/gateway";
+import { TEST_AUDIENCE } from "../support/identity";
 import { pageTextOutsideInputs, recordFunctionsInPage } from "../support/pane-page";
+import { ADDIN_CLIENT_ID, latest, record, SIGN_IN_WORLD_SKIPPED, useSignInWorld } from "../support/sign-in-browser";
 
 const SIGN_IN_CELL = "#N/A Sign in to Market Data (pane ▸ Settings)";
 const DAY = "2024-06-28";
-const ADDIN_CLIENT_ID = "md-addin-client";
 
-const SKIPPED = !CHROMIUM_PATH
-  ? "no Chromium found (set CHROMIUM_PATH or install Debian's chromium)"
-  : !NGINX || !NJS_MODULE
-    ? "no nginx with its JavaScript module (njs) found (npm test installs Debian's nginx libnginx-mod-http-js when it runs as root)"
-    : NO_HTTPS_ISSUER;
+const SKIPPED = SIGN_IN_WORLD_SKIPPED;
 const suite = SKIPPED ? describe.skip : describe;
 if (SKIPPED) console.warn(`SKIPPED "pane sign-in through the gateway": ${SKIPPED}.`);
-
-/** Everything the browser sent and received, the sign-in popup's pages included. */
-interface Exchange {
-  method: string;
-  url: string;
-  requestHeaders: Record<string, string>;
-  requestBody: string;
-  status?: number;
-  responseHeaders?: Record<string, string>;
-  responseBody?: string;
-}
-
-/** Records every exchange; `settled()` waits until the headers and bodies of those seen so far are read. */
-function record(context: BrowserContext): { seen: Exchange[]; settled(): Promise<void> } {
-  const seen: Exchange[] = [];
-  const reads: Promise<unknown>[] = [];
-  const byRequest = new Map<Request, Exchange>();
-  // A page already gone (the closed popup), or a redirect, has nothing more to read.
-  const read = <T>(promise: Promise<T>, use: (value: T) => void) =>
-    reads.push(promise.then(use).catch(() => undefined));
-  context.on("request", (request) => {
-    const exchange: Exchange = { method: request.method(), url: request.url(), requestHeaders: {}, requestBody: "" };
-    byRequest.set(request, exchange);
-    seen.push(exchange);
-    exchange.requestBody = request.postData() ?? "";
-    read(request.allHeaders(), (headers) => (exchange.requestHeaders = headers));
-  });
-  context.on("response", (response: Response) => {
-    const exchange = byRequest.get(response.request());
-    if (!exchange) return;
-    exchange.status = response.status();
-    read(response.allHeaders(), (headers) => (exchange.responseHeaders = headers));
-    read(response.body(), (body) => (exchange.responseBody = body.toString("utf8")));
-  });
-  return {
-    seen,
-    async settled() {
-      while (reads.length) await Promise.all(reads.splice(0));
-    },
-  };
-}
-
-/** Calls the registered MD.LATEST as Excel would; an error reads "<code> <message>", as the cell would show. */
-function latest(page: Page, symbol: string, metric: string, day: string): Promise<unknown> {
-  return page.evaluate(
-    async ([symbol, metric, day]) => {
-      const fns = (window as unknown as { __mdFunctions: Record<string, (...a: unknown[]) => Promise<unknown>> })
-        .__mdFunctions;
-      try {
-        // Excel passes every declared argument, null for an omitted one (here: options), then the invocation.
-        const value = await fns.LATEST!(symbol, metric, day, null, {
-          address: "Sheet1!B2",
-          isInValuePreview: false,
-          onCanceled: null,
-        });
-        return typeof value === "object" && value !== null && "basicValue" in value
-          ? (value as { basicValue: unknown }).basicValue
-          : value;
-      } catch (error) {
-        const e = error as { code?: string; message: string };
-        return `${e.code ?? "error"} ${e.message}`;
-      }
-    },
-    [symbol, metric, day] as const,
-  );
-}
 
 /** What the page keeps: localStorage, sessionStorage and every IndexedDB database, as text. */
 function pageStorage(page: Page): Promise<string> {
@@ -135,23 +64,7 @@ function pageStorage(page: Page): Promise<string> {
 }
 
 suite("pane sign-in through the gateway (headless Chromium, nginx + njs, oidc-provider, sandbox)", () => {
-  const idp = useIdentityProvider(60_000, { https: true });
-  const rig = useGatewayRig(() => ({
-    firm: true,
-    gateway: {
-      identity: {
-        issuer: idp.issuer,
-        audience: TEST_AUDIENCE,
-        clientId: ADDIN_CLIENT_ID,
-        tenant: TEST_TENANT,
-        scopes: [`${TEST_AUDIENCE}/access_as_user`],
-        // nginx fetches the keys over plain http on loopback: it would not trust the test certificate.
-        jwksUri: idp.keysUrl,
-      },
-    },
-  }));
-  beforeAll(() => idp.registerAddin(`${rig.gateway.url}/auth-redirect.html`));
-  const browser = useBrowserSession(60_000, { ignoreHTTPSErrors: true });
+  const { idp, rig, browser } = useSignInWorld();
 
   it("the pane signs in through the popup, a cell fills through the gateway, no key in the browser; Sign out brings back the sign-in #N/A", async () => {
     const context = browser.context;

@@ -12,6 +12,7 @@ import fc from "fast-check";
 import {
   beforeDatePattern,
   gatewayCsp,
+  paneFrameRewrite,
   signInOrigin,
   keyInclude,
   parseUpstream,
@@ -76,6 +77,19 @@ describe("the pane's CSP for the gateway", () => {
       "default-src 'self'; connect-src 'self' https://login.microsoftonline.com",
     );
     expect(signInOrigin({ issuer: "https://id.example.com/realms/firm" })).toBe("https://id.example.com");
+  });
+
+  it("with sign-in, lets the pane frame the identity provider (MSAL's silent renewal in a hidden frame), in the header and the page's own <meta>", () => {
+    const meta = "default-src 'self'; connect-src 'self' https:; frame-src 'self'";
+    const idp = "https://id.example.com";
+    expect(gatewayCsp(meta, [idp], [idp])).toBe(
+      "default-src 'self'; connect-src 'self' https://id.example.com; frame-src 'self' https://id.example.com",
+    );
+    expect(paneFrameRewrite(meta, { issuer: `${idp}/realms/firm` })).toEqual({
+      from: "frame-src 'self'",
+      to: "frame-src 'self' https://id.example.com",
+    });
+    expect(paneFrameRewrite(meta, null)).toEqual({ from: "frame-src 'self'", to: "frame-src 'self'" });
   });
 });
 

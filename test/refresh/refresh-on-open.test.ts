@@ -11,6 +11,7 @@ import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../src/office
 import {
   RefreshController,
   SIGN_IN_TO_GATEWAY_TO_REFRESH,
+  SIGN_IN_EXPIRED_TO_REFRESH,
   SIGN_IN_TO_REFRESH,
 } from "../../src/refresh/refresh-controller";
 import { createPaneRefreshActions } from "../../src/refresh/pane-actions";
@@ -75,6 +76,14 @@ const KEYS: Record<string, KeySource> = {
   gateway: { apiKey: "", usingDefaultKey: false, keyManagedByGateway: true },
   // A gateway that lets in only signed-in people, and nobody is (src/office/commands.ts keyForRefresh).
   "gateway, signed out": { apiKey: "", usingDefaultKey: false, keyManagedByGateway: false, signInToGateway: true },
+  // The same, because the sign-in could not be renewed without the user (the next day).
+  "gateway, sign-in expired": {
+    apiKey: "",
+    usingDefaultKey: false,
+    keyManagedByGateway: false,
+    signInToGateway: true,
+    signInExpired: true,
+  },
 };
 
 function setUp(
@@ -306,6 +315,16 @@ describe("the refresh controller", () => {
     const { standIn, controller } = setUp({ refreshOnOpen: true, key: "gateway, signed out", startup: "Load" });
     expect(await controller.runOnOpen({ paneShown: false, byCommand: () => false })).toBeNull();
     expect(controller.getState()).toMatchObject({ signInRequired: true, signInWith: "gateway" });
+    expect(standIn.log.calculations).toEqual([]);
+  });
+
+  it("the sign-in expired overnight: refresh on open does not run and says the sign-in expired", async () => {
+    const { standIn, controller } = setUp({ refreshOnOpen: true, key: "gateway, sign-in expired", startup: "Load" });
+    expect(await controller.runOnOpen({ paneShown: false, byCommand: () => false })).toBeNull();
+    expect(controller.getState()).toMatchObject({ signInRequired: true, signInWith: "gateway-expired" });
+    expect(await controller.refreshAll()).toBeNull();
+    expect(controller.getState().error).toBe(SIGN_IN_EXPIRED_TO_REFRESH);
+    expect(SIGN_IN_EXPIRED_TO_REFRESH).toMatch(/^Your sign-in expired — sign in again/);
     expect(standIn.log.calculations).toEqual([]);
   });
 

@@ -45,6 +45,8 @@ export interface GatewayConfigInput {
   /** The largest service answer passed on and cached, bytes (default DEFAULT_MAX_BODY_BYTES). */
   maxBodyBytes?: number;
   paneCsp: string;
+  /** taskpane.html's own frame-src, rewritten as nginx serves it (pane-csp.ts paneFrameRewrite); none: unchanged. */
+  paneFrame?: { from: string; to: string };
   rate?: number;
   burst?: number;
   /** Per client address: token checks per second that reach sign-in.js, and the burst (default 10, 50). */
@@ -89,6 +91,8 @@ function checkInput(input: GatewayConfigInput): CheckedInput {
   const [rate, burst] = checkRate("", input.rate ?? 20, input.burst ?? 200);
   const [signInRate, signInBurst] = checkRate("sign-in ", input.signInRate ?? 10, input.signInBurst ?? 50);
   assertConfigSafe("content-security-policy", input.paneCsp);
+  assertConfigSafe("content-security-policy", paneFrameOf(input).from);
+  assertConfigSafe("content-security-policy", paneFrameOf(input).to);
   for (const [name, value] of Object.entries({
     dist: input.distDir,
     confDir: input.confDir,
@@ -112,6 +116,11 @@ export function syslogServer(value: string): string {
   if (!match || Number(match[1]) < 1 || Number(match[1]) > 65535)
     throw new Error(`--syslog must be host:port (a syslog server listening on UDP), not "${value}".`);
   return value;
+}
+
+/** taskpane.html's frame-src rewrite; none given: the directive as the build writes it, unchanged. */
+function paneFrameOf(input: GatewayConfigInput): { from: string; to: string } {
+  return input.paneFrame ?? { from: "frame-src 'self'", to: "frame-src 'self'" };
 }
 
 function checkRate(what: string, rate: number, burst: number): [number, number] {
@@ -166,6 +175,8 @@ function templateValues(input: GatewayConfigInput, checked: CheckedInput): Recor
     MD_DIST: input.distDir,
     MD_KEY_INCLUDE: input.keyInclude,
     MD_PANE_CSP: input.paneCsp,
+    MD_PANE_FRAME_FROM: paneFrameOf(input).from,
+    MD_PANE_FRAME_TO: paneFrameOf(input).to,
     MD_RATE: String(checked.rate),
     MD_BURST: String(checked.burst),
     MD_TTL_CATALOG: times.catalog,

@@ -42,7 +42,7 @@ export {
   type GatewayTimes,
   type KeyMode,
 } from "./options";
-export { gatewayCsp, paneCspFromDist, signInOrigin } from "./pane-csp";
+export { gatewayCsp, metaCspFromDist, paneCspFromDist, paneFrameRewrite, signInOrigin } from "./pane-csp";
 export { freePort, GATEWAY_PORT_USER, startGateway } from "./runner";
 export { beforeDatePattern, seriesCalendar, SETTLED_AFTER_DAYS } from "./series-calendar";
 export { parseUpstream, type Upstream } from "./upstream";

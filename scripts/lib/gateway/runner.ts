@@ -34,7 +34,7 @@ import { checkFirmKey, keyInclude, type FirmKeyCheck } from "./firm-key";
 import { discoverJwksUri } from "./identity-settings";
 import { findNginx, findNjsModule, INSTALL_HINT } from "./nginx-install";
 import { ROOT, type GatewayHandle, type GatewayOptions, type KeyMode } from "./options";
-import { paneCspFromDist } from "./pane-csp";
+import { metaCspFromDist, paneCspFromDist, paneFrameRewrite } from "./pane-csp";
 import { chooseWorkerUser, prepareStateDir, privateRunDir, type WorkerUser } from "./state-dir";
 import {
   CACHE_NODE_CSP,
@@ -221,6 +221,7 @@ interface StartDirs {
   cacheDir: string;
   worker: WorkerUser | null;
   paneCsp: string;
+  paneFrame: { from: string; to: string };
   keyIncludePath: string;
 }
 
@@ -240,6 +241,7 @@ function startDirs(plan: StartPlan): StartDirs {
     cacheDir,
     worker,
     paneCsp: plan.options.tier?.role === "cache" ? CACHE_NODE_CSP : paneCspFromDist(plan.distDir, plan.identity),
+    paneFrame: paneFrameRewrite(metaCspFromDist(plan.distDir), plan.identity),
     keyIncludePath: path.join(
       confDir,
       plan.secret
@@ -268,6 +270,7 @@ function writeConfiguration(plan: StartPlan, dirs: StartDirs, port: number): voi
     identity: plan.identity,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     paneCsp: dirs.paneCsp,
+    paneFrame: dirs.paneFrame,
     ...tierRate(options.tier, options),
     ...(options.signInRate !== undefined ? { signInRate: options.signInRate } : {}),
     ...(options.signInBurst !== undefined ? { signInBurst: options.signInBurst } : {}),

@@ -66,6 +66,8 @@ export interface RequestAuth {
    * fetched is not for whoever uses the computer after they signed out). A failing source means "no".
    */
   admits(auth: Authorisation): Promise<boolean>;
+  /** As `admits`, with the error to fail the call with when it is not admitted (the sign-in expired, or none); null when it is. */
+  refusal(auth: Authorisation): Promise<SignInRequiredError | null>;
   /** The grant for a request's first attempt; rejects with a SignInRequiredError when nothing may be sent. */
   beforeRequest(auth: Authorisation): Promise<AuthGrant>;
   /** After a failed attempt with `grant`, given its HTTP status. */
@@ -88,6 +90,8 @@ export function createRequestAuth(source: AccessTokenSource | undefined, log: (l
       issued = source ? await source(options) : null;
     } catch (cause) {
       log(`access token not available: ${cause instanceof Error ? cause.name : "error"}`);
+      // The source's own sign-in words (the sign-in expired) are the add-in's, never the provider's.
+      if (cause instanceof SignInRequiredError) throw new SignInRequiredError(cause.message);
     }
     if (!issued) throw new SignInRequiredError();
     return issued;
@@ -101,10 +105,19 @@ export function createRequestAuth(source: AccessTokenSource | undefined, log: (l
 
   return {
     async admits(auth) {
-      if (auth.user !== "signed-in") return true;
+      return (await this.refusal(auth)) === null;
+    },
+
+    async refusal(auth) {
+      if (auth.user !== "signed-in") return null;
       // Not `token()`: this check is silent (the request's own ask logs a failing source).
-      const issued = await (source?.({ forceRefresh: false }) ?? null)?.catch(() => null);
-      return Boolean(issued);
+      let refused: SignInRequiredError | null = new SignInRequiredError();
+      try {
+        if (await source?.({ forceRefresh: false })) refused = null;
+      } catch (cause) {
+        if (cause instanceof SignInRequiredError) refused = new SignInRequiredError(cause.message);
+      }
+      return refused;
     },
 
     async beforeRequest(auth) {

@@ -11,6 +11,8 @@
  * refused, so a burst of refused cells costs one renewal, not one each.
  */
 
+import { SignInExpiredError } from "../../api";
+
 /** A token and when it expires (ms since the epoch). */
 export interface IssuedToken {
   accessToken: string;
@@ -31,12 +33,15 @@ export class AccessTokens {
   private renewal: Promise<IssuedToken | null> | null = null;
   /** Counts providers: an answer from a provider that was replaced (sign out, sign in again) is dropped. */
   private generation = 0;
+  /** The sign-in was in use and can no longer be renewed without the user: asks fail saying so. */
+  private expiredNow = false;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly now: () => number = () => Date.now()) {}
 
-  /** The pane's sign-in installs its provider; null signs out (the held token is dropped at once). */
-  use(provider: TokenProvider | null): void {
+  /** The pane's sign-in installs its provider; null signs out (the held token is dropped at once), or, `expired`, says the sign-in expired. */
+  use(provider: TokenProvider | null, why?: "expired"): void {
     this.provider = provider;
+    this.expiredNow = provider === null && why === "expired";
     this.held = null;
     this.renewal = null;
     this.generation += 1;
@@ -47,9 +52,17 @@ export class AccessTokens {
     return this.provider !== null;
   }
 
-  /** A usable token, or null (nobody signed in, or the sign-in cannot be renewed without the user). Never rejects. */
+  /** Whether the sign-in expired (could not be renewed without the user) and nobody signed in since. */
+  expired(): boolean {
+    return this.expiredNow;
+  }
+
+  /**
+   * A usable token, or null (nobody signed in, or the sign-in cannot be renewed without the user); rejects only with
+   * a SignInExpiredError, once the sign-in in use expired (cells say so).
+   */
   async get(options: { forceRefresh: boolean; rejected?: string } = { forceRefresh: false }): Promise<string | null> {
-    if (!this.provider) return null;
+    if (!this.provider) return this.none();
     const held = this.held;
     if (held && this.usable(held)) {
       // After a 401: a token other than the refused one is already a renewal (another cell's); use it.
@@ -57,7 +70,12 @@ export class AccessTokens {
         return held.accessToken;
       }
     }
-    return (await this.renew(options.forceRefresh))?.accessToken ?? null;
+    return (await this.renew(options.forceRefresh))?.accessToken ?? this.none();
+  }
+
+  private none(): null {
+    if (this.expiredNow) throw new SignInExpiredError();
+    return null;
   }
 
   private usable(token: IssuedToken): boolean {

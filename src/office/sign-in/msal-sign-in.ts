@@ -1,18 +1,25 @@
 /**
  * Sign-in with MSAL.js (@azure/msal-browser, Microsoft's library), loaded on
- * demand by sign-in.ts as its own chunk: never in functions.js.
+ * demand by sign-in.ts as its own chunk: never in functions.js. Which flow
+ * runs where is flow.ts's choice (Microsoft's NAA documentation and sample):
  *
- * - In Office with nested app authentication (requirement set NestedAppAuth
- *   1.1) the add-in gets tokens for the Microsoft 365 user Office has signed
- *   in, silently (the app registration needs the redirect URI
- *   `brk-multihub://<add-in host>`).
- * - Elsewhere (older Office, a plain browser) the user signs in once through a
- *   popup; auth-redirect.html hands the answer back to the pane. Later tokens
- *   come silently from MSAL's cache and refresh token.
- * - Microsoft Entra ID authorities use MSAL's Entra protocol; any other
- *   OpenID Connect provider its standard OIDC mode, trusted by host
- *   (`knownAuthorities`), its endpoints read from the provider's discovery
- *   document.
+ * - "nested": Office's broker signs in the Microsoft 365 user Office has
+ *   (the app registration needs `brk-multihub://<add-in host>`); on Excel on
+ *   the web with Office's login hint and ssoSilent first. Sign out forgets the
+ *   account here only: MSAL's NAA controller throws on clearCache ("No (throws
+ *   exception)" in the NAA page's table of MSAL methods), and Office's own
+ *   account stays signed in to Office.
+ * - "office-dialog": MSAL's standard client; the user signs in on the add-in's
+ *   dialog page in the Office dialog (office-dialog.ts), which hands the token
+ *   back. Later tokens come silently: from MSAL's cache where the dialog
+ *   shares the pane's storage, else by ssoSilent with the user's name as login
+ *   hint (a hidden frame to the provider: its origin is in the pane's
+ *   frame-src where sign-in is configured).
+ * - "popup": a plain browser; MSAL's popup lands on auth-redirect.html.
+ *
+ * Microsoft Entra ID authorities use MSAL's Entra protocol; any other OpenID
+ * Connect provider its standard OIDC mode, trusted by host (`knownAuthorities`),
+ * its endpoints read from the provider's discovery document.
  */
 import {
   createNestablePublicClientApplication,
@@ -23,7 +30,18 @@ import {
   type Configuration,
   type IPublicClientApplication,
 } from "@azure/msal-browser";
-import type { IssuedToken } from "./access-tokens";
+import { RENEW_BEFORE_EXPIRY_MS, type IssuedToken } from "./access-tokens";
+import {
+  chooseFlow,
+  isEntraWorkforceAuthority,
+  officeLoginHint,
+  readHost,
+  type OfficeGlobals,
+  type SignInFlow,
+  type SignInHost,
+} from "./flow";
+import { providerUnreachable, withinDeadline } from "./deadline";
+import { dialogUrl, signInThroughDialog } from "./office-dialog";
 import type { GatewaySignIn } from "./gateway";
 import { authRedirectUri } from "./registration";
 import type { SignedInUser, SignInSession } from "./session";
@@ -55,7 +73,7 @@ export function msalConfiguration(config: GatewaySignIn, pageUrl: string): Confi
   };
 }
 
-interface OfficeRequirements {
+export interface OfficeRequirements {
   Office?: { context?: { requirements?: { isSetSupported?(name: string, version?: string): boolean } } };
 }
 
@@ -79,52 +97,177 @@ function issued(result: AuthenticationResult): IssuedToken {
   return { accessToken: result.accessToken, expiresOn: result.expiresOn?.getTime() ?? Date.now() + 10 * 60_000 };
 }
 
-export async function openMsalSession(config: GatewaySignIn): Promise<SignInSession> {
-  const nested = nestedAppAuthSupported();
-  const configuration = msalConfiguration(config, globalThis.location.href);
-  let app: IPublicClientApplication;
-  if (nested) {
-    app = await createNestablePublicClientApplication(configuration);
-  } else {
-    app = new PublicClientApplication(configuration);
+/** MSAL's two clients: the nestable one (Office's broker where it offers one) and the standard one. */
+export interface MsalLibrary {
+  nestable(configuration: Configuration): Promise<IPublicClientApplication>;
+  standard(configuration: Configuration): Promise<IPublicClientApplication>;
+}
+
+export const MSAL: MsalLibrary = {
+  nestable: (configuration) => createNestablePublicClientApplication(configuration),
+  standard: async (configuration) => {
+    const app = new PublicClientApplication(configuration);
     await app.initialize();
+    return app;
+  },
+};
+
+/** Where the sign-in runs: Office's sign-in surfaces (tests give stand-ins), the page, MSAL. */
+export interface SignInSurroundings {
+  office: OfficeGlobals;
+  pageUrl: string;
+  msal: MsalLibrary;
+  /** How the provider is asked whether it answers before a window opens (its discovery document). */
+  fetch?: (url: string, init?: { signal?: AbortSignal }) => Promise<unknown>;
+}
+
+/** How long the provider has to answer before the pane says it does not (within the controller's 15 s). */
+const PROVIDER_ANSWER_MS = 10_000;
+
+/**
+ * Whether the provider answers, asked before a window opens: MSAL would open it and wait 60 s for a page that
+ * never comes (then say "timed_out"). Any HTTP answer will do (MSAL says what is wrong with it); none within
+ * PROVIDER_ANSWER_MS is a `provider_unreachable` failure.
+ */
+async function providerAnswers(authority: string, fetchFn: SignInSurroundings["fetch"]): Promise<void> {
+  if (!fetchFn) return;
+  const controller = new AbortController();
+  const url = `${authority.replace(/\/+$/, "")}/.well-known/openid-configuration`;
+  try {
+    await withinDeadline(fetchFn(url, { signal: controller.signal }), PROVIDER_ANSWER_MS, () => controller.abort());
+  } catch (error) {
+    throw (error as { errorCode?: string })?.errorCode ? error : providerUnreachable();
   }
+}
+
+function here(): SignInSurroundings {
+  return {
+    office: globalThis as unknown as OfficeGlobals,
+    pageUrl: globalThis.location.href,
+    msal: MSAL,
+    fetch: globalThis.fetch?.bind(globalThis),
+  };
+}
+
+export async function openMsalSession(
+  config: GatewaySignIn,
+  around: SignInSurroundings = here(),
+): Promise<SignInSession> {
+  const host = readHost(around.office);
+  const flow = chooseFlow(config.authority, host);
+  const configuration = msalConfiguration(config, around.pageUrl);
+  if (flow === "nested") return nestedSession(config, await around.msal.nestable(configuration), host, around.office);
+  return standardSession(config, await around.msal.standard(configuration), flow, host, around);
+}
+
+/** MSAL's silent call: its result, or null where only the user can go on (interaction required). */
+async function orInteraction(call: () => Promise<AuthenticationResult>): Promise<AuthenticationResult | null> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof InteractionRequiredAuthError) return null;
+    throw error;
+  }
+}
+
+function nestedSession(
+  config: GatewaySignIn,
+  app: IPublicClientApplication,
+  host: SignInHost,
+  office: OfficeGlobals,
+): SignInSession {
   const scopes = config.scopes;
+  let known: AccountInfo | null = null;
+  const keep = (result: AuthenticationResult | null) => {
+    if (result?.account) known = result.account;
+    return result;
+  };
+  const silent = (forceRefresh: boolean) =>
+    orInteraction(() => app.acquireTokenSilent({ scopes, forceRefresh, ...(known ? { account: known } : {}) })).then(
+      keep,
+    );
+  return {
+    nested: true,
+    provider: { acquireSilent: async (forceRefresh) => issuedOrNull(await silent(forceRefresh)) },
+    trySilent: async () => {
+      // Excel on the web: Office's login hint, with ssoSilent, as Microsoft's NAA page asks.
+      const hint = host.web ? await officeLoginHint(office) : null;
+      const result = hint ? await orInteraction(() => app.ssoSilent({ scopes, loginHint: hint })) : await silent(false);
+      return userOf(keep(result)?.account);
+    },
+    signInInteractive: async () => {
+      const result = keep(await app.acquireTokenPopup({ scopes }));
+      return userOf(result?.account) ?? { name: "signed in", username: "" };
+    },
+    signOut: async () => {
+      // Forget the account here; no clearCache (NAA throws on it) and Office's own account stays signed in.
+      known = null;
+      app.setActiveAccount(null);
+    },
+  };
+}
+
+function standardSession(
+  config: GatewaySignIn,
+  app: IPublicClientApplication,
+  flow: SignInFlow,
+  host: SignInHost,
+  around: SignInSurroundings,
+): SignInSession {
+  const scopes = config.scopes;
+  /** The dialog's token until it is due, and who signed in there (the login hint for renewal). */
+  let fromDialog: IssuedToken | null = null;
+  let username: string | null = null;
   const account = () => app.getActiveAccount() ?? app.getAllAccounts()[0] ?? null;
 
   async function silent(forceRefresh: boolean): Promise<AuthenticationResult | null> {
     const known = account();
-    // Nested app authentication knows Office's account; a popup sign-in has one only once the user signed in.
-    if (!known && !nested) return null;
-    try {
-      const result = await app.acquireTokenSilent({ scopes, forceRefresh, ...(known ? { account: known } : {}) });
-      if (result.account) app.setActiveAccount(result.account);
-      return result;
-    } catch (error) {
-      if (error instanceof InteractionRequiredAuthError) return null;
-      throw error;
-    }
+    const cached = known
+      ? await orInteraction(() => app.acquireTokenSilent({ scopes, forceRefresh, account: known }))
+      : null;
+    // The provider's session in a hidden frame, for the user the dialog signed in (or Office's user on the web).
+    const hint =
+      username ??
+      (host.web && isEntraWorkforceAuthority(config.authority) ? await officeLoginHint(around.office) : null);
+    const result = cached ?? (hint ? await orInteraction(() => app.ssoSilent({ scopes, loginHint: hint })) : null);
+    if (result?.account) app.setActiveAccount(result.account);
+    return result;
   }
 
   return {
-    nested,
+    nested: false,
     provider: {
       acquireSilent: async (forceRefresh) => {
-        const result = await silent(forceRefresh);
-        return result ? issued(result) : null;
+        if (fromDialog && !forceRefresh && fromDialog.expiresOn - RENEW_BEFORE_EXPIRY_MS > Date.now())
+          return fromDialog;
+        fromDialog = null;
+        return issuedOrNull(await silent(forceRefresh));
       },
     },
-    trySilent: async () => userOf((await silent(false))?.account ?? null),
+    trySilent: async () => userOf((await silent(false))?.account),
     signInInteractive: async () => {
-      const result = nested ? await app.acquireTokenPopup({ scopes }) : await app.loginPopup({ scopes });
+      await providerAnswers(config.authority, around.fetch);
+      if (flow === "office-dialog" && host.ui) {
+        const answer = await signInThroughDialog(host.ui, dialogUrl(around.pageUrl, config));
+        fromDialog = { accessToken: answer.accessToken, expiresOn: answer.expiresOn };
+        username = answer.user.username || null;
+        return answer.user;
+      }
+      const result = await app.loginPopup({ scopes });
       app.setActiveAccount(result.account);
       return userOf(result.account) ?? { name: "signed in", username: "" };
     },
     signOut: async () => {
       const known = account();
+      fromDialog = null;
+      username = null;
       app.setActiveAccount(null);
-      // Forgets the account's tokens here; the provider's own session (and Office's account) stay signed in.
+      // Forgets the account's tokens here; the provider's own session stays signed in.
       await app.clearCache(known ? { account: known } : {});
     },
   };
+}
+
+function issuedOrNull(result: AuthenticationResult | null): IssuedToken | null {
+  return result ? issued(result) : null;
 }

@@ -44,6 +44,7 @@ export type SignInState =
  * the credentials (../credentials.ts), each state the controller enters, right after the provider it goes with.
  */
 export interface SignInSink {
-  use(provider: TokenProvider | null): void;
+  /** `expired`: no provider because the sign-in in use could not be renewed without the user. */
+  use(provider: TokenProvider | null, why?: "expired"): void;
   signInChanged?(state: SignInState): void;
 }

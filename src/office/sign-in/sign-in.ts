@@ -14,9 +14,20 @@
 import { credentialsOf } from "../credentials";
 import type { GatewaySignIn } from "./gateway";
 import { findRuntime } from "../runtime-registry";
+import { withinDeadline as within } from "./deadline";
+import { SIGN_IN_EXPIRED, signInFailure } from "./failures";
+import type { TokenProvider } from "./access-tokens";
 import type { OpenSession, SignedInUser, SignInSession, SignInSink, SignInState } from "./session";
 
 export type { OpenSession, SignedInUser, SignInSession, SignInSink, SignInState } from "./session";
+export { signInFailure } from "./failures";
+
+/** Longest wait for the identity provider without the user (loading MSAL, the silent attempt): then say so. */
+export const PROVIDER_DEADLINE_MS = 15_000;
+
+function withinDeadline<T>(work: Promise<T>): Promise<T> {
+  return within(work, PROVIDER_DEADLINE_MS);
+}
 
 /** The MSAL session, in its own chunk. */
 const openMsalSession: OpenSession = async (config) => {
@@ -32,6 +43,8 @@ export class SignInController {
   private session: Promise<SignInSession> | null = null;
   /** The user signed out in this runtime: no silent sign-in brings them back until they click Sign in. */
   private signedOutByUser = false;
+  /** The provider the token holder has from this controller (renewals of another are not this sign-in's). */
+  private inUse: TokenProvider | null = null;
 
   constructor(
     /** The token holder, or the credentials over it (which also hear each state: ../credentials.ts). */
@@ -72,14 +85,19 @@ export class SignInController {
     if (this.signedOutByUser) return this.set({ status: "signed-out" });
     this.set({ status: "starting" });
     try {
+      const user = await withinDeadline(this.sessionFor(config).then((session) => session.trySilent()));
       const session = await this.sessionFor(config);
-      const user = await session.trySilent();
       if (this.config !== config) return;
       if (user) this.signedIn(session, user);
       else this.set({ status: "signed-out" });
     } catch (error) {
-      if (this.config === config) this.set({ status: "signed-out", error: signInFailure(error) });
+      if (this.config === config) this.set({ status: "signed-out", error: this.failure(error, config) });
     }
+  }
+
+  private failure(error: unknown, config: GatewaySignIn): string {
+    const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+    return signInFailure(error, config.authority, origin);
   }
 
   /** The user's Sign in: a popup (or Office's prompt). Never rejects; a failure is said in the state. */
@@ -89,11 +107,11 @@ export class SignInController {
     this.signedOutByUser = false;
     this.set({ status: "signing-in" });
     try {
-      const session = await this.sessionFor(config);
+      const session = await withinDeadline(this.sessionFor(config));
       const user = await session.signInInteractive();
       if (this.config === config) this.signedIn(session, user);
     } catch (error) {
-      if (this.config === config) this.set({ status: "signed-out", error: signInFailure(error) });
+      if (this.config === config) this.set({ status: "signed-out", error: this.failure(error, config) });
     }
   }
 
@@ -111,8 +129,23 @@ export class SignInController {
   }
 
   private signedIn(session: SignInSession, user: SignedInUser): void {
-    this.tokens?.use(session.provider);
+    // A renewal that needs the user ends this sign-in at once: the pane and the cells say it expired.
+    const provider: TokenProvider = {
+      acquireSilent: async (forceRefresh) => {
+        const token = await session.provider.acquireSilent(forceRefresh).catch(() => null);
+        if (!token && this.current.status === "signed-in" && this.inUse === provider) this.expired();
+        return token;
+      },
+    };
+    this.inUse = provider;
+    this.tokens?.use(provider);
     this.set({ status: "signed-in", user, nested: session.nested });
+  }
+
+  private expired(): void {
+    this.inUse = null;
+    this.tokens?.use(null, "expired");
+    this.set({ status: "signed-out", error: SIGN_IN_EXPIRED });
   }
 
   private sessionFor(config: GatewaySignIn): Promise<SignInSession> {
@@ -133,17 +166,6 @@ export class SignInController {
 function sameConfig(a: GatewaySignIn | undefined, b: GatewaySignIn | undefined): boolean {
   if (!a || !b) return a === b;
   return a.authority === b.authority && a.clientId === b.clientId && a.scopes.join(" ") === b.scopes.join(" ");
-}
-
-/** What the pane says when signing in failed: MSAL's error code in words where it has a remedy. */
-export function signInFailure(error: unknown): string {
-  const code = (error as { errorCode?: unknown })?.errorCode;
-  if (code === "user_cancelled") return "Sign-in was cancelled.";
-  if (code === "popup_window_error" || code === "empty_window_error")
-    return "The sign-in window could not open: allow pop-ups for this add-in's site, then click Sign in again.";
-  if (code === "interaction_in_progress") return "A sign-in is already open: finish it, or close it and try again.";
-  const message = error instanceof Error ? error.message : String(error);
-  return `Could not sign in: ${message.split("\n")[0]}`;
 }
 
 let pane: SignInController | undefined;

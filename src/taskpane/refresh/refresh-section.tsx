@@ -49,9 +49,11 @@ export function RefreshSection() {
       {status.signInRequired && (
         <MessageBar intent="warning" data-testid="refresh-sign-in">
           <MessageBarBody>
-            {status.signInWith === "gateway"
-              ? "Sign in to Market Data (Settings ▸ Sign in) to refresh. The values saved in the workbook are kept."
-              : "Sign in to refresh: save your API key above. The values saved in the workbook are kept."}
+            {status.signInWith === "gateway-expired"
+              ? "Your sign-in expired — sign in again (Settings ▸ Sign in) to refresh. The values saved in the workbook are kept."
+              : status.signInWith === "gateway"
+                ? "Sign in to Market Data (Settings ▸ Sign in) to refresh. The values saved in the workbook are kept."
+                : "Sign in to refresh: save your API key above. The values saved in the workbook are kept."}
           </MessageBarBody>
         </MessageBar>
       )}

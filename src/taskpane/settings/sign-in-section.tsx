@@ -31,8 +31,15 @@ export function SignInSection({ config, signIn }: { config: GatewaySignIn; signI
 
   async function onSignOut() {
     setNotice(null);
+    const before = signIn.state();
+    const byOffice = before.status === "signed-in" && before.nested;
     await signIn.signOut();
-    setNotice({ intent: "info", text: "Signed out: Market Data no longer sends requests for you on this computer." });
+    setNotice({
+      intent: "info",
+      text: byOffice
+        ? "Signed out of Market Data: it no longer sends requests for you on this computer, and Office's own account stays signed in to Office."
+        : "Signed out: Market Data no longer sends requests for you on this computer.",
+    });
   }
 
   const error = state.status === "signed-out" ? state.error : undefined;

@@ -149,7 +149,7 @@ describe("SignInController", () => {
   });
 
   it.each([
-    { errorCode: "user_cancelled", text: "Sign-in was cancelled." },
+    { errorCode: "user_cancelled", text: /^Sign-in was cancelled/ },
     { errorCode: "popup_window_error", text: /allow pop-ups/ },
   ])("a failed sign-in ($errorCode) says so and leaves no tokens", async ({ errorCode, text }) => {
     const tokens = new AccessTokens();

@@ -15,7 +15,7 @@ import { makeHarness, MemoryStorage, renderWith } from "../../support/pane-fakes
 const AUTH = { authority: "https://idp.firm.example/realms/md", clientId: "md-addin", scopes: ["md"] };
 const ADA: SignedInUser = { name: "Ada Lovelace", username: "ada@firm.example" };
 
-function renderBehindGateway(silentUser: SignedInUser | null) {
+function renderBehindGateway(silentUser: SignedInUser | null, nested = false, renews = true) {
   const harness = makeHarness();
   const settings = new SettingsStore(new MemoryStorage(), { apiKey: "", baseUrl: "/api" }, async () => ({
     keyMode: "firm" as const,
@@ -23,8 +23,10 @@ function renderBehindGateway(silentUser: SignedInUser | null) {
   }));
   const tokens = new AccessTokens();
   const session: SignInSession = {
-    nested: false,
-    provider: { acquireSilent: async () => ({ accessToken: "tok", expiresOn: Date.now() + 3_600_000 }) },
+    nested,
+    provider: {
+      acquireSilent: async () => (renews ? { accessToken: "tok", expiresOn: Date.now() + 3_600_000 } : null),
+    },
     trySilent: async () => silentUser,
     signInInteractive: async () => ADA,
     signOut: async () => undefined,
@@ -56,6 +58,29 @@ describe("Settings: sign-in", () => {
     screen.getByRole("button", { name: "Sign out" });
     screen.getByTestId("key-managed");
     expect(screen.queryByTestId("key-storage-note")).toBeNull();
+  });
+});
+
+describe("Settings: Office's own account, and a sign-in that expired", () => {
+  it("signed in by Office (NAA): Sign out says Market Data forgot the account and Office's own account stays", async () => {
+    renderBehindGateway(ADA, true);
+    expect((await screen.findByTestId("signed-in-user")).textContent).toContain("your Office account");
+    fireEvent.click(screen.getByRole("button", { name: "Sign out" }));
+    await waitFor(() =>
+      expect(screen.getByTestId("sign-in-notice").textContent).toMatch(
+        /Office's own account stays signed in to Office/,
+      ),
+    );
+  });
+
+  it("a renewal that needs the user: Settings says at once the sign-in expired, with Sign in", async () => {
+    const { tokens } = renderBehindGateway(ADA, false, false);
+    await screen.findByTestId("signed-in-user");
+    await expect(tokens.get()).rejects.toThrow("Your sign-in expired — sign in again (pane ▸ Settings)");
+    expect((await screen.findByTestId("sign-in-notice")).textContent).toContain(
+      "Your sign-in expired — sign in again.",
+    );
+    screen.getByRole("button", { name: "Sign in" });
   });
 });
 
