@@ -6,6 +6,7 @@
  * the description (Microsoft Learn, *Microsoft Entra authentication and
  * authorization error codes*), and the Office dialog's (office-dialog.ts).
  */
+import { AUTH_REDIRECT_PAGE } from "./registration";
 
 /** Where the pane says the user signs in: the provider's host, for the words. */
 function providerName(authority: string | undefined): string {
@@ -49,7 +50,7 @@ export function signInFailure(error: unknown, authority?: string, pageOrigin?: s
   if (/AADSTS50011|redirect_uri|redirect uri/i.test(text) || code === "invalid_redirect_uri")
     return `The sign-in service at ${provider} does not accept this add-in's sign-in address: ask your administrator to register ${
       pageOrigin ?? "the add-in's address"
-    }/auth-redirect.html as a redirect address for the add-in's app.`;
+    }/${AUTH_REDIRECT_PAGE} as a redirect address for the add-in's app.`;
   if (code === "consent_required" || /AADSTS65001|AADSTS90094|consent/i.test(text))
     return "Your organisation has not yet approved Market Data for your account: ask your administrator to grant consent to the add-in's app.";
   if (/AADSTS50020|AADSTS700016|AADSTS90072|AADSTS50177|AADSTS90002/i.test(text))

@@ -17,10 +17,11 @@
  * The error codes: *Handle errors and events in the Office dialog box*
  * (https://learn.microsoft.com/office/dev/add-ins/develop/dialog-handle-errors-events).
  */
+import { SIGN_IN_DIALOG_PAGE } from "./registration";
 import type { SignedInUser } from "./session";
 
 /** The dialog page's path on the add-in's host (the app registration lists it: see the README's team section). */
-export const DIALOG_PAGE = "/sign-in-dialog.html";
+export const DIALOG_PAGE = `/${SIGN_IN_DIALOG_PAGE}`;
 
 /** What the dialog page sends the pane: the kind marks it as ours; the rest is the sign-in's outcome. */
 export type DialogAnswer =

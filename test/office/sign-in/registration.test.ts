@@ -13,6 +13,7 @@ import {
   entraApi,
   entraGatewayOptions,
   redirectUris,
+  SIGN_IN_DIALOG_PAGE,
 } from "../../../src/office/sign-in/registration";
 
 const ROOT = path.join(__dirname, "..", "..", "..");
@@ -90,8 +91,9 @@ describe("the code sends what IT registers", () => {
     expect(redirectUris(EXAMPLE_HOST).map((r) => r.uri)).toContain(config.auth.redirectUri);
   });
 
-  it("the build emits the sign-in landing page under that name", () => {
+  it("the build emits the sign-in landing page and the dialog's page under those names", () => {
     const webpack = readFileSync(path.join(ROOT, "webpack.config.js"), "utf8");
-    expect(webpack).toContain(`filename: "${AUTH_REDIRECT_PAGE}"`);
+    expect(webpack).toContain(`signInPage("${AUTH_REDIRECT_PAGE}"`);
+    expect(webpack).toMatch(new RegExp(`signInPage\\(\\s*"${SIGN_IN_DIALOG_PAGE.replace(".", "\\.")}"`));
   });
 });
