@@ -243,6 +243,19 @@ function remembered(secret: string, make: () => string[]): string[] {
   return forms;
 }
 
+/** The UTF-8 bytes of `text`, written out: not every runtime the functions run in has TextEncoder (jsdom has not). */
+function utf8(text: string): Uint8Array {
+  const bytes: number[] = [];
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    if (code < 0x80) bytes.push(code);
+    else if (code < 0x800) bytes.push(0xc0 | (code >> 6), 0x80 | (code & 63));
+    else if (code < 0x10000) bytes.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63));
+    else bytes.push(0xf0 | (code >> 18), 0x80 | ((code >> 12) & 63), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63));
+  }
+  return Uint8Array.from(bytes);
+}
+
 /**
  * The runs of base64 and base64url text that the secret's bytes alone decide, for each of the three places it can
  * start in an encoded stream (after 0, 1 or 2 bytes of something else: "Bearer <token>", "APIKey=<key>" encoded
@@ -250,7 +263,7 @@ function remembered(secret: string, make: () => string[]): string[] {
  * (deploy/nginx/service-tier.js `base64Runs`).
  */
 function base64Runs(secret: string, minLength: number): string[] {
-  const bytes = new TextEncoder().encode(secret);
+  const bytes = utf8(secret);
   const runs: string[] = [];
   for (const lead of [0, 1, 2]) {
     const stream = new Uint8Array(lead + bytes.length);

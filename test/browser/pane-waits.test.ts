@@ -67,6 +67,8 @@ const WATCHED: Watched[] = [
 ];
 
 /** The built pane on a new page, pointed at `baseUrl` with the demo key, recording its marks. */
+let pages = 0;
+
 async function openRecorded(session: BrowserSession, paneUrl: string, baseUrl: string): Promise<PaneWatch> {
   const page = await session.context.newPage();
   const watch = watchPage(page);
@@ -77,7 +79,10 @@ async function openRecorded(session: BrowserSession, paneUrl: string, baseUrl: s
       localStorage.setItem("md.baseUrl", s.baseUrl);
       localStorage.setItem("md.apiKey", s.apiKey);
     },
-    { baseUrl, apiKey: DEMO_API_KEY },
+    // A key of its own per page: the store keeps each key's answers apart and serves them only once the
+    // service has accepted that key this session (src/api/store/acceptance.ts), which a service that never
+    // answers never does; a fresh key makes each page load the catalog itself, as a first start does.
+    { baseUrl, apiKey: `${DEMO_API_KEY}-${++pages}` },
   );
   await page.addInitScript(recordMarks, WATCHED);
   await gotoPane(page, paneUrl);

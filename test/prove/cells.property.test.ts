@@ -76,8 +76,12 @@ function unexpected(outcome: unknown): string | null {
   return null;
 }
 
+// A streaming function (MD.STATUS) answers through its invocation's setResult, which these one-shot calls do not
+// give: test/bundle/status.test.ts calls it as Excel does.
+const oneShot = (bundle: LoadedBundle) => bundle.metadata.filter((m) => m.options?.stream !== true);
+
 function functionCall(bundle: LoadedBundle) {
-  const ids = bundle.metadata.map((m) => m.id);
+  const ids = oneShot(bundle).map((m) => m.id);
   return fc.constantFrom(...ids).chain((id) => {
     const count = bundle.metadata.find((m) => m.id === id)!.parameters.length;
     return fc.tuple(fc.constant(id), fc.array(reachingArgument, { minLength: 0, maxLength: count }));
@@ -106,7 +110,7 @@ const BY_PARAMETER: Record<string, readonly unknown[]> = {
 };
 
 function wellFormedCall(bundle: LoadedBundle) {
-  const callable = bundle.metadata.filter((m) => m.parameters.length > 0);
+  const callable = oneShot(bundle).filter((m) => m.parameters.length > 0);
   return fc
     .constantFrom(...callable)
     .chain((meta) =>
