@@ -56,8 +56,14 @@ export async function sendPadded(res: ServerResponse, status: number, body: stri
     const ok = res.write(left >= chunk.length ? chunk : chunk.slice(0, left));
     if (!ok)
       await new Promise<void>((resolve) => {
-        res.once("drain", resolve);
-        res.once("close", resolve);
+        // Whichever comes first removes the other: a listener left per pause added up (MaxListenersExceededWarning).
+        const done = () => {
+          res.off("drain", done);
+          res.off("close", done);
+          resolve();
+        };
+        res.once("drain", done);
+        res.once("close", done);
       });
   }
   if (!res.destroyed) res.end(tail);

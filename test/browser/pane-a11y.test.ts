@@ -1,7 +1,8 @@
 /**
  * Accessibility of every pane view, checked by axe-core in the built pane
  * (headless Chromium, the sandbox, a recorded workbook standing in for Excel),
- * in the light and the dark theme: no serious or critical violation anywhere.
+ * in the light and the dark theme: no violation of any impact anywhere (minor
+ * and moderate ones such as `heading-order` included).
  * The views are a table: a new view is one line in PANE_VIEWS. The run prints
  * a table of the violations found, view by view and impact by impact. The
  * wide previews scroll by keyboard; screenshot: wide-preview.png.
@@ -12,15 +13,7 @@ import { DEMO_API_KEY } from "../../sandbox/server";
 import { describeBrowser } from "../support/browser";
 import { emptyWorkbook, type PaneWatch, SCREENSHOTS } from "../support/pane-page";
 import { usePaneRig } from "../support/pane-rig";
-import {
-  axeTable,
-  BLOCKING_IMPACTS,
-  type AxeFinding,
-  PANE_VIEWS,
-  runAxe,
-  type PaneTheme,
-  WIDE_PREVIEWS,
-} from "../support/pane-views";
+import { axeTable, type AxeFinding, PANE_VIEWS, runAxe, type PaneTheme, WIDE_PREVIEWS } from "../support/pane-views";
 
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 const THEMES: readonly PaneTheme[] = ["light", "dark"];
@@ -38,7 +31,7 @@ for (const theme of THEMES) {
     const rig = usePaneRig({ assetCount: 2000, insightFirstCallDelayMs: 0 });
 
     for (const view of PANE_VIEWS) {
-      it(`${view.name}: no serious or critical violation`, async () => {
+      it(`${view.name}: no violation of any impact`, async () => {
         let watch: PaneWatch | null = null;
         try {
           watch = await rig.openPane(DEMO_API_KEY, { workbook: emptyWorkbook("B2") });
@@ -47,8 +40,7 @@ for (const theme of THEMES) {
           await view.open(watch.page);
           const finding = await runAxe(watch.page, AXE_SOURCE, `${view.name} (${theme})`);
           findings.push(finding);
-          const blocking = finding.violations.filter((v) => BLOCKING_IMPACTS.includes(v.impact));
-          expect(blocking.map((v) => `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).join(" | ")}`)).toEqual([]);
+          expect(finding.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).join(" | ")}`)).toEqual([]);
         } finally {
           await watch?.page.close();
         }

@@ -113,7 +113,6 @@ export const WIDE_PREVIEWS: readonly (PaneViewCase & { screenshot?: string })[] 
 
 export type AxeImpact = "critical" | "serious" | "moderate" | "minor";
 export const IMPACTS: readonly AxeImpact[] = ["critical", "serious", "moderate", "minor"];
-export const BLOCKING_IMPACTS: readonly AxeImpact[] = ["critical", "serious"];
 
 export interface AxeViolation {
   id: string;
