@@ -114,7 +114,7 @@ describeBrowser("the templates gallery (headless Chromium, workbook stand-in)", 
     expect(ids).toEqual(templateFileNames().map((file) => file.replace(/\.json$/, "")));
     for (const template of templates) {
       const card = page().locator(`[data-testid="template-card"][data-template="${template.id}"]`);
-      expect(await card.getByRole("heading", { level: 3 }).textContent()).toBe(template.title);
+      expect(await card.getByRole("heading", { level: 2 }).textContent()).toBe(template.title);
       const text = await card.innerText();
       expect(text).toContain(template.description);
       expect(text).toContain(`New sheet: ${template.sheetName}`);

@@ -114,7 +114,30 @@ describe("the pane's shell", () => {
     expect(screen.getByTestId("asset-count").textContent).toBe("1 of 2");
     expect(harness.client.assets.calls).toHaveLength(1);
   });
+
+  // axe's heading-order: under the pane's h1, each view's headings go down one level at a time. (The
+  // Templates gallery has no bundled catalog under jest: templates-view.test.tsx finds its cards' h2s.)
+  it.each<ViewId>(["settings", "picker", "insights", "migrate"])(
+    "%s: headings go down one level at a time from the pane's h1",
+    async (view) => {
+      renderApp({ initialView: view });
+      await screen.findByTestId("key-status");
+      const levels = [1, ...headingLevels(panel(view))];
+      const skips = levels.flatMap((level, i) =>
+        i > 0 && level > levels[i - 1] + 1 ? [`h${levels[i - 1]} → h${level}`] : [],
+      );
+      expect(levels.length).toBeGreaterThan(1);
+      expect(skips).toEqual([]);
+    },
+  );
 });
+
+/** The levels of the headings in `root`, in document order (h1–h6 and role="heading" with aria-level). */
+function headingLevels(root: HTMLElement): number[] {
+  return Array.from(root.querySelectorAll<HTMLElement>("h1, h2, h3, h4, h5, h6, [role='heading']")).map((h) =>
+    h.getAttribute("role") === "heading" ? Number(h.getAttribute("aria-level") ?? 2) : Number(h.tagName.slice(1)),
+  );
+}
 
 describe("the pane's theme", () => {
   const theme = () => document.querySelector(".fui-FluentProvider")?.getAttribute("data-theme");

@@ -15,7 +15,7 @@ const catalog = templatesOnDisk();
 const first = catalog.templates[0];
 
 function card(title: string): HTMLElement {
-  return screen.getByRole("heading", { level: 3, name: title }).closest('[data-testid="template-card"]') as HTMLElement;
+  return screen.getByRole("heading", { level: 2, name: title }).closest('[data-testid="template-card"]') as HTMLElement;
 }
 
 describe("the templates gallery", () => {

@@ -120,9 +120,9 @@ function TemplateCard({ template }: { template: SheetTemplate }) {
       data-testid="template-card"
       data-template={template.id}
     >
-      <h3 className={styles.title} id={headingId}>
+      <h2 className={styles.title} id={headingId}>
         {template.title}
-      </h3>
+      </h2>
       <Text id={descriptionId}>{template.description}</Text>
       <div className={styles.uses}>
         <Caption1>Uses</Caption1>
