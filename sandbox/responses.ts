@@ -55,9 +55,16 @@ export async function sendPadded(res: ServerResponse, status: number, body: stri
   for (let left = padding; left > 0 && !res.destroyed; left -= chunk.length) {
     const ok = res.write(left >= chunk.length ? chunk : chunk.slice(0, left));
     if (!ok)
+      // Whichever comes first ends the wait and takes the other listener with it: a "close" listener
+      // left per drain would pile up on a long body (MaxListenersExceededWarning).
       await new Promise<void>((resolve) => {
-        res.once("drain", resolve);
-        res.once("close", resolve);
+        const done = () => {
+          res.off("drain", done);
+          res.off("close", done);
+          resolve();
+        };
+        res.once("drain", done);
+        res.once("close", done);
       });
   }
   if (!res.destroyed) res.end(tail);
