@@ -12,17 +12,11 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { render, screen } from "@testing-library/react";
-import { useEffect, useState } from "react";
+import { LateText, updateOutsideAct } from "../support/late-text";
 import { watchWarnings, type WarningWatch } from "../support/warning-watch";
 
 const ROOT = join(__dirname, "..", "..");
 const FIXTURE = "test/support/warnings-fixture/provokes-warnings.spec.tsx";
-
-function LateText({ text }: { text: Promise<string> }) {
-  const [shown, setShown] = useState("");
-  useEffect(() => void text.then(setShown), [text]);
-  return <p data-testid="late">{shown}</p>;
-}
 
 describe("the warning watch", () => {
   let watch: WarningWatch;
@@ -38,12 +32,7 @@ describe("the warning watch", () => {
   });
 
   it("hears React's act() warning from an update after a promise the test did not await", async () => {
-    let answer: (text: string) => void = () => undefined;
-    const text = new Promise<string>((resolve) => (answer = resolve));
-    render(<LateText text={text} />);
-    answer("here");
-    // The component's own .then runs first: it has updated (outside act) once the test's await returns.
-    await text;
+    await updateOutsideAct();
     expect(watch.take()).toEqual([
       expect.stringMatching(/^React act\(\) warning: An update to LateText inside a test was not wrapped in act/),
     ]);

@@ -7,22 +7,12 @@
  */
 import { EventEmitter } from "node:events";
 import { render, screen } from "@testing-library/react";
-import { useEffect, useState } from "react";
-
-function LateText({ text }: { text: Promise<string> }) {
-  const [shown, setShown] = useState("");
-  useEffect(() => void text.then(setShown), [text]);
-  return <p data-testid="late">{shown}</p>;
-}
+import { LateText, updateOutsideAct } from "../late-text";
 
 const nextTick = () => new Promise<void>((resolve) => process.nextTick(resolve));
 
 it("updates a component after a promise it does not await", async () => {
-  let answer: (text: string) => void = () => undefined;
-  const text = new Promise<string>((resolve) => (answer = resolve));
-  render(<LateText text={text} />);
-  answer("here");
-  await text;
+  await updateOutsideAct();
 });
 
 it("gives an emitter one listener too many", async () => {
