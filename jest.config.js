@@ -16,6 +16,8 @@ module.exports = {
     "^office-addin-manifest$": "<rootDir>/test/support/office-addin-manifest-stub.js",
     "\\.css$": "<rootDir>/test/support/style-stub.js",
   },
+  // A React act() warning or a Node warning (MaxListenersExceededWarning…) fails the test that printed it.
+  setupFilesAfterEnv: ["<rootDir>/test/support/fail-on-warnings.ts"],
   testTimeout: 30000,
   maxWorkers: 2,
 };

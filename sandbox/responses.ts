@@ -55,8 +55,9 @@ export async function sendPadded(res: ServerResponse, status: number, body: stri
   for (let left = padding; left > 0 && !res.destroyed; left -= chunk.length) {
     const ok = res.write(left >= chunk.length ? chunk : chunk.slice(0, left));
     if (!ok)
+      // Whichever comes first ends the wait and takes the other listener with it: a "close" listener
+      // left per drain would pile up on a long body (MaxListenersExceededWarning).
       await new Promise<void>((resolve) => {
-        // Whichever comes first removes the other: a listener left per pause added up (MaxListenersExceededWarning).
         const done = () => {
           res.off("drain", done);
           res.off("close", done);

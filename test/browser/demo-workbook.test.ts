@@ -3,7 +3,8 @@
  * works on the in-page workbook model the tests use, and the grid shows what
  * the pane did — a template inserted and computed, Artemis formulas
  * converted (and the conversion undone), a sheet frozen to values (and the
- * freeze undone). With a host (the stand-in as Excel), there is no demo.
+ * freeze undone), and the Picker's Insert writing a formula the grid
+ * computes. With a host (the stand-in as Excel), there is no demo.
  * Headless Chromium, the sandbox.
  */
 import type { Page } from "playwright-core";
@@ -11,6 +12,7 @@ import { DEMO_API_KEY } from "../../sandbox/server";
 import { describeBrowser } from "../support/browser";
 import { emptyWorkbook, type PaneWatch, showView } from "../support/pane-page";
 import { usePaneRig } from "../support/pane-rig";
+import { pickAssetMetric, previewSettled } from "../support/pane-views";
 
 /** The grid's visible cells by address: what the cell shows and its formula (the title on hover). */
 function visibleCells(page: Page): Promise<Record<string, { shown: string; formula: string | null }>> {
@@ -55,6 +57,28 @@ describeBrowser("the demo workbook outside Office (headless Chromium, built test
     expect(await page.getByTestId("demo-grid").count()).toBe(0);
     await toggle.click();
     expect((await visibleCells(page)).A1.shown).toMatch(/^Pick a cell/);
+  });
+
+  it("the Picker's Insert writes the built formula into the picked cell, which computes the preview's value", async () => {
+    const { page } = watch;
+    const sheet = (await page.getByTestId("demo-grid").getAttribute("data-sheet"))!;
+    await page.locator('[data-testid=demo-cell][data-address="B2"]').click();
+    expect(await page.getByTestId("demo-formula-bar").textContent()).toMatch(new RegExp(`^${sheet}!B2: `));
+    await showView(page, "Picker");
+    await pickAssetMetric(page, "eth", "PRICE");
+    await page.getByRole("radio", { name: /^MD\.LATEST/ }).check();
+    await previewSettled(page);
+    // The value the preview computed (its data-value: the cell's value as JSON, before number formatting).
+    const preview = await page.locator('[data-testid="function-preview-value"]:visible').getAttribute("data-value");
+    expect(typeof JSON.parse(preview!)).toBe("number");
+    expect(await page.getByTestId("formula-text").textContent()).toBe('=MD.LATEST("eth","PRICE")');
+    await page.getByRole("button", { name: /^Insert the formula/ }).click();
+    await page.getByText(`Inserted into ${sheet}!B2.`).waitFor({ timeout: 30_000 });
+    await cellShows(page, sheet, "B2", NUMBER);
+    const cells = await visibleCells(page);
+    expect(cells.B2.formula).toBe('=MD.LATEST("eth","PRICE")');
+    // The grid shows the cell's value unformatted.
+    expect(Number(cells.B2.shown)).toBe(JSON.parse(preview!));
   });
 
   it("inserts a template: its sheet is shown and its MD formulas compute in the grid", async () => {

@@ -13,7 +13,15 @@ import { DEMO_API_KEY } from "../../sandbox/server";
 import { describeBrowser } from "../support/browser";
 import { emptyWorkbook, type PaneWatch, SCREENSHOTS } from "../support/pane-page";
 import { usePaneRig } from "../support/pane-rig";
-import { axeTable, type AxeFinding, PANE_VIEWS, runAxe, type PaneTheme, WIDE_PREVIEWS } from "../support/pane-views";
+import {
+  axeTable,
+  type AxeFinding,
+  DEMO_VIEWS,
+  PANE_VIEWS,
+  runAxe,
+  type PaneTheme,
+  WIDE_PREVIEWS,
+} from "../support/pane-views";
 
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 const THEMES: readonly PaneTheme[] = ["light", "dark"];
@@ -30,11 +38,16 @@ for (const theme of THEMES) {
     // feeds answer at once, "loading" being held open by that view itself.
     const rig = usePaneRig({ assetCount: 2000, insightFirstCallDelayMs: 0 });
 
-    for (const view of PANE_VIEWS) {
+    // PANE_VIEWS with a workbook (the stand-in as Excel); DEMO_VIEWS outside Office, the demo workbook on.
+    const cases = [
+      ...PANE_VIEWS.map((view) => ({ view, workbook: true })),
+      ...DEMO_VIEWS.map((view) => ({ view, workbook: false })),
+    ];
+    for (const { view, workbook } of cases) {
       it(`${view.name}: no violation of any impact`, async () => {
         let watch: PaneWatch | null = null;
         try {
-          watch = await rig.openPane(DEMO_API_KEY, { workbook: emptyWorkbook("B2") });
+          watch = await rig.openPane(DEMO_API_KEY, workbook ? { workbook: emptyWorkbook("B2") } : {});
           await watch.page.emulateMedia({ colorScheme: theme });
           await watch.page.locator(`[data-theme="${theme}"]`).first().waitFor();
           await view.open(watch.page);
@@ -144,7 +157,7 @@ describeBrowser("wide previews in the built pane (headless Chromium, sandbox)", 
 describeBrowser("axe-core's table", () => {
   it("covers every view in both themes", () => {
     expect(findings.map((f) => f.view)).toEqual(
-      THEMES.flatMap((theme) => PANE_VIEWS.map((view) => `${view.name} (${theme})`)),
+      THEMES.flatMap((theme) => [...PANE_VIEWS, ...DEMO_VIEWS].map((view) => `${view.name} (${theme})`)),
     );
   });
 });

@@ -67,11 +67,12 @@ export const PANE_VIEWS: readonly PaneViewCase[] = [
   { name: "Builder: MD.AGG", open: assetFormula("eth", "FEES", /^MD\.AGG/) },
   { name: "Builder: MD.SUPPLY (7 columns)", open: assetFormula("eth", "PRICE", /^MD\.SUPPLY/) },
   {
-    name: "Builder: MD.ASSET card",
+    name: "Builder: MD.ASSET card and its preview",
     open: async (page) => {
       await pickAssetMetric(page, "eth", "PRICE");
       await page.getByRole("radio", { name: /^MD\.ASSET/ }).check();
       await page.getByTestId("asset-card-builder").waitFor();
+      await previewSettled(page);
     },
   },
   {
@@ -103,6 +104,31 @@ export const PANE_VIEWS: readonly PaneViewCase[] = [
   { name: "Insights: decline streaks", open: insightsFeed("Decline streaks") },
   { name: "Templates", open: (page) => showView(page, "Templates") },
   { name: "Artemis", open: (page) => showView(page, "Artemis") },
+];
+
+/** Turns on the demo workbook of a pane opened outside Office (no workbook), and waits for its grid. */
+export async function demoOn(page: Page): Promise<void> {
+  await page.getByRole("switch", { name: "Demo workbook — not Excel" }).check();
+  await page.getByTestId("demo-grid").waitFor();
+}
+
+/** Views of a pane opened outside Office with its demo workbook (src/taskpane/demo/) switched on. */
+export const DEMO_VIEWS: readonly PaneViewCase[] = [
+  { name: "Demo workbook: Picker", open: demoOn },
+  {
+    name: "Demo workbook: MD.LATEST built",
+    open: async (page) => {
+      await demoOn(page);
+      await assetFormula("eth", "PRICE", /^MD\.LATEST/)(page);
+    },
+  },
+  ...["Settings", "Insights", "Templates", "Artemis"].map((view) => ({
+    name: `Demo workbook: ${view}`,
+    open: async (page: Page) => {
+      await demoOn(page);
+      await showView(page, view);
+    },
+  })),
 ];
 
 /** The views whose preview is wider than the pane; the screenshot's file name where one is kept. */

@@ -115,8 +115,8 @@ describe("the pane's shell", () => {
     expect(harness.client.assets.calls).toHaveLength(1);
   });
 
-  // axe's heading-order: under the pane's h1, each view's headings go down one level at a time (the
-  // Templates cards' own level: templates-view.test.tsx; every view in Chromium: pane-a11y.test.ts).
+  // axe's heading-order: under the pane's h1, each view's headings go down one level at a time. (The
+  // Templates gallery has no bundled catalog under jest: templates-view.test.tsx finds its cards' h2s.)
   it.each<ViewId>(["settings", "picker", "insights", "migrate"])(
     "%s: headings go down one level at a time from the pane's h1",
     async (view) => {

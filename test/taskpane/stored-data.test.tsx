@@ -87,9 +87,15 @@ describe("offline notice", () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  it("appears above every view while cells show stored data, and goes after a refresh", () => {
+  it("appears above every view while cells show stored data, and goes after a refresh", async () => {
     const harness = makeHarness();
     render(<App services={harness.services} initialView="insights" />);
+    // The Settings view (mounted, hidden) reads the stored settings and the workbook's switches on mount.
+    await waitFor(() => {
+      expect(screen.getByTestId("key-storage-note")).toBeTruthy();
+      for (const name of [/^Refresh MD formulas when this workbook opens/, /^Don't ask people without the add-in/])
+        expect((screen.getByRole("switch", { name, hidden: true }) as HTMLInputElement).disabled).toBe(false);
+    });
     expect(screen.queryByTestId("offline-notice")).toBeNull();
     harness.client.storeValues = { ...harness.client.storeValues, offlineSince: "2025-06-15" };
     act(() => {

@@ -44,6 +44,16 @@ async function previewTable(): Promise<string[][]> {
   );
 }
 
+/**
+ * Waits for the preview to hold its answer for the formula shown (its data-key is the call's key once
+ * the answer is current), so the test does not end while the preview is still updating.
+ */
+async function previewSettled(): Promise<void> {
+  await waitFor(() => expect(screen.getByTestId("function-preview").getAttribute("data-key")).not.toBe(""), {
+    timeout: 10_000,
+  });
+}
+
 describe("MD.AGG builder", () => {
   it("builds the formula, previews the statistic and inserts it", async () => {
     const h = harness();
@@ -70,12 +80,13 @@ describe("MD.AGG builder", () => {
     ["PRICE", { aggregation_type: "LAST" }, "Default (LAST for PRICE)"],
     ["TVL", { aggregation_type: "AVERAGE" }, "Default (LAST for TVL)"],
     ["L30_FEES", {}, "Default (LAST for L30_FEES)"],
-  ])("names the statistic Default stands for: %s", (name, fields, text) => {
+  ])("names the statistic Default stands for: %s", async (name, fields, text) => {
     renderWith(harness(), <AssetFormulaBuilder symbol="eth" metric={metric(name, fields)} />);
     fireEvent.click(screen.getByRole("radio", { name: "MD.AGG (a statistic over a window)" }));
     const select = screen.getByTestId("agg-stat") as HTMLSelectElement;
     expect(select.value).toBe("");
     expect(select.options[select.selectedIndex].textContent).toBe(text);
+    await previewSettled();
   });
 
   it("a window the function refuses is shown under Window and leaves nothing to insert", async () => {
@@ -154,12 +165,13 @@ describe("MD.SUPPLY builder", () => {
     ["eth", ["PRICE", "DEX_VOLUMES", "STABLECOIN_SUPPLY_TOTAL"], "the supply of all stablecoins on eth, by bucket"],
     ["usdc", ["PRICE", "STABLECOIN_SUPPLY_TOTAL", "STABLECOIN_SUPPLY_CIRCULATING"], "usdc's own supply, by bucket"],
     ["btc", undefined, "a stablecoin's supply by bucket, or that of all stablecoins on a chain"],
-  ])("says what it returns for %s (a chain: its stablecoins; a stablecoin: its own)", (symbol, offered, text) => {
+  ])("says what it returns for %s (a chain: its stablecoins; a stablecoin: its own)", async (symbol, offered, text) => {
     renderWith(harness(), <AssetFormulaBuilder symbol={symbol} metric={metric("PRICE")} offered={offered} />);
     fireEvent.click(screen.getByRole("radio", { name: `MD.SUPPLY (${text})` }));
     expect(screen.getByTestId("supply-description").textContent).toBe(
       `Returns ${text}: Total, Bridged, Premint, Peg stability, Other locked and Circulating, per date.`,
     );
+    await previewSettled();
   });
 
   it("outside Excel there is no chart button: Insert copies", async () => {
