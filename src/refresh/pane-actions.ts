@@ -10,6 +10,7 @@ import type { FreezeReport, FreezeScope, UndoFreezeReport } from "./freeze";
 import type { RefreshController, RefreshState } from "./refresh-controller";
 import type { RecheckOptions, RefreshReport } from "./refresh-all";
 import { NO_WORKBOOK, SIGN_IN_TO_GATEWAY_TO_REFRESH, SIGN_IN_TO_REFRESH } from "./refresh-controller";
+import type { CellChange, RefreshChanges } from "./refresh-changes";
 import { refreshSummary } from "./summary";
 import { qualifiedAddress } from "./a1";
 
@@ -26,6 +27,8 @@ export interface PaneRefreshResult {
   failures?: PaneRefreshFailure[];
   /** A sentence to show instead of the pane's own summary (e.g. "Sign in to refresh"). */
   note?: string;
+  /** A refresh's cells whose value changed or that became errors (refresh-changes.ts). */
+  changes?: CellChange[];
 }
 
 /** The part of the controller's live state the Refresh section shows. */
@@ -66,6 +69,8 @@ export interface PaneRefreshActions {
   /** Per workbook (`Office.DisableTrustUX`): no trust prompt for people who open it without the add-in (Windows, Mac). */
   getTrustPromptOff(): Promise<boolean>;
   setTrustPromptOff(off: boolean): Promise<void>;
+  /** What the last Refresh all of this workbook changed, kept while it is open (the pane's or the ribbon's); null: none yet. */
+  lastChanges(): RefreshChanges | null;
 }
 
 export function paneRefreshResult(report: RefreshReport): PaneRefreshResult {
@@ -77,6 +82,7 @@ export function paneRefreshResult(report: RefreshReport): PaneRefreshResult {
       message: `${f.error} ${f.message}`,
     })),
   };
+  if (report.changes) result.changes = report.changes;
   if (
     report.cells === 0 ||
     report.skipped.length > 0 ||
@@ -117,6 +123,19 @@ export function paneUndoResult(report: UndoFreezeReport, ms: number): PaneRefres
     ],
     note: report.message,
   };
+}
+
+/** The last refresh's changes, the same object for the same refresh (the pane renders it as a store's snapshot). */
+const changesKept = new WeakMap<RefreshReport, RefreshChanges>();
+function changesOf(report: RefreshReport | null): RefreshChanges | null {
+  if (!report?.changes) return null;
+  let kept = changesKept.get(report);
+  if (!kept) {
+    kept = { startedAt: Date.parse(report.startedAt), cells: report.changes };
+    if (report.moreChanges) kept.more = report.moreChanges;
+    changesKept.set(report, kept);
+  }
+  return kept;
 }
 
 export function createPaneRefreshActions(
@@ -161,6 +180,7 @@ export function createPaneRefreshActions(
       await controller.checkKey();
     },
     getTrustPromptOff: async () => controller.getState().trustPromptOff,
+    lastChanges: () => changesOf(controller.getState().lastRefresh ?? null),
     async setTrustPromptOff(off) {
       if (!(await controller.setTrustPromptOff(off))) throw failure();
     },
