@@ -9,7 +9,8 @@
 import type { Revision } from "../api";
 import { callMatchesRecord, mdCallsIn, pinnedFormula, type FormulaCall } from "../core/call-formula";
 import type { CallRecord, CallRecords, CallTrace } from "./call-records";
-import type { CellSelection } from "./workbook/selected-cell";
+import { cellSelectionFor, type CellSelection, type SelectionOffice } from "./workbook/selected-cell";
+import type { ExcelRunner } from "./workbook/excel-batch";
 
 /** One MD call of a cell's formula: its latest recorded run (null: none this session), and the pinned formula. */
 export interface TracedCall {
@@ -86,4 +87,18 @@ export function traceOfRecords(records: () => CallRecords | undefined): RecordsT
 /** The Trace over the runtime's records and a workbook's selection. */
 export function paneTrace(selection: CellSelection, records: () => CallRecords | undefined): PaneTrace {
   return { ...traceOfRecords(records), selection };
+}
+
+/** Inside Excel, the Trace over Excel's selection; elsewhere none (the demo workbook brings its own). */
+export function paneTraceForHost(
+  host: string | null,
+  records: () => CallRecords | undefined,
+  globals: { Excel?: ExcelRunner; Office?: SelectionOffice } = globalThis as unknown as {
+    Excel?: ExcelRunner;
+    Office?: SelectionOffice;
+  },
+): PaneTrace | undefined {
+  const { Excel: excel, Office: office } = globals;
+  if (host !== "Excel" || typeof excel?.run !== "function" || !office) return undefined;
+  return paneTrace(cellSelectionFor({ Excel: excel, Office: office }), records);
 }
