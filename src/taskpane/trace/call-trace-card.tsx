@@ -10,7 +10,7 @@ import { useState } from "react";
 import type { PairAnswer, Revision } from "../../api";
 import type { TracedCall } from "../../office/cell-trace";
 import { useServices } from "../shared/pane-services";
-import { daysText, droppedText, localTime, sourceText, valueText } from "./trace-text";
+import { daysText, droppedText, localTime, sourceText, valueText } from "../shared/provenance-text";
 
 const useStyles = makeStyles({
   card: {
