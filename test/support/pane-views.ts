@@ -103,6 +103,13 @@ export const PANE_VIEWS: readonly PaneViewCase[] = [
   { name: "Insights: decline streaks", open: insightsFeed("Decline streaks") },
   { name: "Templates", open: (page) => showView(page, "Templates") },
   { name: "Artemis", open: (page) => showView(page, "Artemis") },
+  {
+    name: "Trace",
+    open: async (page) => {
+      await showView(page, "Trace");
+      await page.getByTestId("trace-cell").getByText(/holds no MD formula|Select a cell/).waitFor();
+    },
+  },
 ];
 
 /** The views whose preview is wider than the pane; the screenshot's file name where one is kept. */
