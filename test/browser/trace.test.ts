@@ -44,7 +44,10 @@ describeBrowser("Trace and What changed in the built pane (headless Chromium, sa
     await showView(page, "Templates");
     const card = page.getByTestId("template-card").filter({ hasText: "Equity comps" });
     await card.getByRole("button", { name: "Insert the Equity comps template as a new sheet" }).click();
-    await card.getByTestId("template-outcome").getByText(/Added the sheet/).waitFor({ timeout: 30_000 });
+    await card
+      .getByTestId("template-outcome")
+      .getByText(/Added the sheet/)
+      .waitFor({ timeout: 30_000 });
     priceCell = await cellWith(page, PRICE);
     await shownNumber(page, priceCell);
   }, 90_000);
@@ -69,14 +72,20 @@ describeBrowser("Trace and What changed in the built pane (headless Chromium, sa
 
   it("a cell of a spilled table leads to the anchor's MD.SERIES call", async () => {
     const { page } = watch;
-    const anchor = (await page.locator("[data-testid=demo-cell][title^='=MD.SERIES(']").first().getAttribute("data-address"))!;
+    const anchor = (await page
+      .locator("[data-testid=demo-cell][title^='=MD.SERIES(']")
+      .first()
+      .getAttribute("data-address"))!;
     // Two rows below the anchor: a cell of its spill.
     const below = anchor.replace(/\d+$/, (row) => String(Number(row) + 2));
     await shownNumber(page, below);
     await page.locator(`[data-testid=demo-cell][data-address="${below}"]`).click();
     await page.getByTestId("trace-cell").getByText(`is part of the table ${anchor} spills`).waitFor();
     const call = page.getByTestId("trace-call").filter({ hasText: "MD.SERIES(" });
-    await call.getByText(/\/data\/api\//).first().waitFor({ timeout: 30_000 });
+    await call
+      .getByText(/\/data\/api\//)
+      .first()
+      .waitFor({ timeout: 30_000 });
   });
 
   it("after Refresh all with revised data, What changed lists the cell, and Select selects it", async () => {

@@ -107,7 +107,10 @@ export const PANE_VIEWS: readonly PaneViewCase[] = [
     name: "Trace",
     open: async (page) => {
       await showView(page, "Trace");
-      await page.getByTestId("trace-cell").getByText(/holds no MD formula|Select a cell/).waitFor();
+      await page
+        .getByTestId("trace-cell")
+        .getByText(/holds no MD formula|Select a cell/)
+        .waitFor();
     },
   },
 ];
