@@ -23,19 +23,14 @@ export interface RecordedCall {
   args: readonly string[];
 }
 
+import { closingQuote, quoteText } from "./formula";
+
 const CALL_START = /^MD\.([A-Za-z_][A-Za-z0-9_.]*)\(/i;
 const IDENTIFIER_CHAR = /[A-Za-z0-9_.\\]/;
 
 /** Index after a quoted run starting at `start` (a doubled quote inside is an escaped one). */
 function afterQuoted(text: string, start: number): number {
-  const quote = text[start];
-  let i = start + 1;
-  while (i < text.length) {
-    if (text[i] !== quote) i += 1;
-    else if (text[i + 1] === quote) i += 2;
-    else return i + 1;
-  }
-  return text.length;
+  return closingQuote(text, start, text[start]!);
 }
 
 /** The arguments of a call whose "(" is at `open`, and the index after its ")". */
@@ -94,7 +89,7 @@ function excelStringsAsJson(text: string): string {
 function jsonStringsAsExcel(text: string): string {
   return text.replace(/"(?:[^"\\]|\\.)*"/g, (literal) => {
     try {
-      return `"${(JSON.parse(literal) as string).replace(/"/g, '""')}"`;
+      return quoteText(JSON.parse(literal) as string);
     } catch {
       return literal;
     }

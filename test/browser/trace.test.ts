@@ -11,7 +11,7 @@
 import type { Page } from "playwright-core";
 import { DEMO_API_KEY } from "../../sandbox/server";
 import { describeBrowser } from "../support/browser";
-import { type PaneWatch, showView } from "../support/pane-page";
+import { insertTemplate, type PaneWatch, showView } from "../support/pane-page";
 import { usePaneRig } from "../support/pane-rig";
 
 const PRICE = '=MD.LATEST("eq-aapl","PRICE")';
@@ -41,13 +41,7 @@ describeBrowser("Trace and What changed in the built pane (headless Chromium, sa
     watch = await rig.openPane(DEMO_API_KEY);
     const { page } = watch;
     await page.getByRole("switch", { name: "Demo workbook — not Excel" }).click();
-    await showView(page, "Templates");
-    const card = page.getByTestId("template-card").filter({ hasText: "Equity comps" });
-    await card.getByRole("button", { name: "Insert the Equity comps template as a new sheet" }).click();
-    await card
-      .getByTestId("template-outcome")
-      .getByText(/Added the sheet/)
-      .waitFor({ timeout: 30_000 });
+    await insertTemplate(page, "Equity comps");
     priceCell = await cellWith(page, PRICE);
     await shownNumber(page, priceCell);
   }, 90_000);
