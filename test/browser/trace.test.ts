@@ -8,11 +8,27 @@
  * Select button selects it in the workbook. Every wait is on what the page
  * shows, never a fixed sleep.
  */
+import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { DEMO_API_KEY } from "../../sandbox/server";
 import { describeBrowser } from "../support/browser";
 import { insertTemplate, type PaneWatch, showView } from "../support/pane-page";
 import { usePaneRig } from "../support/pane-rig";
+import { runAxe } from "../support/pane-views";
+
+const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+/** The demo grid's blank corner header (the row numbers' column): the demo panel's, not a view's. */
+const DEMO_GRID_CORNER = 'th[aria-label="Row"]';
+
+/** axe-core over the page as it stands: every violation, whatever its impact, outside the demo grid's corner. */
+async function violations(page: Page, view: string): Promise<string[]> {
+  const finding = await runAxe(page, AXE_SOURCE, view);
+  return finding.violations
+    .map((v) => ({ ...v, nodes: v.nodes.filter((node) => node !== DEMO_GRID_CORNER) }))
+    .filter((v) => v.nodes.length > 0)
+    .map((v) => `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).join(" | ")}`);
+}
 
 const PRICE = '=MD.LATEST("eq-aapl","PRICE")';
 
@@ -62,6 +78,7 @@ describeBrowser("Trace and What changed in the built pane (headless Chromium, sa
       /^=MD\.LATEST\("eq-aapl","PRICE","\d{4}-\d{2}-\d{2}"\)$/,
     );
     expect(rig.requests.slice(sent).filter((url) => url.startsWith(rig.sandbox.url))).toEqual([]);
+    expect(await violations(page, "Trace: a traced call")).toEqual([]);
   });
 
   it("a cell of a spilled table leads to the anchor's MD.SERIES call", async () => {
@@ -99,5 +116,6 @@ describeBrowser("Trace and What changed in the built pane (headless Chromium, sa
     await page.locator("[data-testid=demo-cell]").first().click();
     await line.getByRole("button", { name: /^Select / }).click();
     await page.getByTestId("demo-formula-bar").getByText(`!${priceCell}: ${PRICE}`).waitFor();
+    expect(await violations(page, "What changed")).toEqual([]);
   });
 });

@@ -62,7 +62,7 @@ function Corrections({ revisions }: { revisions: readonly Revision[] }) {
   if (revisions.length === 0) return null;
   return (
     <>
-      <Body1Strong as="h4">Corrections the store applied ({revisions.length})</Body1Strong>
+      <Body1Strong as="h3">Corrections the store applied ({revisions.length})</Body1Strong>
       <ul className={styles.list}>
         {revisions.slice(0, 20).map((r) => (
           <li key={r.date}>
@@ -83,7 +83,7 @@ export function CallTraceCard({ traced }: { traced: TracedCall }) {
   if (!trace) {
     return (
       <section className={styles.card} data-testid="trace-call" aria-label={asTyped}>
-        <Body1Strong as="h3" className={styles.code}>
+        <Body1Strong as="h2" className={styles.code}>
           {asTyped}
         </Body1Strong>
         <Caption1>
@@ -100,11 +100,11 @@ export function CallTraceCard({ traced }: { traced: TracedCall }) {
         : `Done ${localTime(trace.settledAt ?? trace.startedAt)}, in ${(trace.settledAt ?? trace.startedAt) - trace.startedAt} ms`;
   return (
     <section className={styles.card} data-testid="trace-call" aria-label={trace.key}>
-      <Body1Strong as="h3" className={styles.code}>
+      <Body1Strong as="h2" className={styles.code}>
         {trace.key}
       </Body1Strong>
       <Caption1>The call as the add-in read it. {state}</Caption1>
-      <Body1Strong as="h4">What answered it ({trace.answers.length})</Body1Strong>
+      <Body1Strong as="h3">What answered it ({trace.answers.length})</Body1Strong>
       {trace.answers.length === 0 ? (
         <Caption1>No data request: the call needs none, or its answer was already in the add-in's memory.</Caption1>
       ) : (
