@@ -8,7 +8,7 @@ import { key, parseCell, rectText } from "./addresses";
 import { enterValue, undo } from "./cell-entry";
 import { asJson, basic, shownFormat, typeOf } from "./data-types";
 import { makeExcel } from "./excel";
-import { createModel, ownFormat, read, sheetNamed, usedRect } from "./model";
+import { createModel, ownFormat, read, selectCells, sheetNamed, usedRect } from "./model";
 import { makeOffice, runCommand } from "./office";
 import type { StandInHooks, WorkbookRecording, WorkbookStandIn } from "./types";
 import { cardOf } from "./value-properties";
@@ -48,7 +48,7 @@ export function installWorkbookStandIn(
     idle: () =>
       m.running.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => m.idleWaiters.push(resolve)),
     select(sheet, areas) {
-      m.selection = { sheet, areas };
+      selectCells(m, sheetNamed(m, sheet).name, areas);
     },
     activate(sheetName) {
       m.activeSheet = sheetNamed(m, sheetName).name;

@@ -57,6 +57,8 @@ export interface Model {
   log: StandInLog;
   sheets: Sheet[];
   selection: { sheet: string; areas: string[] };
+  /** Office's DocumentSelectionChanged handlers (office.ts), told after each change of the selection (selectCells). */
+  selectionHandlers: Set<(args: { type: string }) => void>;
   activeSheet: string;
   calculationMode: NonNullable<WorkbookRecording["calculationMode"]>;
   /** Document settings as the add-in sees them, and as last saved (`saveAsync`). */
@@ -107,6 +109,7 @@ export function createModel(recording: WorkbookRecording, hooks: StandInHooks): 
     },
     sheets: recording.sheets.map(loadSheet),
     selection: { sheet: recording.selection.sheet, areas: [...recording.selection.areas] },
+    selectionHandlers: new Set(),
     activeSheet: recording.activeSheet,
     calculationMode: recording.calculationMode ?? "Automatic",
     settings,
@@ -253,4 +256,16 @@ export function areasOf(sheet: Sheet, within: Rect, pick: (cell: Cell) => boolea
   }
   done.push(...open.values());
   return done.sort((a, b) => a.top - b.top || a.left - b.left);
+}
+
+/**
+ * The selection moves (the user clicks, or `Range.select()`): Excel raises DocumentSelectionChanged, after the change, asynchronously
+ * (https://learn.microsoft.com/en-us/javascript/api/office/office.documentselectionchangedeventargs).
+ */
+export function selectCells(m: Model, sheet: string, areas: string[]): void {
+  m.selection = { sheet, areas: [...areas] };
+  const handlers = [...m.selectionHandlers];
+  setTimeout(() => {
+    for (const handler of handlers) if (m.selectionHandlers.has(handler)) handler({ type: "documentSelectionChanged" });
+  }, 0);
 }

@@ -17,9 +17,25 @@
  * is the recording's, "PC" when absent; `Office.addin.onVisibilityModeChanged`
  * (SharedRuntime 1.1: it rejects where `setStartupBehavior` does) reaches the
  * runtime's page (runtime-page.ts), which fires it when the pane is shown.
+ *
+ * `Office.context.document.addHandlerAsync(Office.EventType.DocumentSelectionChanged, handler)`
+ * (https://learn.microsoft.com/en-us/javascript/api/office/office.document#office-office-document-addhandlerasync-member(1),
+ * https://learn.microsoft.com/en-us/javascript/api/office/office.documentselectionchangedeventargs):
+ * the handler hears each change of the selection (model.ts selectCells) until
+ * `removeHandlerAsync(type, { handler })`; the callback gets an AsyncResult.
  */
 import { type Model, supports } from "./model";
 import { makeDocumentSettings } from "./settings";
+
+const SELECTION_CHANGED = "documentSelectionChanged";
+
+type AsyncCallback = (result: { status: string; error?: { message: string } }) => void;
+
+function asyncResult(ok: boolean, type: string): { status: string; error?: { message: string } } {
+  return ok
+    ? { status: "succeeded" }
+    : { status: "failed", error: { message: `Event type ${type} is not supported.` } };
+}
 
 export function makeOffice(m: Model): Record<string, unknown> {
   const { log, recording } = m;
@@ -27,6 +43,7 @@ export function makeOffice(m: Model): Record<string, unknown> {
     HostType: { Excel: "Excel" },
     StartupBehavior: { load: "Load", none: "None" },
     AsyncResultStatus: { Succeeded: "succeeded", Failed: "failed" },
+    EventType: { DocumentSelectionChanged: SELECTION_CHANGED },
     onReady: (callback?: (info: unknown) => void) => {
       const info = { host: "Excel", platform: m.page.platform };
       callback?.(info);
@@ -36,7 +53,24 @@ export function makeOffice(m: Model): Record<string, unknown> {
       host: "Excel",
       diagnostics: { host: "Excel", platform: m.page.platform },
       requirements: { isSetSupported: (name: string, minVersion?: string) => supports(m, name, minVersion) },
-      document: { settings: makeDocumentSettings(m) },
+      document: {
+        settings: makeDocumentSettings(m),
+        addHandlerAsync: (type: string, handler: (args: { type: string }) => void, callback?: AsyncCallback) => {
+          const known = type === SELECTION_CHANGED;
+          if (known) m.selectionHandlers.add(handler);
+          setTimeout(() => callback?.(asyncResult(known, type)), 0);
+        },
+        removeHandlerAsync: (
+          type: string,
+          options?: { handler?: (args: { type: string }) => void },
+          callback?: AsyncCallback,
+        ) => {
+          const known = type === SELECTION_CHANGED;
+          if (known && options?.handler) m.selectionHandlers.delete(options.handler);
+          else if (known) m.selectionHandlers.clear();
+          setTimeout(() => callback?.(asyncResult(known, type)), 0);
+        },
+      },
     },
     addin: {
       setStartupBehavior: async (behavior: string) => {

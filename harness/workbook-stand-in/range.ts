@@ -19,12 +19,25 @@
  * - `getOffsetRange` / `getResizedRange` (1.1 / 1.2) name the cells beside.
  * - `clear("Contents")` empties the cells (a spill anchor's spill too) and
  *   keeps their formats; `clear("All")` resets the formats too.
+ * - `select()` (1.1, "Selects the specified range in the Excel UI"): the
+ *   range's sheet is shown and the selection raises DocumentSelectionChanged
+ *   (model.ts selectCells).
  */
 import { cellsIn, grid, key, officeError, parseCell, type Rect, rectText, sheetPrefix } from "./addresses";
 import { calculateRect, markDirty, breakSpillAt, clearSpill } from "./calculation";
 import { enterValue, guardWrite } from "./cell-entry";
 import { asJson, basic, fromJson, isRich, typeOf } from "./data-types";
-import { areasOf, type Cell, formulaOf, isFormulaCell, ownFormat, read, type Sheet, supports } from "./model";
+import {
+  areasOf,
+  type Cell,
+  formulaOf,
+  isFormulaCell,
+  ownFormat,
+  read,
+  selectCells,
+  type Sheet,
+  supports,
+} from "./model";
 import { makeRangeFormat } from "./range-format";
 import { collection, type Context, needs, proxy } from "./request-context";
 
@@ -140,6 +153,11 @@ function rangeMethods(at: Place): Record<string, unknown> {
         return { top: r.top, left: r.left, bottom: r.bottom + rows, right: r.right + cols };
       }),
     clear: (applyTo?: string) => context.queue.push(() => clear(at, applyTo)),
+    select: () =>
+      context.queue.push(() => {
+        m.activeSheet = sheet.name;
+        selectCells(m, sheet.name, [rectText(rect())]);
+      }),
     worksheet: context.worksheetOf(sheet),
     format: makeRangeFormat(context, sheet, rect),
     /** The stand-in's own: the A1 text of this range, for the chart log. */

@@ -15,6 +15,7 @@ import {
   SIGN_IN_TO_GATEWAY_TO_REFRESH,
   SIGN_IN_TO_REFRESH,
 } from "./refresh-controller";
+import type { CellChange, RefreshChanges } from "./refresh-changes";
 import { refreshSummary } from "./summary";
 import { qualifiedAddress } from "./a1";
 
@@ -31,6 +32,8 @@ export interface PaneRefreshResult {
   failures?: PaneRefreshFailure[];
   /** A sentence to show instead of the pane's own summary (e.g. "Sign in to refresh"). */
   note?: string;
+  /** A refresh's cells whose value changed or that became errors (refresh-changes.ts). */
+  changes?: CellChange[];
 }
 
 /** The part of the controller's live state the Refresh section shows. */
@@ -71,6 +74,8 @@ export interface PaneRefreshActions {
   /** Per workbook (`Office.DisableTrustUX`): no trust prompt for people who open it without the add-in (Windows, Mac). */
   getTrustPromptOff(): Promise<boolean>;
   setTrustPromptOff(off: boolean): Promise<void>;
+  /** What the last Refresh all of this workbook changed, kept while it is open (the pane's or the ribbon's); null: none yet. */
+  lastChanges(): RefreshChanges | null;
 }
 
 export function paneRefreshResult(report: RefreshReport): PaneRefreshResult {
@@ -82,6 +87,7 @@ export function paneRefreshResult(report: RefreshReport): PaneRefreshResult {
       message: `${f.error} ${f.message}`,
     })),
   };
+  if (report.changes) result.changes = report.changes;
   if (
     report.cells === 0 ||
     report.skipped.length > 0 ||
@@ -122,6 +128,19 @@ export function paneUndoResult(report: UndoFreezeReport, ms: number): PaneRefres
     ],
     note: report.message,
   };
+}
+
+/** The last refresh's changes, the same object for the same refresh (the pane renders it as a store's snapshot). */
+const changesKept = new WeakMap<RefreshReport, RefreshChanges>();
+function changesOf(report: RefreshReport | null): RefreshChanges | null {
+  if (!report?.changes) return null;
+  let kept = changesKept.get(report);
+  if (!kept) {
+    kept = { startedAt: Date.parse(report.startedAt), cells: report.changes };
+    if (report.moreChanges) kept.more = report.moreChanges;
+    changesKept.set(report, kept);
+  }
+  return kept;
 }
 
 export function createPaneRefreshActions(
@@ -166,6 +185,7 @@ export function createPaneRefreshActions(
       await controller.checkKey();
     },
     getTrustPromptOff: async () => controller.getState().trustPromptOff,
+    lastChanges: () => changesOf(controller.getState().lastRefresh ?? null),
     async setTrustPromptOff(off) {
       if (!(await controller.setTrustPromptOff(off))) throw failure();
     },

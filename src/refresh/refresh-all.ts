@@ -36,6 +36,7 @@ import { explainError, isCalculating } from "./cell-errors";
 import { systemClock, type Clock } from "./clock";
 import { waitForCalls, type CallCounts, type Completion, type CustomFunctionCalls } from "./completion";
 import { countUnregisteredMdCells, findMdCells, planBlocks, type FormulaCell } from "./formula-cells";
+import { cellChange, MAX_CHANGES_LISTED, type CellChange } from "./refresh-changes";
 import type { FormulaBlock, WorkbookAdapter } from "./workbook-adapter";
 
 export interface CellRef {
@@ -76,6 +77,10 @@ export interface RefreshReport {
   skipped: SheetSkipped[];
   /** What else the user should know: manual calculation, a fallback taken. */
   notes: string[];
+  /** Cells whose value changed or that became errors (refresh-changes.ts), the first MAX_CHANGES_LISTED. */
+  changes?: CellChange[];
+  /** Changed cells beyond those listed. */
+  moreChanges?: number;
 }
 
 export type RefreshPhase = "scanning" | "writing" | "calculating";
@@ -142,6 +147,8 @@ interface PlannedSheet {
   sheet: string;
   cells: FormulaCell[];
   protected: boolean;
+  /** What the MD cells showed when scanned: the values before the refresh. */
+  before: Map<string, unknown>;
 }
 
 export async function refreshAll(workbook: WorkbookAdapter, options: RefreshOptions): Promise<RefreshReport> {
@@ -262,7 +269,8 @@ export async function refreshAll(workbook: WorkbookAdapter, options: RefreshOpti
       "Excel is set to calculate manually: the MD cells were calculated, and formulas that use their results update when you press F9 (Calculate Now).",
     );
   }
-  if (refreshed.length > 0) await reportResults(workbook, refreshed, report, options);
+  const before = new Map(planned.map((plan) => [plan.sheet, plan.before]));
+  if (refreshed.length > 0) await reportResults(workbook, refreshed, report, options, before);
   report.ms = clock.now() - started;
   return report;
 }
@@ -274,7 +282,8 @@ async function scanWorkbook(workbook: WorkbookAdapter): Promise<{ planned: Plann
     const scan = await workbook.readFormulaCells(sheet);
     unregistered += countUnregisteredMdCells(scan);
     const cells = findMdCells(scan);
-    if (cells.length > 0) planned.push({ sheet, cells, protected: scan.protected });
+    const before = new Map(scan.cells.map((reading) => [reading.address, reading.value]));
+    if (cells.length > 0) planned.push({ sheet, cells, protected: scan.protected, before });
   }
   return { planned, unregistered };
 }
@@ -339,7 +348,14 @@ async function reportResults(
   refreshed: RefreshedSheet[],
   report: RefreshReport,
   options: RefreshOptions,
+  before: ReadonlyMap<string, ReadonlyMap<string, unknown>>,
 ): Promise<void> {
+  const changes: CellChange[] = (report.changes = []);
+  const changed = (change: CellChange | null) => {
+    if (!change) return;
+    if (changes.length < MAX_CHANGES_LISTED) changes.push(change);
+    else report.moreChanges = (report.moreChanges ?? 0) + 1;
+  };
   for (const { sheet, cells } of refreshed) {
     const blocks: FormulaBlock[] = planBlocks(cells);
     const ours = new Set(cells.map((cell) => cell.address));
@@ -355,8 +371,13 @@ async function reportResults(
           if (!ours.has(address)) return;
           if (isCalculating(value)) {
             report.pending.push({ sheet, address });
-          } else if (reading.types[r]?.[c] === "Error" && !valueBehindError(reading, r, c)) {
-            // An MD.ASSET card reads #VALUE! typed Error (an entity's basic value: cell-cards.ts); it is a value.
+            return;
+          }
+          // An MD.ASSET card reads #VALUE! typed Error (an entity's basic value: cell-cards.ts); it is a value.
+          const error = reading.types[r]?.[c] === "Error" && !valueBehindError(reading, r, c);
+          const was = before.get(sheet)?.get(address);
+          if (before.get(sheet)?.has(address)) changed(cellChange(sheet, address, was, value, error));
+          if (error) {
             const failure = { sheet, address, error: String(value) };
             report.failed.push({
               ...failure,

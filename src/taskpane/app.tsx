@@ -1,5 +1,5 @@
 /**
- * The task pane: five views (Settings, Picker, Insights, Templates, Artemis) under one tab list
+ * The task pane: six views (Settings, Picker, Insights, Templates, Artemis, Trace) under one tab list
  * (in a navigation landmark).
  * Every view stays mounted while hidden, so a search, a chosen metric or a
  * loaded feed survives switching tabs; `active` tells a view when it is on
@@ -25,6 +25,7 @@ import { credentialsOf } from "../office/credentials";
 import { migrationWorkbookForHost } from "../office/workbook/formula-migration";
 import { readOfficeTheme, type OfficeTheme } from "../office/host";
 import { workbookForHost } from "../office/workbook/pane-workbook";
+import { paneTraceForHost } from "../office/cell-trace";
 import { sharedRuntime } from "../office/runtime-registry";
 import { paneSignIn } from "../office/sign-in/sign-in";
 import { copyText } from "./shared/clipboard";
@@ -37,6 +38,7 @@ import { PickerView } from "./picker/picker-view";
 import { SettingsView } from "./settings/settings-view";
 import { StoredDataNotice } from "./shared/stored-data-notice";
 import { TemplatesView } from "./templates/templates-view";
+import { TraceView } from "./trace/trace-view";
 import type { DemoWorkbook } from "./demo/demo-types";
 
 export interface PaneContext {
@@ -46,7 +48,7 @@ export interface PaneContext {
   demo?: DemoWorkbook | null;
 }
 
-export type ViewId = "settings" | "picker" | "insights" | "templates" | "migrate";
+export type ViewId = "settings" | "picker" | "insights" | "templates" | "trace" | "migrate";
 const VIEWS: readonly { id: ViewId; label: string }[] = [
   { id: "settings", label: "Settings" },
   { id: "picker", label: "Picker" },
@@ -54,6 +56,8 @@ const VIEWS: readonly { id: ViewId; label: string }[] = [
   { id: "templates", label: "Templates" },
   // Switching from Artemis Sheets.
   { id: "migrate", label: "Artemis" },
+  // Where the selected cell's number came from.
+  { id: "trace", label: "Trace" },
 ];
 
 // Through Griffel rather than a <style> block in taskpane.html: the page's CSP allows no inline style text.
@@ -149,6 +153,7 @@ function Pane({ initialView, demo }: { initialView: ViewId; demo: DemoSwitch | n
               {v.id === "picker" && <PickerView active={view === "picker"} />}
               {v.id === "insights" && <InsightsView active={view === "insights"} />}
               {v.id === "templates" && <TemplatesView />}
+              {v.id === "trace" && <TraceView active={view === "trace"} />}
               {v.id === "migrate" && <MigrateView active={view === "migrate"} />}
             </div>
           ))}
@@ -188,6 +193,7 @@ export async function mountApp(element: HTMLElement, context: PaneContext): Prom
     dateSystem: () => runtime.dateSystem(),
     cellFormats: () => dataTypeSupport() !== "none",
     resultNotes: () => runtime.calls.notes(),
+    trace: paneTraceForHost(host, () => runtime.records),
     signIn: paneSignIn(credentials),
     host,
     version: runtime.version,

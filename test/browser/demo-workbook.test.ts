@@ -10,7 +10,7 @@
 import type { Page } from "playwright-core";
 import { DEMO_API_KEY } from "../../sandbox/server";
 import { describeBrowser } from "../support/browser";
-import { emptyWorkbook, type PaneWatch, showView } from "../support/pane-page";
+import { emptyWorkbook, insertTemplate, type PaneWatch, showView } from "../support/pane-page";
 import { usePaneRig } from "../support/pane-rig";
 import { pickAssetMetric, previewSettled } from "../support/pane-views";
 
@@ -83,13 +83,7 @@ describeBrowser("the demo workbook outside Office (headless Chromium, built test
 
   it("inserts a template: its sheet is shown and its MD formulas compute in the grid", async () => {
     const { page } = watch;
-    await showView(page, "Templates");
-    const card = page.getByTestId("template-card").filter({ hasText: "Equity comps" });
-    await card.getByRole("button", { name: "Insert the Equity comps template as a new sheet" }).click();
-    await card
-      .getByTestId("template-outcome")
-      .getByText(/Added the sheet/)
-      .waitFor({ timeout: 30_000 });
+    await insertTemplate(page, "Equity comps");
     const sheet = await page.getByTestId("demo-grid").getAttribute("data-sheet");
     expect(sheet).toMatch(/Equity comps/);
     const cells = await visibleCells(page);

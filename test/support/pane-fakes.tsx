@@ -125,6 +125,7 @@ export function fakeRefresh(overrides: Partial<PaneRefreshActions> = {}) {
       asked.push(`setTrustPromptOff(${off})`);
       trustOff = off;
     },
+    lastChanges: () => null,
     ...overrides,
   };
   return { actions, asked, publish };

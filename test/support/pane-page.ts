@@ -88,6 +88,17 @@ export async function showView(page: Page, name: string): Promise<void> {
   await page.locator(`[role=tabpanel]:not([hidden])`).first().waitFor();
 }
 
+/** Templates ▸ Insert a template as a new sheet, waiting until the pane says the sheet was added. */
+export async function insertTemplate(page: Page, name: string): Promise<void> {
+  await showView(page, "Templates");
+  const card = page.getByTestId("template-card").filter({ hasText: name });
+  await card.getByRole("button", { name: `Insert the ${name} template as a new sheet` }).click();
+  await card
+    .getByTestId("template-outcome")
+    .getByText(/Added the sheet/)
+    .waitFor({ timeout: 30_000 });
+}
+
 export interface LayoutReport {
   clientWidth: number;
   scrollWidth: number;

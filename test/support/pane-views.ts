@@ -104,6 +104,16 @@ export const PANE_VIEWS: readonly PaneViewCase[] = [
   { name: "Insights: decline streaks", open: insightsFeed("Decline streaks") },
   { name: "Templates", open: (page) => showView(page, "Templates") },
   { name: "Artemis", open: (page) => showView(page, "Artemis") },
+  {
+    name: "Trace",
+    open: async (page) => {
+      await showView(page, "Trace");
+      await page
+        .getByTestId("trace-cell")
+        .getByText(/holds no MD formula|Select a cell/)
+        .waitFor();
+    },
+  },
 ];
 
 /** Turns on the demo workbook of a pane opened outside Office (no workbook), and waits for its grid. */

@@ -77,6 +77,7 @@ describe("the pane's shell", () => {
       ["Insights", -1, "panel-insights"],
       ["Templates", -1, "panel-templates"],
       ["Artemis", -1, "panel-migrate"],
+      ["Trace", -1, "panel-trace"],
     ]);
     const selected = () => within(nav).getByRole("tab", { selected: true });
     const press = (key: string) => fireEvent.keyDown(selected(), { key });
@@ -88,14 +89,16 @@ describe("the pane's shell", () => {
     press("ArrowRight");
     expect(selected().textContent).toBe("Artemis");
     press("ArrowRight");
+    expect(selected().textContent).toBe("Trace");
+    press("ArrowRight");
     expect(selected().textContent).toBe("Settings");
     press("ArrowLeft");
-    expect(selected().textContent).toBe("Artemis");
+    expect(selected().textContent).toBe("Trace");
     press("Home");
     expect(selected().textContent).toBe("Settings");
     expect(selected().tabIndex).toBe(0);
     press("End");
-    expect(selected().textContent).toBe("Artemis");
+    expect(selected().textContent).toBe("Trace");
     expect(
       within(nav)
         .getAllByRole("tab")

@@ -5,7 +5,7 @@ import type { PaneServices } from "../shared/pane-services";
 
 export interface DemoWorkbook {
   standIn: WorkbookStandIn;
-  services: Pick<PaneServices, "workbook" | "migration" | "refresh">;
+  services: Pick<PaneServices, "workbook" | "migration" | "refresh" | "trace">;
   /** Calls `listener` whenever the workbook may have changed; returns the unsubscribe. */
   subscribe(listener: () => void): () => void;
   /** The switch that turns it on, and (when on) the banner and the grid, rendered above the views. */

@@ -16,7 +16,9 @@
  */
 import { installWorkbookStandIn, type WorkbookRecording } from "../../../harness/workbook-stand-in";
 import { pageFunctions, runAssociatedFunctions } from "../../../harness/workbook-stand-in/functions-runtime";
+import { paneTraceForHost } from "../../office/cell-trace";
 import { refreshActionsFor } from "../../office/commands";
+import { findRuntime } from "../../office/runtime-registry";
 import { excelMigrationWorkbook } from "../../office/workbook/formula-migration";
 import { excelWorkbook } from "../../office/workbook/pane-workbook";
 import { createExcelWorkbook, type ExcelWorkbookGlobals } from "../../office/workbook/workbook";
@@ -85,6 +87,8 @@ export async function startDemoWorkbook(): Promise<DemoWorkbook> {
       workbook: excelWorkbook(excel),
       migration: excelMigrationWorkbook(excel, office.context?.requirements),
       refresh: refreshActionsFor(createExcelWorkbook(globals as unknown as ExcelWorkbookGlobals)),
+      // The stand-in raises Office's DocumentSelectionChanged when a grid cell is picked.
+      trace: paneTraceForHost("Excel", () => findRuntime()?.records, globals),
     },
     subscribe(listener) {
       listeners.add(listener);

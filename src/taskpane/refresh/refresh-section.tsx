@@ -5,7 +5,7 @@
  *
  * One part per file: the buttons (refresh-buttons.tsx), the workbook's
  * settings (workbook-switches.tsx), the one action at a time and its outcome
- * (use-refresh-run.ts).
+ * (use-refresh-run.ts), what the last refresh changed (what-changed.tsx).
  */
 import { Caption1, Checkbox, MessageBarBody } from "@fluentui/react-components";
 import { MessageBar } from "../shared/message-bar";
@@ -15,6 +15,7 @@ import { useServices } from "../shared/pane-services";
 import { RefreshButtons } from "./refresh-buttons";
 import { useRefreshStyles } from "./refresh-styles";
 import { useRefreshRun, type Outcome } from "./use-refresh-run";
+import { WhatChanged } from "./what-changed";
 import { WorkbookSwitches } from "./workbook-switches";
 
 /** The refresh logic's live state (a ribbon click or an open can start a refresh too). */
@@ -64,6 +65,7 @@ export function RefreshSection() {
       )}
       <WorkbookSwitches actions={refresh} busy={busy} run={run} />
       <RefreshOutcome outcome={outcome} />
+      <WhatChanged />
     </div>
   );
 }

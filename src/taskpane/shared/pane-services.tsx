@@ -6,6 +6,7 @@
 import { createContext, useContext, type ReactNode } from "react";
 import type { MarketDataClient } from "../../api";
 import type { DateSystem } from "../../core/excel-date";
+import type { PaneTrace } from "../../office/cell-trace";
 import type { MigrationWorkbook } from "../../office/workbook/formula-migration";
 import type { WorkbookActions } from "../../office/workbook/pane-workbook";
 import type { StoredSettings } from "../../office/settings";
@@ -65,6 +66,8 @@ export interface PaneServices {
   dateLocale?: string;
   /** The runtime's recent notes about results, oldest first; absent: none are kept. */
   resultNotes?(): readonly ResultNote[];
+  /** The Trace: the selected cell followed, and what the runtime recorded of its MD calls (src/office/cell-trace.ts); absent: no workbook. */
+  trace?: PaneTrace;
   /** Sign-in for a gateway that lets in only signed-in people; absent: the pane never shows it. */
   signIn?: PaneSignIn;
   /** Office host, or null in a plain browser. */
