@@ -12,6 +12,7 @@
 import { createHash } from "node:crypto";
 import { createClient } from "../../src/api/client";
 import { AuthError, type MarketDataError, NotCachedError } from "../../src/api/errors";
+import { ACCEPTANCE_VERDICT_MS } from "../../src/api/store/acceptance";
 import { openSeriesStore } from "../../src/api/store/persistent-store";
 import type { SeriesResult } from "../../src/core/domain";
 import { addDays } from "../../src/core/calendar";
@@ -44,6 +45,8 @@ beforeEach(() => {
   gateway.refused.clear();
   gateway.requests.length = 0;
   gateway.down = false;
+  gateway.silent = false;
+  gateway.release();
 });
 
 function memoryStorage(initial: Record<string, string>): KeyValueStorage {
@@ -207,6 +210,29 @@ describe("offline: a request that fails without a refusal says nothing of the cr
     gateway.down = true;
     const reopened = runtime(computer, clock, ADA);
     expect(points((await reopened.get(SETTLED)) as SeriesResult)).toEqual(settled);
+  });
+
+  it("A reopening with a gateway that takes requests and never answers sees the stored values within the gate's bound", async () => {
+    const { computer, clock, settled } = await filled(ADA);
+
+    clock.time += DAY;
+    gateway.silent = true;
+    const reopened = runtime(computer, clock, ADA);
+    const began = clock.time;
+    let answer: SeriesResult | Error | undefined;
+    void reopened.client.getSeries(SETTLED).then(
+      (a) => void (answer = a),
+      (e: Error) => void (answer = e),
+    );
+    // Fake time, 100 ms a step: the stored values must come out well before a request's own deadline (30 s) and
+    // the call's (50 s), which would otherwise end the cell with a timeout while its values sit in the store.
+    // IndexedDB (fake-indexeddb) runs on real macrotasks: each step lets them run before the clock moves.
+    while (answer === undefined && clock.time - began < 60_000) {
+      await new Promise((resolve) => setImmediate(resolve));
+      await clock.advance(100);
+    }
+    expect(points(answer as SeriesResult)).toEqual(settled);
+    expect(clock.time - began).toBeLessThanOrEqual(ACCEPTANCE_VERDICT_MS + 1_000);
   });
 });
 

@@ -80,8 +80,8 @@ async function openRecorded(session: BrowserSession, paneUrl: string, baseUrl: s
       localStorage.setItem("md.apiKey", s.apiKey);
     },
     // A key of its own per page: the store keeps each key's answers apart and serves them only once the
-    // service has accepted that key this session (src/api/store/acceptance.ts), which a service that never
-    // answers never does; a fresh key makes each page load the catalog itself, as a first start does.
+    // service has accepted that key this session (src/api/store/acceptance.ts), or after ACCEPTANCE_VERDICT_MS of
+    // silence; a fresh key makes each page load the catalog itself, as a first start does.
     { baseUrl, apiKey: `${DEMO_API_KEY}-${++pages}` },
   );
   await page.addInitScript(recordMarks, WATCHED);

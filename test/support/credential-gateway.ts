@@ -10,7 +10,8 @@
  * ways. Tokens here are JWT-shaped (header.payload.signature) and unsigned:
  * this stand-in reads who they name, it does not verify them (the gateway
  * tests do that against real nginx). `down` drops every connection, as a
- * network that cannot reach the gateway does.
+ * network that cannot reach the gateway does; `silent` takes every request
+ * and never answers it (a gateway or service that hangs), until `release()`.
  */
 import http from "node:http";
 import { DEMO_API_KEY } from "../../sandbox/server";
@@ -24,6 +25,10 @@ export interface CredentialGateway extends LocalServer {
   readonly requests: { path: string; who: string; status: number }[];
   /** While set, every connection is dropped unanswered (the network down; not counted in `requests`). */
   down: boolean;
+  /** While set, every request is taken and never answered (not counted in `requests`) until `release()`. */
+  silent: boolean;
+  /** Drops the connections `silent` holds. */
+  release(): void;
 }
 
 /** A JWT-shaped token naming `claims`, unsigned (a long random-looking third segment stands in for the signature). */
@@ -45,10 +50,16 @@ function subjectOf(token: string): string {
 export async function startCredentialGateway(upstream: () => string): Promise<CredentialGateway> {
   const refused = new Set<string>();
   const requests: CredentialGateway["requests"] = [];
-  const state = { down: false };
+  const state = { down: false, silent: false };
+  const held = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
     if (state.down) {
       req.socket.destroy();
+      return;
+    }
+    if (state.silent) {
+      held.add(res);
+      res.on("close", () => held.delete(res));
       return;
     }
     void (async () => {
@@ -78,6 +89,16 @@ export async function startCredentialGateway(upstream: () => string): Promise<Cr
     },
     set down(value: boolean) {
       state.down = value;
+    },
+    get silent() {
+      return state.silent;
+    },
+    set silent(value: boolean) {
+      state.silent = value;
+    },
+    release() {
+      for (const res of held) res.destroy();
+      held.clear();
     },
   };
 }

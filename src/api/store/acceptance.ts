@@ -19,20 +19,31 @@
  * same person reopening the same workbook.
  *
  * Every wait is bounded: the quiet wait, the requests it waits for (their own
- * deadlines) and the probe's; the caller's call deadline bounds it too. A
- * request that fails without a refusal (the service unreachable, a 5xx) says
- * nothing of the credential: the stored answer is served then, as the store
- * serves stored data offline (read-through.ts). A refusal stays until a later
+ * deadlines) and the probe's, and the whole wait by ACCEPTANCE_VERDICT_MS (a
+ * gateway or service that takes requests and never answers would otherwise
+ * hold stored answers until the call's deadline ended the cell with a
+ * timeout). A request that fails without a refusal (the service unreachable,
+ * a 5xx) says nothing of the credential, nor does silence: the stored answer
+ * is served then, as the store serves stored data offline (read-through.ts);
+ * a refusal that comes later holds for every later read. A refusal stays until a later
  * 2xx under the credential or a refresh (`forgetRefusals`: Refresh all, after
  * signing in again). Nothing here is logged: `who` names a person.
  */
 import type { CredentialOutcomes } from "../http/executor";
 import type { Timers } from "../http/timers";
 
+/**
+ * How long stored answers wait for a verdict at most, from the first that waits: a gateway or service that takes
+ * requests and never answers says nothing of the credential, as one that cannot be reached says nothing.
+ */
+export const ACCEPTANCE_VERDICT_MS = 10_000;
+
 export interface AcceptanceOptions {
   timers: Timers;
   /** How long the client must have been quiet before the gate asks itself. */
   waitMs: number;
+  /** How long stored answers wait for a verdict at most (ACCEPTANCE_VERDICT_MS). */
+  verdictMs?: number;
   /** Whether the client is still at work (a store read under way, a load pending): a request may yet go out. */
   busy: () => boolean;
   /** Sends the connection test's request under the current settings (its outcome comes back through `answered`). */
@@ -50,6 +61,8 @@ interface Check {
   resolve(): void;
   reject(error: unknown): void;
   timer: unknown;
+  /** Ends the wait without a verdict: the network said nothing of the credential in time. */
+  bound: unknown;
   /** The quiet wait has passed at least once: the next request to end without a verdict lets the gate ask. */
   waited: boolean;
   probed: boolean;
@@ -116,8 +129,12 @@ export class CredentialAcceptance implements CredentialOutcomes {
     });
     // Each caller handles its own copy; the check's own is never left unhandled.
     promise.catch(() => undefined);
-    const check: Check = { promise, resolve, reject, timer: undefined, waited: false, probed: false };
+    const check: Check = { promise, resolve, reject, timer: undefined, bound: undefined, waited: false, probed: false };
     this.checks.set(who, check);
+    check.bound = this.o.timers.setTimeout(() => {
+      check.bound = undefined;
+      if (this.checks.get(who) === check) this.end(who, check);
+    }, this.o.verdictMs ?? ACCEPTANCE_VERDICT_MS);
     this.wait(who, check);
     return check;
   }
@@ -147,6 +164,7 @@ export class CredentialAcceptance implements CredentialOutcomes {
 
   private end(who: string, check: Check, refusal?: unknown): void {
     if (check.timer !== undefined) this.o.timers.clearTimeout(check.timer);
+    if (check.bound !== undefined) this.o.timers.clearTimeout(check.bound);
     this.checks.delete(who);
     if (refusal === undefined) check.resolve();
     else check.reject(refusal);
