@@ -11,6 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import { createClient } from "../../src/api/client";
+import { CLIENT_DEFAULTS } from "../../src/api/client-options";
 import { AuthError, type MarketDataError, NotCachedError } from "../../src/api/errors";
 import { ACCEPTANCE_VERDICT_MS } from "../../src/api/store/acceptance";
 import { openSeriesStore } from "../../src/api/store/persistent-store";
@@ -232,7 +233,45 @@ describe("offline: a request that fails without a refusal says nothing of the cr
       await clock.advance(100);
     }
     expect(points(answer as SeriesResult)).toEqual(settled);
-    expect(clock.time - began).toBeLessThanOrEqual(ACCEPTANCE_VERDICT_MS + 1_000);
+    // The gate's bound (10 s) and the store's reads before it; never a request's deadline.
+    expect(clock.time - began).toBeGreaterThanOrEqual(ACCEPTANCE_VERDICT_MS);
+    expect(clock.time - began).toBeLessThan(CLIENT_DEFAULTS.timeoutMs);
+  });
+});
+
+describe("the account changes while stored answers wait at the gate", () => {
+  it("A's waiting cells, after A signs out and B (refused) signs in, get B's refusal, not A's stored values", async () => {
+    const { computer, clock } = await filled(ADA);
+
+    clock.time += DAY;
+    gateway.requests.length = 0;
+    gateway.silent = true;
+    const shared = runtime(computer, clock, ADA);
+    let answer: SeriesResult | Error | undefined;
+    void shared.client.getSeries(SETTLED).then(
+      (a) => void (answer = a),
+      (e: Error) => void (answer = e),
+    );
+    // A's stored values wait for the gate's own request (the connection test's), which the silent gateway holds.
+    const held = () => gateway.heldCount();
+    while (held() === 0 && answer === undefined) {
+      await new Promise((resolve) => setImmediate(resolve));
+      await clock.advance(100);
+    }
+    expect(held()).toBe(1);
+    gateway.refused.add(BOB.sub);
+    shared.credentials.use(null);
+    shared.credentials.signInChanged({ status: "signed-out" });
+    shared.signIn(BOB.token, "bob");
+    gateway.silent = false;
+    gateway.release();
+    const began = clock.time;
+    while (answer === undefined && clock.time - began < 60_000) {
+      await new Promise((resolve) => setImmediate(resolve));
+      await clock.advance(100);
+    }
+    expectRefused(answer as SeriesResult | MarketDataError, 403);
+    expect(seriesRequests().filter((r) => r.who === BOB.sub)).toEqual([{ who: BOB.sub, status: 403 }]);
   });
 });
 

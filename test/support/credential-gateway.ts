@@ -29,6 +29,8 @@ export interface CredentialGateway extends LocalServer {
   silent: boolean;
   /** Drops the connections `silent` holds. */
   release(): void;
+  /** How many requests `silent` holds now. */
+  heldCount(): number;
 }
 
 /** A JWT-shaped token naming `claims`, unsigned (a long random-looking third segment stands in for the signature). */
@@ -100,6 +102,7 @@ export async function startCredentialGateway(upstream: () => string): Promise<Cr
       for (const res of held) res.destroy();
       held.clear();
     },
+    heldCount: () => held.size,
   };
 }
 

@@ -115,8 +115,7 @@ export class SeriesReadThrough {
     const range = { start, end };
     // Every day of the window held and usable, none with a message: what the plan would answer, without it.
     if (data && heldWhole(data, range, planOptions)) {
-      const gate = this.o.gate?.pass(id.who);
-      if (gate) await gate;
+      if (!(await this.passed(id.who))) return this.get(symbol, metric, window, opts);
       const held = heldWindow(data, start, end);
       noteStoreAnswer(this.o.answers, symbol, metric, data, start, end);
       this.hits += 1;
@@ -273,7 +272,10 @@ export class SeriesReadThrough {
   /** Nothing to fetch: the answer is what the store holds (or, where that cannot say, the whole window again). */
   private fromStore(call: PlannedCall, held: WindowPlan): SeriesResult | Promise<SeriesResult> {
     const gate = this.o.gate?.pass(call.id.who);
-    if (gate) return gate.then(() => this.fromStore(call, held));
+    if (gate)
+      return this.passed(call.id.who, gate).then((still) =>
+        still ? this.fromStore(call, held) : this.get(call.id.symbol, call.id.metric, call.window, call.opts),
+      );
     const answer = storedAnswer(held, []);
     if (answer === "ask") return this.whole(call);
     this.hits += 1;
@@ -297,6 +299,17 @@ export class SeriesReadThrough {
   /** A stored catalog or insight-feed answer, however old (the client decides what it may serve, through `pass`). */
   readAnswer(key: string): Promise<StoredAnswer | undefined> {
     return this.o.store.readAnswer(key);
+  }
+
+  /**
+   * Whether stored answers of `who` may go out, once the gate lets them: false when someone else asks by then (an
+   * account signed out and another signed in while they waited), whose answers they are not: the caller asks again
+   * under the new settings, as an answer to a request sent under older settings is asked again (settings-reader.ts).
+   */
+  private async passed(who: string | undefined, gate = this.o.gate?.pass(who)): Promise<boolean> {
+    if (!gate) return true;
+    await gate;
+    return ((await this.o.settings()).who ?? undefined) === who;
   }
 
   /** The gate for stored answers of `who` (acceptance.ts `pass`): null when open now. */
