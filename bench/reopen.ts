@@ -102,6 +102,12 @@ export interface ReopenRun {
   latencyMs: number;
   calls: number;
   workbook: { cold: ReopenStep; sameDay: ReopenStep; laterToday: ReopenStep; nextDay: ReopenStep };
+  /**
+   * The workbook under a person's own key (settings' `who`, as the add-in sends it with a pass-through key or a
+   * sign-in): the store serves stored answers only once the service accepted that key in the session
+   * (src/api/store/acceptance.ts), so a reopen answered wholly from the store sends the one request that shows it.
+   */
+  person: { cold: ReopenStep; sameDay: ReopenStep };
   history: { cold: ReopenStep; nextDay: ReopenStep };
   /** The workbook cold and the next day against a service whose today is null and yesterday null or 0. */
   placeholders: { cold: ReopenStep; nextDay: ReopenStep; mismatches: number };
@@ -152,6 +158,7 @@ async function step(
   requests: SeriesRequest[],
   revise: { date: string; by: number } | null = null,
   world: (sandbox: SandboxHandle) => void = () => undefined,
+  who: string | null = null,
 ): Promise<{ step: ReopenStep; results: PromiseSettledResult<SeriesResult>[]; series: number; bytes: number }> {
   sandbox.reset();
   sandbox.setReviseDay(revise);
@@ -162,7 +169,7 @@ async function step(
   const began = Date.now();
   const sent: SentRequest[] = [];
   const client = createClient({
-    settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url }),
+    settings: async () => ({ apiKey: DEMO_API_KEY, baseUrl: sandbox.url, who }),
     store,
     fetch: async (url, init) => {
       const response = await fetch(url, init);
@@ -296,6 +303,17 @@ export async function runReopen(
     );
     const nextDay = await step("reopened the next day", sandbox, factory, noon + DAY_MS, workbook(next));
 
+    // Under a person's own key: a store of its own (the partition is the key's), the same day a minute later.
+    const personFactory = new IDBFactory();
+    const who = "key:bench-person";
+    const asPerson = (name: string, at: number) =>
+      step(name, sandbox, personFactory, at, workbook(today), null, undefined, who);
+    const personCold = await asPerson("cold, under a person's own key", noon);
+    const personSameDay = await asPerson(
+      "reopened the same day, a minute later, under a person's own key",
+      noon + 60_000,
+    );
+
     // The same next-day workbook from a client without a store: the answers must be the same.
     const nextReference = await reference(workbook(next));
     const mismatches = nextDay.results.filter((r, i) => JSON.stringify(r) !== JSON.stringify(nextReference[i])).length;
@@ -380,6 +398,7 @@ export async function runReopen(
       latencyMs,
       calls: workbook(today).length,
       workbook: { cold: cold.step, sameDay: sameDay.step, laterToday: laterToday.step, nextDay: nextDay.step },
+      person: { cold: personCold.step, sameDay: personSameDay.step },
       history: { cold: historyCold.step, nextDay: historyNext.step },
       placeholders: { cold: placeholderCold.step, nextDay: placeholderNext.step, mismatches: placeholderMismatches },
       newDaysWindow: `${today}…${next}`,
@@ -411,6 +430,8 @@ export function reopenTable(r: ReopenRun): string {
     row(sameDay, pct(share(sameDay, cold))),
     row(laterToday, pct(share(laterToday, cold))),
     row(nextDay, pct(share(nextDay, cold))),
+    row(r.person.cold, "100 %"),
+    row(r.person.sameDay, pct(share(r.person.sameDay, r.person.cold))),
     row(r.history.cold, "100 %"),
     row(r.history.nextDay, pct(share(r.history.nextDay, r.history.cold))),
     row(r.placeholders.cold, "100 %"),
