@@ -68,7 +68,8 @@ describe("the Trace view", () => {
 
   it("shows what answered the selected MD cell, without a request, and copies the pinned formula", async () => {
     const { harness, world } = setUp();
-    answerBtc(world);
+    // The runtime records the call while the view is open: it follows them (an update React is told of).
+    act(() => answerBtc(world));
     act(() =>
       world.select({
         sheet: "Model",
