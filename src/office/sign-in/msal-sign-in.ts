@@ -8,7 +8,9 @@
  *   the web with Office's login hint and ssoSilent first. Sign out forgets the
  *   account here only: MSAL's NAA controller throws on clearCache ("No (throws
  *   exception)" in the NAA page's table of MSAL methods), and Office's own
- *   account stays signed in to Office.
+ *   account stays signed in to Office. Where Office's own sign-in window
+ *   cannot open (MSAL's `popup_window_error`), the Office dialog, as in
+ *   Microsoft's NAA sample.
  * - "office-dialog": MSAL's standard client; the user signs in on the add-in's
  *   dialog page in the Office dialog (office-dialog.ts), which hands the token
  *   back. Later tokens come silently: from MSAL's cache where the dialog
@@ -156,7 +158,7 @@ export async function openMsalSession(
   const host = readHost(around.office);
   const flow = chooseFlow(config.authority, host);
   const configuration = msalConfiguration(config, around.pageUrl);
-  if (flow === "nested") return nestedSession(config, await around.msal.nestable(configuration), host, around.office);
+  if (flow === "nested") return nestedSession(config, await around.msal.nestable(configuration), host, around);
   return standardSession(config, await around.msal.standard(configuration), flow, host, around);
 }
 
@@ -170,14 +172,23 @@ async function orInteraction(call: () => Promise<AuthenticationResult>): Promise
   }
 }
 
+/** MSAL's word for a sign-in window that could not open (PopupClient: `empty_window_error` rethrown as this). */
+function popupBlocked(error: unknown): boolean {
+  const code = (error as { errorCode?: unknown } | null)?.errorCode;
+  return code === "popup_window_error" || code === "empty_window_error";
+}
+
 function nestedSession(
   config: GatewaySignIn,
   app: IPublicClientApplication,
   host: SignInHost,
-  office: OfficeGlobals,
+  around: SignInSurroundings,
 ): SignInSession {
   const scopes = config.scopes;
+  const office = around.office;
   let known: AccountInfo | null = null;
+  /** The Office dialog's token, where Office's own window could not open, until it is due. */
+  let fromDialog: IssuedToken | null = null;
   const keep = (result: AuthenticationResult | null) => {
     if (result?.account) known = result.account;
     return result;
@@ -188,7 +199,14 @@ function nestedSession(
     );
   return {
     nested: true,
-    provider: { acquireSilent: async (forceRefresh) => issuedOrNull(await silent(forceRefresh)) },
+    provider: {
+      acquireSilent: async (forceRefresh) => {
+        if (fromDialog && !forceRefresh && fromDialog.expiresOn - RENEW_BEFORE_EXPIRY_MS > Date.now())
+          return fromDialog;
+        fromDialog = null;
+        return issuedOrNull(await silent(forceRefresh));
+      },
+    },
     trySilent: async () => {
       // Excel on the web: Office's login hint, with ssoSilent, as Microsoft's NAA page asks.
       const hint = host.web ? await officeLoginHint(office) : null;
@@ -196,12 +214,24 @@ function nestedSession(
       return userOf(keep(result)?.account);
     },
     signInInteractive: async () => {
-      const result = keep(await app.acquireTokenPopup({ scopes }));
-      return userOf(result?.account) ?? { name: "signed in", username: "" };
+      try {
+        const result = keep(await app.acquireTokenPopup({ scopes }));
+        return userOf(result?.account) ?? { name: "signed in", username: "" };
+      } catch (error) {
+        // Office's own sign-in window could not open (a pop-up blocker on the web): as Microsoft's NAA sample does
+        // (OfficeDev/Office-Add-in-samples, Samples/auth/Office-Add-in-SSO-NAA, src/taskpane/authConfig.ts,
+        // handleInteractiveTokenError: BrowserAuthError "popup_window_error" → displayDialogAsync), the user
+        // signs in on the add-in's dialog page in the Office dialog, with MSAL's standard client there.
+        if (!popupBlocked(error) || !host.ui) throw error;
+        const answer = await signInThroughDialog(host.ui, dialogUrl(around.pageUrl, config));
+        fromDialog = { accessToken: answer.accessToken, expiresOn: answer.expiresOn };
+        return answer.user;
+      }
     },
     signOut: async () => {
       // Forget the account here; no clearCache (NAA throws on it) and Office's own account stays signed in.
       known = null;
+      fromDialog = null;
       app.setActiveAccount(null);
     },
   };

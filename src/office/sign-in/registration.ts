@@ -24,8 +24,9 @@
  * - `https://<add-in host>/sign-in-dialog.html`: the add-in's page that Office
  *   opens with `displayDialogAsync` for a provider nested app authentication
  *   does not serve (Microsoft Learn, *Authenticate and authorize with the
- *   Office dialog API*), which runs MSAL's redirect flow and `messageParent`s
- *   the result.
+ *   Office dialog API*), and for Microsoft Entra ID where Office's own sign-in
+ *   window cannot open (Microsoft's NAA sample), which runs MSAL's redirect
+ *   flow and `messageParent`s the result.
  *
  * Any other OpenID Connect provider registers the two https pages (no
  * broker). The host is the add-in's, as the build's `MD_ADDIN_URL` names it

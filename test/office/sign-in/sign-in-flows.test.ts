@@ -102,6 +102,36 @@ describe.each(ROWS)("$provider in $host", ({ provider, host, flow, click, calls,
   });
 });
 
+describe("Office's own sign-in window blocked (NAA, popup_window_error)", () => {
+  // Microsoft's NAA sample (OfficeDev/Office-Add-in-samples, Samples/auth/Office-Add-in-SSO-NAA,
+  // src/taskpane/authConfig.ts, handleInteractiveTokenError) signs in through the Office dialog then.
+  it("Entra on the web without a login hint: the Office dialog signs in, and its token reaches the gateway", async () => {
+    const r = rig("Entra", "web, no login hint", undefined, undefined, { popupBlocked: true });
+    await r.controller.configure(r.config);
+    expect(r.controller.state().status).toBe("signed-out");
+    await r.controller.signIn();
+    expect(r.controller.state()).toMatchObject({ status: "signed-in", user: { username: ADA.username } });
+    expect(r.broker.record.calls).toEqual(["nested acquireTokenSilent", "nested acquireTokenPopup"]);
+    expect(r.office.dialogs.record.opened).toHaveLength(1);
+    const url = new URL(r.office.dialogs.record.opened[0]!);
+    expect(`${url.origin}${url.pathname}`).toBe(`${PANE_ORIGIN}/sign-in-dialog.html`);
+    expect(url.searchParams.get("authority")).toBe(PROVIDERS.Entra);
+    const grant = await r.auth.beforeRequest(SIGNED_IN);
+    expect(grant.headers).toEqual({ Authorization: "Bearer Entra-dialog-token" });
+  });
+
+  it("and the dialog blocked too: one sentence saying what to allow, no MSAL code", async () => {
+    const r = rig("Entra", "web, no login hint", () => ({ open: 12009 }), undefined, { popupBlocked: true });
+    await r.controller.configure(r.config);
+    await r.controller.signIn();
+    const state = r.controller.state();
+    const text = state.status === "signed-out" ? state.error : undefined;
+    expect(text).toMatch(/allow/);
+    expect(text).not.toMatch(/popup_window_error|aka\.ms/);
+    expect(await r.tokens.get()).toBeNull();
+  });
+});
+
 describe.each([
   { provider: "Entra" as const, host: "NAA (Windows)" as const, clearCache: false },
   { provider: "Keycloak" as const, host: "NAA (Windows)" as const, clearCache: true },

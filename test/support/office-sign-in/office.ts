@@ -9,6 +9,7 @@
  */
 import {
   AuthError,
+  BrowserAuthError,
   ClientAuthError,
   InteractionRequiredAuthError,
   ServerError,
@@ -195,11 +196,17 @@ const ENTRA_WORKFORCE = /^https:\/\/login\.microsoftonline\.(com|us)\/[^/]+/i;
  * Excel on the web, where "you must provide a login hint to MSAL" (same page, "Use the login hint in Office on the
  * web"): a silent request naming neither an account nor a hint needs the user.
  */
+/**
+ * `popupBlocked`: Office cannot open the broker's sign-in window (a pop-up blocker on the web), which MSAL reports
+ * as a BrowserAuthError `popup_window_error` (PopupClient: a window.open that gives no window is `empty_window_error`,
+ * rethrown as `popup_window_error`); Microsoft's NAA sample handles exactly that code.
+ */
 export function naaBroker(
   account: BrokerAccount | null,
   issue: (scopes: string[]) => string,
   cancel = false,
   web = false,
+  popupBlocked = false,
 ) {
   const record: NaaBrokerRecord = { calls: [] };
   const info = (): AccountInfo | null =>
@@ -262,6 +269,7 @@ export function naaBroker(
       acquireTokenPopup: async ({ scopes }: { scopes: string[] }) => {
         record.calls.push("nested acquireTokenPopup");
         refuse();
+        if (popupBlocked) throw new BrowserAuthError("popup_window_error", "Error opening popup window.");
         if (cancel || !account) throw new ClientAuthError("user_canceled", "naa");
         return result(scopes);
       },

@@ -56,10 +56,22 @@ export function dialogSignedIn(token: string, origin = PANE_ORIGIN): DialogStep 
 }
 
 /** Office, its broker, the standard client and the dialog page for one row. */
-export function rig(provider: Provider, host: Host, dialog?: DialogScript, fetchFn: ProviderFetch = answering) {
+export function rig(
+  provider: Provider,
+  host: Host,
+  dialog?: DialogScript,
+  fetchFn: ProviderFetch = answering,
+  naa: { popupBlocked?: boolean } = {},
+) {
   const options = HOSTS[host];
   const web = options?.platform === "OfficeOnline";
-  const broker = naaBroker({ ...ADA, tenantId: "t" }, () => `${provider}-naa-token`, false, web);
+  const broker = naaBroker(
+    { ...ADA, tenantId: "t" },
+    () => `${provider}-naa-token`,
+    false,
+    web,
+    naa.popupBlocked === true,
+  );
   const client = standardClient({
     user: ADA,
     issue: (n) => `${provider}-token-${n}`,
