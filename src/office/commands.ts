@@ -35,7 +35,7 @@ async function keyForRefresh() {
   const credentials = credentialsOf(runtime);
   const settings = await runtime.settings.read();
   if (!settings.signIn) return settings;
-  await paneSignIn(credentials).configure(settings.signIn);
+  await paneSignIn(credentials, runtime.settings).configure(settings.signIn);
   if (await credentials.hasToken()) return settings;
   return {
     apiKey: "",

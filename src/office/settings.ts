@@ -8,6 +8,13 @@ export const SETTING_KEYS = {
   baseUrl: "md.baseUrl",
 } as const;
 
+/**
+ * The sign-in provider (its authority) the user signed out of on this computer: Sign out outlasts the page, so
+ * that where Office signs the user in itself (nested app authentication) the next page does not sign them in
+ * again silently (sign-in/sign-in.ts). Not a secret: an address the gateway publishes.
+ */
+export const SIGNED_OUT_KEY = "md.signedOutOf";
+
 /** The subset of `OfficeRuntime.storage` the add-in uses; also met by the stand-ins in tests. */
 export interface KeyValueStorage {
   getItem(key: string): Promise<string | null>;
@@ -189,6 +196,17 @@ export class SettingsStore {
     const trimmed = value.trim().replace(/\/+$/, "");
     const gatewayPath = trimmed.startsWith("/") && !trimmed.startsWith("//");
     await this.write("baseUrl", trimmed && !gatewayPath ? normalizeBaseUrl(trimmed) : trimmed);
+  }
+
+  /** The provider the user signed out of on this computer (SIGNED_OUT_KEY), or null. */
+  async signedOutOf(): Promise<string | null> {
+    return (await this.storage.getItem(SIGNED_OUT_KEY)) || null;
+  }
+
+  /** Keeps (or, with null, forgets) the provider the user signed out of. No change event: no setting changed. */
+  async setSignedOutOf(authority: string | null): Promise<void> {
+    if (authority) await this.storage.setItem(SIGNED_OUT_KEY, authority);
+    else await this.storage.removeItem(SIGNED_OUT_KEY);
   }
 
   private async write(setting: SettingName, value: string): Promise<void> {

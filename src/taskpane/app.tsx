@@ -194,7 +194,7 @@ export async function mountApp(element: HTMLElement, context: PaneContext): Prom
     cellFormats: () => dataTypeSupport() !== "none",
     resultNotes: () => runtime.calls.notes(),
     trace: paneTraceForHost(host, () => runtime.records),
-    signIn: paneSignIn(credentials),
+    signIn: paneSignIn(credentials, runtime.settings),
     host,
     version: runtime.version,
   };

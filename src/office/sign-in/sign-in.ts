@@ -12,6 +12,7 @@
  * a popup asks the provider.
  */
 import { credentialsOf } from "../credentials";
+import type { SettingsStore } from "../settings";
 import type { GatewaySignIn } from "./gateway";
 import { findRuntime } from "../runtime-registry";
 import { withinDeadline as within } from "./deadline";
@@ -35,13 +36,19 @@ const openMsalSession: OpenSession = async (config) => {
   return open(config);
 };
 
+/** Whether the user signed out of a provider on this computer (the settings' storage: settings.ts). */
+export interface SignedOutMarks {
+  read(authority: string): Promise<boolean>;
+  write(authority: string, signedOut: boolean): Promise<void>;
+}
+
 export class SignInController {
   private current: SignInState = { status: "off" };
   private readonly listeners = new Set<(state: SignInState) => void>();
   private config: GatewaySignIn | undefined;
   private configuring: Promise<void> = Promise.resolve();
   private session: Promise<SignInSession> | null = null;
-  /** The user signed out in this runtime: no silent sign-in brings them back until they click Sign in. */
+  /** The user signed out (in this runtime, or an earlier page: `marks`): no silent sign-in until they click Sign in. */
   private signedOutByUser = false;
   /** The provider the token holder has from this controller (renewals of another are not this sign-in's). */
   private inUse: TokenProvider | null = null;
@@ -50,6 +57,8 @@ export class SignInController {
     /** The token holder, or the credentials over it (which also hear each state: ../credentials.ts). */
     private readonly tokens: SignInSink | undefined,
     private readonly open: OpenSession = openMsalSession,
+    /** What this computer keeps of a Sign out, per provider: it outlasts the page (SignedOutMarks). */
+    private readonly marks?: SignedOutMarks,
   ) {}
 
   state(): SignInState {
@@ -82,7 +91,10 @@ export class SignInController {
           "The gateway asks for sign-in but does not say with whom (its auth settings are incomplete). Tell your administrator.",
       });
     }
-    if (this.signedOutByUser) return this.set({ status: "signed-out" });
+    if (this.signedOutByUser || (await this.signedOutHere(config))) {
+      if (this.config === config) this.set({ status: "signed-out" });
+      return;
+    }
     this.set({ status: "starting" });
     try {
       const user = await withinDeadline(this.sessionFor(config).then((session) => session.trySilent()));
@@ -95,6 +107,19 @@ export class SignInController {
     }
   }
 
+  /** The user signed out of this provider on this computer, in an earlier page: no silent sign-in (never rejects). */
+  private async signedOutHere(config: GatewaySignIn): Promise<boolean> {
+    try {
+      return (await this.marks?.read(config.authority)) === true;
+    } catch {
+      return false;
+    }
+  }
+
+  private remember(config: GatewaySignIn | undefined, signedOut: boolean): void {
+    if (config) void this.marks?.write(config.authority, signedOut).catch(() => undefined);
+  }
+
   private failure(error: unknown, config: GatewaySignIn): string {
     const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
     return signInFailure(error, config.authority, origin);
@@ -105,6 +130,7 @@ export class SignInController {
     const config = this.config;
     if (!config || !config.clientId) return;
     this.signedOutByUser = false;
+    this.remember(config, false);
     this.set({ status: "signing-in" });
     try {
       const session = await withinDeadline(this.sessionFor(config));
@@ -118,6 +144,8 @@ export class SignInController {
   /** Stops every request carrying the account's tokens at once, then forgets the account. Never rejects. */
   async signOut(): Promise<void> {
     this.signedOutByUser = true;
+    // Kept on this computer: where Office signs the user in itself (NAA), the next page would sign them in again.
+    this.remember(this.config, true);
     this.tokens?.use(null);
     const session = this.session;
     this.set({ status: "signed-out" });
@@ -168,11 +196,25 @@ function sameConfig(a: GatewaySignIn | undefined, b: GatewaySignIn | undefined):
   return a.authority === b.authority && a.clientId === b.clientId && a.scopes.join(" ") === b.scopes.join(" ");
 }
 
+/** Sign out's mark in the settings' storage (settings.ts SIGNED_OUT_KEY), one provider at a time. */
+export function signedOutMarks(settings: Pick<SettingsStore, "signedOutOf" | "setSignedOutOf">): SignedOutMarks {
+  return {
+    read: async (authority) => (await settings.signedOutOf()) === authority,
+    write: async (authority, signedOut) => {
+      if (signedOut) await settings.setSignedOutOf(authority);
+      else if ((await settings.signedOutOf()) === authority) await settings.setSignedOutOf(null);
+    },
+  };
+}
+
 let pane: SignInController | undefined;
 
-/** The pane's one controller, over the shared runtime's credentials (its token holder, and its one change event). */
-export function paneSignIn(credentials: SignInSink | undefined): SignInController {
-  return (pane ??= new SignInController(credentials));
+/**
+ * The pane's one controller, over the shared runtime's credentials (its token holder, and its one change event)
+ * and its settings (where a Sign out is kept).
+ */
+export function paneSignIn(credentials: SignInSink | undefined, settings?: SettingsStore): SignInController {
+  return (pane ??= new SignInController(credentials, openMsalSession, settings && signedOutMarks(settings)));
 }
 
 /**
@@ -184,7 +226,7 @@ export async function startPaneSignIn(): Promise<void> {
   if (!runtime) return;
   try {
     const settings = await runtime.settings.read();
-    if (settings.signIn) await paneSignIn(credentialsOf(runtime)).configure(settings.signIn);
+    if (settings.signIn) await paneSignIn(credentialsOf(runtime), runtime.settings).configure(settings.signIn);
   } catch {
     // The settings view reads them again and says what is wrong.
   }

@@ -5,6 +5,8 @@
  * each: the flow that ran, whether the user had to click Sign in, and that the token reaches the gateway (the
  * request's Authorization header, as http/request-auth.ts makes it).
  */
+import { SettingsStore, SIGNED_OUT_KEY } from "../../../src/office/settings";
+import { signedOutMarks } from "../../../src/office/sign-in/sign-in";
 import {
   ADA,
   PANE_ORIGIN,
@@ -148,5 +150,48 @@ describe.each([
     expect(await r.tokens.get()).toBeNull();
     expect(r.broker.record.calls).not.toContain("clearCache");
     expect(r.client.calls.includes("clearCache")).toBe(clearCache);
+  });
+
+  it("lasts past a reload: no silent sign-in until the user clicks Sign in, which signs in again", async () => {
+    const r = rig(provider, host);
+    await r.controller.configure(r.config);
+    if (r.controller.state().status !== "signed-in") await r.controller.signIn();
+    await r.controller.signOut();
+
+    const reloaded = r.reload();
+    const before = [...r.broker.record.calls, ...r.client.calls].length;
+    await reloaded.configure(r.config);
+    expect(reloaded.state()).toEqual({ status: "signed-out" });
+    expect([...r.broker.record.calls, ...r.client.calls]).toHaveLength(before);
+    expect(await r.tokens.get()).toBeNull();
+
+    await reloaded.signIn();
+    expect(reloaded.state()).toMatchObject({ status: "signed-in", user: { username: ADA.username } });
+    // Signed in again: the next load signs in silently where Office's broker can (the mark is gone).
+    const again = r.reload();
+    await again.configure(r.config);
+    if (provider === "Entra" && host === "NAA (Windows)") expect(again.state()).toMatchObject({ status: "signed-in" });
+  });
+});
+
+describe("where a Sign out is kept", () => {
+  it("in the settings' storage, as the provider's address only (no token, no account); Sign in removes it", async () => {
+    const data = new Map<string, string>();
+    const storage = {
+      getItem: async (key: string) => data.get(key) ?? null,
+      setItem: async (key: string, value: string) => void data.set(key, value),
+      removeItem: async (key: string) => void data.delete(key),
+    };
+    const settings = new SettingsStore(storage, { apiKey: "", baseUrl: "" });
+    const marks = signedOutMarks(settings);
+    await marks.write(PROVIDERS.Entra, true);
+    expect([...data]).toEqual([[SIGNED_OUT_KEY, PROVIDERS.Entra]]);
+    expect(await marks.read(PROVIDERS.Entra)).toBe(true);
+    expect(await marks.read(PROVIDERS.Keycloak)).toBe(false);
+    // Signing in with another provider leaves this one's mark; signing in with it again removes it.
+    await marks.write(PROVIDERS.Keycloak, false);
+    expect(data.get(SIGNED_OUT_KEY)).toBe(PROVIDERS.Entra);
+    await marks.write(PROVIDERS.Entra, false);
+    expect([...data]).toEqual([]);
   });
 });

@@ -88,10 +88,19 @@ export function rig(
     msal: { nestable: broker.make, standard: client.make },
     fetch: fetchFn,
   };
-  const controller = new SignInController(tokens, (c) => openMsalSession(c, around));
+  // What this computer keeps of a Sign out (the settings' storage), shared by every page load of the rig.
+  const signedOutOf = new Map<string, boolean>();
+  const marks = {
+    read: async (authority: string) => signedOutOf.get(authority) === true,
+    write: async (authority: string, out: boolean) => void signedOutOf.set(authority, out),
+  };
+  const load = () => new SignInController(tokens, (c) => openMsalSession(c, around), marks);
+  const controller = load();
   const auth = createRequestAuth(
     (o) => tokens.get(o),
     () => undefined,
   );
-  return { broker, client, office, config, tokens, controller, auth };
+  /** The pane loaded again (a reload, Excel reopened): a new controller over the same Office, MSAL and storage. */
+  const reload = load;
+  return { broker, client, office, config, tokens, controller, auth, reload };
 }
