@@ -68,6 +68,11 @@ export interface IdentityProvider {
   ): string;
   /** Puts a new signing key first in the provider's key set; returns its kid. */
   rotate(): Promise<string>;
+  /**
+   * The provider forgets every session, grant and refresh token it issued: renewals are refused (invalid_grant,
+   * login_required), as a single-page app's are when its refresh token reaches its 24 hours.
+   */
+  endSessions(): Promise<void>;
   /** The provider's RSA public key as PEM (what an HMAC forgery uses as its secret). */
   publicPem: string;
   close(): Promise<void>;
@@ -212,6 +217,11 @@ export async function startIdentityProvider(options: IdentityProviderOptions = {
       child.stdin!.write(`rotate ${JSON.stringify(privateJwk(next))}\n`);
       await rotated;
       return next.kid;
+    },
+    async endSessions() {
+      const ended = nextLine("ended");
+      child.stdin!.write("end-sessions\n");
+      await ended;
     },
     async close() {
       if (child.exitCode !== null) return;

@@ -28,7 +28,10 @@
  * (for the "wrong issuer" case). A line "rotate <private JWK>" on stdin puts a
  * new key first in the key set (the provider signs with it from then on) and
  * answers "rotated"; "addin <redirect URI>" registers the add-in's client with
- * that redirect URI and answers "addin".
+ * that redirect URI and answers "addin"; "end-sessions" forgets every session,
+ * grant and refresh token it issued (as when a single-page app's refresh token
+ * reaches its 24 hours: the token endpoint answers invalid_grant, a silent
+ * sign-in login_required) and answers "ended".
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createTlsServer } from "node:https";
@@ -51,6 +54,11 @@ async function main(): Promise<void> {
   // A specifier in a variable: the module is ESM, loaded by Node itself, untyped here.
   const moduleName = "oidc-provider";
   const { default: Provider } = (await import(moduleName)) as { default: ProviderClass };
+  // oidc-provider's own in-memory adapter, one store for the provider's lifetime: "end-sessions" swaps in an empty
+  // one, and every session, grant and refresh token the provider had issued is gone with the old.
+  const adapters = `${moduleName}/lib/adapters/memory_adapter.js`;
+  const { createMemoryAdapter } = (await import(adapters)) as { createMemoryAdapter(): (model: string) => unknown };
+  let adapter = createMemoryAdapter();
   let keys = JSON.parse(process.env.MD_ISSUER_KEYS ?? "[]") as Record<string, unknown>[];
   const tenant = process.env.MD_ISSUER_TENANT ?? "";
   const audience = process.env.MD_ISSUER_AUDIENCE ?? "";
@@ -69,6 +77,7 @@ async function main(): Promise<void> {
   });
 
   const configuration = () => ({
+    adapter: (model: string) => adapter(model),
     clients: [
       ...(addinRedirect ? [addinClient(addinRedirect)] : []),
       {
@@ -141,7 +150,10 @@ async function main(): Promise<void> {
   createInterface({ input: process.stdin }).on("line", (line) => {
     const rotate = /^rotate (.+)$/.exec(line);
     const addin = /^addin (.+)$/.exec(line);
-    if (rotate) {
+    if (line === "end-sessions") {
+      adapter = createMemoryAdapter();
+      process.stdout.write("ended\n");
+    } else if (rotate) {
       keys = [JSON.parse(rotate[1]) as Record<string, unknown>, ...keys];
       build();
       process.stdout.write("rotated\n");

@@ -13,7 +13,9 @@
  *
  * The cell is the function functions.js registers, called as Excel would call
  * it (the page records what CustomFunctions.associate receives, as
- * warm-workbook.test.ts does): there is no workbook outside Excel.
+ * warm-workbook.test.ts does): there is no workbook outside Excel. The
+ * session's end is the provider's own refusal (harness/identity.ts
+ * endSessions: no refresh token, no session), as a day later.
  */
 import { recordFunctionsInPage } from "../support/pane-page";
 import { latest, record, SIGN_IN_WORLD_SKIPPED, useSignInWorld } from "../support/sign-in-browser";
@@ -78,12 +80,29 @@ suite(
       expect(seriesCalls.length).toBeGreaterThan(0);
       expect(seriesCalls.every((e) => /^Bearer /.test(e.requestHeaders.authorization ?? ""))).toBe(true);
 
-      // The session ends: the provider is gone, and the pane's clock says the dialog's token is due.
-      await idp.close();
-      await page.clock.setFixedTime(Date.now() + 2 * 3_600_000);
+      // A day later: the provider refuses to renew (its sessions, grants and refresh tokens are over, as a
+      // single-page app's refresh token is after 24 hours), and the pane's clock says the dialog's token is due.
+      await idp.endSessions();
+      const before = recorder.seen.length;
+      await page.clock.setFixedTime(Date.now() + 25 * 3_600_000);
       expect(await latest(page, "btc", "PRICE", DAY)).toBe(EXPIRED_CELL);
       await page.getByText("Your sign-in expired — sign in again.").waitFor();
       await signIn.waitFor();
+      expect(await who.count()).toBe(0);
+      // The provider was asked and said no: MSAL's renewal at its token endpoint (a refresh token it no longer
+      // has), or its silent sign-in in a hidden frame (no session); no series request went out without a token.
+      await recorder.settled();
+      const after = recorder.seen.slice(before);
+      const issuerOrigin = new URL(idp.issuer).origin;
+      const refused = after.filter(
+        (e) =>
+          (e.url.startsWith(`${issuerOrigin}/token`) &&
+            e.status === 400 &&
+            /invalid_grant/.test(e.responseBody ?? "")) ||
+          (e.url.startsWith(`${issuerOrigin}/auth?`) && /prompt=none/.test(e.url)),
+      );
+      expect(refused.length).toBeGreaterThan(0);
+      expect(after.filter((e) => e.url.startsWith(`${gatewayOrigin}/api/data/api/`))).toEqual([]);
       expect(pageErrors).toEqual([]);
       await page.close();
     }, 120_000);
