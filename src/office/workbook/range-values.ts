@@ -81,6 +81,28 @@ export interface ResultReading {
   valuesAsJson(): boolean;
 }
 
+/** Where each formula cell's result is: its spill (ExcelApi 1.12), or the cell itself without spills or a spill. */
+async function resultRanges(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  addresses: readonly string[],
+  spills: boolean,
+): Promise<string[]> {
+  if (!spills) return [...addresses];
+  const found: Excel.Range[] = [];
+  await inAddressChunks(
+    context,
+    addresses,
+    (address) => {
+      const spill = sheet.getRange(address).getSpillingToRangeOrNullObject();
+      spill.load("address");
+      found.push(spill);
+    },
+    () => ({ operations: 3, bytes: BYTES_PER_CELL_READ }),
+  );
+  return found.map((spill, i) => (spill.isNullObject ? addresses[i] : withoutSheet(spill.address)));
+}
+
 /**
  * What each formula cell shows, with the range it fills. First where each
  * result is (a spill's size is unknown until loaded), then its values and
@@ -93,21 +115,7 @@ export async function loadResults(
   addresses: readonly string[],
   reading: ResultReading,
 ): Promise<CellResult[]> {
-  let ranges = [...addresses];
-  if (reading.spills()) {
-    const spills: Excel.Range[] = [];
-    await inAddressChunks(
-      context,
-      addresses,
-      (address) => {
-        const spill = sheet.getRange(address).getSpillingToRangeOrNullObject();
-        spill.load("address");
-        spills.push(spill);
-      },
-      () => ({ operations: 3, bytes: BYTES_PER_CELL_READ }),
-    );
-    ranges = spills.map((spill, i) => (spill.isNullObject ? addresses[i] : withoutSheet(spill.address)));
-  }
+  const ranges = await resultRanges(context, sheet, addresses, reading.spills());
   // A big spill in bands of rows, each a response well within Excel on the web's 5 MB, joined again below.
   const pieces = await loadInBands(context, sheet, ranges, "values,valueTypes,numberFormat", 3 * BYTES_PER_CELL_READ);
   const loaded = pieces.map((piece) => piece.range);
