@@ -138,6 +138,7 @@ function changesOf(report: RefreshReport | null): RefreshChanges | null {
   if (!kept) {
     kept = { startedAt: Date.parse(report.startedAt), cells: report.changes };
     if (report.moreChanges) kept.more = report.moreChanges;
+    if (report.tables?.length) kept.tables = report.tables;
     changesKept.set(report, kept);
   }
   return kept;

@@ -36,8 +36,9 @@ import { explainError, isCalculating } from "./cell-errors";
 import { systemClock, type Clock } from "./clock";
 import { waitForCalls, type CallCounts, type Completion, type CustomFunctionCalls } from "./completion";
 import { countUnregisteredMdCells, findMdCells, planBlocks, type FormulaCell } from "./formula-cells";
-import { cellChange, MAX_CHANGES_LISTED, type CellChange } from "./refresh-changes";
-import type { FormulaBlock, WorkbookAdapter } from "./workbook-adapter";
+import { cellChange, MAX_CHANGES_LISTED, type CellChange, type TableChange } from "./refresh-changes";
+import { changedTables, readTables, tableAnchors } from "./spill-changes";
+import type { FormulaBlock, SpillValues, WorkbookAdapter } from "./workbook-adapter";
 
 export interface CellRef {
   sheet: string;
@@ -79,6 +80,8 @@ export interface RefreshReport {
   notes: string[];
   /** Cells whose value changed or that became errors (refresh-changes.ts), the first MAX_CHANGES_LISTED. */
   changes?: CellChange[];
+  /** The spilled tables that changed (spill-changes.ts): their cells are among `changes`, the first few each. */
+  tables?: TableChange[];
   /** Changed cells beyond those listed. */
   moreChanges?: number;
 }
@@ -149,6 +152,8 @@ interface PlannedSheet {
   protected: boolean;
   /** What the MD cells showed when scanned: the values before the refresh. */
   before: Map<string, unknown>;
+  /** The spilled tables' values before the refresh (spill-changes.ts). */
+  tables: SpillValues[];
 }
 
 export async function refreshAll(workbook: WorkbookAdapter, options: RefreshOptions): Promise<RefreshReport> {
@@ -269,8 +274,7 @@ export async function refreshAll(workbook: WorkbookAdapter, options: RefreshOpti
       "Excel is set to calculate manually: the MD cells were calculated, and formulas that use their results update when you press F9 (Calculate Now).",
     );
   }
-  const before = new Map(planned.map((plan) => [plan.sheet, plan.before]));
-  if (refreshed.length > 0) await reportResults(workbook, refreshed, report, options, before);
+  if (refreshed.length > 0) await reportResults(workbook, refreshed, report, options, planned);
   report.ms = clock.now() - started;
   return report;
 }
@@ -283,7 +287,9 @@ async function scanWorkbook(workbook: WorkbookAdapter): Promise<{ planned: Plann
     unregistered += countUnregisteredMdCells(scan);
     const cells = findMdCells(scan);
     const before = new Map(scan.cells.map((reading) => [reading.address, reading.value]));
-    if (cells.length > 0) planned.push({ sheet, cells, protected: scan.protected, before });
+    if (cells.length === 0) continue;
+    const tables = await readTables(workbook, sheet, tableAnchors(cells));
+    planned.push({ sheet, cells, protected: scan.protected, before, tables });
   }
   return { planned, unregistered };
 }
@@ -348,8 +354,9 @@ async function reportResults(
   refreshed: RefreshedSheet[],
   report: RefreshReport,
   options: RefreshOptions,
-  before: ReadonlyMap<string, ReadonlyMap<string, unknown>>,
+  planned: readonly PlannedSheet[],
 ): Promise<void> {
+  const before = new Map(planned.map((plan) => [plan.sheet, plan.before]));
   const changes: CellChange[] = (report.changes = []);
   const changed = (change: CellChange | null) => {
     if (!change) return;
@@ -387,5 +394,8 @@ async function reportResults(
         }),
       );
     }
+    const tablesBefore = planned.find((plan) => plan.sheet === sheet)?.tables ?? [];
+    const tables = await changedTables(workbook, sheet, tablesBefore, changed);
+    if (tables.length > 0) (report.tables ??= []).push(...tables);
   }
 }

@@ -103,6 +103,13 @@ export interface CellResult extends RangeValues {
   formats: string[][];
 }
 
+/** A formula cell's whole spill: its range (the cell itself where it does not spill) and the values shown. */
+export interface SpillValues {
+  address: string;
+  range: string;
+  values: unknown[][];
+}
+
 export interface SelectionInfo {
   sheet: string;
   /** One entry per area of a multi-area selection. */
@@ -185,6 +192,11 @@ export interface WorkbookAdapter {
   readValues(sheet: string, addresses: readonly string[]): Promise<RangeValues[]>;
   /** The whole current result of each formula cell, with its spill and the format each cell shows, in the order asked. */
   readResults(sheet: string, addresses: readonly string[]): Promise<CellResult[]>;
+  /**
+   * The values of each formula cell's whole spill (the cell alone where it does not spill), in the order asked, in
+   * one `Excel.run`: what What changed compares a spilled table by. Absent: tables are not compared.
+   */
+  readSpills?(sheet: string, addresses: readonly string[]): Promise<SpillValues[]>;
   /** Writes each block's values, then its formats where given, in one `Excel.run`. */
   writeValues(sheet: string, blocks: readonly ValueBlock[]): Promise<void>;
   getSelection(): Promise<SelectionInfo>;

@@ -6,6 +6,7 @@
  */
 import { createPaneRefreshActions } from "../../src/refresh/pane-actions";
 import { RefreshController } from "../../src/refresh/refresh-controller";
+import { MAX_CHANGES_PER_TABLE } from "../../src/refresh/refresh-changes";
 import { openRecordedWorkbook } from "../support/open-workbook";
 import type { WorkbookRecording } from "../support/workbook-stand-in";
 
@@ -68,5 +69,70 @@ describe("what changed on Refresh all", () => {
     await pane.refreshAll();
     await pane.refreshAll();
     expect(pane.lastChanges()?.cells).toEqual([]);
+  });
+});
+
+describe("what changed in a spilled table", () => {
+  const TABLE = '=MD.SERIES("eth","PRICE","-3D")';
+  const BIG = '=MD.SERIES("btc","PRICE","-40D")';
+  const days = (from: number, n: number) =>
+    Array.from({ length: n }, (_, i) => `2024-05-${String(from + i).padStart(2, "0")}`);
+  const bigBefore = [["Date", "PRICE"], ...days(1, 30).map((d, i) => [d, 100 + i])];
+  const bigAfter = [["Date", "PRICE"], ...days(1, 30).map((d, i) => [d, 200 + i])];
+  const spills = (): WorkbookRecording => ({
+    sheets: [
+      {
+        name: "Model",
+        cells: {
+          D2: {
+            formula: TABLE,
+            spill: [
+              ["Date", "PRICE"],
+              ["2024-05-01", 10],
+              ["2024-05-02", 11],
+              ["2024-05-03", 12],
+            ],
+          },
+          H2: { formula: BIG, spill: bigBefore },
+        },
+      },
+    ],
+    activeSheet: "Model",
+    selection: { sheet: "Model", areas: ["A1"] },
+    results: {
+      // The window moved on a day (2024-05-01 out, 2024-05-04 in) and a recheck revised 2024-05-02.
+      [TABLE]: {
+        spill: [
+          ["Date", "PRICE"],
+          ["2024-05-02", 11.5],
+          ["2024-05-03", 12],
+          ["2024-05-04", 13],
+        ],
+        afterMs: 1,
+      },
+      [BIG]: { spill: bigAfter, afterMs: 1 },
+    },
+  });
+
+  it("lists each cell whose value changed, matched by the table's first column, with its table; rows in and out counted; a table that all moved is bounded", async () => {
+    const { workbook, calls } = openRecordedWorkbook(spills());
+    const controller = new RefreshController({
+      workbook,
+      clearCache: () => {},
+      readKey: async () => ({ apiKey: "k", usingDefaultKey: false }),
+      calls,
+      refreshOptions: { pollMs: 2 },
+    });
+    const pane = createPaneRefreshActions(controller, () => 1_000);
+    const result = await pane.refreshAll();
+    const inTable = (anchor: string) => (result.changes ?? []).filter((c) => c.table === anchor);
+    // 2024-05-02's PRICE sits in E3 now (the row for that day): old → new, by how much.
+    expect(inTable("D2")).toEqual([{ sheet: "Model", address: "E3", was: 11, now: 11.5, by: 0.5, table: "D2" }]);
+    expect(inTable("H2")).toHaveLength(MAX_CHANGES_PER_TABLE);
+    expect(inTable("H2")[0]).toEqual({ sheet: "Model", address: "I3", was: 100, now: 200, by: 100, table: "H2" });
+    expect(pane.lastChanges()?.tables).toEqual([
+      { sheet: "Model", anchor: "D2", changed: 1, rowsIn: 1, rowsOut: 1 },
+      { sheet: "Model", anchor: "H2", changed: 30, rowsIn: 0, rowsOut: 0 },
+    ]);
   });
 });

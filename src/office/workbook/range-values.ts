@@ -4,7 +4,14 @@
  * ranges with their formats. Chunked by MAX_CELLS_PER_SYNC (sync-chunks.ts).
  */
 import { cellCount, parseRange, withoutSheet } from "../../refresh/a1";
-import type { CellJson, CellResult, RangeValues, ValueBlock, ValueType } from "../../refresh/workbook-adapter";
+import type {
+  CellJson,
+  CellResult,
+  RangeValues,
+  SpillValues,
+  ValueBlock,
+  ValueType,
+} from "../../refresh/workbook-adapter";
 import {
   BYTES_PER_CELL_READ,
   blockBands,
@@ -101,6 +108,23 @@ async function resultRanges(
     () => ({ operations: 3, bytes: BYTES_PER_CELL_READ }),
   );
   return found.map((spill, i) => (spill.isNullObject ? addresses[i] : withoutSheet(spill.address)));
+}
+
+/**
+ * The values of each formula cell's whole spill (Range.getSpillingToRangeOrNullObject, ExcelApi 1.12: Microsoft
+ * Learn, "Excel.Range class"), values only, a big spill in bands of rows joined again: What changed's tables.
+ */
+export async function loadSpillValues(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  addresses: readonly string[],
+  spills: boolean,
+): Promise<SpillValues[]> {
+  const ranges = await resultRanges(context, sheet, addresses, spills);
+  const pieces = await loadInBands(context, sheet, ranges, "values", BYTES_PER_CELL_READ);
+  const out: SpillValues[] = addresses.map((address, i) => ({ address, range: ranges[i]!, values: [] }));
+  for (const piece of pieces) out[piece.owner]!.values.push(...(piece.range.values as unknown[][]));
+  return out;
 }
 
 /**

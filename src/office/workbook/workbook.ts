@@ -34,7 +34,7 @@ import { readFreezeLog, writeFreezeLog } from "./freeze-log";
 import { restoreFrozenFormulas } from "./freeze-restore";
 import { rewriteFormulaBlocks } from "./formula-rewrite";
 import { scanFormulaCells } from "./formula-scan";
-import { loadResults, loadValues, writeValues } from "./range-values";
+import { loadResults, loadSpillValues, loadValues, writeValues } from "./range-values";
 import { readStartupBehavior, setStartupBehavior } from "./startup-behavior";
 import { inAddressChunks } from "./sync-chunks";
 import { readActiveSheetName, readCalculationMode, readSelection, readSheetNames } from "./workbook-state";
@@ -106,6 +106,8 @@ export function createExcelWorkbook(
           valuesAsJson: () => supports("1.16"),
         }),
       ),
+    readSpills: (name, addresses) =>
+      run((context) => loadSpillValues(context, sheetOf(context, name), addresses, spillsSupported())),
     writeValues: (name, blocks: readonly ValueBlock[]) =>
       run((context) => writeValues(context, sheetOf(context, name), blocks)),
     getSelection: () => run(readSelection),

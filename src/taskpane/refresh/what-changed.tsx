@@ -1,7 +1,8 @@
 /**
  * What the last Refresh all changed (the pane's or the ribbon's): the MD
  * cells whose value changed (old → new, by how much), the ones that became
- * errors, and the history values a recheck revised (from the runtime's
+ * errors, the cells of spilled tables that changed (with each table's
+ * count, rows in and out), and the history values a recheck revised (from the runtime's
  * records: PaneServices.trace). Kept by the refresh actions for the
  * workbook's last refresh while it is open. Each cell has a button that
  * selects it in the workbook (Range.select).
@@ -9,7 +10,7 @@
 import { Body1Strong, Button, Caption1, makeStyles, tokens } from "@fluentui/react-components";
 import { useSyncExternalStore } from "react";
 import { qualifiedAddress } from "../../refresh/a1";
-import type { CellChange } from "../../refresh/refresh-changes";
+import { MAX_CHANGES_PER_TABLE, type CellChange, type TableChange } from "../../refresh/refresh-changes";
 import { changeText, localTime, valueText } from "../shared/provenance-text";
 import { useServices } from "../shared/pane-services";
 
@@ -25,13 +26,27 @@ function howText(change: CellChange): string {
   return "changed";
 }
 
+/** A spilled table's line: how many of its cells changed (and how many are not listed), rows in and out. */
+function tableText(table: TableChange): string {
+  const where = qualifiedAddress(table.sheet, table.anchor);
+  const parts: string[] = [];
+  if (table.changed > 0) {
+    const unlisted = table.changed - Math.min(table.changed, MAX_CHANGES_PER_TABLE);
+    parts.push(`${table.changed} value(s) changed${unlisted > 0 ? ` (${unlisted} more than listed)` : ""}`);
+  }
+  if (table.rowsIn > 0) parts.push(`${table.rowsIn} new row(s)`);
+  if (table.rowsOut > 0) parts.push(`${table.rowsOut} row(s) no longer there`);
+  return `The table ${where} spills: ${parts.join(", ")}.`;
+}
+
 export function WhatChanged() {
   const styles = useStyles();
   const { refresh, trace } = useServices();
   const changes = useSyncExternalStore(refresh.subscribe, () => refresh.lastChanges());
   if (!changes) return null;
   const revised = trace?.revisedSince(changes.startedAt) ?? [];
-  const total = changes.cells.length + (changes.more ?? 0) + revised.length;
+  const tables = changes.tables ?? [];
+  const total = changes.cells.length + (changes.more ?? 0) + revised.length + tables.length;
   return (
     <section className={styles.root} data-testid="what-changed" aria-label="What changed on the last refresh">
       <Body1Strong as="h3">What changed on the last refresh ({localTime(changes.startedAt)})</Body1Strong>
@@ -43,7 +58,9 @@ export function WhatChanged() {
             const where = qualifiedAddress(change.sheet, change.address);
             return (
               <li key={where} className={styles.item}>
-                {where}: {valueText(change.was)} → {valueText(change.now)} ({howText(change)}){" "}
+                {where}
+                {change.table ? ` (in the table ${change.table} spills)` : ""}: {valueText(change.was)} →{" "}
+                {valueText(change.now)} ({howText(change)}){" "}
                 <Button
                   size="small"
                   appearance="transparent"
@@ -57,6 +74,11 @@ export function WhatChanged() {
             );
           })}
           {changes.more ? <li>… and {changes.more} more cell(s).</li> : null}
+          {tables.map((table) => (
+            <li key={`table ${table.sheet} ${table.anchor}`} className={styles.item} data-testid="what-changed-table">
+              {tableText(table)}
+            </li>
+          ))}
           {revised.map(({ call, revision }) => (
             <li key={`${call} ${revision.date}`} className={styles.item}>
               {call} {revision.date}: {valueText(revision.was)} → {valueText(revision.now)} (revised by a recheck)

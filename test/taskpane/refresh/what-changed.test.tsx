@@ -83,4 +83,26 @@ describe("What changed on the last refresh", () => {
     fireEvent.click(within(list).getByRole("button", { name: "Select 'Q1 comps'!B3" }));
     await waitFor(() => expect(world.selected).toEqual(["Q1 comps!B3"]));
   });
+  it("a spilled table's cells say which table they belong to, each selectable; the table's line counts what is not listed", async () => {
+    const { world, refreshed } = setUp(null);
+    refreshed({
+      startedAt: STARTED,
+      cells: [{ sheet: "Model", address: "E3", was: 11, now: 11.5, by: 0.5, table: "D2" }],
+      tables: [
+        { sheet: "Model", anchor: "D2", changed: 1, rowsIn: 1, rowsOut: 1 },
+        { sheet: "Model", anchor: "H2", changed: 30, rowsIn: 0, rowsOut: 0 },
+      ],
+    });
+    const list = await screen.findByTestId("what-changed");
+    const items = within(list)
+      .getAllByRole("listitem")
+      .map((li) => li.textContent);
+    expect(items).toEqual([
+      expect.stringMatching(/^Model!E3 \(in the table D2 spills\): 11 → 11\.5 \(\+0\.5 /),
+      "The table Model!D2 spills: 1 value(s) changed, 1 new row(s), 1 row(s) no longer there.",
+      "The table Model!H2 spills: 30 value(s) changed (10 more than listed).",
+    ]);
+    fireEvent.click(within(list).getByRole("button", { name: "Select Model!E3" }));
+    await waitFor(() => expect(world.selected).toEqual(["Model!E3"]));
+  });
 });
