@@ -8,11 +8,12 @@
  * Select button selects it in the workbook. Every wait is on what the page
  * shows, never a fixed sleep.
  */
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import type { Page } from "playwright-core";
 import { DEMO_API_KEY } from "../../sandbox/server";
 import { describeBrowser } from "../support/browser";
-import { insertTemplate, type PaneWatch, showView } from "../support/pane-page";
+import { insertTemplate, type PaneWatch, SCREENSHOTS, showView } from "../support/pane-page";
 import { usePaneRig } from "../support/pane-rig";
 import { runAxe } from "../support/pane-views";
 
@@ -79,6 +80,8 @@ describeBrowser("Trace and What changed in the built pane (headless Chromium, sa
     );
     expect(rig.requests.slice(sent).filter((url) => url.startsWith(rig.sandbox.url))).toEqual([]);
     expect(await violations(page, "Trace: a traced call")).toEqual([]);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS, "trace.png"), fullPage: true });
   });
 
   it("a cell of a spilled table leads to the anchor's MD.SERIES call", async () => {
@@ -116,6 +119,30 @@ describeBrowser("Trace and What changed in the built pane (headless Chromium, sa
     await page.locator("[data-testid=demo-cell]").first().click();
     await line.getByRole("button", { name: /^Select / }).click();
     await page.getByTestId("demo-formula-bar").getByText(`!${priceCell}: ${PRICE}`).waitFor();
+
+    // The template's MD.SERIES table: its history revised by the recheck, its cells listed with their table.
+    const anchor = (await page
+      .locator("[data-testid=demo-cell][title^='=MD.SERIES(']")
+      .first()
+      .getAttribute("data-address"))!;
+    const table = changes.getByTestId("what-changed-table").filter({ hasText: `!${anchor} spills:` });
+    expect(await table.textContent()).toMatch(/: \d+ value\(s\) changed/);
+    const inTable = changes.getByRole("listitem").filter({ hasText: `(in the table ${anchor} spills)` });
+    const spilled = inTable.first();
+    expect(await spilled.textContent()).toMatch(/\(\+[\d.,]+ \(\+25%\)\)/);
+    await spilled.getByRole("button", { name: /^Select / }).click();
+    const where = /!([A-Z]+\d+) \(in the table/.exec((await spilled.textContent())!)![1];
+    await page
+      .getByTestId("demo-formula-bar")
+      .getByText(new RegExp(`!${where}: `))
+      .waitFor();
     expect(await violations(page, "What changed")).toEqual([]);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    // The list's first lines (a refresh that moved every value lists hundreds of cells).
+    await changes.evaluate((e) => e.scrollIntoView({ block: "start" }));
+    const box = (await changes.boundingBox())!;
+    const viewport = page.viewportSize()!;
+    const clip = { x: box.x, y: box.y, width: box.width, height: Math.min(box.height, viewport.height - box.y) };
+    await page.screenshot({ path: path.join(SCREENSHOTS, "what-changed.png"), clip });
   });
 });

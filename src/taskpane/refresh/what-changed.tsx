@@ -39,6 +39,9 @@ function tableText(table: TableChange): string {
   return `The table ${where} spills: ${parts.join(", ")}.`;
 }
 
+/** History values a recheck revised, listed at most (a methodology change revises every day of every series). */
+export const MAX_REVISED_LISTED = 20;
+
 export function WhatChanged() {
   const styles = useStyles();
   const { refresh, trace } = useServices();
@@ -79,11 +82,17 @@ export function WhatChanged() {
               {tableText(table)}
             </li>
           ))}
-          {revised.map(({ call, revision }) => (
+          {revised.slice(0, MAX_REVISED_LISTED).map(({ call, revision }) => (
             <li key={`${call} ${revision.date}`} className={styles.item}>
               {call} {revision.date}: {valueText(revision.was)} → {valueText(revision.now)} (revised by a recheck)
             </li>
           ))}
+          {revised.length > MAX_REVISED_LISTED ? (
+            <li>
+              … and {revised.length - MAX_REVISED_LISTED} more history value(s) revised by the recheck, in{" "}
+              {new Set(revised.map(({ call }) => call)).size} call(s) (each call's Trace lists them).
+            </li>
+          ) : null}
         </ul>
       )}
     </section>

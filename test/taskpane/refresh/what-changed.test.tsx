@@ -7,7 +7,7 @@
  */
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import type { RefreshChanges } from "../../../src/refresh/refresh-changes";
-import { WhatChanged } from "../../../src/taskpane/refresh/what-changed";
+import { MAX_REVISED_LISTED, WhatChanged } from "../../../src/taskpane/refresh/what-changed";
 import { fakeTrace } from "../../support/fake-trace";
 import { fakeRefresh, makeHarness, renderWith } from "../../support/pane-fakes";
 
@@ -83,6 +83,27 @@ describe("What changed on the last refresh", () => {
     fireEvent.click(within(list).getByRole("button", { name: "Select 'Q1 comps'!B3" }));
     await waitFor(() => expect(world.selected).toEqual(["Q1 comps!B3"]));
   });
+  it("a recheck that revised more history than is listed says how many more, and in how many calls", async () => {
+    const { world, refreshed } = setUp(null);
+    const call = world.records.begin("SERIES", ["eth", "PRICE", "-1Y", null, null, null]);
+    call.asked({ symbol: "eth", metric: "PRICE", start: "2023-05-10", end: "2024-05-10" });
+    world.log.note({ symbol: "eth", metric: "PRICE", source: "service", fetchedAt: STARTED + 1, from: "2023-05-10" });
+    const days = Array.from({ length: MAX_REVISED_LISTED + 5 }, (_, i) => `2024-01-${String(i + 1).padStart(2, "0")}`);
+    world.log.kept(
+      "eth",
+      "PRICE",
+      { fetchedAt: STARTED + 1, settledThrough: "2024-05-09", start: "2023-05-10", end: "2024-05-10" },
+      days.map((date) => ({ date, was: 1, now: 2, wasFetchedAt: 1, at: STARTED + 1 })),
+    );
+    call.settle();
+    refreshed({ startedAt: STARTED, cells: [] });
+    const items = within(await screen.findByTestId("what-changed")).getAllByRole("listitem");
+    expect(items.filter((li) => /revised by a recheck\)$/.test(li.textContent ?? ""))).toHaveLength(MAX_REVISED_LISTED);
+    expect(items.at(-1)?.textContent).toBe(
+      "… and 5 more history value(s) revised by the recheck, in 1 call(s) (each call's Trace lists them).",
+    );
+  });
+
   it("a spilled table's cells say which table they belong to, each selectable; the table's line counts what is not listed", async () => {
     const { world, refreshed } = setUp(null);
     refreshed({
