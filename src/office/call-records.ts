@@ -119,6 +119,41 @@ export function callKey(fn: string, args: readonly unknown[]): string {
 
 const NO_HANDLE: CallHandle = { key: "", asked: () => undefined, facts: () => undefined, settle: () => undefined };
 
+/** The handle a running call fills its record through: one object a call, its methods shared (every cell has one). */
+class RecordHandle implements CallHandle {
+  constructor(
+    private readonly record: CallRecord,
+    private readonly records: { settleRun(record: CallRecord, error: unknown): void },
+  ) {}
+
+  get key(): string {
+    return this.record.key;
+  }
+
+  asked(window: SeriesAsked): void {
+    const asked = this.record.asked;
+    if (asked.length >= MAX_ASKED) return;
+    for (const held of asked)
+      if (
+        held.symbol === window.symbol &&
+        held.metric === window.metric &&
+        held.start === window.start &&
+        held.end === window.end &&
+        held.granularity === window.granularity
+      )
+        return;
+    asked.push(window);
+  }
+
+  facts(facts: ValueFacts): void {
+    if ((this.record.facts ??= []).length < MAX_FACTS) this.record.facts.push(facts);
+  }
+
+  settle(error?: unknown): void {
+    this.records.settleRun(this.record, error);
+  }
+}
+
 export class CallRecords {
   private readonly records = new Map<string, CallRecord>();
   private readonly listeners = new Set<(record: CallRecord) => void>();
@@ -169,28 +204,11 @@ export class CallRecords {
   }
 
   private handleOf(record: CallRecord): CallHandle {
-    return {
-      key: record.key,
-      asked: (window) => {
-        if (record.asked.length >= MAX_ASKED) return;
-        const same = record.asked.find(
-          (held) =>
-            held.symbol === window.symbol &&
-            held.metric === window.metric &&
-            held.start === window.start &&
-            held.end === window.end &&
-            held.granularity === window.granularity,
-        );
-        if (!same) record.asked.push(window);
-      },
-      facts: (facts) => {
-        if ((record.facts ??= []).length < MAX_FACTS) record.facts.push(facts);
-      },
-      settle: (error) => this.settle(record, error),
-    };
+    return new RecordHandle(record, this);
   }
 
-  private settle(record: CallRecord, error: unknown): void {
+  /** A run's end (RecordHandle.settle). */
+  settleRun(record: CallRecord, error: unknown): void {
     // A later run of the same call owns the key now; an abandoned run's end changes nothing.
     if (this.records.get(record.key) !== record || record.state !== "pending") return;
     this.counts.pending -= 1;
