@@ -5,7 +5,7 @@
  * own. Only where the host shows properties on values (ctx.cellProperties);
  * elsewhere nothing is worked out.
  */
-import { fetchOf, type PairAnswer } from "../api";
+import { fetchOf, type AnswerLogView, type PairAnswer, type Revision } from "../api";
 import { addDays } from "../core/calendar";
 import type { MetricDescriptor } from "../core/domain";
 import { parsePrefixedMetric } from "../core/agg-window";
@@ -57,6 +57,22 @@ function sourceOfDay(
   };
 }
 
+/** The last correction that arrived for a day of `from`…`to` (a window's value). */
+function latestRevisionIn(
+  log: AnswerLogView | undefined,
+  symbol: string,
+  metric: string,
+  from: string,
+  to: string,
+): Revision | undefined {
+  const revisions = log?.revisions(symbol, metric) ?? [];
+  for (let i = revisions.length - 1; i >= 0; i--) {
+    const revision = revisions[i]!;
+    if (revision.date >= from && revision.date <= to) return revision;
+  }
+  return undefined;
+}
+
 /**
  * The provenance of a value of `symbol metric` (`metric` as the formula named it; a summed metric's days are its
  * base's). `descriptor`: the catalog's entry, when the caller has it.
@@ -83,14 +99,10 @@ export function provenanceOf(
   if (descriptor?.unit) provenance.unit = descriptor.unit;
   if (input.span) provenance.start = input.span.start;
   if (input.coverage) provenance.daysWithData = input.coverage.daysWithData;
-  const from = input.span?.start ?? date;
-  const revisions = log?.revisions(symbol, pairMetric) ?? [];
-  for (let i = revisions.length - 1; i >= 0; i--) {
-    const revision = revisions[i]!;
-    if (revision.date < from || revision.date > date) continue;
-    provenance.revised = { was: revision.was, wasFetchedAt: revision.wasFetchedAt, at: revision.at };
-    break;
-  }
+  const revision = input.span
+    ? latestRevisionIn(log, symbol, pairMetric, input.span.start, date)
+    : log?.revision(symbol, pairMetric, date);
+  if (revision) provenance.revised = { was: revision.was, wasFetchedAt: revision.wasFetchedAt, at: revision.at };
   ctx.record?.facts(provenance);
   return provenance;
 }

@@ -44,12 +44,39 @@ export function showsProperties(support: "none" | "formatted-number" | "double")
   return support === "double";
 }
 
+/**
+ * The Date and Fetched properties, made once a day (or moment) and date system and shared by the values that carry
+ * them: a recalculation's cells mostly share their reading's day and their answer's fetch time. Never changed once
+ * made (Excel reads them; nothing here writes to them).
+ */
+const PROPERTIES_HELD = 512;
+const madeProperties = new Map<string, BasicProperty>();
+
+function held(key: string, make: () => BasicProperty): BasicProperty {
+  let property = madeProperties.get(key);
+  if (property === undefined) {
+    property = make();
+    if (madeProperties.size >= PROPERTIES_HELD) madeProperties.clear();
+    madeProperties.set(key, property);
+  }
+  return property;
+}
+
 function dateProperty(iso: string, provenance: Provenance): BasicProperty {
-  return { type: "Double", basicValue: isoToSerialIn(iso, provenance.dateSystem ?? 1900), numberFormat: DATE_FORMAT };
+  const system = provenance.dateSystem ?? 1900;
+  return held(`d${system}${iso}`, () => ({
+    type: "Double",
+    basicValue: isoToSerialIn(iso, system),
+    numberFormat: DATE_FORMAT,
+  }));
 }
 
 /** A moment as Excel holds it: the local day's serial plus the time of day as a fraction. */
 function momentProperty(ms: number, provenance: Provenance): BasicProperty {
+  return held(`m${provenance.dateSystem ?? 1900}${ms}`, () => makeMomentProperty(ms, provenance));
+}
+
+function makeMomentProperty(ms: number, provenance: Provenance): BasicProperty {
   const at = new Date(ms);
   const iso = `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, "0")}-${String(at.getDate()).padStart(2, "0")}`;
   const fraction = (at.getHours() * 3600 + at.getMinutes() * 60 + at.getSeconds()) / 86_400;
