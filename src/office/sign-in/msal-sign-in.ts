@@ -187,18 +187,25 @@ function nestedSession(
   const scopes = config.scopes;
   const office = around.office;
   let known: AccountInfo | null = null;
-  /** The Office dialog's token, where Office's own window could not open, until it is due. */
+  /** The Office dialog's token, where Office's own window could not open, until it is due; and whom it signed in. */
   let fromDialog: IssuedToken | null = null;
+  let dialogUser: string | null = null;
   const keep = (result: AuthenticationResult | null) => {
     if (result?.account) known = result.account;
     return result;
   };
+  // After the dialog, Office's broker knows no account of ours: the dialog's user is the login hint (ssoSilent).
   const silent = (forceRefresh: boolean) =>
-    orInteraction(() => app.acquireTokenSilent({ scopes, forceRefresh, ...(known ? { account: known } : {}) })).then(
-      keep,
-    );
+    orInteraction(() =>
+      !known && dialogUser
+        ? app.ssoSilent({ scopes, loginHint: dialogUser })
+        : app.acquireTokenSilent({ scopes, forceRefresh, ...(known ? { account: known } : {}) }),
+    ).then(keep);
   return {
-    nested: true,
+    // Office's own account, unless the user signed in on the provider's page in the dialog.
+    get nested() {
+      return dialogUser === null && fromDialog === null;
+    },
     provider: {
       acquireSilent: async (forceRefresh) => {
         if (fromDialog && !forceRefresh && fromDialog.expiresOn - RENEW_BEFORE_EXPIRY_MS > Date.now())
@@ -225,6 +232,7 @@ function nestedSession(
         if (!popupBlocked(error) || !host.ui) throw error;
         const answer = await signInThroughDialog(host.ui, dialogUrl(around.pageUrl, config));
         fromDialog = { accessToken: answer.accessToken, expiresOn: answer.expiresOn };
+        dialogUser = answer.user.username || null;
         return answer.user;
       }
     },
@@ -232,6 +240,7 @@ function nestedSession(
       // Forget the account here; no clearCache (NAA throws on it) and Office's own account stays signed in.
       known = null;
       fromDialog = null;
+      dialogUser = null;
       app.setActiveAccount(null);
     },
   };

@@ -112,7 +112,12 @@ describe("Office's own sign-in window blocked (NAA, popup_window_error)", () => 
     await r.controller.configure(r.config);
     expect(r.controller.state().status).toBe("signed-out");
     await r.controller.signIn();
-    expect(r.controller.state()).toMatchObject({ status: "signed-in", user: { username: ADA.username } });
+    // Signed in on the provider's page, not as Office's account: Settings does not say "your Office account".
+    expect(r.controller.state()).toMatchObject({
+      status: "signed-in",
+      user: { username: ADA.username },
+      nested: false,
+    });
     expect(r.broker.record.calls).toEqual(["nested acquireTokenSilent", "nested acquireTokenPopup"]);
     expect(r.office.dialogs.record.opened).toHaveLength(1);
     const url = new URL(r.office.dialogs.record.opened[0]!);
@@ -120,6 +125,21 @@ describe("Office's own sign-in window blocked (NAA, popup_window_error)", () => 
     expect(url.searchParams.get("authority")).toBe(PROVIDERS.Entra);
     const grant = await r.auth.beforeRequest(SIGNED_IN);
     expect(grant.headers).toEqual({ Authorization: "Bearer Entra-dialog-token" });
+  });
+
+  it("renews through Office's broker, with the dialog's user as the login hint, once the dialog's token is due", async () => {
+    const r = rig("Entra", "web, no login hint", undefined, undefined, { popupBlocked: true });
+    await r.controller.configure(r.config);
+    await r.controller.signIn();
+    const now = Date.now();
+    jest.spyOn(Date, "now").mockReturnValue(now + 3_600_000);
+    try {
+      expect((await r.auth.beforeRequest(SIGNED_IN)).headers).toEqual({ Authorization: "Bearer Entra-naa-token" });
+    } finally {
+      jest.restoreAllMocks();
+    }
+    expect(r.broker.record.calls).toContain(`nested ssoSilent ${ADA.username}`);
+    expect(r.controller.state().status).toBe("signed-in");
   });
 
   it("and the dialog blocked too: one sentence saying what to allow, no MSAL code", async () => {
