@@ -73,6 +73,14 @@ function latestRevisionIn(
   return undefined;
 }
 
+/** The first day not yet settled by age, for `today` (every cell of a recalculation asks for the same day). */
+let unsettledFrom = { today: "", from: "" };
+
+function firstUnsettledDay(today: string): string {
+  if (unsettledFrom.today !== today) unsettledFrom = { today, from: addDays(today, -(UNSETTLED_DAYS - 1)) };
+  return unsettledFrom.from;
+}
+
 /**
  * The provenance of a value of `symbol metric` (`metric` as the formula named it; a summed metric's days are its
  * base's). `descriptor`: the catalog's entry, when the caller has it.
@@ -91,8 +99,7 @@ export function provenanceOf(
   const answers = log?.answers(symbol, pairMetric) ?? [];
   const answer = answerFor(answers, date);
   const { source, fetchedAt, settledThrough } = sourceOfDay(answers, answer, date);
-  const settled =
-    settledThrough !== undefined ? date <= settledThrough : date < addDays(ctx.today, -(UNSETTLED_DAYS - 1));
+  const settled = settledThrough !== undefined ? date <= settledThrough : date < firstUnsettledDay(ctx.today);
   const provenance: Provenance = { symbol, metric, date, settled, source, fetchedAt };
   if (ctx.dateSystem !== undefined) provenance.dateSystem = ctx.dateSystem;
   if (descriptor?.description) provenance.description = descriptor.description;

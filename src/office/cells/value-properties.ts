@@ -45,26 +45,26 @@ export function showsProperties(support: "none" | "formatted-number" | "double")
 }
 
 /**
- * The Date and Fetched properties, made once a day (or moment) and date system and shared by the values that carry
- * them: a recalculation's cells mostly share their reading's day and their answer's fetch time. Never changed once
- * made (Excel reads them; nothing here writes to them).
+ * Property objects that many values share (a recalculation's 1,000 cells have a few dates, one fetch time per
+ * request, a few metrics, three sources), made once and frozen: every value with the same field holds the same
+ * object, and the payload guard measures each object once (propertiesBytes).
  */
-const PROPERTIES_HELD = 512;
-const madeProperties = new Map<string, BasicProperty>();
+const HELD = 4096;
+const shared = new Map<string, BasicProperty>();
 
-function held(key: string, make: () => BasicProperty): BasicProperty {
-  let property = madeProperties.get(key);
+function sharedProperty(key: string, make: () => BasicProperty): BasicProperty {
+  let property = shared.get(key);
   if (property === undefined) {
-    property = make();
-    if (madeProperties.size >= PROPERTIES_HELD) madeProperties.clear();
-    madeProperties.set(key, property);
+    if (shared.size >= HELD) shared.clear();
+    property = Object.freeze(make()) as BasicProperty;
+    shared.set(key, property);
   }
   return property;
 }
 
 function dateProperty(iso: string, provenance: Provenance): BasicProperty {
   const system = provenance.dateSystem ?? 1900;
-  return held(`d${system}${iso}`, () => ({
+  return sharedProperty(`D${system} ${iso}`, () => ({
     type: "Double",
     basicValue: isoToSerialIn(iso, system),
     numberFormat: DATE_FORMAT,
@@ -73,20 +73,32 @@ function dateProperty(iso: string, provenance: Provenance): BasicProperty {
 
 /** A moment as Excel holds it: the local day's serial plus the time of day as a fraction. */
 function momentProperty(ms: number, provenance: Provenance): BasicProperty {
-  return held(`m${provenance.dateSystem ?? 1900}${ms}`, () => makeMomentProperty(ms, provenance));
-}
-
-function makeMomentProperty(ms: number, provenance: Provenance): BasicProperty {
-  const at = new Date(ms);
-  const iso = `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, "0")}-${String(at.getDate()).padStart(2, "0")}`;
-  const fraction = (at.getHours() * 3600 + at.getMinutes() * 60 + at.getSeconds()) / 86_400;
-  const serial = isoToSerialIn(iso, provenance.dateSystem ?? 1900) + fraction;
-  return { type: "Double", basicValue: Math.round(serial * 1e6) / 1e6, numberFormat: FETCHED_FORMAT };
+  const system = provenance.dateSystem ?? 1900;
+  return sharedProperty(`F${system} ${ms}`, () => {
+    const at = new Date(ms);
+    const iso = `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, "0")}-${String(at.getDate()).padStart(2, "0")}`;
+    const fraction = (at.getHours() * 3600 + at.getMinutes() * 60 + at.getSeconds()) / 86_400;
+    const serial = isoToSerialIn(iso, system) + fraction;
+    return { type: "Double", basicValue: Math.round(serial * 1e6) / 1e6, numberFormat: FETCHED_FORMAT };
+  });
 }
 
 function momentText(ms: number): string {
   return new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
 }
+
+function metricProperty(provenance: Provenance): BasicProperty {
+  const { metric, description, unit } = provenance;
+  return sharedProperty(`M${metric}\u0000${description ?? ""}\u0000${unit ?? ""}`, () => {
+    const about = [description, unit && `unit: ${unit}`].filter(Boolean).join(" · ");
+    return { type: "String", basicValue: metric, ...(about ? { propertyMetadata: { sublabel: about } } : {}) };
+  });
+}
+
+const SETTLED: Readonly<Record<"yes" | "no", BasicProperty>> = {
+  yes: Object.freeze({ type: "Boolean", basicValue: true }),
+  no: Object.freeze({ type: "Boolean", basicValue: false }),
+};
 
 /** The properties of a value, in the order the card lists them. */
 export function provenanceProperties(provenance: Provenance): ValueProperties {
@@ -94,15 +106,16 @@ export function provenanceProperties(provenance: Provenance): ValueProperties {
   if (provenance.start !== undefined) properties["First day"] = dateProperty(provenance.start, provenance);
   if (provenance.daysWithData !== undefined)
     properties["Days with data"] = { type: "Double", basicValue: provenance.daysWithData };
-  properties.Symbol = { type: "String", basicValue: provenance.symbol };
-  const about = [provenance.description, provenance.unit && `unit: ${provenance.unit}`].filter(Boolean).join(" · ");
-  properties.Metric = {
+  properties.Symbol = sharedProperty(`S${provenance.symbol}`, () => ({
     type: "String",
-    basicValue: provenance.metric,
-    ...(about ? { propertyMetadata: { sublabel: about } } : {}),
-  };
-  properties.Settled = { type: "Boolean", basicValue: provenance.settled };
-  properties.Source = { type: "String", basicValue: SOURCE_NAMES[provenance.source] };
+    basicValue: provenance.symbol,
+  }));
+  properties.Metric = metricProperty(provenance);
+  properties.Settled = SETTLED[provenance.settled ? "yes" : "no"];
+  properties.Source = sharedProperty(`O${provenance.source}`, () => ({
+    type: "String",
+    basicValue: SOURCE_NAMES[provenance.source],
+  }));
   properties.Fetched = momentProperty(provenance.fetchedAt, provenance);
   const revised = provenance.revised;
   if (revised) {
@@ -115,7 +128,23 @@ export function provenanceProperties(provenance: Provenance): ValueProperties {
   return properties;
 }
 
+/** Each property object's JSON length, measured once (the shared ones are measured once for all the values holding them). */
+const jsonLength = new WeakMap<BasicProperty, number>();
+
+function lengthOf(property: BasicProperty): number {
+  let length = jsonLength.get(property);
+  if (length === undefined) jsonLength.set(property, (length = JSON.stringify(property).length));
+  return length;
+}
+
 /** The JSON bytes a value's properties add (`,"properties":{…}`), for the payload guard (cell-values.ts). */
 export function propertiesBytes(properties: ValueProperties): number {
-  return JSON.stringify(properties).length + 14;
+  // JSON.stringify(properties).length without writing it out: `{` `"name":value` joined by `,` `}`.
+  let bytes = 14 + 1;
+  let count = 0;
+  for (const name in properties) {
+    bytes += JSON.stringify(name).length + 1 + lengthOf(properties[name]!) + 1;
+    count += 1;
+  }
+  return count === 0 ? bytes + 1 : bytes;
 }

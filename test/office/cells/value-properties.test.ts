@@ -14,7 +14,7 @@ import { DATE_FORMAT, type FormatAt } from "../../../src/core/number-format";
 import { EXCEL_RESULT_LIMIT_BYTES } from "../../../src/core/payload-size";
 import type { Provenance } from "../../../src/core/provenance";
 import { toExcelValue, toExcelValuesWithinLimit } from "../../../src/office/cells/cell-values";
-import { provenanceProperties, showsProperties } from "../../../src/office/cells/value-properties";
+import { propertiesBytes, provenanceProperties, showsProperties } from "../../../src/office/cells/value-properties";
 
 const PRICE_FORMAT = "$#,##0.00";
 const formatAt: FormatAt = (row, column) => (row === 0 ? null : column === 0 ? DATE_FORMAT : PRICE_FORMAT);
@@ -85,6 +85,33 @@ describe("provenance properties", () => {
       numberFormat: PRICE_FORMAT,
     });
     expect(toExcelValue(2553.26, PRICE_FORMAT, "none", provenance)).toBe(2553.26);
+  });
+});
+
+describe("the bytes the properties add", () => {
+  it("are the JSON of the properties exactly, for every shape of provenance (shared fields counted each time)", () => {
+    const shapes: Provenance[] = [
+      provenance,
+      { ...provenance, description: undefined, unit: undefined, settled: false, source: "store" },
+      { ...provenance, dateSystem: 1904, start: "2026-10-27", daysWithData: 29, metric: "L30_FEES" },
+      {
+        ...provenance,
+        symbol: 'q"uote\\d',
+        description: "Ünïcode — “quoted”",
+        revised: { was: -0.5, wasFetchedAt: 0, at: FETCHED },
+      },
+    ];
+    for (const shape of [...shapes, ...shapes]) {
+      const properties = provenanceProperties(shape);
+      expect(propertiesBytes(properties)).toBe(`,"properties":${JSON.stringify(properties)}`.length);
+    }
+  });
+
+  it("two values with the same provenance get equal properties, apart from each other", () => {
+    const first = provenanceProperties(provenance);
+    const second = provenanceProperties({ ...provenance });
+    expect(second).toEqual(first);
+    expect(second).not.toBe(first);
   });
 });
 
