@@ -35,8 +35,9 @@ const recording = (): WorkbookRecording => ({
   },
 });
 
-function actions() {
-  const { workbook, calls } = openRecordedWorkbook(recording());
+/** The pane's refresh actions over the stand-in opened on `book`, on a clock that moves on 10 ms each time it is read. */
+function actions(book: WorkbookRecording = recording()) {
+  const { workbook, calls } = openRecordedWorkbook(book);
   let now = 1_000;
   const controller = new RefreshController({
     workbook,
@@ -115,15 +116,7 @@ describe("what changed in a spilled table", () => {
   });
 
   it("lists each cell whose value changed, matched by the table's first column, with its table; rows in and out counted; a table that all moved is bounded", async () => {
-    const { workbook, calls } = openRecordedWorkbook(spills());
-    const controller = new RefreshController({
-      workbook,
-      clearCache: () => {},
-      readKey: async () => ({ apiKey: "k", usingDefaultKey: false }),
-      calls,
-      refreshOptions: { pollMs: 2 },
-    });
-    const pane = createPaneRefreshActions(controller, () => 1_000);
+    const pane = actions(spills());
     const result = await pane.refreshAll();
     const inTable = (anchor: string) => (result.changes ?? []).filter((c) => c.table === anchor);
     // 2024-05-02's PRICE sits in E3 now (the row for that day): old → new, by how much.

@@ -188,7 +188,7 @@ function nestedSession(
   const office = around.office;
   let known: AccountInfo | null = null;
   /** The Office dialog's token, where Office's own window could not open, until it is due; and whom it signed in. */
-  let fromDialog: IssuedToken | null = null;
+  const fromDialog = new DialogToken();
   let dialogUser: string | null = null;
   const keep = (result: AuthenticationResult | null) => {
     if (result?.account) known = result.account;
@@ -204,15 +204,10 @@ function nestedSession(
   return {
     // Office's own account, unless the user signed in on the provider's page in the dialog.
     get nested() {
-      return dialogUser === null && fromDialog === null;
+      return dialogUser === null && !fromDialog.held;
     },
     provider: {
-      acquireSilent: async (forceRefresh) => {
-        if (fromDialog && !forceRefresh && fromDialog.expiresOn - RENEW_BEFORE_EXPIRY_MS > Date.now())
-          return fromDialog;
-        fromDialog = null;
-        return issuedOrNull(await silent(forceRefresh));
-      },
+      acquireSilent: (forceRefresh) => fromDialog.orSilent(forceRefresh, silent),
     },
     trySilent: async () => {
       // Excel on the web: Office's login hint, with ssoSilent, as Microsoft's NAA page asks.
@@ -231,7 +226,7 @@ function nestedSession(
         // signs in on the add-in's dialog page in the Office dialog, with MSAL's standard client there.
         if (!popupBlocked(error) || !host.ui) throw error;
         const answer = await signInThroughDialog(host.ui, dialogUrl(around.pageUrl, config));
-        fromDialog = { accessToken: answer.accessToken, expiresOn: answer.expiresOn };
+        fromDialog.hold(answer);
         dialogUser = answer.user.username || null;
         return answer.user;
       }
@@ -239,7 +234,7 @@ function nestedSession(
     signOut: async () => {
       // Forget the account here; no clearCache (NAA throws on it) and Office's own account stays signed in.
       known = null;
-      fromDialog = null;
+      fromDialog.forget();
       dialogUser = null;
       app.setActiveAccount(null);
     },
@@ -255,7 +250,7 @@ function standardSession(
 ): SignInSession {
   const scopes = config.scopes;
   /** The dialog's token until it is due, and who signed in there (the login hint for renewal). */
-  let fromDialog: IssuedToken | null = null;
+  const fromDialog = new DialogToken();
   let username: string | null = null;
   const account = () => app.getActiveAccount() ?? app.getAllAccounts()[0] ?? null;
 
@@ -276,19 +271,14 @@ function standardSession(
   return {
     nested: false,
     provider: {
-      acquireSilent: async (forceRefresh) => {
-        if (fromDialog && !forceRefresh && fromDialog.expiresOn - RENEW_BEFORE_EXPIRY_MS > Date.now())
-          return fromDialog;
-        fromDialog = null;
-        return issuedOrNull(await silent(forceRefresh));
-      },
+      acquireSilent: (forceRefresh) => fromDialog.orSilent(forceRefresh, silent),
     },
     trySilent: async () => userOf((await silent(false))?.account),
     signInInteractive: async () => {
       await providerAnswers(config.authority, around.fetch);
       if (flow === "office-dialog" && host.ui) {
         const answer = await signInThroughDialog(host.ui, dialogUrl(around.pageUrl, config));
-        fromDialog = { accessToken: answer.accessToken, expiresOn: answer.expiresOn };
+        fromDialog.hold(answer);
         username = answer.user.username || null;
         return answer.user;
       }
@@ -298,13 +288,39 @@ function standardSession(
     },
     signOut: async () => {
       const known = account();
-      fromDialog = null;
+      fromDialog.forget();
       username = null;
       app.setActiveAccount(null);
       // Forgets the account's tokens here; the provider's own session stays signed in.
       await app.clearCache(known ? { account: known } : {});
     },
   };
+}
+
+/** The Office dialog's token, held until it is due; then MSAL's silent renewal. */
+class DialogToken {
+  private token: IssuedToken | null = null;
+
+  get held(): boolean {
+    return this.token !== null;
+  }
+
+  hold(answer: IssuedToken): void {
+    this.token = { accessToken: answer.accessToken, expiresOn: answer.expiresOn };
+  }
+
+  forget(): void {
+    this.token = null;
+  }
+
+  async orSilent(
+    forceRefresh: boolean,
+    silent: (forceRefresh: boolean) => Promise<AuthenticationResult | null>,
+  ): Promise<IssuedToken | null> {
+    if (this.token && !forceRefresh && this.token.expiresOn - RENEW_BEFORE_EXPIRY_MS > Date.now()) return this.token;
+    this.token = null;
+    return issuedOrNull(await silent(forceRefresh));
+  }
 }
 
 function issuedOrNull(result: AuthenticationResult | null): IssuedToken | null {
