@@ -33,9 +33,10 @@
  * issued expires by its own lifetimes) and answers "advanced".
  *
  * Lifetimes as Microsoft Entra ID gives a single-page app: a refresh token
- * lasts 24 hours and is not extended by use (MSAL.js, *Token lifetimes*:
- * "refresh tokens for SPAs are valid for 24 hours … Expiration is not
- * extended"); the provider's own sign-in session ends sooner (10 hours,
+ * lasts 24 hours, "a non-adjustable, non-sliding window, lifetime" (MSAL.js,
+ * *Token Lifetimes, Expiration, and Renewal*); refresh tokens got with it
+ * "carry over that expiration time" (Microsoft identity platform, *Refresh
+ * tokens*). The provider's own sign-in session ends sooner (10 hours,
  * Keycloak's default SSO Session Max), so a day later neither the refresh
  * token nor the hidden frame renews silently.
  *
