@@ -66,13 +66,18 @@ export interface IdentityProvider {
     header?: Record<string, unknown>,
     key?: "provider" | "ec" | "stranger",
   ): string;
+  /** Moves the provider's clock ahead (time passes there: what it issued expires by its own lifetimes). */
+  advanceClock(seconds: number): Promise<void>;
+  /**
+   * The first event the provider reported matching `pattern`, e.g. /^grant.error invalid_grant/ (lines "<name>
+   * <error> <detail>" or "grant.success <grant type>"), among those from index `since` of `events` on (default all),
+   * waiting up to `timeoutMs` (default 30 s) for it.
+   */
+  event(pattern: RegExp, options?: { since?: number; timeoutMs?: number }): Promise<string>;
+  /** Every event the provider reported so far. */
+  events: string[];
   /** Puts a new signing key first in the provider's key set; returns its kid. */
   rotate(): Promise<string>;
-  /**
-   * The provider forgets every session, grant and refresh token it issued: renewals are refused (invalid_grant,
-   * login_required), as a single-page app's are when its refresh token reaches its 24 hours.
-   */
-  endSessions(): Promise<void>;
   /** The provider's RSA public key as PEM (what an HMAC forgery uses as its secret). */
   publicPem: string;
   close(): Promise<void>;
@@ -137,7 +142,10 @@ export async function startIdentityProvider(options: IdentityProviderOptions = {
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const lines = createInterface({ input: child.stdout! });
   const waiting: ((line: string) => void)[] = [];
-  lines.on("line", (line) => waiting.shift()?.(line));
+  const log = eventLog();
+  lines.on("line", (line) =>
+    line.startsWith("event ") ? log.add(line.slice("event ".length)) : waiting.shift()?.(line),
+  );
   const nextLine = (what: string) =>
     new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the OpenID provider did not say ${what}: ${stderr}`)), 20_000);
@@ -211,17 +219,19 @@ export async function startIdentityProvider(options: IdentityProviderOptions = {
         throw new Error(`token endpoint: HTTP ${response.status} ${answer.error_description ?? ""}`);
       return answer.access_token;
     },
+    events: log.events,
+    async advanceClock(seconds) {
+      const advanced = nextLine("advanced");
+      child.stdin!.write(`advance ${Math.round(seconds)}\n`);
+      await advanced;
+    },
+    event: log.event,
     async rotate() {
       const next = signingKey("RS256");
       const rotated = nextLine("rotated");
       child.stdin!.write(`rotate ${JSON.stringify(privateJwk(next))}\n`);
       await rotated;
       return next.kid;
-    },
-    async endSessions() {
-      const ended = nextLine("ended");
-      child.stdin!.write("end-sessions\n");
-      await ended;
     },
     async close() {
       if (child.exitCode !== null) return;
@@ -230,6 +240,40 @@ export async function startIdentityProvider(options: IdentityProviderOptions = {
       child.kill("SIGTERM");
       await exited;
     },
+  };
+}
+
+/** The provider's reported events, and waiting for one (IdentityProvider.event). */
+function eventLog(): { events: string[]; add(event: string): void; event: IdentityProvider["event"] } {
+  const events: string[] = [];
+  const waiters = new Set<() => void>();
+  return {
+    events,
+    add(event) {
+      events.push(event);
+      for (const wake of [...waiters]) wake();
+    },
+    event: (pattern, { since = 0, timeoutMs = 30_000 } = {}) =>
+      new Promise<string>((resolve, reject) => {
+        const check = () => {
+          const found = events.slice(since).find((e) => pattern.test(e));
+          if (found === undefined) return;
+          done();
+          resolve(found);
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(
+            new Error(`the OpenID provider reported no event matching ${pattern} (it reported: ${events.join("; ")})`),
+          );
+        }, timeoutMs);
+        const done = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
+        waiters.add(check);
+        check();
+      }),
   };
 }
 

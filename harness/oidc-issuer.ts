@@ -28,10 +28,21 @@
  * (for the "wrong issuer" case). A line "rotate <private JWK>" on stdin puts a
  * new key first in the key set (the provider signs with it from then on) and
  * answers "rotated"; "addin <redirect URI>" registers the add-in's client with
- * that redirect URI and answers "addin"; "end-sessions" forgets every session,
- * grant and refresh token it issued (as when a single-page app's refresh token
- * reaches its 24 hours: the token endpoint answers invalid_grant, a silent
- * sign-in login_required) and answers "ended".
+ * that redirect URI and answers "addin"; "advance <seconds>" moves the
+ * providers' clock that far ahead (time passing at the provider: what it
+ * issued expires by its own lifetimes) and answers "advanced".
+ *
+ * Lifetimes as Microsoft Entra ID gives a single-page app: a refresh token
+ * lasts 24 hours, "a non-adjustable, non-sliding window, lifetime" (MSAL.js,
+ * *Token Lifetimes, Expiration, and Renewal*); refresh tokens got with it
+ * "carry over that expiration time" (Microsoft identity platform, *Refresh
+ * tokens*). The provider's own sign-in session ends sooner (10 hours,
+ * Keycloak's default SSO Session Max), so a day later neither the refresh
+ * token nor the hidden frame renews silently.
+ *
+ * Events the tests wait for are lines "event <name> <error> <detail>" (a
+ * refused token request, grant.error; a refused authorization request,
+ * authorization.error) and "event grant.success <grant type>".
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createTlsServer } from "node:https";
@@ -39,8 +50,15 @@ import type { AddressInfo } from "node:net";
 import { createInterface } from "node:readline";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+interface KoaContext {
+  path: string;
+  method: string;
+  querystring: string;
+}
 interface ProviderLike {
   callback(): Handler;
+  use(middleware: (ctx: KoaContext, next: () => Promise<void>) => Promise<void>): void;
+  on(event: string, listener: (ctx: { oidc?: { params?: { grant_type?: unknown } } }, error?: Refused) => void): void;
 }
 type ProviderClass = new (issuer: string, configuration: Record<string, unknown>) => ProviderLike;
 
@@ -49,16 +67,43 @@ export const TEST_CLIENT = { id: "md-gateway-tests", secret: "md-gateway-tests-s
 export const ADDIN_CLIENT_ID = "md-addin-client";
 /** Who the development login signs in, whatever login is typed (the ID token's name claims). */
 export const SIGNED_IN_USER = { name: "Ada Lovelace", preferred_username: "ada@firm.example" };
+/** A single-page app's refresh token: 24 hours, never extended (Microsoft Entra ID's, see above). */
+export const SPA_REFRESH_TOKEN_TTL_S = 24 * 3600;
+/** The provider's own sign-in session (what a hidden frame renews with). */
+export const PROVIDER_SESSION_TTL_S = 10 * 3600;
+
+/** The provider's clock: real time, plus how far the test moved it ahead ("advance"). */
+let aheadMs = 0;
+const realNow = Date.now.bind(Date);
+Date.now = () => realNow() + aheadMs;
+
+interface Refused {
+  error?: string;
+  error_detail?: string;
+}
+const say = (line: string) => process.stdout.write(`${line.replace(/\s+/g, " ").trim()}\n`);
+
+/**
+ * Microsoft Entra ID gives a single-page app a refresh token with the code whenever MSAL asks for offline_access
+ * (it always does). oidc-provider, following OpenID Connect Core §11, drops offline_access unless the request
+ * says prompt=consent: an interactive request asking for it without a prompt is taken as asking for consent (its
+ * development consent page, which the tests click through anyway).
+ */
+async function offlineAccessAsEntra(ctx: KoaContext, next: () => Promise<void>): Promise<void> {
+  if (ctx.method === "GET" && ctx.path === "/auth") {
+    const query = new URLSearchParams(ctx.querystring);
+    if (!query.has("prompt") && (query.get("scope") ?? "").split(" ").includes("offline_access")) {
+      query.set("prompt", "consent");
+      ctx.querystring = query.toString();
+    }
+  }
+  await next();
+}
 
 async function main(): Promise<void> {
   // A specifier in a variable: the module is ESM, loaded by Node itself, untyped here.
   const moduleName = "oidc-provider";
   const { default: Provider } = (await import(moduleName)) as { default: ProviderClass };
-  // oidc-provider's own in-memory adapter, one store for the provider's lifetime: "end-sessions" swaps in an empty
-  // one, and every session, grant and refresh token the provider had issued is gone with the old.
-  const adapters = `${moduleName}/lib/adapters/memory_adapter.js`;
-  const { createMemoryAdapter } = (await import(adapters)) as { createMemoryAdapter(): (model: string) => unknown };
-  let adapter = createMemoryAdapter();
   let keys = JSON.parse(process.env.MD_ISSUER_KEYS ?? "[]") as Record<string, unknown>[];
   const tenant = process.env.MD_ISSUER_TENANT ?? "";
   const audience = process.env.MD_ISSUER_AUDIENCE ?? "";
@@ -77,7 +122,6 @@ async function main(): Promise<void> {
   });
 
   const configuration = () => ({
-    adapter: (model: string) => adapter(model),
     clients: [
       ...(addinRedirect ? [addinClient(addinRedirect)] : []),
       {
@@ -90,6 +134,12 @@ async function main(): Promise<void> {
       },
     ],
     jwks: { keys },
+    ttl: {
+      // Rotation hands on what is left of the first token's lifetime: the day is not extended by use.
+      RefreshToken: (ctx: { oidc?: { entities: { RotatedRefreshToken?: { remainingTTL: number } } } }) =>
+        ctx?.oidc?.entities.RotatedRefreshToken?.remainingTTL ?? SPA_REFRESH_TOKEN_TTL_S,
+      Session: PROVIDER_SESSION_TTL_S,
+    },
     // The development login signs in whoever is typed; the ID token names them as SIGNED_IN_USER.
     findAccount: (_ctx: unknown, id: string) => ({
       accountId: id,
@@ -142,7 +192,12 @@ async function main(): Promise<void> {
   // The main provider's key set over plain http (the same provider: its issuer stays the https one).
   const keysUrl = tls ? `${await serve("main")}/jwks` : `${issuer}/jwks`;
   const build = () => {
-    handlers.main = new Provider(issuer, configuration()).callback();
+    const main = new Provider(issuer, configuration());
+    for (const name of ["grant.error", "authorization.error"])
+      main.on(name, (_ctx, error) => say(`event ${name} ${error?.error ?? ""} ${error?.error_detail ?? ""}`));
+    main.use(offlineAccessAsEntra);
+    main.on("grant.success", (ctx) => say(`event grant.success ${String(ctx.oidc?.params?.grant_type ?? "")}`));
+    handlers.main = main.callback();
     handlers.other = new Provider(otherIssuer, configuration()).callback();
   };
   build();
@@ -150,10 +205,8 @@ async function main(): Promise<void> {
   createInterface({ input: process.stdin }).on("line", (line) => {
     const rotate = /^rotate (.+)$/.exec(line);
     const addin = /^addin (.+)$/.exec(line);
-    if (line === "end-sessions") {
-      adapter = createMemoryAdapter();
-      process.stdout.write("ended\n");
-    } else if (rotate) {
+    const advance = /^advance (\d+)$/.exec(line);
+    if (rotate) {
       keys = [JSON.parse(rotate[1]) as Record<string, unknown>, ...keys];
       build();
       process.stdout.write("rotated\n");
@@ -161,6 +214,9 @@ async function main(): Promise<void> {
       addinRedirect = addin[1];
       build();
       process.stdout.write("addin\n");
+    } else if (advance) {
+      aheadMs += Number(advance[1]) * 1000;
+      process.stdout.write("advanced\n");
     }
   });
   process.stdin.on("end", () => process.exit(0));
