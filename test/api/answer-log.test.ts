@@ -10,24 +10,16 @@ import { IDBFactory } from "fake-indexeddb";
 import { AnswerLog, ANSWERS_PER_PAIR, MAX_PAIRS, sourceOfCacheStatus } from "../../src/api/answer-log";
 import { createClient } from "../../src/api/client";
 import type { PairAnswer } from "../../src/api/answer-log";
-import { addDays } from "../../src/core/calendar";
 import { DEMO_API_KEY } from "../../sandbox/server";
 import { FakeClock } from "../support/fake-clock";
 import { fakeService, seriesHandler } from "../support/fake-service";
-import { useSandbox } from "../support/sandbox";
-import { drive, points, useStoreRuntimes } from "../support/store-runtimes";
+import { drive, points, useStoreWorld } from "../support/store-runtimes";
 import { TEST_TODAY } from "../support/today";
 
 const NOON = Date.parse(`${TEST_TODAY}T12:00:00Z`);
 const REQ = { symbol: "eth", metric: "PRICE", start: "2024-01-01", end: "2024-03-31" };
 
-const sandbox = useSandbox({ today: addDays(TEST_TODAY, 30), insightFirstCallDelayMs: 0 });
-beforeEach(() => sandbox.reset());
-const runtime = useStoreRuntimes(sandbox);
-
-function seriesRequests(): number {
-  return sandbox.requestLog().filter((entry) => entry.path.startsWith("/data/api/")).length;
-}
+const { sandbox, runtime, seriesRequests } = useStoreWorld();
 
 function latestOf(answers: readonly PairAnswer[] | undefined): PairAnswer {
   const answer = answers?.at(-1);

@@ -17,7 +17,7 @@ import type { SeriesResult } from "../../src/core/domain";
 import { DEMO_API_KEY } from "../../sandbox/server";
 import { useBusyCpu } from "../support/busy-cpu";
 import { freshIndexedDb } from "../support/fake-idb";
-import { useSandbox } from "../support/sandbox";
+import { seriesRequestCount, useSandbox } from "../support/sandbox";
 import { slowReads } from "../support/slow-idb";
 
 const D = "2025-06-15";
@@ -63,7 +63,7 @@ function runtime(factory: IDBFactory, nowMs: number, logs: string[] = []): Clien
 }
 
 const calculate = (client: Client): Promise<SeriesResult[]> => Promise.all(WORKBOOK.map((r) => client.getSeries(r)));
-const seriesRequests = () => sandbox.requestLog().filter((entry) => entry.path.startsWith("/data/api/")).length;
+const seriesRequests = () => seriesRequestCount(sandbox);
 
 /** The workbook calculated cold on a quiet computer, its store closed: what a reopen finds. */
 async function stored(): Promise<{ factory: IDBFactory; answers: SeriesResult[] }> {

@@ -10,10 +10,8 @@ import { IDBFactory } from "fake-indexeddb";
 import { CLIENT_DEFAULTS } from "../../src/api/client-options";
 import { settledTrustEnd } from "../../src/api/store/trust";
 import type { DataPoint } from "../../src/core/domain";
-import { addDays } from "../../src/core/calendar";
 import { FakeClock } from "../support/fake-clock";
-import { useSandbox } from "../support/sandbox";
-import { drive, points, useStoreRuntimes } from "../support/store-runtimes";
+import { drive, points, useStoreWorld } from "../support/store-runtimes";
 import { TEST_TODAY } from "../support/today";
 
 const DAY = 86_400_000;
@@ -21,15 +19,7 @@ const MINUTE = 60_000;
 const NOON = Date.parse(`${TEST_TODAY}T12:00:00Z`);
 const REQ = { symbol: "eth", metric: "PRICE", start: "2024-01-01", end: "2024-03-31" };
 
-// The sandbox's data runs past every day the fake clock reaches; every window has explicit dates.
-const sandbox = useSandbox({ today: addDays(TEST_TODAY, 30), insightFirstCallDelayMs: 0 });
-beforeEach(() => sandbox.reset());
-
-const runtime = useStoreRuntimes(sandbox);
-
-function seriesRequests(): number {
-  return sandbox.requestLog().filter((entry) => entry.path.startsWith("/data/api/")).length;
-}
+const { sandbox, runtime, seriesRequests } = useStoreWorld();
 
 const doubled = (original: DataPoint[]) => original.map((p) => ({ ...p, val: p.val === null ? null : p.val * 2 }));
 

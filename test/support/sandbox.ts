@@ -28,6 +28,11 @@ export function useSandbox(options: SandboxOptions = {}): SandboxHandle {
   return useWorld("the sandbox (useSandbox)", () => startSandbox(options));
 }
 
+/** How many series requests (`/data/api/…`) a sandbox has answered since its last reset. */
+export function seriesRequestCount(sandbox: Pick<SandboxHandle, "requestLog">): number {
+  return sandbox.requestLog().filter((entry) => entry.path.startsWith("/data/api/")).length;
+}
+
 /** A sandbox a test starts and closes itself, with the sandbox suites' options. */
 export function startTestSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   return startSandbox({ ...SANDBOX_SUITE, ...options });

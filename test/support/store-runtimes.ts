@@ -9,7 +9,10 @@ import { openSeriesStore } from "../../src/api/store/persistent-store";
 import type { PersistentSeriesStore } from "../../src/api/store/types";
 import type { DataPoint, SeriesResult } from "../../src/core/domain";
 import { DEMO_API_KEY } from "../../sandbox/server";
+import { addDays } from "../../src/core/calendar";
 import type { FakeClock } from "./fake-clock";
+import { seriesRequestCount, useSandbox } from "./sandbox";
+import { TEST_TODAY } from "./today";
 
 export type StoreRuntime = (factory: IDBFactory, clock: FakeClock) => { client: Client; store: PersistentSeriesStore };
 
@@ -49,4 +52,15 @@ export async function drive<T>(clock: FakeClock, promise: Promise<T>): Promise<T
 export function points(result: SeriesResult): DataPoint[] {
   if (result.kind !== "points") throw new Error(`a message: ${result.message}`);
   return result.points;
+}
+
+/**
+ * The store suites' world: a sandbox whose data runs past every day the fake clock reaches (every window has
+ * explicit dates), reset before each test, the runtimes over it, and its count of series requests.
+ */
+export function useStoreWorld() {
+  const sandbox = useSandbox({ today: addDays(TEST_TODAY, 30), insightFirstCallDelayMs: 0 });
+  beforeEach(() => sandbox.reset());
+  const runtime = useStoreRuntimes(sandbox);
+  return { sandbox, runtime, seriesRequests: () => seriesRequestCount(sandbox) };
 }

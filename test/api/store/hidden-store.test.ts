@@ -17,7 +17,7 @@ import type { SeriesResult } from "../../../src/core/domain";
 import { DEMO_API_KEY } from "../../../sandbox/server";
 import { FakeClock, settle } from "../../support/fake-clock";
 import { freshIndexedDb } from "../../support/fake-idb";
-import { useSandbox } from "../../support/sandbox";
+import { seriesRequestCount, useSandbox } from "../../support/sandbox";
 import { drive } from "../../support/store-runtimes";
 import { throttledTimers, WAKE_UP_MS } from "../../support/throttled-timers";
 
@@ -53,7 +53,7 @@ function runtime(factory: IDBFactory, clock: FakeClock, timers: Timers): Client 
 }
 
 const calculate = (client: Client): Promise<SeriesResult[]> => Promise.all(WORKBOOK.map((r) => client.getSeries(r)));
-const seriesRequests = () => sandbox.requestLog().filter((entry) => entry.path.startsWith("/data/api/")).length;
+const seriesRequests = () => seriesRequestCount(sandbox);
 
 describe("a reopened workbook in a hidden runtime (timers woken once a second)", () => {
   it("answers its cells from the store before the first wake-up", async () => {
