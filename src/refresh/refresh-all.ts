@@ -193,6 +193,8 @@ export async function refreshAll(workbook: WorkbookAdapter, options: RefreshOpti
     report.ms = clock.now() - started;
     return report;
   }
+  // The spilled tables as they are before the refresh: read once, for the scan that stands (spill-changes.ts).
+  for (const plan of planned) plan.tables = await readTables(workbook, plan.sheet, tableAnchors(plan.cells));
 
   const mode = await workbook.calculationMode().catch(() => null);
   const wait = (before: CallCounts, expected: number) =>
@@ -287,9 +289,7 @@ async function scanWorkbook(workbook: WorkbookAdapter): Promise<{ planned: Plann
     unregistered += countUnregisteredMdCells(scan);
     const cells = findMdCells(scan);
     const before = new Map(scan.cells.map((reading) => [reading.address, reading.value]));
-    if (cells.length === 0) continue;
-    const tables = await readTables(workbook, sheet, tableAnchors(cells));
-    planned.push({ sheet, cells, protected: scan.protected, before, tables });
+    if (cells.length > 0) planned.push({ sheet, cells, protected: scan.protected, before, tables: [] });
   }
   return { planned, unregistered };
 }
