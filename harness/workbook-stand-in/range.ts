@@ -93,7 +93,12 @@ function rangeProperties({ context, sheet, locate }: Place): Record<string, () =
   };
 }
 
-/** The spill's range from its anchor, and the anchor from any cell of the spill. */
+/**
+ * The spill's range from its anchor, and the anchor from any cell of the spill. Excel.Range
+ * getSpillingToRangeOrNullObject (ExcelApi 1.12): "Gets the range object containing the spill range when called
+ * on an anchor cell. If the range isn't an anchor cell or the spill range can't be found, then this method returns
+ * an object with its isNullObject property set to true" (Microsoft Learn, Excel.Range class).
+ */
 function rangeSpills({ context, sheet, locate, rect }: Place): Record<string, unknown> {
   return {
     getSpillingToRangeOrNullObject: () =>
