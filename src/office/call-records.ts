@@ -114,24 +114,50 @@ function readArgumentText(value: unknown): string {
 
 /** The normalized call: `MD.FN(arg,arg,…)`, each argument as the add-in read it, omitted ones kept as empty places. */
 export function callKey(fn: string, args: readonly unknown[]): string {
-  return `MD.${fn.toUpperCase()}(${args.map(readArgumentText).join(",")})`;
+  return keyOf(fn.toUpperCase(), args.map(readArgumentText));
 }
 
-const NO_HANDLE: CallHandle = { key: "", asked: () => undefined, facts: () => undefined, settle: () => undefined };
+function keyOf(fn: string, texts: readonly string[]): string {
+  return `MD.${fn}(${texts.join(",")})`;
+}
 
-/** The handle a running call fills its record through: one object a call, its methods shared (every cell has one). */
-class RecordHandle implements CallHandle {
+/**
+ * One run of a call: the handle the running call fills its record through, one object a call (every cell has one).
+ * Its key and argument texts are worked out when first read (CallRecords keys the runs it holds in batches: see
+ * `fresh`), not as the call starts: a cell's own work comes first.
+ */
+class Run implements CallHandle {
+  state: CallState = "pending";
+  settledAt?: number;
+  error?: string;
+  readonly windows: SeriesAsked[] = [];
+  values?: ValueFacts[];
+  /** Whether this run still owns its record: false once a later run of its key began, or it was forgotten. */
+  current = true;
+  private texts?: string[];
+  private normalized?: string;
+
   constructor(
-    private readonly record: CallRecord,
-    private readonly records: { settleRun(record: CallRecord, error: unknown): void },
+    private readonly name: string,
+    private readonly raw: readonly unknown[],
+    readonly startedAt: number,
+    private readonly records: CallRecords,
   ) {}
 
+  get fn(): string {
+    return this.name.toUpperCase();
+  }
+
+  get args(): readonly string[] {
+    return (this.texts ??= this.raw.map(readArgumentText));
+  }
+
   get key(): string {
-    return this.record.key;
+    return (this.normalized ??= keyOf(this.fn, this.args));
   }
 
   asked(window: SeriesAsked): void {
-    const asked = this.record.asked;
+    const asked = this.windows;
     if (asked.length >= MAX_ASKED) return;
     for (const held of asked)
       if (
@@ -146,16 +172,38 @@ class RecordHandle implements CallHandle {
   }
 
   facts(facts: ValueFacts): void {
-    if ((this.record.facts ??= []).length < MAX_FACTS) this.record.facts.push(facts);
+    if ((this.values ??= []).length < MAX_FACTS) this.values.push(facts);
   }
 
   settle(error?: unknown): void {
-    this.records.settleRun(this.record, error);
+    this.records.settleRun(this, error);
+  }
+
+  /** The run as its record reads (its windows and facts as they are now, not copied). */
+  record(): CallRecord {
+    const record: CallRecord = {
+      key: this.key,
+      fn: this.fn,
+      args: this.args,
+      state: this.state,
+      startedAt: this.startedAt,
+      asked: this.windows,
+    };
+    if (this.settledAt !== undefined) record.settledAt = this.settledAt;
+    if (this.error !== undefined) record.error = this.error;
+    if (this.values) record.facts = this.values;
+    return record;
   }
 }
 
 export class CallRecords {
-  private readonly records = new Map<string, CallRecord>();
+  /** The runs keyed, by key: the latest run of each call, oldest first. */
+  private readonly records = new Map<string, Run>();
+  /**
+   * The runs begun since the last keying, in order: keyed in one go when something reads the records (or when
+   * `max` are waiting), so that a recalculation's cells do not each work out their key as they start.
+   */
+  private fresh: Run[] = [];
   private readonly listeners = new Set<(record: CallRecord) => void>();
   private readonly counts = { pending: 0, failed: 0, done: 0 };
   private lastSettledAt = 0;
@@ -169,57 +217,65 @@ export class CallRecords {
 
   /** A call starts: its record (new, or the key's earlier one started again) and the handle that fills it. */
   begin(fn: string, args: readonly unknown[]): CallHandle {
-    let key: string;
-    let texts: string[];
-    try {
-      texts = args.map(readArgumentText);
-      key = `MD.${fn.toUpperCase()}(${texts.join(",")})`;
-    } catch {
-      return NO_HANDLE;
-    }
-    const earlier = this.records.get(key);
-    if (earlier) {
-      this.counts[earlier.state] -= 1;
-      this.records.delete(key);
-    }
-    const record: CallRecord = {
-      key,
-      fn: fn.toUpperCase(),
-      args: texts,
-      state: "pending",
-      startedAt: this.now(),
-      asked: [],
-    };
-    this.records.set(key, record);
+    const run = new Run(fn, args, this.now(), this);
+    this.fresh.push(run);
     this.counts.pending += 1;
-    if (this.records.size > this.max) this.forgetOldest();
-    this.tell(record);
-    return this.handleOf(record);
+    if (this.fresh.length >= this.max) this.keyFresh();
+    if (this.listeners.size > 0) this.tell(run);
+    return run;
+  }
+
+  /**
+   * The runs begun since the last keying, keyed in the order they began: a run takes its key's record from an
+   * earlier run (whose count goes, and whose end changes nothing any more), the oldest go past `max`.
+   */
+  private keyFresh(): void {
+    const fresh = this.fresh;
+    this.fresh = [];
+    for (const run of fresh) {
+      let key: string;
+      try {
+        key = run.key;
+      } catch {
+        this.drop(run);
+        continue;
+      }
+      const earlier = this.records.get(key);
+      if (earlier) {
+        this.drop(earlier);
+        this.records.delete(key);
+      }
+      this.records.set(key, run);
+      if (this.records.size > this.max) this.forgetOldest();
+    }
   }
 
   private forgetOldest(): void {
     const oldest = this.records.keys().next().value!;
-    this.counts[this.records.get(oldest)!.state] -= 1;
+    this.drop(this.records.get(oldest)!);
     this.records.delete(oldest);
   }
 
-  private handleOf(record: CallRecord): CallHandle {
-    return new RecordHandle(record, this);
+  /** A run no longer counted: a later run of its call owns the record, or it was forgotten. */
+  private drop(run: Run): void {
+    this.counts[run.state] -= 1;
+    run.current = false;
   }
 
-  /** A run's end (RecordHandle.settle). */
-  settleRun(record: CallRecord, error: unknown): void {
+  /** A run's end (Run.settle). */
+  settleRun(run: Run, error: unknown): void {
     // A later run of the same call owns the key now; an abandoned run's end changes nothing.
-    if (this.records.get(record.key) !== record || record.state !== "pending") return;
+    if (!run.current || run.state !== "pending") return;
     this.counts.pending -= 1;
-    record.state = error === undefined ? "done" : "failed";
-    this.counts[record.state] += 1;
-    if (error !== undefined) record.error = error instanceof Error ? error.message : String(error);
-    record.settledAt = this.lastSettledAt = this.now();
-    this.tell(record);
+    run.state = error === undefined ? "done" : "failed";
+    this.counts[run.state] += 1;
+    if (error !== undefined) run.error = error instanceof Error ? error.message : String(error);
+    run.settledAt = this.lastSettledAt = this.now();
+    if (this.listeners.size > 0) this.tell(run);
   }
 
-  private tell(record: CallRecord): void {
+  private tell(run: Run): void {
+    const record = run.record();
     for (const listener of this.listeners) {
       try {
         listener(record);
@@ -231,7 +287,8 @@ export class CallRecords {
 
   /** The record of a normalized call (callKey) joined with its answers; undefined when not recorded. */
   forCall(key: string): CallTrace | undefined {
-    const record = this.records.get(key);
+    this.keyFresh();
+    const record = this.records.get(key)?.record();
     if (!record) return undefined;
     const log = this.answers();
     const answers: PairAnswer[] = [];
@@ -252,10 +309,12 @@ export class CallRecords {
 
   /** The records, oldest first. */
   all(): readonly CallRecord[] {
-    return [...this.records.values()];
+    this.keyFresh();
+    return [...this.records.values()].map((run) => run.record());
   }
 
   summary(): CallSummary {
+    this.keyFresh();
     return { total: this.records.size, ...this.counts, lastSettledAt: this.lastSettledAt };
   }
 
@@ -266,7 +325,10 @@ export class CallRecords {
   }
 
   clear(): void {
+    for (const run of this.records.values()) run.current = false;
+    for (const run of this.fresh) run.current = false;
     this.records.clear();
+    this.fresh = [];
     this.counts.pending = this.counts.failed = this.counts.done = 0;
   }
 }
