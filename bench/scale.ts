@@ -252,7 +252,7 @@ async function runCells(
   cells: Cell[][],
   counter: IdbCounter,
   during?: { start(): void; stop(): void },
-): Promise<{ figures: RunFigures; values: (string | number)[]; bundle: LoadedBundle; loadMs: number }> {
+): Promise<{ figures: RunFigures; values: (string | number)[]; loadMs: number }> {
   await o.sandbox.reset();
   await o.sandbox.setLatency(LATENCY_MS);
   const { bundle, loadMs } = await loadBundle(o);
@@ -285,7 +285,8 @@ async function runCells(
     mismatches: 0,
     failures: values.filter((v) => typeof v === "string" && v.startsWith("#")).length,
   };
-  return { figures, values, bundle, loadMs };
+  // The run's runtime is not handed back: the next run is a workbook reopened, in a runtime of its own.
+  return { figures, values, loadMs };
 }
 
 function mismatches(values: (string | number)[], reference: (string | number)[]): number {
