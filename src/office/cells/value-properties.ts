@@ -47,40 +47,54 @@ export function showsProperties(support: "none" | "formatted-number" | "double")
 /**
  * Property objects that many values share (a recalculation's 1,000 cells have a few dates, one fetch time per
  * request, a few metrics, three sources), made once and frozen: every value with the same field holds the same
- * object, and the payload guard measures each object once (propertiesBytes).
+ * object, and the payload guard measures each object once (propertiesBytes). One map a field, looked up by the
+ * field's own value (no key text is built for each value), each emptied past HELD.
  */
 const HELD = 4096;
-const shared = new Map<string, BasicProperty>();
 
-function sharedProperty(key: string, make: () => BasicProperty): BasicProperty {
-  let property = shared.get(key);
-  if (property === undefined) {
-    if (shared.size >= HELD) shared.clear();
-    property = Object.freeze(make()) as BasicProperty;
-    shared.set(key, property);
+/** The held property of `key` in `map`, or undefined; `put` holds a new one (frozen) and returns it. */
+class Held<K> {
+  private readonly map = new Map<K, BasicProperty>();
+
+  get(key: K): BasicProperty | undefined {
+    return this.map.get(key);
   }
-  return property;
+
+  put(key: K, property: BasicProperty): BasicProperty {
+    if (this.map.size >= HELD) this.map.clear();
+    const frozen = Object.freeze(property) as BasicProperty;
+    this.map.set(key, frozen);
+    return frozen;
+  }
 }
+
+/** Dates and fetch times by date system (1900, 1904): the same day is another serial in each. */
+const dates = { 1900: new Held<string>(), 1904: new Held<string>() };
+const moments = { 1900: new Held<number>(), 1904: new Held<number>() };
+const symbols = new Held<string>();
+/** By metric, then by its catalog words (description and unit). */
+const metrics = new Map<string, Held<string>>();
 
 function dateProperty(iso: string, provenance: Provenance): BasicProperty {
   const system = provenance.dateSystem ?? 1900;
-  return sharedProperty(`D${system} ${iso}`, () => ({
-    type: "Double",
-    basicValue: isoToSerialIn(iso, system),
-    numberFormat: DATE_FORMAT,
-  }));
+  const held = dates[system];
+  return (
+    held.get(iso) ??
+    held.put(iso, { type: "Double", basicValue: isoToSerialIn(iso, system), numberFormat: DATE_FORMAT })
+  );
 }
 
 /** A moment as Excel holds it: the local day's serial plus the time of day as a fraction. */
 function momentProperty(ms: number, provenance: Provenance): BasicProperty {
   const system = provenance.dateSystem ?? 1900;
-  return sharedProperty(`F${system} ${ms}`, () => {
-    const at = new Date(ms);
-    const iso = `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, "0")}-${String(at.getDate()).padStart(2, "0")}`;
-    const fraction = (at.getHours() * 3600 + at.getMinutes() * 60 + at.getSeconds()) / 86_400;
-    const serial = isoToSerialIn(iso, system) + fraction;
-    return { type: "Double", basicValue: Math.round(serial * 1e6) / 1e6, numberFormat: FETCHED_FORMAT };
-  });
+  const held = moments[system];
+  const property = held.get(ms);
+  if (property) return property;
+  const at = new Date(ms);
+  const iso = `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, "0")}-${String(at.getDate()).padStart(2, "0")}`;
+  const fraction = (at.getHours() * 3600 + at.getMinutes() * 60 + at.getSeconds()) / 86_400;
+  const serial = isoToSerialIn(iso, system) + fraction;
+  return held.put(ms, { type: "Double", basicValue: Math.round(serial * 1e6) / 1e6, numberFormat: FETCHED_FORMAT });
 }
 
 function momentText(ms: number): string {
@@ -89,15 +103,35 @@ function momentText(ms: number): string {
 
 function metricProperty(provenance: Provenance): BasicProperty {
   const { metric, description, unit } = provenance;
-  return sharedProperty(`M${metric}\u0000${description ?? ""}\u0000${unit ?? ""}`, () => {
-    const about = [description, unit && `unit: ${unit}`].filter(Boolean).join(" · ");
-    return { type: "String", basicValue: metric, ...(about ? { propertyMetadata: { sublabel: about } } : {}) };
+  let held = metrics.get(metric);
+  if (!held) {
+    if (metrics.size >= HELD) metrics.clear();
+    metrics.set(metric, (held = new Held<string>()));
+  }
+  const words = unit === undefined ? (description ?? "") : `${description ?? ""}\u0000${unit}`;
+  const property = held.get(words);
+  if (property) return property;
+  const about = [description, unit && `unit: ${unit}`].filter(Boolean).join(" · ");
+  return held.put(words, {
+    type: "String",
+    basicValue: metric,
+    ...(about ? { propertyMetadata: { sublabel: about } } : {}),
   });
+}
+
+function symbolProperty(symbol: string): BasicProperty {
+  return symbols.get(symbol) ?? symbols.put(symbol, { type: "String", basicValue: symbol });
 }
 
 const SETTLED: Readonly<Record<"yes" | "no", BasicProperty>> = {
   yes: Object.freeze({ type: "Boolean", basicValue: true }),
   no: Object.freeze({ type: "Boolean", basicValue: false }),
+};
+
+const SOURCES: Readonly<Record<Provenance["source"], BasicProperty>> = {
+  service: Object.freeze({ type: "String", basicValue: SOURCE_NAMES.service }),
+  "gateway-cache": Object.freeze({ type: "String", basicValue: SOURCE_NAMES["gateway-cache"] }),
+  store: Object.freeze({ type: "String", basicValue: SOURCE_NAMES.store }),
 };
 
 /** The properties of a value, in the order the card lists them. */
@@ -106,16 +140,10 @@ export function provenanceProperties(provenance: Provenance): ValueProperties {
   if (provenance.start !== undefined) properties["First day"] = dateProperty(provenance.start, provenance);
   if (provenance.daysWithData !== undefined)
     properties["Days with data"] = { type: "Double", basicValue: provenance.daysWithData };
-  properties.Symbol = sharedProperty(`S${provenance.symbol}`, () => ({
-    type: "String",
-    basicValue: provenance.symbol,
-  }));
+  properties.Symbol = symbolProperty(provenance.symbol);
   properties.Metric = metricProperty(provenance);
   properties.Settled = SETTLED[provenance.settled ? "yes" : "no"];
-  properties.Source = sharedProperty(`O${provenance.source}`, () => ({
-    type: "String",
-    basicValue: SOURCE_NAMES[provenance.source],
-  }));
+  properties.Source = SOURCES[provenance.source];
   properties.Fetched = momentProperty(provenance.fetchedAt, provenance);
   const revised = provenance.revised;
   if (revised) {
