@@ -83,7 +83,11 @@ const PREFIXES: readonly [string, AggWindow][] = [
 
 /** `L30_FEES` → FEES over the 30 days ending on each date (see prefixAggregation); null for an unprefixed metric. */
 export function parsePrefixedMetric(metric: string): PrefixedMetric | null {
-  for (const [prefix, window] of PREFIXES) {
+  // Every prefix ends in its first "_", the third or fourth character: most metrics (PRICE, TVL) have none there.
+  const underscore = metric.indexOf("_");
+  if (underscore !== 2 && underscore !== 3) return null;
+  for (let i = 0; i < PREFIXES.length; i++) {
+    const [prefix, window] = PREFIXES[i]!;
     if (metric.startsWith(prefix) && metric.length > prefix.length)
       return { prefix, base: metric.slice(prefix.length), window };
   }
