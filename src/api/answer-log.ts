@@ -157,11 +157,14 @@ export class AnswerLog implements AnswerLogView {
 
   /** The latest correction of a pair's day, if a recheck brought one. */
   revision(symbol: string, metric: string, date: string): Revision | undefined {
+    // Most sessions see no correction: no key is built to find none.
+    if (this.revised.size === 0) return undefined;
     return this.revised.get(pairKey(symbol, metric))?.get(date);
   }
 
   /** Corrections of a pair's days, in the order they arrived. */
   revisions(symbol: string, metric: string): readonly Revision[] {
+    if (this.revised.size === 0) return [];
     const kept = this.revised.get(pairKey(symbol, metric));
     return kept ? [...kept.values()] : [];
   }

@@ -115,7 +115,8 @@ export class SeriesReadThrough {
     const range = { start, end };
     // Every day of the window held and usable, none with a message: what the plan would answer, without it.
     if (data && heldWhole(data, range, planOptions)) {
-      if (!(await this.passed(id.who))) return this.get(symbol, metric, window, opts);
+      const gate = this.o.gate?.pass(id.who);
+      if (gate && !(await this.passed(id.who, gate))) return this.get(symbol, metric, window, opts);
       const held = heldWindow(data, start, end);
       noteStoreAnswer(this.o.answers, symbol, metric, data, start, end);
       this.hits += 1;
