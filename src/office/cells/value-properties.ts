@@ -52,26 +52,20 @@ export function showsProperties(support: "none" | "formatted-number" | "double")
  */
 const HELD = 4096;
 
-/** The held property of `key` in `map`, or undefined; `put` holds a new one (frozen) and returns it. */
-class Held<K> {
-  private readonly map = new Map<K, BasicProperty>();
+type Held<K> = Map<K, BasicProperty>;
 
-  get(key: K): BasicProperty | undefined {
-    return this.map.get(key);
-  }
-
-  put(key: K, property: BasicProperty): BasicProperty {
-    if (this.map.size >= HELD) this.map.clear();
-    const frozen = Object.freeze(property) as BasicProperty;
-    this.map.set(key, frozen);
-    return frozen;
-  }
+/** Holds a new shared property (frozen) under `key`, and returns it. */
+function hold<K>(held: Held<K>, key: K, property: BasicProperty): BasicProperty {
+  if (held.size >= HELD) held.clear();
+  const frozen = Object.freeze(property) as BasicProperty;
+  held.set(key, frozen);
+  return frozen;
 }
 
 /** Dates and fetch times by date system (1900, 1904): the same day is another serial in each. */
-const dates = { 1900: new Held<string>(), 1904: new Held<string>() };
-const moments = { 1900: new Held<number>(), 1904: new Held<number>() };
-const symbols = new Held<string>();
+const dates = { 1900: new Map() as Held<string>, 1904: new Map() as Held<string> };
+const moments = { 1900: new Map() as Held<number>, 1904: new Map() as Held<number> };
+const symbols: Held<string> = new Map();
 /** By metric, then by its catalog words (description and unit). */
 const metrics = new Map<string, Held<string>>();
 
@@ -80,7 +74,7 @@ function dateProperty(iso: string, provenance: Provenance): BasicProperty {
   const held = dates[system];
   return (
     held.get(iso) ??
-    held.put(iso, { type: "Double", basicValue: isoToSerialIn(iso, system), numberFormat: DATE_FORMAT })
+    hold(held, iso, { type: "Double", basicValue: isoToSerialIn(iso, system), numberFormat: DATE_FORMAT })
   );
 }
 
@@ -94,7 +88,7 @@ function momentProperty(ms: number, provenance: Provenance): BasicProperty {
   const iso = `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, "0")}-${String(at.getDate()).padStart(2, "0")}`;
   const fraction = (at.getHours() * 3600 + at.getMinutes() * 60 + at.getSeconds()) / 86_400;
   const serial = isoToSerialIn(iso, system) + fraction;
-  return held.put(ms, { type: "Double", basicValue: Math.round(serial * 1e6) / 1e6, numberFormat: FETCHED_FORMAT });
+  return hold(held, ms, { type: "Double", basicValue: Math.round(serial * 1e6) / 1e6, numberFormat: FETCHED_FORMAT });
 }
 
 function momentText(ms: number): string {
@@ -106,13 +100,13 @@ function metricProperty(provenance: Provenance): BasicProperty {
   let held = metrics.get(metric);
   if (!held) {
     if (metrics.size >= HELD) metrics.clear();
-    metrics.set(metric, (held = new Held<string>()));
+    metrics.set(metric, (held = new Map()));
   }
   const words = unit === undefined ? (description ?? "") : `${description ?? ""}\u0000${unit}`;
   const property = held.get(words);
   if (property) return property;
   const about = [description, unit && `unit: ${unit}`].filter(Boolean).join(" · ");
-  return held.put(words, {
+  return hold(held, words, {
     type: "String",
     basicValue: metric,
     ...(about ? { propertyMetadata: { sublabel: about } } : {}),
@@ -120,7 +114,7 @@ function metricProperty(provenance: Provenance): BasicProperty {
 }
 
 function symbolProperty(symbol: string): BasicProperty {
-  return symbols.get(symbol) ?? symbols.put(symbol, { type: "String", basicValue: symbol });
+  return symbols.get(symbol) ?? hold(symbols, symbol, { type: "String", basicValue: symbol });
 }
 
 const SETTLED: Readonly<Record<"yes" | "no", BasicProperty>> = {
