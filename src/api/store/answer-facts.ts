@@ -28,8 +28,8 @@ export function noteStoreAnswer(
     if (range.fetchedAt > fetchedAt) fetchedAt = range.fetchedAt;
     if (settledSoFar && range.settled) settledThrough = range.end < to ? range.end : to;
     else settledSoFar = false;
-    if (ranges.length < STORE_RANGES_KEPT)
-      ranges.push({ start: range.start, end: range.end, fetchedAt: range.fetchedAt, settled: range.settled });
+    // The store's own range (series-data.ts replaces a series' ranges on every change and never alters one).
+    if (ranges.length < STORE_RANGES_KEPT) ranges.push(range);
   }
   const answer: PairAnswer = { symbol, metric, source: "store", fetchedAt, from, to, granularity: "DAY", ranges };
   if (settledThrough !== undefined) answer.settledThrough = settledThrough;
