@@ -13,8 +13,12 @@ import type { WindowPlan } from "./window-plan";
 /** About what the service sends for one point: {"date":"2025-06-15","val":123.45}, */
 export function pointBytes(points: readonly StoredPoint[]): number {
   let bytes = 0;
-  for (const point of points) bytes += 29 + String(point.val).length;
+  for (const point of points) bytes += bytesOfPoint(point);
   return bytes;
+}
+
+function bytesOfPoint(point: StoredPoint): number {
+  return 29 + String(point.val).length;
 }
 
 /**
@@ -42,7 +46,7 @@ export function heldWindow(data: SeriesData, start: string, end: string): { poin
     let point = held.points[i];
     if (point === undefined) {
       point = held.points[i] = { date: data.dates[i]!, val: data.vals[i]! } as DataPoint;
-      held.bytes[i] = pointBytes([point]);
+      held.bytes[i] = bytesOfPoint(point);
     }
     points.push(point);
     bytes += held.bytes[i]!;
