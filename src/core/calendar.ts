@@ -95,7 +95,8 @@ export function toEpochDay(iso: string): number {
  * no Date: the client checks every point of every series with it.
  */
 export function isIsoDate(text: string): boolean {
-  return calendarParts(text) >= 0;
+  // A date converted lately is real (epochDayOf holds real days only): every cell checks the same few dates.
+  return EPOCH_DAY_OF.has(text) || calendarParts(text) >= 0;
 }
 
 /** Only the shape `YYYY-MM-DD` (digits and dashes), real day or not: for messages that tell the two apart. */

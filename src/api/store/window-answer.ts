@@ -13,13 +13,12 @@ import type { WindowPlan } from "./window-plan";
 /** About what the service sends for one point: {"date":"2025-06-15","val":123.45}, */
 export function pointBytes(points: readonly StoredPoint[]): number {
   let bytes = 0;
-  for (const point of points) bytes += bytesOfPoint(point);
+  for (const point of points) bytes += POINT_BYTES + String(point.val).length;
   return bytes;
 }
 
-function bytesOfPoint(point: StoredPoint): number {
-  return 29 + String(point.val).length;
-}
+/** A point's bytes besides its value's digits. */
+const POINT_BYTES = 29;
 
 /**
  * A series as the store holds it, its points made once: the store replaces a
@@ -46,7 +45,7 @@ export function heldWindow(data: SeriesData, start: string, end: string): { poin
     let point = held.points[i];
     if (point === undefined) {
       point = held.points[i] = { date: data.dates[i]!, val: data.vals[i]! } as DataPoint;
-      held.bytes[i] = bytesOfPoint(point);
+      held.bytes[i] = POINT_BYTES + String(point.val).length;
     }
     points.push(point);
     bytes += held.bytes[i]!;
