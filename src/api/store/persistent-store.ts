@@ -86,6 +86,8 @@ class IndexedDbSeriesStore implements PersistentSeriesStore {
   private held = new Map<string, HeldRecord>();
   private readonly queue = new WriteQueue();
   private writeTimer: unknown = undefined;
+  /** Whether the timer set is the answers' (writeDelayMs), not only the uses' (useWriteDelayMs). */
+  private writeSoon = false;
   private writing: Promise<void> = Promise.resolve();
   private failedWrites = 0;
   private generation = 0;
@@ -274,15 +276,27 @@ class IndexedDbSeriesStore implements PersistentSeriesStore {
   private touch(key: string): void {
     if (this.connection.memoryOnly) return;
     this.queue.touch(key);
-    this.scheduleWrites();
+    this.scheduleWrites(false);
   }
 
-  private scheduleWrites(): void {
-    if (this.writeTimer !== undefined) return;
-    this.writeTimer = this.timers.setTimeout(() => {
-      this.writeTimer = undefined;
-      this.writing = this.writing.then(() => this.runWrites());
-    }, this.o.writeDelayMs);
+  /**
+   * Writes what waits, after writeDelayMs for answers; uses alone (the least-recently-used order) wait
+   * useWriteDelayMs, so that a recalculation's reads do not pay for writing down their own use while its cells
+   * wait: its bursts of reads end well within it.
+   */
+  private scheduleWrites(soon = true): void {
+    if (this.writeTimer !== undefined) {
+      if (this.writeSoon || !soon) return;
+      this.timers.clearTimeout(this.writeTimer);
+    }
+    this.writeSoon = soon;
+    this.writeTimer = this.timers.setTimeout(
+      () => {
+        this.writeTimer = undefined;
+        this.writing = this.writing.then(() => this.runWrites());
+      },
+      soon ? this.o.writeDelayMs : this.o.useWriteDelayMs,
+    );
   }
 
   async flush(): Promise<void> {

@@ -39,6 +39,8 @@ export const STORE_DEFAULTS = {
   readWaitMs: 1000,
   /** Writes are gathered for this long into one transaction. */
   writeDelayMs: 50,
+  /** Uses alone (the least-recently-used order, nothing new to keep) are gathered for this long. */
+  useWriteDelayMs: 1000,
 } as const;
 
 export interface PersistentSeriesStoreOptions {
@@ -51,6 +53,7 @@ export interface PersistentSeriesStoreOptions {
   openWaitMs?: number;
   readWaitMs?: number;
   writeDelayMs?: number;
+  useWriteDelayMs?: number;
   timers?: Timers;
   now?: () => number;
   log?: (line: string) => void;
@@ -58,7 +61,10 @@ export interface PersistentSeriesStoreOptions {
 
 /** The options' sizes and waits, defaults filled in. */
 export type StoreLimits = Required<
-  Pick<PersistentSeriesStoreOptions, "maxBytes" | "memoryMaxBytes" | "openWaitMs" | "readWaitMs" | "writeDelayMs">
+  Pick<
+    PersistentSeriesStoreOptions,
+    "maxBytes" | "memoryMaxBytes" | "openWaitMs" | "readWaitMs" | "writeDelayMs" | "useWriteDelayMs"
+  >
 >;
 
 export function storeLimits(options: PersistentSeriesStoreOptions): StoreLimits {
@@ -68,6 +74,7 @@ export function storeLimits(options: PersistentSeriesStoreOptions): StoreLimits 
     openWaitMs: options.openWaitMs ?? STORE_DEFAULTS.openWaitMs,
     readWaitMs: options.readWaitMs ?? STORE_DEFAULTS.readWaitMs,
     writeDelayMs: options.writeDelayMs ?? STORE_DEFAULTS.writeDelayMs,
+    useWriteDelayMs: options.useWriteDelayMs ?? STORE_DEFAULTS.useWriteDelayMs,
   };
 }
 

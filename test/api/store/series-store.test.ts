@@ -17,7 +17,10 @@ import {
   type PersistentSeriesStoreOptions,
   type FetchedRange,
   type StoredPoint,
+  STORE_DEFAULTS,
 } from "../../../src/api/store/types";
+import { FakeClock, settle } from "../../support/fake-clock";
+import { drive } from "../../support/store-runtimes";
 import { dumpStore, failing } from "../../support/failing-idb";
 import { freshIndexedDb } from "../../support/fake-idb";
 import { IDBObjectStore } from "fake-indexeddb";
@@ -67,6 +70,27 @@ async function countGets(during: () => Promise<void>): Promise<Record<string, nu
   return counts;
 }
 
+/** Puts into IndexedDB, by store name, while `during` runs. */
+async function countPuts(during: (puts: Record<string, number>) => Promise<void>): Promise<Record<string, number>> {
+  const puts: Record<string, number> = {};
+  const { put } = IDBObjectStore.prototype;
+  IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<typeof put>) {
+    puts[this.name] = (puts[this.name] ?? 0) + 1;
+    return put.apply(this, args);
+  };
+  try {
+    await during(puts);
+  } finally {
+    Object.assign(IDBObjectStore.prototype, { put });
+  }
+  return puts;
+}
+
+/** Lets IndexedDB's events run until `done` holds (bounded: a write that never comes fails the test, never hangs it). */
+async function until(done: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 500 && !done(); turn += 1) await settle(1);
+}
+
 describe("series store over IndexedDB", () => {
   it("reads each key it holds once however many callers ask, never a key it does not hold, and keeps usage without reading it", async () => {
     const factory = freshIndexedDb();
@@ -99,6 +123,40 @@ describe("series store over IndexedDB", () => {
     const records = dumped.flat().filter((row) => row.usedAt === undefined && row.bytes !== undefined);
     expect(usage.map((row) => row.usedAt)).toEqual(symbols.map(() => later));
     expect(usage.map((row) => row.bytes).sort()).toEqual(records.map((row) => row.bytes).sort());
+  });
+
+  it("writes a use alone down a second later, not amid a recalculation's reads; an answer to keep takes the uses with it", async () => {
+    const factory = freshIndexedDb();
+    const first = open({ indexedDB: factory });
+    for (const symbol of ["btc", "eth"]) first.write(id(symbol), answer("2025-06-01", "2025-06-15"));
+    await first.flush();
+    first.close();
+
+    const clock = new FakeClock(AT + 3_600_000);
+    const second = open({
+      indexedDB: factory,
+      timers: clock,
+      now: clock.now,
+      writeDelayMs: STORE_DEFAULTS.writeDelayMs,
+    });
+    const puts = await countPuts(async (counted) => {
+      // The store's reads start on the runtime's timers (a 0 ms wait): the clock moves them on.
+      expect(await drive(clock, second.read(id("btc")))).toBeDefined();
+      // Past the answers' delay: the use waits (a recalculation's cells read on meanwhile).
+      await clock.advance(STORE_DEFAULTS.writeDelayMs + 10);
+      await settle(20);
+      expect(counted).toEqual({});
+      await clock.advance(STORE_DEFAULTS.useWriteDelayMs);
+      await until(() => (counted.usage ?? 0) > 0);
+      expect(counted).toEqual({ usage: 1 });
+
+      // A use, then an answer to keep: written together after the answers' delay.
+      expect(await drive(clock, second.read(id("eth")))).toBeDefined();
+      second.write(id("sol"), answer("2025-06-01", "2025-06-15"));
+      await clock.advance(STORE_DEFAULTS.writeDelayMs);
+      await until(() => (counted.series ?? 0) > 0 && (counted.usage ?? 0) >= 3);
+    });
+    expect(puts).toEqual({ usage: 3, series: 1 });
   });
 
   it("a reopened workbook asking for most of what is stored at once: one request a page of records, not one a key", async () => {
