@@ -4,7 +4,8 @@
  * provenance, its properties), cold (an empty store) and warm (reopened over the same store), in bench/scale.ts's
  * child mode (`--child N <dist> --formatted-only`: a process per run, the sandbox with 100 ms latency in a
  * process of its own). Two builds run interleaved, run for run, so that a busy machine slows both alike;
- * medians are printed, with each run's requests.
+ * medians are printed (wall, and this process's CPU: the add-in and the harness, the sandbox apart), with each
+ * run's requests.
  *
  *   npx tsx bench/provenance.ts --before <dist> [--runs 9] [--cells 1000]
  *
@@ -18,6 +19,9 @@ import path from "node:path";
 interface Side {
   coldMs: number[];
   warmMs: number[];
+  /** This process's CPU in each run (the add-in and the harness; the sandbox runs apart). */
+  coldCpuMs: number[];
+  warmCpuMs: number[];
   coldRequests: Set<number>;
   warmRequests: Set<number>;
   failures: number;
@@ -25,8 +29,8 @@ interface Side {
 
 interface ChildFigures {
   formatted: {
-    cold: { requests: number; wallMs: number; failures: number };
-    warm: { requests: number; wallMs: number; failures: number };
+    cold: { requests: number; wallMs: number; cpuMs: number; failures: number };
+    warm: { requests: number; wallMs: number; cpuMs: number; failures: number };
   };
 }
 
@@ -53,6 +57,8 @@ function runOnce(dist: string, cells: number, into: Side): void {
   const { cold, warm } = (JSON.parse(line) as ChildFigures).formatted;
   into.coldMs.push(cold.wallMs);
   into.warmMs.push(warm.wallMs);
+  into.coldCpuMs.push(cold.cpuMs);
+  into.warmCpuMs.push(warm.cpuMs);
   into.coldRequests.add(cold.requests);
   into.warmRequests.add(warm.requests);
   into.failures += cold.failures + warm.failures;
@@ -61,7 +67,8 @@ function runOnce(dist: string, cells: number, into: Side): void {
 function row(label: string, side: Side): string {
   const range = (v: number[]) => `${Math.round(Math.min(...v))}–${Math.round(Math.max(...v))}`;
   const each = (s: Set<number>) => [...s].sort((a, b) => a - b).join(", ");
-  return `| ${label} | ${each(side.coldRequests)} | ${each(side.warmRequests)} | ${Math.round(median(side.coldMs))} (${range(side.coldMs)}) | ${Math.round(median(side.warmMs))} (${range(side.warmMs)}) | ${side.failures} |`;
+  const m = (v: number[]) => Math.round(median(v));
+  return `| ${label} | ${each(side.coldRequests)} | ${each(side.warmRequests)} | ${m(side.coldMs)} (${range(side.coldMs)}) | ${m(side.warmMs)} (${range(side.warmMs)}) | ${m(side.coldCpuMs)} / ${m(side.warmCpuMs)} | ${side.failures} |`;
 }
 
 function main(): void {
@@ -93,8 +100,8 @@ function main(): void {
     [
       `${cells.toLocaleString("en-US")} MD.LATEST cells at ExcelApi 1.19 through each build, ${runs} interleaved runs each (wall ms: median (min–max)).`,
       "",
-      "| build | requests, cold | requests, warm | cold wall ms | warm wall ms | cells failed |",
-      "|---|---:|---:|---:|---:|---:|",
+      "| build | requests, cold | requests, warm | cold wall ms | warm wall ms | CPU ms, cold / warm | cells failed |",
+      "|---|---:|---:|---:|---:|---:|---:|",
       row(`before (${before})`, sides.before),
       row("after (./dist)", sides.after),
     ].join("\n"),
@@ -102,7 +109,15 @@ function main(): void {
 }
 
 function emptySide(): Side {
-  return { coldMs: [], warmMs: [], coldRequests: new Set(), warmRequests: new Set(), failures: 0 };
+  return {
+    coldMs: [],
+    warmMs: [],
+    coldCpuMs: [],
+    warmCpuMs: [],
+    coldRequests: new Set(),
+    warmRequests: new Set(),
+    failures: 0,
+  };
 }
 
 main();
