@@ -97,10 +97,14 @@ export class AnswerLog implements AnswerLogView {
     let answers = this.pairs.get(key);
     // The store handing out days this session fetched: the answers that fetched them stay the ones that answered.
     if (answer.source === "store" && answers && fetchedThisSession(answers, answer)) return;
-    if (answers) this.pairs.delete(key);
-    else answers = [];
-    answers.push(answer);
-    if (answers.length > ANSWERS_PER_PAIR) answers.shift();
+    if (answers) {
+      this.pairs.delete(key);
+      answers.push(answer);
+      if (answers.length > ANSWERS_PER_PAIR) answers.shift();
+    } else {
+      // Most pairs are answered once a recalculation: an array the size of one answer, grown when another comes.
+      answers = [answer];
+    }
     this.pairs.set(key, answers);
     if (this.pairs.size > MAX_PAIRS) this.pairs.delete(this.pairs.keys().next().value!);
   }

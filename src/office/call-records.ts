@@ -130,8 +130,14 @@ class Run implements CallHandle {
   state: CallState = "pending";
   settledAt?: number;
   error?: string;
-  readonly windows: SeriesAsked[] = [];
-  values?: ValueFacts[];
+  /**
+   * The windows asked and the values' facts: the first of each held as it is, the rest in an array made only for
+   * them (most calls ask one window and return one value; every cell keeps its run).
+   */
+  private window?: SeriesAsked;
+  private moreWindows?: SeriesAsked[];
+  private fact?: ValueFacts;
+  private moreFacts?: ValueFacts[];
   /** Whether this run still owns its record: false once a later run of its key began, or it was forgotten. */
   current = true;
   private texts?: string[];
@@ -157,29 +163,31 @@ class Run implements CallHandle {
   }
 
   asked(window: SeriesAsked): void {
-    const asked = this.windows;
-    if (asked.length >= MAX_ASKED) return;
-    for (const held of asked)
-      if (
-        held.symbol === window.symbol &&
-        held.metric === window.metric &&
-        held.start === window.start &&
-        held.end === window.end &&
-        held.granularity === window.granularity
-      )
-        return;
-    asked.push(window);
+    if (!this.window) {
+      this.window = window;
+      return;
+    }
+    const more = (this.moreWindows ??= []);
+    if (more.length + 1 >= MAX_ASKED || sameWindow(this.window, window)) return;
+    for (const held of more) if (sameWindow(held, window)) return;
+    more.push(window);
   }
 
   facts(facts: ValueFacts): void {
-    if ((this.values ??= []).length < MAX_FACTS) this.values.push(facts);
+    if (!this.fact) this.fact = facts;
+    else if ((this.moreFacts ??= []).length + 1 < MAX_FACTS) this.moreFacts.push(facts);
+  }
+
+  /** The windows asked, in order. */
+  windows(): SeriesAsked[] {
+    return this.window ? [this.window, ...(this.moreWindows ?? [])] : [];
   }
 
   settle(error?: unknown): void {
     this.records.settleRun(this, error);
   }
 
-  /** The run as its record reads (its windows and facts as they are now, not copied). */
+  /** The run as its record reads, as it is now. */
   record(): CallRecord {
     const record: CallRecord = {
       key: this.key,
@@ -187,11 +195,11 @@ class Run implements CallHandle {
       args: this.args,
       state: this.state,
       startedAt: this.startedAt,
-      asked: this.windows,
+      asked: this.windows(),
     };
     if (this.settledAt !== undefined) record.settledAt = this.settledAt;
     if (this.error !== undefined) record.error = this.error;
-    if (this.values) record.facts = this.values;
+    if (this.fact) record.facts = [this.fact, ...(this.moreFacts ?? [])];
     return record;
   }
 }
@@ -331,6 +339,16 @@ export class CallRecords {
     this.fresh = [];
     this.counts.pending = this.counts.failed = this.counts.done = 0;
   }
+}
+
+function sameWindow(a: SeriesAsked, b: SeriesAsked): boolean {
+  return (
+    a.symbol === b.symbol &&
+    a.metric === b.metric &&
+    a.start === b.start &&
+    a.end === b.end &&
+    a.granularity === b.granularity
+  );
 }
 
 function overlaps(asked: SeriesAsked, answer: PairAnswer): boolean {

@@ -22,15 +22,21 @@ export function noteStoreAnswer(
   let fetchedAt = 0;
   let settledThrough: string | undefined;
   let settledSoFar = true;
-  const ranges: StoredRange[] = [];
-  for (const range of data.ranges) {
+  // The ranges are in date order and disjoint: those that meet from…to are one run of them.
+  let first = -1;
+  let last = -1;
+  for (let i = 0; i < data.ranges.length; i++) {
+    const range = data.ranges[i]!;
     if (range.end < from || range.start > to) continue;
+    if (first < 0) first = i;
+    last = i;
     if (range.fetchedAt > fetchedAt) fetchedAt = range.fetchedAt;
     if (settledSoFar && range.settled) settledThrough = range.end < to ? range.end : to;
     else settledSoFar = false;
-    // The store's own range (series-data.ts replaces a series' ranges on every change and never alters one).
-    if (ranges.length < STORE_RANGES_KEPT) ranges.push(range);
   }
+  // The store's own ranges (series-data.ts replaces a series' ranges on every change and never alters one).
+  const ranges: StoredRange[] =
+    first < 0 ? [] : data.ranges.slice(first, Math.min(last + 1, first + STORE_RANGES_KEPT));
   const answer: PairAnswer = { symbol, metric, source: "store", fetchedAt, from, to, granularity: "DAY", ranges };
   if (settledThrough !== undefined) answer.settledThrough = settledThrough;
   log.note(answer);
