@@ -15,8 +15,10 @@
  *
  * Nothing here sends a request; memory is bounded: the last MAX_CALL_RECORDS
  * calls (a workbook's MD cells, recalculated, reuse their keys), with at most
- * MAX_ASKED windows each. Listeners hear of every start and settlement, and
- * `summary()` counts the calls by state in O(1) (MD.STATUS reads it).
+ * MAX_ASKED windows each. A call is keyed when the records are read, not as it
+ * starts; while nobody reads them, the most recent MAX_CALL_RECORDS runs are
+ * kept. Listeners hear of every start and settlement, and `summary()` counts
+ * the calls by state (MD.STATUS reads it once a turn).
  */
 import type { AnswerLogView, PairAnswer, Revision } from "../api";
 import { plainArgument } from "../core/excel-input";
@@ -208,8 +210,8 @@ export class CallRecords {
   /** The runs keyed, by key: the latest run of each call, oldest first. */
   private readonly records = new Map<string, Run>();
   /**
-   * The runs begun since the last keying, in order: keyed in one go when something reads the records (or when
-   * `max` are waiting), so that a recalculation's cells do not each work out their key as they start.
+   * The runs begun since the last keying, in order: keyed in one go when something reads the records, so that a
+   * recalculation's cells do not each work out their key as they start. Bounded: see forgetOlderThanFresh.
    */
   private fresh: Run[] = [];
   private readonly listeners = new Set<(record: CallRecord) => void>();
@@ -228,14 +230,24 @@ export class CallRecords {
     const run = new Run(fn, args, this.now(), this);
     this.fresh.push(run);
     this.counts.pending += 1;
-    if (this.fresh.length >= this.max) this.keyFresh();
+    if (this.fresh.length >= 2 * this.max) this.forgetOlderThanFresh();
     if (this.listeners.size > 0) this.tell(run);
     return run;
   }
 
   /**
+   * Twice `max` runs wait and nobody read the records: the records keep the most recent `max` runs, unkeyed as
+   * they are, and forget the rest (and every keyed record: they are older still).
+   */
+  private forgetOlderThanFresh(): void {
+    for (const run of this.records.values()) this.drop(run);
+    this.records.clear();
+    for (const run of this.fresh.splice(0, this.fresh.length - this.max)) this.drop(run);
+  }
+
+  /**
    * The runs begun since the last keying, keyed in the order they began: a run takes its key's record from an
-   * earlier run (whose count goes, and whose end changes nothing any more), the oldest go past `max`.
+   * earlier run (whose count goes, and whose end changes nothing any more); then the oldest past `max` go.
    */
   private keyFresh(): void {
     const fresh = this.fresh;
@@ -254,14 +266,14 @@ export class CallRecords {
         this.records.delete(key);
       }
       this.records.set(key, run);
-      if (this.records.size > this.max) this.forgetOldest();
     }
-  }
-
-  private forgetOldest(): void {
-    const oldest = this.records.keys().next().value!;
-    this.drop(this.records.get(oldest)!);
-    this.records.delete(oldest);
+    // The oldest past `max` go, in one walk from the oldest.
+    let excess = this.records.size - this.max;
+    for (const [key, run] of this.records) {
+      if (excess-- <= 0) break;
+      this.drop(run);
+      this.records.delete(key);
+    }
   }
 
   /** A run no longer counted: a later run of its call owns the record, or it was forgotten. */

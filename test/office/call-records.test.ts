@@ -90,6 +90,16 @@ describe("call records", () => {
     expect(records.forCall('MD.LATEST("sol","PRICE",,)')).toBeUndefined();
   });
 
+  it("read by nobody while twice the bound start, keeps the most recent runs and forgets the rest", () => {
+    const { records } = recordsOf(new AnswerLog(), 3);
+    const first = records.begin("LATEST", ["a", "PRICE"]);
+    for (const symbol of ["b", "c", "a", "b", "d"]) records.begin("LATEST", [symbol, "PRICE"]);
+    // A forgotten run's end changes nothing.
+    first.settle();
+    expect(records.all().map((r) => r.args[0])).toEqual(['"a"', '"b"', '"d"']);
+    expect(records.summary()).toMatchObject({ total: 3, pending: 3, done: 0 });
+  });
+
   it("keeps the most recent calls only", () => {
     const { records } = recordsOf(new AnswerLog(), 3);
     for (const symbol of ["a", "b", "c", "d"]) records.begin("LATEST", [symbol, "PRICE"]);
