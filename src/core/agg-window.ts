@@ -81,11 +81,13 @@ const PREFIXES: readonly [string, AggWindow][] = [
   ["YTD_", TO_DATE.YTD],
 ];
 
+/** Where a prefix's first "_" is (each prefix ends with it): a metric whose first "_" is elsewhere has no prefix. */
+const PREFIX_UNDERSCORES = new Set(PREFIXES.map(([prefix]) => prefix.indexOf("_")));
+
 /** `L30_FEES` → FEES over the 30 days ending on each date (see prefixAggregation); null for an unprefixed metric. */
 export function parsePrefixedMetric(metric: string): PrefixedMetric | null {
-  // Every prefix ends in its first "_", the third or fourth character: most metrics (PRICE, TVL) have none there.
-  const underscore = metric.indexOf("_");
-  if (underscore !== 2 && underscore !== 3) return null;
+  // Most metrics (PRICE, TVL) have no "_" where a prefix ends one: no prefix is tried for them.
+  if (!PREFIX_UNDERSCORES.has(metric.indexOf("_"))) return null;
   for (let i = 0; i < PREFIXES.length; i++) {
     const [prefix, window] = PREFIXES[i]!;
     if (metric.startsWith(prefix) && metric.length > prefix.length)

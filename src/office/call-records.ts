@@ -324,7 +324,8 @@ export class CallRecords {
         if (record.asked.some((asked) => covers(asked, window, revision.date))) revisions.push(revision);
     }
     answers.sort((a, b) => a.fetchedAt - b.fetchedAt);
-    return { ...record, asked: [...record.asked], answers, revisions };
+    // The record is the run as it is now (Run.record): its windows already a copy.
+    return { ...record, answers, revisions };
   }
 
   /** The records, oldest first. */

@@ -306,9 +306,9 @@ export class SeriesReadThrough {
    * Whether stored answers of `who` may go out, once the gate lets them: false when someone else asks by then (an
    * account signed out and another signed in while they waited), whose answers they are not: the caller asks again
    * under the new settings, as an answer to a request sent under older settings is asked again (settings-reader.ts).
+   * `gate`: the gate's wait for `who` (`pass`), where it was not open.
    */
-  private async passed(who: string | undefined, gate = this.o.gate?.pass(who)): Promise<boolean> {
-    if (!gate) return true;
+  private async passed(who: string | undefined, gate: Promise<void>): Promise<boolean> {
     await gate;
     return ((await this.o.settings()).who ?? undefined) === who;
   }

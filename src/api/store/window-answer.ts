@@ -10,15 +10,15 @@ import { lowerBound, upperBound } from "./series-data";
 import type { SeriesData, StoredPoint } from "./types";
 import type { WindowPlan } from "./window-plan";
 
+/** A point's bytes besides its value's digits. */
+const POINT_BYTES = 29;
+
 /** About what the service sends for one point: {"date":"2025-06-15","val":123.45}, */
 export function pointBytes(points: readonly StoredPoint[]): number {
   let bytes = 0;
   for (const point of points) bytes += POINT_BYTES + String(point.val).length;
   return bytes;
 }
-
-/** A point's bytes besides its value's digits. */
-const POINT_BYTES = 29;
 
 /**
  * A series as the store holds it, its points made once: the store replaces a
